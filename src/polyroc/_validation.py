@@ -1,0 +1,309 @@
+"""Every input check of polyroc and its error messages, in one place.
+
+Each check raises a ``ValueError`` (or ``TypeError`` for a wrong kind of object)
+naming the argument, what was expected and what was found, before any work is
+done. Public functions call these helpers first and document the errors they
+can raise.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import softmax
+
+#: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
+#: ``np.allclose`` default rtol, so both libraries accept the same inputs).
+SIMPLEX_ATOL = 1e-5
+
+ZERO_DIVISION_OPTIONS = ("warn", 0.0, 1.0, "nan")
+
+
+class Targets(NamedTuple):
+    """Labels encoded as class indices, with the class order and the weights."""
+
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    classes: np.ndarray
+    sample_weight: np.ndarray | None
+
+
+class ScoredTargets(NamedTuple):
+    """True labels as class indices, the score matrix and the weights."""
+
+    y_true: np.ndarray
+    y_score: np.ndarray
+    classes: np.ndarray
+    sample_weight: np.ndarray | None
+
+
+def _describe(values, limit=5):
+    values = list(values)
+    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values[:limit])
+    more = f", ... ({len(values)} in all)" if len(values) > limit else ""
+    return f"[{shown}{more}]"
+
+
+def check_label_vector(name, y):
+    """Return ``y`` as a 1-D array of labels (all numbers or all strings)."""
+    if y is None:
+        raise ValueError(f"{name} is required, got None")
+    array = np.asarray(y)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per sample), got shape {array.shape}")
+    if array.size == 0:
+        raise ValueError(f"{name} is empty; at least one sample is needed")
+    if array.dtype.kind == "O":
+        kinds = {isinstance(v, str) for v in array}
+        if len(kinds) > 1:
+            raise TypeError(f"{name} mixes strings and numbers; use one kind of label")
+        if kinds == {True}:
+            array = array.astype(str)
+        elif not all(isinstance(v, numbers.Number) for v in array):
+            bad = next(v for v in array if not isinstance(v, numbers.Number))
+            raise TypeError(f"{name} must hold numbers or strings, found {type(bad).__name__}")
+    if array.dtype.kind not in "biufUSO":
+        raise TypeError(f"{name} must hold numbers or strings, got dtype {array.dtype}")
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        row = int(np.flatnonzero(~np.isfinite(array))[0])
+        raise ValueError(f"{name} contains NaN or infinity (first at index {row})")
+    return array
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Return the weights as float64 (or None), after checking length and values."""
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight)
+    if weights.dtype.kind not in "biuf":
+        raise TypeError(f"sample_weight must be numeric, got dtype {weights.dtype}")
+    weights = weights.astype(np.float64)
+    if weights.ndim != 1 or weights.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},) to match the samples, got {weights.shape}"
+        )
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("sample_weight contains NaN or infinity")
+    if np.any(weights < 0):
+        row = int(np.flatnonzero(weights < 0)[0])
+        raise ValueError(f"sample_weight must be non-negative (index {row} is {weights[row]})")
+    if not np.any(weights > 0):
+        raise ValueError("sample_weight sums to zero; at least one sample must have weight")
+    return weights
+
+
+def check_same_length(**arrays):
+    """Raise if the named arrays do not all have the same number of samples."""
+    lengths = {name: len(a) for name, a in arrays.items()}
+    if len(set(lengths.values())) > 1:
+        found = ", ".join(f"{name} has {n}" for name, n in lengths.items())
+        raise ValueError(f"inconsistent numbers of samples: {found}")
+
+
+def check_labels_argument(labels):
+    """Return ``labels`` as a 1-D array of distinct labels (at least two)."""
+    classes = check_label_vector("labels", labels)
+    unique, counts = np.unique(classes, return_counts=True)
+    if np.any(counts > 1):
+        raise ValueError(f"labels must be distinct; repeated: {_describe(unique[counts > 1])}")
+    if classes.size < 2:
+        raise ValueError(f"labels must name at least 2 classes, got {_describe(classes)}")
+    return classes
+
+
+def resolve_classes(labels=None, **label_arrays):
+    """Return the class order: ``labels`` if given, else the sorted union of the arrays.
+
+    Raises ``ValueError`` if an array holds a label outside ``labels``, if the
+    labels and the arrays are of different kinds (strings against numbers), or
+    if fewer than two classes result.
+    """
+    if labels is not None:
+        classes = check_labels_argument(labels)
+        for name, y in label_arrays.items():
+            if (classes.dtype.kind in "US") != (y.dtype.kind in "US"):
+                raise TypeError(
+                    f"{name} holds {'strings' if y.dtype.kind in 'US' else 'numbers'} but labels "
+                    f"holds {'strings' if classes.dtype.kind in 'US' else 'numbers'}"
+                )
+            unknown = np.setdiff1d(np.unique(y), classes)
+            if unknown.size:
+                raise ValueError(f"{name} contains labels not in labels: {_describe(unknown)}")
+        return classes
+    arrays = list(label_arrays.values())
+    kinds = {a.dtype.kind in "US" for a in arrays}
+    if len(kinds) > 1:
+        raise TypeError(f"{' and '.join(label_arrays)} mix string and numeric labels")
+    classes = np.unique(np.concatenate(arrays))
+    if classes.size < 2:
+        names = " and ".join(label_arrays)
+        raise ValueError(
+            f"only one class ({_describe(classes)}) found in {names}; at least 2 are needed "
+            "(pass labels= to name the classes)"
+        )
+    return classes
+
+
+def encode_labels(y, classes):
+    """Map each label of ``y`` to its index in ``classes`` (assumed to contain them all)."""
+    order = np.argsort(classes, kind="stable")
+    positions = np.searchsorted(classes[order], y)
+    return order[positions].astype(np.intp)
+
+
+def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
+    """Validate true and predicted labels; return them encoded as class indices.
+
+    Errors: ``y_true``/``y_pred`` not 1-D, empty, mixed types or non-finite;
+    different lengths; labels outside ``labels``; fewer than two classes; bad
+    ``sample_weight``.
+    """
+    y_true = check_label_vector("y_true", y_true)
+    y_pred = check_label_vector("y_pred", y_pred)
+    check_same_length(y_true=y_true, y_pred=y_pred)
+    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    classes = resolve_classes(labels, y_true=y_true, y_pred=y_pred)
+    return Targets(encode_labels(y_true, classes), encode_labels(y_pred, classes), classes, weights)
+
+
+def check_score_matrix(y_score, *, normalize=False, from_logits=False, require_simplex=True):
+    """Validate a score matrix (n_samples, n_classes); return it as float64.
+
+    With ``from_logits=True`` rows are mapped through softmax; with
+    ``normalize=True`` rows are divided by their sums. With
+    ``require_simplex=True`` the (transformed) rows must be probability vectors:
+    non-negative, summing to 1 within :data:`SIMPLEX_ATOL`.
+    """
+    if normalize and from_logits:
+        raise ValueError("normalize=True and from_logits=True are exclusive; choose one")
+    scores = np.asarray(y_score)
+    if scores.dtype.kind not in "biuf":
+        raise TypeError(f"y_score must be numeric, got dtype {scores.dtype}")
+    if scores.ndim != 2:
+        raise ValueError(
+            f"y_score must be 2-D (n_samples, n_classes), got shape {scores.shape}; "
+            "for one score per sample use a binary helper or stack both columns"
+        )
+    if scores.shape[1] < 2:
+        raise ValueError(f"y_score must have at least 2 columns, got {scores.shape[1]}")
+    scores = scores.astype(np.float64)
+    if not np.all(np.isfinite(scores)):
+        row = int(np.flatnonzero(~np.all(np.isfinite(scores), axis=1))[0])
+        raise ValueError(f"y_score contains NaN or infinity (first in row {row})")
+    if from_logits:
+        return softmax(scores, axis=1)
+    if normalize or require_simplex:
+        negative = np.any(scores < 0, axis=1)
+        if np.any(negative):
+            row = int(np.flatnonzero(negative)[0])
+            raise ValueError(
+                f"y_score has negative values (first in row {row}: {scores[row].tolist()}); "
+                "probabilities are expected (pass from_logits=True for logits)"
+            )
+    if normalize:
+        sums = scores.sum(axis=1)
+        if np.any(sums == 0):
+            row = int(np.flatnonzero(sums == 0)[0])
+            raise ValueError(f"y_score row {row} sums to 0 and cannot be normalized")
+        return scores / sums[:, None]
+    if require_simplex:
+        off = np.abs(scores.sum(axis=1) - 1.0) > SIMPLEX_ATOL
+        if np.any(off):
+            row = int(np.flatnonzero(off)[0])
+            raise ValueError(
+                f"rows of y_score must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
+                f"{int(off.sum())} rows off); pass normalize=True to rescale them or "
+                "from_logits=True for logits"
+            )
+    return scores
+
+
+def check_scores(
+    y_true,
+    y_score,
+    *,
+    labels=None,
+    sample_weight=None,
+    normalize=False,
+    from_logits=False,
+    require_simplex=True,
+):
+    """Validate labels and a score matrix whose columns follow the class order.
+
+    The classes are ``labels`` if given, else the sorted unique values of
+    ``y_true``; there must be exactly one score column per class.
+
+    Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
+    and :func:`check_sample_weight` raise; different lengths; a column count
+    that differs from the number of classes; labels outside ``labels``.
+    """
+    y_true = check_label_vector("y_true", y_true)
+    scores = check_score_matrix(
+        y_score, normalize=normalize, from_logits=from_logits, require_simplex=require_simplex
+    )
+    check_same_length(y_true=y_true, y_score=scores)
+    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    if labels is None:
+        classes = np.unique(y_true)
+        if classes.size != scores.shape[1]:
+            raise ValueError(
+                f"y_score has {scores.shape[1]} columns but y_true has {classes.size} classes "
+                f"{_describe(classes)}; pass labels= to name every column"
+            )
+        if classes.size < 2:
+            raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
+    else:
+        classes = resolve_classes(labels, y_true=y_true)
+        if classes.size != scores.shape[1]:
+            raise ValueError(
+                f"y_score has {scores.shape[1]} columns but labels names {classes.size} classes"
+            )
+    return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
+
+
+def check_counts(counts):
+    """Validate a confusion-counts array of shape (..., m, m) with m >= 2."""
+    array = np.asarray(counts)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"counts must be numeric, got dtype {array.dtype}")
+    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
+        raise ValueError(f"counts must have shape (..., m, m), got {array.shape}")
+    if array.shape[-1] < 2:
+        raise ValueError(f"counts must describe at least 2 classes, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("counts contains NaN or infinity")
+    if np.any(array < 0):
+        raise ValueError("counts must be non-negative")
+    return array
+
+
+def check_zero_division(zero_division):
+    """Return the value used for 0/0: ``"warn"`` (0.0 with a warning), 0.0, 1.0 or NaN."""
+    if isinstance(zero_division, str):
+        if zero_division in ("warn", "nan"):
+            return zero_division
+    elif isinstance(zero_division, numbers.Real):
+        if zero_division in (0, 1):
+            return float(zero_division)
+        if np.isnan(zero_division):
+            return "nan"
+    raise ValueError(f'zero_division must be "warn", 0.0, 1.0 or np.nan, got {zero_division!r}')
+
+
+def check_option(name, value, options):
+    """Raise unless ``value`` is one of ``options``."""
+    if value not in options:
+        listed = ", ".join(repr(o) for o in options)
+        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+    return value
+
+
+def check_positive_int(name, value, *, minimum=1):
+    """Return ``value`` as an int, raising unless it is an integer >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
