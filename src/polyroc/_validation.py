@@ -307,3 +307,21 @@ def check_positive_int(name, value, *, minimum=1):
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
+
+
+def check_real(name, value, *, low=None, high=None, closed="neither"):
+    """Return ``value`` as a float, raising unless it is a real number in the interval.
+
+    ``low``/``high`` bound the interval (None for unbounded); ``closed`` says which
+    bounds belong to it: ``"neither"``, ``"low"``, ``"high"`` or ``"both"``.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    above = low is None or value > low or (closed in ("low", "both") and value == low)
+    below = high is None or value < high or (closed in ("high", "both") and value == high)
+    if not (above and below and np.isfinite(value)):
+        left = "(-inf" if low is None else ("[" if closed in ("low", "both") else "(") + f"{low:g}"
+        right = "inf)" if high is None else f"{high:g}" + ("]" if closed in ("high", "both") else ")")
+        raise ValueError(f"{name} must be a finite number in {left}, {right}; got {value!r}")
+    return value

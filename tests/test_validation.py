@@ -1,0 +1,139 @@
+"""Every documented input error is raised, with its message, and good input passes."""
+
+import numpy as np
+import pytest
+
+from polyroc._validation import (
+    check_counts,
+    check_positive_int,
+    check_sample_weight,
+    check_score_matrix,
+    check_scores,
+    check_targets,
+    check_zero_division,
+)
+
+P3 = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred, kwargs, error, match",
+    [
+        ([0, 1], [0, 1, 1], {}, ValueError, "inconsistent numbers of samples: y_true has 2, y_pred has 3"),
+        ([[0, 1]], [[0, 1]], {}, ValueError, r"y_true must be 1-D .* shape \(1, 2\)"),
+        ([], [], {}, ValueError, "y_true is empty"),
+        ([0.0, np.nan], [0, 1], {}, ValueError, r"y_true contains NaN or infinity \(first at index 1\)"),
+        (np.array(["a", 1], dtype=object), ["a", "a"], {}, TypeError, "y_true mixes strings and numbers"),
+        ([0, 1], ["a", "b"], {}, TypeError, "mix string and numeric labels"),
+        ([0, 0], [0, 0], {}, ValueError, r"only one class \(\[0\]\)"),
+        ([0, 1, 2], [0, 1, 1], {"labels": [0, 1]}, ValueError, r"y_true contains labels not in labels: \[2\]"),
+        ([0, 1], [0, 1], {"labels": [0, 1, 1]}, ValueError, r"labels must be distinct; repeated: \[1\]"),
+        ([0, 1], [0, 1], {"labels": ["a", "b"]}, TypeError, "y_true holds numbers but labels holds strings"),
+        ([0, 1], [0, 1], {"sample_weight": [1.0]}, ValueError, r"sample_weight must have shape \(2,\)"),
+        ([0, 1], [0, 1], {"sample_weight": [1.0, -1.0]}, ValueError, r"non-negative \(index 1 is -1.0\)"),
+        ([0, 1], [0, 1], {"sample_weight": [0.0, 0.0]}, ValueError, "sample_weight sums to zero"),
+        ([0, 1], [0, 1], {"sample_weight": [1.0, np.inf]}, ValueError, "sample_weight contains NaN"),
+    ],
+)
+def test_check_targets_errors(y_true, y_pred, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        check_targets(y_true, y_pred, **kwargs)
+
+
+def test_check_targets_encodes_in_label_order():
+    targets = check_targets(["b", "c", "a"], ["a", "c", "c"], labels=["c", "a", "b"])
+    assert targets.classes.tolist() == ["c", "a", "b"]
+    assert targets.y_true.tolist() == [2, 0, 1]
+    assert targets.y_pred.tolist() == [1, 0, 0]
+
+
+def test_check_targets_default_classes_are_sorted_union():
+    targets = check_targets([3, 1], [1, 7])
+    assert targets.classes.tolist() == [1, 3, 7]
+    assert targets.y_true.tolist() == [1, 0] and targets.y_pred.tolist() == [0, 2]
+
+
+@pytest.mark.parametrize(
+    "y_score, kwargs, error, match",
+    [
+        (np.array([0.5, 0.5]), {}, ValueError, r"y_score must be 2-D \(n_samples, n_classes\)"),
+        (np.array([["a", "b"]]), {}, TypeError, "y_score must be numeric"),
+        (np.ones((2, 1)), {}, ValueError, "at least 2 columns, got 1"),
+        (np.array([[0.5, 0.5], [np.nan, 1.0]]), {}, ValueError, r"NaN or infinity \(first in row 1\)"),
+        (np.array([[0.5, 0.5], [1.2, -0.2]]), {}, ValueError, r"negative values \(first in row 1"),
+        (np.array([[0.5, 0.5], [0.6, 0.6]]), {}, ValueError, r"must sum to 1 \(row 1 sums to 1.2"),
+        (np.array([[0.0, 0.0], [0.6, 0.6]]), {"normalize": True}, ValueError, "row 0 sums to 0"),
+        (P3, {"normalize": True, "from_logits": True}, ValueError, "exclusive"),
+    ],
+)
+def test_check_score_matrix_errors(y_score, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        check_score_matrix(y_score, **kwargs)
+
+
+def test_check_score_matrix_transforms():
+    logits = np.log(P3) + 3.0
+    np.testing.assert_allclose(check_score_matrix(logits, from_logits=True), P3, rtol=1e-12)
+    np.testing.assert_allclose(check_score_matrix(P3 * 4, normalize=True), P3, rtol=1e-12)
+    assert check_score_matrix(P3 - 5, require_simplex=False).min() < 0
+    off_by_tolerance = P3 + np.array([[4e-6, 0, 0], [0, 0, 0], [0, 0, 0]])
+    check_score_matrix(off_by_tolerance)
+
+
+@pytest.mark.parametrize(
+    "y_true, kwargs, match",
+    [
+        ([0, 1], {}, "inconsistent numbers of samples: y_true has 2, y_score has 3"),
+        ([0, 1, 1], {}, r"y_score has 3 columns but y_true has 2 classes \[0, 1\]; pass labels="),
+        ([0, 1, 5], {"labels": [0, 1, 2]}, r"y_true contains labels not in labels: \[5\]"),
+        ([0, 1, 1], {"labels": [0, 1]}, "y_score has 3 columns but labels names 2 classes"),
+    ],
+)
+def test_check_scores_errors(y_true, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        check_scores(y_true, P3, **kwargs)
+
+
+def test_check_scores_with_absent_class_and_labels():
+    scored = check_scores(["x", "x", "z"], P3, labels=["x", "y", "z"])
+    assert scored.y_true.tolist() == [0, 0, 2]
+
+
+@pytest.mark.parametrize(
+    "counts, match",
+    [
+        (np.ones(3), r"shape \(\.\.\., m, m\)"),
+        (np.ones((2, 3)), r"shape \(\.\.\., m, m\)"),
+        (np.ones((1, 1)), "at least 2 classes"),
+        (-np.ones((2, 2)), "non-negative"),
+        (np.full((2, 2), np.nan), "NaN"),
+    ],
+)
+def test_check_counts_errors(counts, match):
+    with pytest.raises(ValueError, match=match):
+        check_counts(counts)
+
+
+@pytest.mark.parametrize("value", ["warn", 0, 1, 0.0, 1.0, np.nan, "nan"])
+def test_check_zero_division_accepts(value):
+    result = check_zero_division(value)
+    assert result in ("warn", "nan", 0.0, 1.0)
+
+
+@pytest.mark.parametrize("value", [0.5, "zero", None, -1])
+def test_check_zero_division_rejects(value):
+    with pytest.raises(ValueError, match="zero_division must be"):
+        check_zero_division(value)
+
+
+def test_check_sample_weight_none_and_int():
+    assert check_sample_weight(None, 3) is None
+    assert check_sample_weight([1, 2, 3], 3).dtype == np.float64
+
+
+def test_check_positive_int():
+    assert check_positive_int("k", 3) == 3
+    with pytest.raises(TypeError, match="k must be an integer, got float"):
+        check_positive_int("k", 2.5)
+    with pytest.raises(ValueError, match="k must be >= 1, got 0"):
+        check_positive_int("k", 0)
