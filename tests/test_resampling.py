@@ -1,0 +1,62 @@
+"""The shared bootstrap: strata preserved, seeded, chunking-independent, right distribution."""
+
+import numpy as np
+import pytest
+
+from polyroc.resampling import as_generator, bootstrap_multiplicities, percentile_interval
+
+
+def _all(y, n_boot, **kwargs):
+    return np.vstack(list(bootstrap_multiplicities(y, n_boot, **kwargs)))
+
+
+def test_stratified_replicates_keep_class_sizes():
+    y = np.repeat([0, 1, 2], [5, 3, 9])
+    reps = _all(y, 50, random_state=1)
+    for c in range(3):
+        assert np.all(reps[:, y == c].sum(axis=1) == np.sum(y == c))
+
+
+def test_unstratified_replicates_sum_to_n_and_vary_class_sizes():
+    y = np.repeat([0, 1], [10, 10])
+    reps = _all(y, 200, stratify=False, random_state=2)
+    assert np.all(reps.sum(axis=1) == 20)
+    assert len(set(reps[:, :10].sum(axis=1).tolist())) > 1
+
+
+def test_same_seed_same_replicates_whatever_the_chunking():
+    y = np.arange(30) % 3
+    a = _all(y, 23, random_state=7, chunk_size=4)
+    b = _all(y, 23, random_state=7, chunk_size=100)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, _all(y, 23, random_state=8))
+
+
+def test_multiplicities_have_the_bootstrap_distribution():
+    # each count is Binomial(n, 1/n): mean 1, variance 1 - 1/n
+    y = np.zeros(40, dtype=int)
+    reps = _all(y, 4000, random_state=3)
+    assert reps.mean() == pytest.approx(1.0, abs=0.01)
+    assert reps.var() == pytest.approx(1 - 1 / 40, abs=0.03)
+
+
+def test_percentile_interval_matches_numpy_quantiles():
+    values = np.random.default_rng(0).normal(size=(500, 3))
+    low, high = percentile_interval(values, confidence=0.9)
+    np.testing.assert_allclose(low, np.quantile(values, 0.05, axis=0))
+    np.testing.assert_allclose(high, np.quantile(values, 0.95, axis=0))
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: _all([0, 1], 0), ValueError, "n_boot must be >= 1"),
+        (lambda: _all([0, 1], 2.5), TypeError, "n_boot must be an integer"),
+        (lambda: _all([0, 1], 2, chunk_size=0), ValueError, "chunk_size must be >= 1"),
+        (lambda: as_generator("seed"), TypeError, "random_state must be None, an int or a numpy Generator"),
+        (lambda: percentile_interval([1.0, 2.0], confidence=1.0), ValueError, r"confidence must be in \(0, 1\)"),
+    ],
+)
+def test_errors(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
