@@ -9,6 +9,7 @@ can raise.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -263,6 +264,24 @@ def check_scores(
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 
+def check_class_support(y_true, classes, sample_weight=None):
+    """Return the (weighted) number of samples of each class of encoded ``y_true``.
+
+    Raises ``ValueError`` unless at least two of ``classes`` have samples of
+    positive weight, since no ranking of one class against another exists
+    otherwise.
+    """
+    support = np.bincount(y_true, weights=sample_weight, minlength=classes.size)
+    support = support.astype(np.float64)
+    present = classes[support > 0]
+    if present.size < 2:
+        raise ValueError(
+            f"y_true has samples (of positive weight) of only one class {_describe(present)}; "
+            "at least 2 classes are needed"
+        )
+    return support
+
+
 def check_counts(counts):
     """Validate a confusion-counts array of shape (..., m, m) with m >= 2."""
     array = np.asarray(counts)
@@ -325,3 +344,182 @@ def check_real(name, value, *, low=None, high=None, closed="neither"):
         right = "inf)" if high is None else f"{high:g}" + ("]" if closed in ("high", "both") else ")")
         raise ValueError(f"{name} must be a finite number in {left}, {right}; got {value!r}")
     return value
+
+
+THRESHOLD_DOMAINS = ("simplex", "box")
+
+
+def check_positive_float(name, value):
+    """Return ``value`` as a float, raising unless it is a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+def check_random_state(random_state):
+    """Return a ``numpy.random.Generator`` from None, an integer seed or a Generator."""
+    if random_state is None or (
+        isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
+    ):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    raise TypeError(
+        "random_state must be None, an integer seed or a numpy.random.Generator, "
+        f"got {type(random_state).__name__}"
+    )
+
+
+def check_thresholds(thresholds, n_classes, *, domain=None):
+    """Return a threshold vector tau as float64 of shape (n_classes,).
+
+    With ``domain="simplex"`` tau must be a probability vector (non-negative,
+    summing to 1 within :data:`SIMPLEX_ATOL`); with ``domain="box"`` it must
+    have minimum 0 and maximum at most 1; with ``domain=None`` any finite
+    vector is accepted.
+    """
+    tau = np.asarray(thresholds)
+    if tau.dtype.kind not in "biuf":
+        raise TypeError(f"thresholds must be numeric, got dtype {tau.dtype}")
+    if tau.shape != (n_classes,):
+        raise ValueError(
+            f"thresholds must have shape ({n_classes},), one per class, got shape {tau.shape}"
+        )
+    tau = tau.astype(np.float64)
+    if not np.all(np.isfinite(tau)):
+        raise ValueError(f"thresholds contain NaN or infinity: {tau.tolist()}")
+    if domain == "simplex" and (
+        tau.min() < -SIMPLEX_ATOL or abs(tau.sum() - 1.0) > SIMPLEX_ATOL
+    ):
+        raise ValueError(
+            "thresholds must lie on the probability simplex for domain='simplex' "
+            f"(non-negative, summing to 1); got min {tau.min():.6g} and sum {tau.sum():.6g}"
+        )
+    if domain == "box" and (abs(tau.min()) > SIMPLEX_ATOL or tau.max() > 1.0 + SIMPLEX_ATOL):
+        raise ValueError(
+            "thresholds must lie in the box for domain='box' (minimum 0, maximum at most 1); "
+            f"got min {tau.min():.6g} and max {tau.max():.6g}"
+        )
+    return tau
+
+
+def check_distance_matrix(distances, n_classes):
+    """Return a label distance matrix of shape (n_classes, n_candidates) as float64.
+
+    Rows follow the score columns (the trained classes), columns the candidate
+    labels; entries must be finite and non-negative.
+    """
+    matrix = np.asarray(distances)
+    if matrix.dtype.kind not in "biuf":
+        raise TypeError(f"D must be numeric, got dtype {matrix.dtype}")
+    if matrix.ndim != 2 or matrix.shape[0] != n_classes or matrix.shape[1] < 1:
+        raise ValueError(
+            f"D must have shape ({n_classes}, n_candidates), one row per score column, "
+            f"got shape {matrix.shape}"
+        )
+    matrix = matrix.astype(np.float64)
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("D contains NaN or infinity")
+    if np.any(matrix < 0):
+        raise ValueError("D must be non-negative (a distance)")
+    return matrix
+
+
+def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None):
+    """Validate labels and a boolean set-prediction matrix (n_samples, n_classes).
+
+    Same rules as :func:`check_scores` for the labels and the class order; the
+    matrix must hold only 0/1 (or booleans). Returns a :class:`ScoredTargets`
+    whose ``y_score`` is the boolean mask.
+    """
+    targets = check_scores(y_true, sets, labels=labels, sample_weight=sample_weight, require_simplex=False)
+    mask = targets.y_score
+    if not np.all((mask == 0) | (mask == 1)):
+        row = int(np.flatnonzero(~np.all((mask == 0) | (mask == 1), axis=1))[0])
+        raise ValueError(f"sets must hold booleans (0/1), found {mask[row].tolist()} in row {row}")
+    return targets._replace(y_score=mask.astype(bool))
+
+
+def check_min_samples(name, n_samples, minimum):
+    """Raise unless ``n_samples`` (rows of ``name``) is at least ``minimum``."""
+    if n_samples < minimum:
+        raise ValueError(f"{name} has {n_samples} samples; at least {minimum} are needed")
+
+
+def check_real_array(name, values, *, ndims=(2,), n_columns=None, min_samples=1):
+    """Return ``values`` as a finite float64 array with an allowed number of dimensions.
+
+    ``ndims`` lists the allowed numbers of dimensions; ``n_columns`` (2-D only)
+    fixes the number of columns; ``min_samples`` is the least number of rows.
+    """
+    array = np.asarray(values)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
+    if array.ndim not in ndims:
+        allowed = " or ".join(f"{d}-D" for d in ndims)
+        raise ValueError(f"{name} must be {allowed}, got shape {array.shape}")
+    if n_columns is not None and array.shape[1] != n_columns:
+        raise ValueError(f"{name} must have {n_columns} columns, got shape {array.shape}")
+    check_min_samples(name, array.shape[0], min_samples)
+    array = array.astype(np.float64)
+    finite = np.isfinite(array).reshape(array.shape[0], -1).all(axis=1)
+    if not np.all(finite):
+        raise ValueError(f"{name} contains NaN or infinity (first in row {int(np.flatnonzero(~finite)[0])})")
+    return array
+
+
+def check_quantile_levels(name, levels, *, minimum=2):
+    """Return ``levels`` as a float array of at least ``minimum`` increasing values in (0, 1)."""
+    array = np.asarray(levels)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if array.ndim != 1 or array.size < minimum:
+        raise ValueError(f"{name} must be 1-D with at least {minimum} values, got shape {array.shape}")
+    outside = ~((array > 0) & (array < 1))
+    if np.any(outside):
+        raise ValueError(
+            f"{name} must lie strictly inside (0, 1); got {_describe(array[outside])} "
+            "(0 and 1 give degenerate all-or-nothing thresholds)"
+        )
+    if np.any(np.diff(array) <= 0):
+        raise ValueError(f"{name} must be strictly increasing, got {_describe(array)}")
+    return array
+
+
+def check_positive_array(name, value, shapes):
+    """Return ``value`` as a float array of one of ``shapes``, all finite and > 0.
+
+    ``shapes`` is a sequence of allowed shapes (tuples); the error lists them.
+    """
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
+    array = array.astype(np.float64)
+    if array.shape not in [tuple(s) for s in shapes]:
+        allowed = " or ".join(str(tuple(s)) for s in shapes)
+        raise ValueError(f"{name} must have shape {allowed}, got {array.shape}")
+    bad = ~np.isfinite(array) | (array <= 0)
+    if np.any(bad):
+        position = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(
+            f"{name} must be finite and positive; entry {position} is {array[position]!r}"
+        )
+    return array
+
+
+def check_model_scores(scores, *, minimum=2):
+    """Return the model names of a mapping name -> scores, checking there are ``minimum``."""
+    if not isinstance(scores, Mapping):
+        raise TypeError(
+            f"scores must be a mapping of model name to scores, got {type(scores).__name__}"
+        )
+    names = tuple(scores)
+    if len(names) < minimum:
+        raise ValueError(f"scores must hold at least {minimum} models, got {len(names)}")
+    bad = [name for name in names if not isinstance(name, str)]
+    if bad:
+        raise TypeError(f"model names must be strings, got {bad[0]!r}")
+    return names

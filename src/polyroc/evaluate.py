@@ -26,11 +26,13 @@ class Evaluation:
 
     def to_text(self):
         """Render the evaluation as plain text (report, scores, confusion matrix)."""
-        width = max(len(str(c)) for c in self.classes) + 2
-        cell = max(width, len(str(int(self.confusion_matrix.max()))) + 2)
-        header = "true\\pred".ljust(width + 4) + "".join(str(c).rjust(cell) for c in self.classes)
+        corner = "true\\pred"
+        first = max(len(corner), *(len(str(c)) for c in self.classes)) + 2
+        cell = max(len(str(c)) for c in self.classes) + 2
+        cell = max(cell, len(f"{self.confusion_matrix.max():g}") + 2)
+        header = corner.ljust(first) + "".join(str(c).rjust(cell) for c in self.classes)
         lines = [header] + [
-            str(c).ljust(width + 4) + "".join(f"{v:g}".rjust(cell) for v in row)
+            str(c).ljust(first) + "".join(f"{v:g}".rjust(cell) for v in row)
             for c, row in zip(self.classes, self.confusion_matrix)
         ]
         name_width = max(len(name) for name in self.scores)

@@ -1,0 +1,526 @@
+"""ROC / PR curves, ROC AUC (OvR, OvO) and average precision against independent oracles.
+
+Oracles: scikit-learn's binary and multiclass functions, an O(n^2) pairwise
+brute force for weighted one-vs-one AUC, sample repetition for integer weights,
+and the worked numbers O16, O17 and O30 of the textbook checklist.
+"""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from sklearn import metrics as skm
+from sklearn.preprocessing import label_binarize
+
+from polyroc.curves import average_precision, precision_recall_curve, roc_auc, roc_curve
+from polyroc.exceptions import UndefinedMetricWarning
+
+SEEDS = range(8)
+FUNCTIONS = [roc_curve, precision_recall_curve, roc_auc, average_precision]
+TOL = 1e-12
+
+
+def make_problem(seed, n_classes, *, ties=False, weighted=False):
+    """Labels with every class present, probability rows, and optional weights (some zero).
+
+    The first sample of each class keeps a positive weight, so no class vanishes.
+    """
+    rng = np.random.default_rng(seed)
+    n_samples = int(rng.integers(4 * n_classes, 150))
+    extra = rng.integers(0, n_classes, n_samples - n_classes)
+    y = rng.permutation(np.concatenate([np.arange(n_classes), extra]))
+    if ties:
+        scores = rng.multinomial(10, np.full(n_classes, 1 / n_classes), size=n_samples) / 10
+    else:
+        scores = rng.dirichlet(np.ones(n_classes), size=n_samples)
+    weights = None
+    if weighted:
+        weights = rng.random(n_samples) * 3
+        weights[rng.random(n_samples) < 0.1] = 0.0
+        weights[np.unique(y, return_index=True)[1]] = 1.0
+    return y, scores, weights
+
+
+def all_variants():
+    for seed in SEEDS:
+        for n_classes in (2, 3, 5, 8):
+            for ties in (False, True):
+                for weighted in (False, True):
+                    yield seed, n_classes, ties, weighted
+
+
+VARIANTS = list(all_variants())[::3]
+
+
+def assert_close(actual, expected):
+    np.testing.assert_allclose(actual, expected, rtol=0, atol=TOL)
+
+
+# --- scikit-learn equality: curves ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+@pytest.mark.parametrize("drop_intermediate", [True, False])
+def test_roc_curve_matches_sklearn_per_class(seed, n_classes, ties, weighted, drop_intermediate):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    curves = roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
+    for k in range(n_classes):
+        fpr, tpr, thresholds = skm.roc_curve(
+            y == k, scores[:, k], sample_weight=weights, drop_intermediate=drop_intermediate
+        )
+        assert_close(curves.fpr[k], fpr)
+        assert_close(curves.tpr[k], tpr)
+        np.testing.assert_array_equal(curves.thresholds[k], thresholds)
+        assert curves.auc[k] == pytest.approx(skm.auc(fpr, tpr), abs=TOL)
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+def test_micro_roc_curve_matches_sklearn_on_raveled_cells(seed, n_classes, ties, weighted):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    curves = roc_curve(y, scores, sample_weight=weights)
+    cells = (y[:, None] == np.arange(n_classes)).ravel()
+    cell_weights = None if weights is None else np.repeat(weights, n_classes)
+    fpr, tpr, thresholds = skm.roc_curve(cells, scores.ravel(), sample_weight=cell_weights)
+    assert_close(curves.micro_fpr, fpr)
+    assert_close(curves.micro_tpr, tpr)
+    np.testing.assert_array_equal(curves.micro_thresholds, thresholds)
+    assert curves.micro_auc == pytest.approx(skm.auc(fpr, tpr), abs=TOL)
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+@pytest.mark.parametrize("drop_intermediate", [True, False])
+def test_precision_recall_curve_matches_sklearn_per_class(
+    seed, n_classes, ties, weighted, drop_intermediate
+):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    curves = precision_recall_curve(
+        y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
+    )
+    for k in range(n_classes):
+        precision, recall, thresholds = skm.precision_recall_curve(
+            y == k, scores[:, k], sample_weight=weights, drop_intermediate=drop_intermediate
+        )
+        assert_close(curves.precision[k], precision)
+        assert_close(curves.recall[k], recall)
+        np.testing.assert_array_equal(curves.thresholds[k], thresholds)
+        expected = skm.average_precision_score(y == k, scores[:, k], sample_weight=weights)
+        assert curves.average_precision[k] == pytest.approx(expected, abs=TOL)
+
+
+def test_curves_with_string_labels_follow_the_labels_order():
+    y, scores, weights = make_problem(3, 3, ties=True, weighted=True)
+    names = np.array(["owl", "cat", "dog"])
+    y_named = names[y]
+    curves = roc_curve(y_named, scores, labels=names, sample_weight=weights)
+    pr = precision_recall_curve(y_named, scores, labels=names, sample_weight=weights)
+    np.testing.assert_array_equal(curves.classes, names)
+    for k, name in enumerate(names):
+        fpr, tpr, _ = skm.roc_curve(y_named == name, scores[:, k], sample_weight=weights)
+        assert_close(curves.fpr[k], fpr)
+        assert_close(curves.tpr[k], tpr)
+        precision, recall, _ = skm.precision_recall_curve(
+            y_named == name, scores[:, k], sample_weight=weights
+        )
+        assert_close(pr.precision[k], precision)
+        assert_close(pr.recall[k], recall)
+
+
+def test_curves_accept_scores_that_are_not_probabilities():
+    y, scores, _ = make_problem(5, 4)
+    logits = np.log(scores) * 3 - 7
+    curves = roc_curve(y, logits)
+    for k in range(4):
+        fpr, tpr, _ = skm.roc_curve(y == k, logits[:, k])
+        assert_close(curves.fpr[k], fpr)
+        assert_close(curves.tpr[k], tpr)
+    expected = skm.roc_auc_score(label_binarize(y, classes=range(4)), logits, average=None)
+    assert_close(roc_auc(y, logits, average=None), expected)
+
+
+# --- scikit-learn equality: AUC and average precision ------------------------------------------
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_roc_auc_ovr_matches_sklearn(seed, n_classes, ties, weighted, average):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    ours = roc_auc(y, scores, sample_weight=weights, average=average)
+    if n_classes == 2:
+        per_class = [skm.roc_auc_score(y == k, scores[:, k], sample_weight=weights) for k in (0, 1)]
+        support = np.bincount(y, weights, minlength=2)
+        cells = (y[:, None] == np.arange(2)).ravel()
+        micro_weights = None if weights is None else np.repeat(weights, 2)
+        expected = {
+            "macro": np.mean(per_class),
+            "weighted": np.average(per_class, weights=support),
+            "micro": skm.roc_auc_score(cells, scores.ravel(), sample_weight=micro_weights),
+            None: per_class,
+        }[average]
+    else:
+        expected = skm.roc_auc_score(
+            y, scores, sample_weight=weights, multi_class="ovr", average=average
+        )
+    assert_close(ours, expected)
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_roc_auc_ovo_matches_sklearn_without_weights(seed, n_classes, ties, weighted, average):
+    y, scores, _ = make_problem(seed, n_classes, ties=ties)
+    ours = roc_auc(y, scores, multi_class="ovo", average=average)
+    if n_classes == 2:
+        assert_close(ours, skm.roc_auc_score(y, scores[:, 1]))
+    else:
+        assert_close(ours, skm.roc_auc_score(y, scores, multi_class="ovo", average=average))
+
+
+@pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_average_precision_matches_sklearn(seed, n_classes, ties, weighted, average):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    ours = average_precision(y, scores, sample_weight=weights, average=average)
+    # label_binarize gives one column for two classes, so spell out both columns.
+    indicator = (y[:, None] == np.arange(n_classes)).astype(int)
+    expected = skm.average_precision_score(
+        indicator, scores, sample_weight=weights, average=average
+    )
+    assert_close(ours, expected)
+
+
+# --- one-vs-one with sample weights: brute force and repetition --------------------------------
+
+
+def brute_force_hand_till(y, scores, weights, average):
+    """O(n^2) weighted Hand & Till M straight from its pairwise definition."""
+
+    def a_given(k, j):
+        above = scores[y == k, k][:, None] - scores[y == j, k][None, :]
+        wins = (above > 0) + 0.5 * (above == 0)
+        w_k, w_j = weights[y == k], weights[y == j]
+        return w_k @ wins @ w_j / (w_k.sum() * w_j.sum())
+
+    pairs = list(combinations(np.unique(y), 2))
+    pair_auc = [(a_given(a, b) + a_given(b, a)) / 2 for a, b in pairs]
+    share = [weights[(y == a) | (y == b)].sum() for a, b in pairs]
+    return np.average(pair_auc, weights=share if average == "weighted" else None)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("n_classes", [2, 3, 6])
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_weighted_ovo_matches_pairwise_brute_force(seed, n_classes, ties, average):
+    y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=True)
+    ours = roc_auc(y, scores, sample_weight=weights, multi_class="ovo", average=average)
+    assert_close(ours, brute_force_hand_till(y, scores, weights, average))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    "multi_class, average", [("ovo", "macro"), ("ovo", "weighted"), ("ovr", None), ("ovr", "micro")]
+)
+def test_integer_weights_equal_repeated_samples(seed, multi_class, average):
+    y, scores, _ = make_problem(seed, 4, ties=True)
+    counts = np.random.default_rng(seed).integers(1, 4, y.size)
+    weighted = roc_auc(y, scores, sample_weight=counts, multi_class=multi_class, average=average)
+    repeated_y, repeated_scores = np.repeat(y, counts), np.repeat(scores, counts, axis=0)
+    repeated = roc_auc(repeated_y, repeated_scores, multi_class=multi_class, average=average)
+    assert_close(weighted, repeated)
+
+
+def test_unit_weights_equal_no_weights_for_ovo():
+    y, scores, _ = make_problem(11, 5, ties=True)
+    assert_close(
+        roc_auc(y, scores, sample_weight=np.ones(y.size), multi_class="ovo"),
+        skm.roc_auc_score(y, scores, multi_class="ovo"),
+    )
+
+
+def test_zero_weight_samples_are_the_same_as_removed_samples():
+    y, scores, weights = make_problem(2, 4, ties=True, weighted=True)
+    kept = weights > 0
+    full = roc_curve(y, scores, sample_weight=weights)
+    reduced = roc_curve(y[kept], scores[kept], sample_weight=weights[kept])
+    for k in range(4):
+        np.testing.assert_array_equal(full.thresholds[k], reduced.thresholds[k])
+        assert_close(full.tpr[k], reduced.tpr[k])
+    for multi_class in ("ovr", "ovo"):
+        assert_close(
+            roc_auc(y, scores, sample_weight=weights, multi_class=multi_class),
+            roc_auc(y[kept], scores[kept], sample_weight=weights[kept], multi_class=multi_class),
+        )
+
+
+# --- worked numbers of the textbook checklist ---------------------------------------------------
+
+O16_Y = np.array([1, 1, 0, 1, 0, 0, 1, 0, 1, 0])
+O16_S = np.array([0.9, 0.8, 0.7, 0.6, 0.55, 0.4, 0.3, 0.2, 0.85, 0.15])
+
+O17_Y = np.array([1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1])
+O17_S = np.array([0.9, 0.8, 0.7, 0.6, 0.55, 0.4, 0.35, 0.3, 0.2, 0.1, 0.85, 0.25, 0.65, 0.45, 0.75])
+
+O30_Y = np.array([0, 0, 1, 1, 2, 2, 2])
+O30_P = np.array(
+    [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
+     [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
+)
+
+
+def test_o16_binary_roc_corner_points_auc_and_average_precision():
+    scores = np.column_stack([1 - O16_S, O16_S])
+    curves = roc_curve(O16_Y, scores)
+    np.testing.assert_allclose(curves.fpr[1], [0, 0, 0, 0.2, 0.2, 0.6, 0.6, 1], atol=TOL)
+    np.testing.assert_allclose(curves.tpr[1], [0, 0.2, 0.6, 0.6, 0.8, 0.8, 1, 1], atol=TOL)
+    assert curves.auc[1] == pytest.approx(0.84, abs=TOL)
+    assert roc_auc(O16_Y, scores, average=None)[1] == pytest.approx(0.84, abs=TOL)
+    assert average_precision(O16_Y, scores, average=None)[1] == pytest.approx(0.885, abs=TOL)
+
+
+def test_o17_separable_demo_has_auc_and_average_precision_one():
+    scores = np.column_stack([1 - O17_S, O17_S])
+    assert roc_auc(O17_Y, scores) == pytest.approx(1.0, abs=TOL)
+    assert roc_auc(O17_Y, scores, multi_class="ovo") == pytest.approx(1.0, abs=TOL)
+    assert average_precision(O17_Y, scores, average=None)[1] == pytest.approx(1.0, abs=TOL)
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        ({"average": None}, [0.9, 0.7, 1.0]),
+        ({"average": "macro"}, 0.866667),
+        ({"average": "weighted"}, 0.885714),
+        ({"average": "micro"}, 0.846939),
+        ({"multi_class": "ovo"}, 0.861111),
+    ],
+)
+def test_o30_roc_auc(kwargs, expected):
+    np.testing.assert_allclose(roc_auc(O30_Y, O30_P, **kwargs), expected, atol=5e-7)
+
+
+@pytest.mark.parametrize(
+    "average, expected",
+    [(None, [0.833333, 0.45, 1.0]), ("macro", 0.761111), ("micro", 0.703846)],
+)
+def test_o30_average_precision(average, expected):
+    ours = average_precision(O30_Y, O30_P, average=average)
+    np.testing.assert_allclose(ours, expected, atol=5e-7)
+
+
+# --- a class without samples, and one class only ------------------------------------------------
+
+
+def absent_class_problem():
+    y, scores, _ = make_problem(4, 3)
+    return y, np.column_stack([scores * 0.9, np.full(y.size, 0.1)]), [0, 1, 2, 3]
+
+
+def test_absent_class_gets_nan_auc_and_is_left_out_of_averages():
+    y, scores, labels = absent_class_problem()
+    with pytest.warns(UndefinedMetricWarning, match=r"labels \[3\] have no samples"):
+        per_class = roc_auc(y, scores, labels=labels, average=None)
+    assert np.isnan(per_class[3])
+    expected = [skm.roc_auc_score(y == k, scores[:, k]) for k in range(3)]
+    assert_close(per_class[:3], expected)
+    with pytest.warns(UndefinedMetricWarning):
+        assert_close(roc_auc(y, scores, labels=labels), np.mean(expected))
+    with pytest.warns(UndefinedMetricWarning):
+        ovo = roc_auc(y, scores, labels=labels, multi_class="ovo")
+    assert_close(ovo, skm.roc_auc_score(y, scores, labels=labels, multi_class="ovo"))
+
+
+def test_absent_class_gets_nan_curves_and_average_precision():
+    y, scores, labels = absent_class_problem()
+    with pytest.warns(UndefinedMetricWarning, match="ROC curve is undefined"):
+        curves = roc_curve(y, scores, labels=labels)
+    assert np.all(np.isnan(curves.tpr[3])) and np.isnan(curves.auc[3])
+    with pytest.warns(UndefinedMetricWarning, match="average precision is undefined"):
+        per_class = average_precision(y, scores, labels=labels, average=None)
+    assert np.isnan(per_class[3])
+    with pytest.warns(UndefinedMetricWarning):
+        assert_close(average_precision(y, scores, labels=labels), np.mean(per_class[:3]))
+    assert_close(
+        average_precision(y, scores, labels=labels, average="micro"),
+        skm.average_precision_score(label_binarize(y, classes=labels), scores, average="micro"),
+    )
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_one_class_in_y_true_raises(function):
+    with pytest.raises(ValueError, match=r"of only one class \[1\]; at least 2 classes are needed"):
+        function([1, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], labels=[0, 1])
+
+
+def test_one_class_left_after_zero_weights_raises():
+    with pytest.raises(ValueError, match="of only one class"):
+        roc_auc([0, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], sample_weight=[0, 1, 2])
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+
+@st.composite
+def scored_problems(draw, max_classes=5):
+    """Every class present; small integer scores (many ties); optional positive weights."""
+    n_classes = draw(st.integers(2, max_classes))
+    extra = draw(st.lists(st.integers(0, n_classes - 1), min_size=1, max_size=25))
+    y = np.array(list(range(n_classes)) + extra)
+    scores = draw(arrays(np.float64, (y.size, n_classes), elements=st.integers(0, 6).map(float)))
+    weights = draw(
+        st.none() | arrays(np.float64, y.size, elements=st.floats(0.25, 4.0, width=16))
+    )
+    return y, scores, weights
+
+
+@settings(max_examples=60, deadline=None)
+@given(scored_problems())
+def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
+    y, scores, weights = problem
+    same_transform = np.exp(scores / 3) - 5
+    per_column = same_transform.copy()
+    per_column[:, 0] = scores[:, 0] ** 3 + 2 * scores[:, 0]
+    for transformed, multi_class, average in [
+        (per_column, "ovr", None),
+        (per_column, "ovo", "weighted"),
+        (same_transform, "ovr", "micro"),  # micro compares columns: one transform for all
+    ]:
+        options = {"sample_weight": weights, "multi_class": multi_class, "average": average}
+        assert_close(roc_auc(y, transformed, **options), roc_auc(y, scores, **options))
+
+
+@settings(max_examples=60, deadline=None)
+@given(scored_problems())
+def test_reversed_scores_give_one_minus_auc(problem):
+    y, scores, weights = problem
+    assert_close(
+        roc_auc(y, -scores, sample_weight=weights, average=None),
+        1 - roc_auc(y, scores, sample_weight=weights, average=None),
+    )
+    assert_close(
+        roc_auc(y, -scores, sample_weight=weights, multi_class="ovo"),
+        1 - roc_auc(y, scores, sample_weight=weights, multi_class="ovo"),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(scored_problems(), st.booleans())
+def test_roc_curves_are_monotone_from_origin_to_one_one(problem, drop_intermediate):
+    y, scores, weights = problem
+    curves = roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
+    for fpr, tpr, thresholds in zip(
+        curves.fpr + (curves.micro_fpr,), curves.tpr + (curves.micro_tpr,), curves.thresholds
+    ):
+        assert np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= 0)
+        assert (fpr[0], tpr[0], thresholds[0]) == (0, 0, np.inf)
+        assert fpr[-1] == pytest.approx(1) and tpr[-1] == pytest.approx(1)
+        assert np.all(np.diff(thresholds) < 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scored_problems())
+def test_curve_areas_equal_rank_auc(problem):
+    y, scores, weights = problem
+    curves = roc_curve(y, scores, sample_weight=weights)
+    assert_close(curves.auc, roc_auc(y, scores, sample_weight=weights, average=None))
+    assert_close(curves.micro_auc, roc_auc(y, scores, sample_weight=weights, average="micro"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(scored_problems(), st.booleans())
+def test_precision_recall_curves_run_from_full_recall_to_zero(problem, drop_intermediate):
+    y, scores, weights = problem
+    curves = precision_recall_curve(
+        y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
+    )
+    for precision, recall, thresholds in zip(curves.precision, curves.recall, curves.thresholds):
+        assert np.all(np.diff(recall) <= 0) and recall[0] == pytest.approx(1)
+        assert (precision[-1], recall[-1]) == (1, 0)
+        assert np.all((precision >= 0) & (precision <= 1))
+        assert np.all(np.diff(thresholds) > 0) and thresholds.size == precision.size - 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored_problems(), st.randoms(use_true_random=False))
+def test_relabelling_the_classes_permutes_the_results(problem, random):
+    y, scores, weights = problem
+    n_classes = scores.shape[1]
+    perm = np.array(random.sample(range(n_classes), n_classes))
+    labels = np.arange(n_classes)[perm]
+    for average in ("macro", "weighted"):
+        options = {"sample_weight": weights, "multi_class": "ovo", "average": average}
+        assert_close(
+            roc_auc(y, scores[:, perm], labels=labels, **options), roc_auc(y, scores, **options)
+        )
+    assert_close(
+        roc_auc(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
+        roc_auc(y, scores, sample_weight=weights, average=None)[perm],
+    )
+    assert_close(
+        average_precision(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
+        average_precision(y, scores, sample_weight=weights, average=None)[perm],
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored_problems())
+def test_macro_is_the_mean_of_the_per_class_values(problem):
+    y, scores, weights = problem
+    for function in (roc_auc, average_precision):
+        per_class = function(y, scores, sample_weight=weights, average=None)
+        support = np.bincount(y, weights)
+        assert_close(function(y, scores, sample_weight=weights), np.mean(per_class))
+        assert_close(
+            function(y, scores, sample_weight=weights, average="weighted"),
+            np.average(per_class, weights=support),
+        )
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+Y3 = [0, 1, 2, 1]
+P3 = [[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.3, 0.4, 0.3]]
+
+
+@pytest.mark.parametrize(
+    "function, kwargs, match",
+    [
+        (roc_auc, {"multi_class": "ova"}, r"multi_class must be one of 'ovr', 'ovo'; got 'ova'"),
+        (roc_auc, {"average": "samples"}, r"average \(with multi_class='ovr'\) must be one of"),
+        (roc_auc, {"multi_class": "ovo", "average": "micro"}, r"multi_class='ovo'.*got 'micro'"),
+        (roc_auc, {"multi_class": "ovo", "average": None}, r"multi_class='ovo'.*got None"),
+        (average_precision, {"average": "samples"}, "average must be one of"),
+        (roc_curve, {"drop_intermediate": "yes"}, "drop_intermediate must be one of True, False"),
+        (precision_recall_curve, {"drop_intermediate": None}, "drop_intermediate must be one of"),
+        (roc_auc, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
+        (roc_curve, {"sample_weight": [1, 1]}, r"sample_weight must have shape \(4,\)"),
+        (roc_auc, {"labels": [0, 1]}, r"y_true contains labels not in labels: \[2\]"),
+        (average_precision, {"labels": [0, 1, 2, 3]}, "y_score has 3 columns but labels names 4"),
+    ],
+)
+def test_bad_options_raise(function, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        function(Y3, P3, **kwargs)
+
+
+def test_labels_of_another_kind_raise():
+    with pytest.raises(TypeError, match="y_true holds numbers but labels holds strings"):
+        roc_auc(Y3, P3, labels=["a", "b", "c"])
+
+
+@pytest.mark.parametrize(
+    "y_true, y_score, error, match",
+    [
+        (Y3, [[0.6, np.nan, 0.1]] + P3[1:], ValueError, r"NaN or infinity \(first in row 0\)"),
+        (Y3, P3[:3], ValueError, "inconsistent numbers of samples: y_true has 4, y_score has 3"),
+        (Y3, [0.1, 0.2, 0.3, 0.4], ValueError, r"y_score must be 2-D"),
+        (Y3, [row[:2] for row in P3], ValueError, "y_score has 2 columns but y_true has 3 classes"),
+        (Y3, [["a", "b", "c"]] * 4, TypeError, "y_score must be numeric"),
+        ([[0, 1]] * 4, P3, ValueError, "y_true must be 1-D"),
+    ],
+)
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_bad_arrays_raise(function, y_true, y_score, error, match):
+    with pytest.raises(error, match=match):
+        function(y_true, y_score)
