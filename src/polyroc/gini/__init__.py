@@ -1,0 +1,25 @@
+"""Gini-weighted multiclass ROC curve (Giudici, Rosciano, Schrader, Kummerfeld).
+
+``gini_roc`` averages the one-vs-rest ROC curves with the class weights of the
+multidimensional Gini index (Auricchio, Giudici, Toscani) of the ZCA-cor
+whitened scores; the building blocks are public too. ``docs/gini.md`` explains
+the choices (singular correlation, exact grid, bootstrap, ``compat="reference"``).
+"""
+
+from polyroc.gini._dispersion import gini_index, gini_mean_difference
+from polyroc.gini._multigini import MultidimensionalGini, multidimensional_gini
+from polyroc.gini._roc import GiniBootstrap, GiniRoc, gini_roc
+from polyroc.gini._whitening import Whitening, WhiteningWarning, zca_cor_whitening
+
+__all__ = [
+    "GiniBootstrap",
+    "GiniRoc",
+    "MultidimensionalGini",
+    "Whitening",
+    "WhiteningWarning",
+    "gini_index",
+    "gini_mean_difference",
+    "gini_roc",
+    "multidimensional_gini",
+    "zca_cor_whitening",
+]

@@ -1,0 +1,171 @@
+"""The multidimensional Gini index G₁ of Auricchio, Giudici and Toscani, and its class weights.
+
+With the ZCA-cor whitened scores ``X* = X Wᵀ``, their mean ``m* = W m`` and the
+Gini mean differences ``Δ_i`` of their columns,
+
+    w_i = |m*_i| / Σ_j |m*_j|,        G₁ = Σ_i Δ_i / (2 Σ_j |m*_j|) = Σ_i w_i G_i,
+
+with ``G_i = Δ_i / (2 |m*_i|)``. G₁ is computed from the first form, so a zero
+``m*_i`` never divides. G₁ uses no labels: it measures how dispersed the scores
+are, not how well they separate the classes; ``(G₁ + 1) / 2`` is a diagnostic,
+not an AUC of the classifier.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from polyroc._validation import check_option, check_real_array, check_sample_weight
+from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference
+from polyroc.gini._whitening import Whitening, fit_whitening, warn_about_whitening
+
+__all__ = ["MultidimensionalGini", "multidimensional_gini"]
+
+#: ``Σ|m*|`` at most this share of the mean ``|X*|`` counts as zero.
+ZERO_MEAN_RTOL = 1e-12
+
+
+@dataclass(frozen=True, eq=False)
+class MultidimensionalGini:
+    """G₁ of a score matrix, its class weights and the whitening behind them.
+
+    Attributes
+    ----------
+    weights : ndarray of shape (n_columns,)
+        ``|m*_i| / Σ|m*_j|``: non-negative, summing to 1.
+    g1 : float
+        The multidimensional Gini index (0 when ``degenerate``).
+    whitened_mean : ndarray of shape (n_columns,)
+        ``m* = W m``.
+    mean_difference : ndarray of shape (n_columns,)
+        Gini mean difference ``Δ_i`` of each whitened column (0 when ``degenerate``).
+    gini : ndarray of shape (n_columns,)
+        ``G_i = Δ_i / (2 |m*_i|)``; NaN where ``m*_i = 0``.
+    degenerate : bool
+        The singular λ → 0 limit was taken: weights are the limit ones, G₁ = 0.
+    whitening : Whitening
+        The fitted whitening.
+    norm : str
+        ``"unbiased"`` or ``"plugin"`` mean difference.
+    """
+
+    weights: np.ndarray
+    g1: float
+    whitened_mean: np.ndarray
+    mean_difference: np.ndarray
+    gini: np.ndarray
+    degenerate: bool
+    whitening: Whitening
+    norm: str
+
+    @property
+    def auc_theory(self):
+        """``(G₁ + 1) / 2``, the paper's "theoretical AUC" (a dispersion diagnostic)."""
+        return (self.g1 + 1) / 2
+
+
+def multidimensional_gini(
+    X,
+    *,
+    sample_weight=None,
+    reference=None,
+    singular="limit",
+    ridge=None,
+    constant="drop",
+    norm="unbiased",
+):
+    """Multidimensional Gini index G₁ (ZCA-cor whitening, l1 norm) and its weights.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_columns)
+        The evaluated sample, e.g. predicted probabilities.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights of ``X`` (also used to fit W on ``X``).
+    reference : array-like of shape (n_reference, n_columns), default=None
+        Sample on which to fit the whitening (e.g. training-set scores);
+        default: ``X`` itself.
+    singular, ridge, constant
+        How to whiten (see :func:`zca_cor_whitening`).
+    norm : {"unbiased", "plugin"}, default="unbiased"
+        Normalisation of the mean differences.
+
+    Returns
+    -------
+    MultidimensionalGini
+
+    Raises
+    ------
+    ValueError
+        Bad inputs or options (see :func:`zca_cor_whitening`,
+        :func:`gini_mean_difference`); ``Σ_j |m*_j| = 0``, which leaves the
+        weights undefined.
+    TypeError
+        Non-numeric inputs.
+
+    Warns
+    -----
+    WhiteningWarning
+        See :func:`zca_cor_whitening`.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+    >>> result = multidimensional_gini(X)
+    >>> bool(np.isclose(result.weights.sum(), 1)), bool(0 <= result.g1 <= 1)
+    (True, True)
+    >>> bool(np.isclose(result.g1, result.weights @ result.gini))
+    True
+    """
+    values = check_real_array("X", X, min_samples=2)
+    weights = check_sample_weight(sample_weight, values.shape[0])
+    check_option("norm", norm, GINI_NORMS)
+    if reference is None:
+        whitening = fit_whitening(values, weights, singular=singular, ridge=ridge, constant=constant)
+    else:
+        fitting = check_real_array("reference", reference, n_columns=values.shape[1], min_samples=2)
+        whitening = fit_whitening(fitting, None, singular=singular, ridge=ridge, constant=constant)
+    warn_about_whitening(whitening, np.arange(values.shape[1]), "X" if reference is None else "reference")
+    return gini_of_whitened(whitening, values, weights, norm)
+
+
+def gini_of_whitened(whitening, X, weights, norm):
+    """:class:`MultidimensionalGini` of validated scores under a fitted whitening."""
+    whitened = whitening.transform(X)
+    whitened_mean = np.average(whitened, axis=0, weights=weights)
+    total = _total_abs_mean(whitened_mean, whitened)
+    difference = np.zeros(X.shape[1])
+    if not whitening.degenerate:
+        difference[whitening.used] = gini_mean_difference(
+            whitened[:, whitening.used], sample_weight=weights, norm=norm
+        )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gini = np.where(whitened_mean != 0, difference / (2 * np.abs(whitened_mean)), np.nan)
+    return MultidimensionalGini(
+        weights=np.abs(whitened_mean) / total,
+        g1=float(difference.sum() / (2 * total)),
+        whitened_mean=whitened_mean,
+        mean_difference=difference,
+        gini=gini,
+        degenerate=whitening.degenerate,
+        whitening=whitening,
+        norm=norm,
+    )
+
+
+def class_weights(whitening, X, weights):
+    """Only the weights ``|m*| / Σ|m*|`` (no mean differences): the cheap part."""
+    whitened_mean = whitening.matrix @ np.average(X, axis=0, weights=weights)
+    return np.abs(whitened_mean) / np.abs(whitened_mean).sum()
+
+
+def _total_abs_mean(whitened_mean, whitened):
+    total = float(np.abs(whitened_mean).sum())
+    if total <= ZERO_MEAN_RTOL * float(np.abs(whitened).mean()):
+        raise ValueError(
+            "the whitened scores have mean 0 in every column (Σ|m*| = 0), so the Gini "
+            "weights |m*_i| / Σ|m*_j| and G1 are undefined; scores centred at 0 cannot be used"
+        )
+    return total

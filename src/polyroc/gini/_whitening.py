@@ -1,0 +1,286 @@
+"""ZCA-cor whitening ``W = P^{-1/2} V^{-1/2}``, with explicit handling of a singular P.
+
+``V`` holds the variances and ``P`` the correlation matrix of the fitting
+sample (covariance with ``ddof=1``; frequency weights). For probability rows
+that sum to 1, ``P`` is always singular: in standardized coordinates the vector
+``σ`` is a null vector. ``singular`` chooses what to do then:
+
+- ``"limit"`` (default): the limit of ridge whitening
+  ``((1 - λ) P + λ I)^{-1/2}`` as ``λ → 0``. It diverges like ``λ^{-1/2}``
+  along the null space ``N``, so the stored matrix is the leading direction
+  ``N Nᵀ V^{-1/2}``: the class weights ``|m*| / Σ|m*|`` it gives are the limit
+  weights (for simplex rows ``σ_i / Σ σ_j``), and the multidimensional Gini is
+  0 in the limit. If the mean has no component along ``N``, the limit is the
+  pseudo-inverse (``"pinv"``), which is then applied.
+- ``"ridge"``: ``((1 - λ) P + λ I)^{-1/2}`` with the user's ``ridge`` λ, an
+  arbitrary choice that drives the result.
+- ``"pinv"``: inverse square root on the range of P only; can give G₁ > 1.
+- ``"diagonal"``: ``W = V^{-1/2}`` (standardisation, the paper's verbal
+  reading); G₁ ∈ [0, 1] for non-negative data.
+- ``"raise"``: raise ``ValueError``.
+
+A full-rank P always gets the exact formula. Constant columns have no
+correlation; they are left out (zero rows and columns of ``W``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from polyroc._validation import (
+    _describe,
+    check_option,
+    check_real,
+    check_real_array,
+    check_sample_weight,
+)
+
+__all__ = ["Whitening", "WhiteningWarning", "zca_cor_whitening"]
+
+SINGULAR_OPTIONS = ("limit", "ridge", "pinv", "diagonal", "raise")
+CONSTANT_OPTIONS = ("drop", "raise")
+
+#: P is singular when its smallest eigenvalue is at most this share of the
+#: largest; loose enough to catch float32 softmax rows (sums off by ~1e-7).
+SINGULAR_RTOL = 1e-8
+
+#: A column whose standard deviation is at most this share of its largest
+#: absolute value is constant up to rounding.
+CONSTANT_RTOL = 1e-12
+
+#: Share of ``|m / σ|`` below which the mean has no component along the null space.
+NULL_MEAN_RTOL = 1e-8
+
+
+class WhiteningWarning(UserWarning):
+    """The whitening matrix needed a choice: singular correlation, constant columns, few samples."""
+
+
+@dataclass(frozen=True, eq=False)
+class Whitening:
+    """A fitted ZCA-cor whitening and how it was obtained.
+
+    Attributes
+    ----------
+    matrix : ndarray of shape (n_columns, n_columns)
+        ``W``; whiten a row matrix ``X`` as ``X @ W.T``. With
+        ``applied="limit"`` it is the leading direction ``N Nᵀ V^{-1/2}`` of
+        the diverging limit (see the module notes).
+    mean : ndarray of shape (n_columns,)
+        Mean of the fitting sample.
+    scale : ndarray of shape (n_columns,)
+        Standard deviations ``σ`` of the fitting sample.
+    used : ndarray of bool, shape (n_columns,)
+        Columns that were whitened (False: constant, left out).
+    singular : bool
+        Whether the correlation matrix was found singular.
+    applied : {"exact", "limit", "ridge", "pinv", "diagonal"}
+        What was computed.
+    condition_number : float
+        ``λ_max / λ_min`` of the correlation matrix (inf when ``λ_min <= 0``).
+    ridge : float or None
+        The ridge λ when ``applied="ridge"``.
+    n_samples : float
+        Size (total weight) of the fitting sample.
+    """
+
+    matrix: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    used: np.ndarray
+    singular: bool
+    applied: str
+    condition_number: float
+    ridge: float | None
+    n_samples: float
+
+    @property
+    def degenerate(self):
+        """True when the λ → 0 limit was taken, so that G₁ is 0 by construction."""
+        return self.applied == "limit"
+
+    def transform(self, X):
+        """Whitened rows ``X @ W.T``."""
+        return np.asarray(X, dtype=np.float64) @ self.matrix.T
+
+
+def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, constant="drop"):
+    """Fit the ZCA-cor whitening matrix ``W = P^{-1/2} V^{-1/2}`` of a sample.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_columns)
+        The fitting sample, e.g. predicted probabilities of a training set.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (total above 1).
+    singular : {"limit", "ridge", "pinv", "diagonal", "raise"}, default="limit"
+        What to do when the correlation matrix is singular (see the module
+        notes); a full-rank one always gets the exact formula.
+    ridge : float, default=None
+        λ in (0, 1) for ``singular="ridge"``.
+    constant : {"drop", "raise"}, default="drop"
+        Constant columns: leave them out of the whitening (with a warning), or raise.
+
+    Returns
+    -------
+    Whitening
+
+    Raises
+    ------
+    ValueError
+        Bad ``X`` (not 2-D, NaN/infinity, fewer than 2 samples) or
+        ``sample_weight``; unknown option; ``singular="ridge"`` without a
+        valid ``ridge``; a singular correlation matrix with ``singular="raise"``;
+        a constant column with ``constant="raise"``; every column constant.
+    TypeError
+        Non-numeric ``X``.
+
+    Warns
+    -----
+    WhiteningWarning
+        Singular correlation matrix (with what was applied), constant columns,
+        or no more samples than whitened columns.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+    >>> w = zca_cor_whitening(X)
+    >>> w.applied, bool(np.allclose(w.matrix @ np.cov(X.T) @ w.matrix.T, np.eye(2)))
+    ('exact', True)
+    >>> import warnings
+    >>> P = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     w = zca_cor_whitening(P)
+    >>> w.applied, w.degenerate
+    ('limit', True)
+    """
+    whitening = fit_whitening(
+        check_real_array("X", X, min_samples=2),
+        check_sample_weight(sample_weight, np.shape(X)[0]),
+        singular=singular,
+        ridge=ridge,
+        constant=constant,
+    )
+    warn_about_whitening(whitening, np.arange(whitening.used.size), "X")
+    return whitening
+
+
+def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop"):
+    """:func:`zca_cor_whitening` on validated inputs, without warnings."""
+    check_option("singular", singular, SINGULAR_OPTIONS)
+    check_option("constant", constant, CONSTANT_OPTIONS)
+    if singular == "ridge":
+        ridge = check_real("ridge", ridge, low=0, high=1)
+    mean, covariance, total = weighted_moments(X, weights)
+    scale = np.sqrt(np.diag(covariance))
+    used = ~_constant_columns(X, weights, scale)
+    _check_constant(used, constant)
+    standardized = covariance[np.ix_(used, used)] / np.outer(scale[used], scale[used])
+    eigenvalues, eigenvectors = np.linalg.eigh(standardized)
+    null = eigenvalues <= SINGULAR_RTOL * eigenvalues[-1]
+    applied = _choose(null, singular, eigenvectors, mean[used] / scale[used])
+    root = _inverse_root(eigenvalues, eigenvectors, null, applied, ridge)
+    matrix = np.zeros((X.shape[1], X.shape[1]))
+    matrix[np.ix_(used, used)] = root / scale[used]
+    return Whitening(
+        matrix=matrix,
+        mean=mean,
+        scale=scale,
+        used=used,
+        singular=bool(null.any()),
+        applied=applied,
+        condition_number=_condition_number(eigenvalues),
+        ridge=ridge if applied == "ridge" else None,
+        n_samples=total,
+    )
+
+
+def weighted_moments(X, weights):
+    """Mean, covariance (``ddof=1``, frequency weights) and total weight of the rows of ``X``."""
+    total = float(X.shape[0] if weights is None else weights.sum())
+    if total <= 1:
+        raise ValueError(f"the fitting sample has total weight {total:g}; more than 1 is needed")
+    mean = np.average(X, axis=0, weights=weights)
+    centred = X - mean
+    weighted = centred if weights is None else centred * weights[:, None]
+    return mean, (weighted.T @ centred) / (total - 1), total
+
+
+def _constant_columns(X, weights, scale):
+    rows = X if weights is None else X[weights > 0]
+    return scale <= CONSTANT_RTOL * np.max(np.abs(rows), axis=0)
+
+
+def _check_constant(used, constant):
+    if not used.any():
+        raise ValueError("every score column is constant in the fitting sample; nothing can be whitened")
+    if constant == "raise" and not used.all():
+        raise ValueError(
+            f"score columns {np.flatnonzero(~used).tolist()} are constant in the fitting sample; "
+            "their correlations are undefined (pass constant='drop' to give them weight 0)"
+        )
+
+
+def _choose(null, singular, eigenvectors, standardized_mean):
+    """The formula applied: exact when P has full rank, else the ``singular`` option."""
+    if not null.any():
+        return "exact"
+    if singular == "raise":
+        raise ValueError(
+            f"the correlation matrix of the scores is singular ({int(null.sum())} null direction(s); "
+            "rows summing to 1 always give one); choose singular='limit', 'ridge', 'pinv' or 'diagonal'"
+        )
+    if singular == "limit":
+        along_null = eigenvectors[:, null].T @ standardized_mean
+        if np.linalg.norm(along_null) <= NULL_MEAN_RTOL * np.linalg.norm(standardized_mean):
+            return "pinv"
+    return singular
+
+
+def _inverse_root(eigenvalues, eigenvectors, null, applied, ridge):
+    """The (regularised) ``P^{-1/2}`` of the chosen formula."""
+    if applied == "diagonal":
+        return np.eye(eigenvalues.size)
+    if applied == "limit":
+        spectrum = null.astype(np.float64)
+    elif applied == "ridge":
+        spectrum = ((1 - ridge) * eigenvalues + ridge) ** -0.5
+    else:
+        spectrum = np.zeros_like(eigenvalues)
+        spectrum[~null] = eigenvalues[~null] ** -0.5
+    return (eigenvectors * spectrum) @ eigenvectors.T
+
+
+def _condition_number(eigenvalues):
+    return float(eigenvalues[-1] / eigenvalues[0]) if eigenvalues[0] > 0 else float("inf")
+
+
+def warn_about_whitening(whitening, classes, fitted_on):
+    """Issue one :class:`WhiteningWarning` per choice the fit had to make."""
+    if not whitening.used.all():
+        warnings.warn(
+            f"score columns of classes {_describe(classes[~whitening.used])} are constant in "
+            f"{fitted_on}; they are left out of the whitening and get weight 0",
+            WhiteningWarning,
+            stacklevel=3,
+        )
+    if whitening.singular:
+        warnings.warn(
+            f"the correlation matrix of {fitted_on} is singular (condition number "
+            f"{whitening.condition_number:.3g}; rows summing to 1 always give this), so the "
+            f"ZCA-cor whitening is undefined; applied {whitening.applied!r}"
+            + (": weights are the λ → 0 limit and G1 = 0" if whitening.degenerate else ""),
+            WhiteningWarning,
+            stacklevel=3,
+        )
+    if whitening.n_samples <= whitening.used.sum():
+        warnings.warn(
+            f"{fitted_on} has {whitening.n_samples:g} samples for {int(whitening.used.sum())} "
+            "whitened columns; W is unreliable (fit it on more data via reference_scores)",
+            WhiteningWarning,
+            stacklevel=3,
+        )
