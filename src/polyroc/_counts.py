@@ -14,6 +14,9 @@ import numpy as np
 #: Target size of the temporary arrays built for one chunk of a batch.
 CHUNK_BYTES = 64 * 2**20
 
+#: Size of one running-maximum buffer of :func:`argmax_shifted` (fits in cache).
+ARGMAX_BLOCK_BYTES = 2**20
+
 
 def chunk_length(bytes_per_item, *, budget=CHUNK_BYTES):
     """Number of batch items per chunk so that a chunk uses about ``budget`` bytes."""
@@ -63,6 +66,9 @@ def argmax_shifted(y_score, thresholds):
     """Predictions argmax(p - tau) for a batch of thresholds (first index wins ties).
 
     ``y_score`` is (n, m) and ``thresholds`` (M, m); the result is (M, n).
+    Works on small blocks of thresholds with a running maximum over the
+    classes (a strict ``>`` keeps the first maximiser, as ``np.argmax``), which
+    stays in cache and avoids an (M, n, m) temporary.
 
     >>> P = np.array([[0.5, 0.3, 0.2], [0.2, 0.4, 0.4]])
     >>> argmax_shifted(P, np.array([[1/3, 1/3, 1/3], [0.6, 0.2, 0.2]]))
@@ -71,12 +77,24 @@ def argmax_shifted(y_score, thresholds):
     """
     thresholds = np.asarray(thresholds, dtype=np.float64)
     n_samples, n_classes = y_score.shape
+    columns = np.ascontiguousarray(y_score.T, dtype=np.float64)
     out = np.empty((thresholds.shape[0], n_samples), dtype=np.intp)
-    step = chunk_length(n_samples * n_classes * 8)
+    step = chunk_length(n_samples * 8, budget=ARGMAX_BLOCK_BYTES)
+    best = np.empty((min(step, thresholds.shape[0]), n_samples))
+    shifted = np.empty_like(best)
+    larger = np.empty(best.shape, dtype=bool)
     for start in range(0, thresholds.shape[0], step):
         block = thresholds[start : start + step]
-        shifted = y_score[None, :, :] - block[:, None, :]
-        out[start : start + block.shape[0]] = np.argmax(shifted, axis=2)
+        rows = block.shape[0]
+        block_best, block_shifted, block_larger = best[:rows], shifted[:rows], larger[:rows]
+        block_out = out[start : start + rows]
+        np.subtract(columns[0], block[:, :1], out=block_best)
+        block_out.fill(0)
+        for predicted in range(1, n_classes):
+            np.subtract(columns[predicted], block[:, predicted : predicted + 1], out=block_shifted)
+            np.greater(block_shifted, block_best, out=block_larger)
+            np.maximum(block_best, block_shifted, out=block_best)
+            np.putmask(block_out, block_larger, predicted)
     return out
 
 
@@ -124,3 +142,177 @@ def per_class_counts(counts):
     fn = actual - tp
     tn = total - tp - fp - fn
     return tp, fp, fn, tn
+
+
+#: Largest dominance histogram (cells per true class) of the lattice fast path.
+DOMINANCE_MAX_CELLS = 2**24
+
+
+def dominance_cells(n_classes, resolution):
+    """Cells of one dominance histogram: (2r + 2)^(m - 1).
+
+    >>> dominance_cells(3, 200)
+    161604
+    """
+    return (2 * resolution + 2) ** (n_classes - 1)
+
+
+def dominance_is_faster(n_samples, n_classes, resolution, n_points):
+    """Whether lattice dominance counting beats the chunked brute force (and fits in memory).
+
+    Compares the histogram work m^2 (m - 1) (2r + 2)^(m - 1) with the brute
+    force's M n m, and refuses histograms above :data:`DOMINANCE_MAX_CELLS`.
+
+    >>> dominance_is_faster(3000, 3, 200, 20301), dominance_is_faster(50, 10, 5, 2002)
+    (True, False)
+    """
+    cells = dominance_cells(n_classes, resolution)
+    if cells > DOMINANCE_MAX_CELLS:
+        return False
+    return n_classes**2 * (n_classes - 1) * cells < n_points * n_samples * n_classes
+
+
+def _dominance_bounds(y_score, resolution, predicted):
+    """Integer bounds h_ik: sample i goes to ``predicted`` iff c_j - c_k <= h_ik for all k != j.
+
+    Returns (n, m - 1) reversed indices r - h in [0, 2r + 1] (2r + 1 means never),
+    so that prefix sums over the indices count the samples with h >= c_j - c_k.
+    """
+    others = np.delete(np.arange(y_score.shape[1]), predicted)
+    scaled = resolution * (y_score[:, [predicted]] - y_score[:, others])
+    bounds = np.where(others < predicted, np.ceil(scaled) - 1, np.floor(scaled))
+    return resolution - np.clip(bounds, -resolution - 1, resolution).astype(np.intp)
+
+
+def _dominance_histogram(buffer, flat, sample_weight):
+    """Fill ``buffer`` (m, side, ..., side) with the sample histogram, then prefix-sum it in place.
+
+    After the sums, a cell holds the count (or weight) of samples whose reversed
+    indices are all at most the cell's.
+    """
+    buffer.fill(0)
+    np.add.at(buffer.reshape(-1), flat, 1 if sample_weight is None else sample_weight)
+    for axis in range(1, buffer.ndim - 1):
+        _cumsum_outer_axis(buffer, axis)
+    np.cumsum(buffer, axis=-1, out=buffer)
+    return buffer
+
+
+def _cumsum_outer_axis(array, axis):
+    """In-place cumulative sum along a non-last axis, one slice at a time.
+
+    Much faster than ``np.cumsum`` along an outer axis, which walks the
+    array with large strides.
+    """
+    slices = np.moveaxis(array, axis, 0)
+    for index in range(1, slices.shape[0]):
+        np.add(slices[index], slices[index - 1], out=slices[index])
+
+
+def lattice_threshold_counts(y_true, y_score, points, resolution, sample_weight=None):
+    """Confusion counts (M, m, m) of argmax(p - c/r) for integer lattice points c, by dominance.
+
+    ``points`` is (M, m) with integer entries in [0, r] (simplex or box
+    lattice). Sample i goes to class j iff c_j - c_k <= h_ijk for every k != j,
+    with h_ijk = ceil(r (p_ij - p_ik)) - 1 for k < j and floor(r (p_ij - p_ik))
+    for k > j (lowest index wins ties). For each j, one histogram of the
+    vectors (h_ijk)_k per true class, summed over dominating cells, gives
+    column j of every lattice point's counts. Cost O(n m^2 + m^3 (2r+2)^(m-1)
+    + M m^2) instead of O(M n m).
+
+    This integer-difference form is the library's canonical lattice semantics.
+    It equals :func:`threshold_counts` on ``points / r`` except for samples
+    lying exactly on a breakpoint when ``c / r`` is inexact in floating point
+    (use r a power of two, or data without exact ties, to compare them).
+
+    >>> y = np.array([0, 1, 2, 1])
+    >>> P = np.array([[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]])
+    >>> points = np.array([[1, 1, 2], [0, 4, 0]])
+    >>> np.array_equal(lattice_threshold_counts(y, P, points, 4),
+    ...                threshold_counts(y, P, points / 4))
+    True
+    """
+    points = np.asarray(points, dtype=np.intp)
+    n_samples, n_classes = y_score.shape
+    side = 2 * resolution + 2
+    dims = (side,) * (n_classes - 1)
+    cells = side ** (n_classes - 1)
+    if sample_weight is None:
+        dtype = np.int32 if n_samples < 2**31 else np.int64
+    else:
+        dtype = np.float64
+    out = np.empty((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
+    buffer = np.empty((n_classes,) + dims, dtype=dtype)
+    for predicted in range(n_classes):
+        flat = np.ravel_multi_index(_dominance_bounds(y_score, resolution, predicted).T, dims)
+        dominated = _dominance_histogram(buffer, y_true * cells + flat, sample_weight).reshape(n_classes, cells)
+        others = np.delete(np.arange(n_classes), predicted)
+        read = resolution - points[:, [predicted]] + points[:, others]
+        out[:, :, predicted] = dominated[:, np.ravel_multi_index(read.T, dims)].T
+    return out
+
+
+def coordinate_breakpoints(y_score, thresholds, coordinate):
+    """Breakpoints of the rule along t = tau_j with the other thresholds fixed.
+
+    Returns ``(breakpoints, runner_up)``: with k*_i = argmax_{k != j} (p_ik - tau_k)
+    (first index on ties), sample i is predicted j when t < b_i = p_ij -
+    (p_ik* - tau_k*) and k*_i when t > b_i (at t = b_i the tie rule decides).
+
+    >>> P = np.array([[.6, .3, .1], [.2, .5, .3]])
+    >>> b, k = coordinate_breakpoints(P, np.array([0., 0., 0.]), 0)
+    >>> b.round(2).tolist(), k.tolist()
+    ([0.3, -0.3], [1, 1])
+    """
+    shifted = y_score - thresholds
+    shifted[:, coordinate] = -np.inf
+    runner_up = np.argmax(shifted, axis=1)
+    level = shifted[np.arange(y_score.shape[0]), runner_up]
+    return y_score[:, coordinate] - level, runner_up
+
+
+def line_sweep_counts(y_true, y_score, thresholds, coordinate, bounds, sample_weight=None):
+    """Counts on every open segment of t = tau_j in ``bounds`` = (lo, hi), by one sweep.
+
+    The breakpoints inside (lo, hi) cut it into segments on which the
+    predictions are constant. Yields ``(left, right, counts)`` in chunks:
+    segment edges (K,) each and the counts (K, m, m) on each open segment,
+    in increasing t. Each sample moves once, from column j to its runner-up
+    column, when t passes its breakpoint; counts are the cumulative sums of
+    these moves. Cost O(n m + n log n + K m^2).
+
+    >>> y = np.array([0, 1, 1])
+    >>> P = np.array([[.6, .3, .1], [.2, .5, .3], [.5, .4, .1]])
+    >>> for left, right, counts in line_sweep_counts(y, P, np.zeros(3), 0, (-1.0, 1.0)):
+    ...     print(left.round(2).tolist(), right.round(2).tolist(), counts[:, :, 0].sum(axis=1).tolist())
+    [-1.0, -0.3, 0.1, 0.3] [-0.3, 0.1, 0.3, 1.0] [3, 2, 1, 0]
+    """
+    lo, hi = bounds
+    n_classes = y_score.shape[1]
+    breakpoints, runner_up = coordinate_breakpoints(y_score, thresholds, coordinate)
+    predicted = np.where(breakpoints > lo, coordinate, runner_up)
+    counts = confusion_counts(y_true, predicted, n_classes, sample_weight)
+    inside = np.flatnonzero((breakpoints > lo) & (breakpoints < hi))
+    inside = inside[np.argsort(breakpoints[inside], kind="stable")]
+    edges, event_segment = np.unique(breakpoints[inside], return_inverse=True)
+    edges = np.concatenate(([lo], edges, [hi]))
+    weights = np.ones(inside.size, dtype=counts.dtype) if sample_weight is None else sample_weight[inside]
+    cells = n_classes * n_classes
+    gain = y_true[inside] * n_classes + runner_up[inside]
+    loss = y_true[inside] * n_classes + coordinate
+    step = chunk_length(cells * 16)
+    n_segments = edges.size - 1
+    event_start = 0
+    for start in range(0, n_segments, step):
+        stop = min(start + step, n_segments)
+        event_stop = np.searchsorted(event_segment, stop - 1, side="left")
+        rows = event_segment[event_start:event_stop] + 1 - start
+        moves = np.zeros((stop - start) * cells, dtype=counts.dtype)
+        np.add.at(moves, rows * cells + gain[event_start:event_stop], weights[event_start:event_stop])
+        np.subtract.at(moves, rows * cells + loss[event_start:event_stop], weights[event_start:event_stop])
+        block = counts.reshape(1, cells) + np.cumsum(moves.reshape(-1, cells), axis=0)
+        if sample_weight is not None:
+            np.maximum(block, 0.0, out=block)  # float sums of moved weights can dip below 0
+        counts = block[-1].reshape(n_classes, n_classes)
+        event_start = event_stop
+        yield edges[start:stop], edges[start + 1 : stop + 1], block.reshape(-1, n_classes, n_classes)

@@ -1,0 +1,56 @@
+"""The simplex threshold framework (Legnaro, Guastavino, Marchetti 2025).
+
+Rules: :func:`predict` (argmax(p - tau)), :func:`ovr_assign`,
+:func:`apply_thresholds`; competing rules: :func:`frechet_predict`,
+:func:`inflated_argmax` and the set metrics; samplers of tau on the simplex or
+the box; :func:`threshold_batches` (counts for a whole sample of thresholds);
+and :func:`tune_thresholds` returning a :class:`TuningResult`; ROC clouds and DFP
+(:func:`roc_cloud`); and :func:`compare_rules`, the tune-on-validation workflow.
+"""
+
+from polyroc.thresholds.batches import default_resolution, threshold_batches
+from polyroc.thresholds.clouds import RocCloud, cloud_rates, dfp, roc_cloud
+from polyroc.thresholds.compare import RuleComparison, compare_rules
+from polyroc.thresholds.competing import (
+    accuracy_among_singletons,
+    average_set_size,
+    coverage,
+    embedding_distance,
+    frechet_predict,
+    inflated_argmax,
+    ordinal_distance,
+    singleton_correct,
+    singleton_rate,
+)
+from polyroc.thresholds.rules import apply_thresholds, ovr_assign, predict
+from polyroc.thresholds.samplers import barycentre, iter_lattice, iter_random_thresholds, lattice_size
+from polyroc.thresholds.tuning import TuningResult, tune_thresholds
+
+__all__ = [
+    "RocCloud",
+    "RuleComparison",
+    "TuningResult",
+    "accuracy_among_singletons",
+    "apply_thresholds",
+    "average_set_size",
+    "barycentre",
+    "cloud_rates",
+    "compare_rules",
+    "coverage",
+    "default_resolution",
+    "dfp",
+    "embedding_distance",
+    "frechet_predict",
+    "inflated_argmax",
+    "iter_lattice",
+    "iter_random_thresholds",
+    "lattice_size",
+    "ordinal_distance",
+    "ovr_assign",
+    "predict",
+    "roc_cloud",
+    "singleton_correct",
+    "singleton_rate",
+    "threshold_batches",
+    "tune_thresholds",
+]

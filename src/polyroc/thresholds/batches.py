@@ -1,0 +1,225 @@
+"""Confusion counts for a whole sample of thresholds, streamed in chunks.
+
+Every sampler (lattice or Monte Carlo, simplex or box) goes through
+:func:`threshold_batches`, which yields ``(thresholds, counts)`` pairs. Tuning
+takes the argmax of a metric over them; ROC clouds and DFP read per-class rates
+from the same counts. The lattice uses dominance counting when it is cheaper
+than the brute force (spec §8.1), with the integer-difference semantics of
+:func:`polyroc._counts.lattice_threshold_counts`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyroc._counts import (
+    CHUNK_BYTES,
+    chunk_length,
+    confusion_counts,
+    dominance_is_faster,
+    lattice_threshold_counts,
+    threshold_counts,
+)
+from polyroc._validation import (
+    THRESHOLD_DOMAINS,
+    check_option,
+    check_positive_int,
+    check_random_state,
+    check_scores,
+)
+from polyroc.thresholds.samplers import (
+    barycentre,
+    iter_lattice,
+    iter_random_thresholds,
+    lattice_size,
+)
+
+#: Largest lattice searched; beyond it a ValueError suggests random or coordinate search.
+MAX_LATTICE_POINTS = 2_000_000
+
+#: Lattice size aimed at when no resolution is given.
+DEFAULT_LATTICE_POINTS = 25_000
+
+#: Highest resolution chosen automatically (the paper's r for m = 3).
+DEFAULT_MAX_RESOLUTION = 200
+
+#: Number of Monte Carlo thresholds when none is given.
+DEFAULT_N_SAMPLES = 20_000
+
+SAMPLERS = ("lattice", "random")
+
+__all__ = ["default_resolution", "threshold_batches"]
+
+
+def default_resolution(n_classes, *, domain="simplex"):
+    """Largest resolution r <= 200 whose lattice has at most 25,000 points (at least 1).
+
+    Examples
+    --------
+    >>> default_resolution(3), default_resolution(4), default_resolution(10)
+    (200, 51, 8)
+    """
+    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
+    resolution = 1
+    while (
+        resolution < DEFAULT_MAX_RESOLUTION
+        and lattice_size(n_classes, resolution + 1, domain=domain) <= DEFAULT_LATTICE_POINTS
+    ):
+        resolution += 1
+    return resolution
+
+
+def check_lattice_size(n_classes, resolution, domain):
+    """Return the lattice size, raising if it exceeds :data:`MAX_LATTICE_POINTS`."""
+    size = lattice_size(n_classes, resolution, domain=domain)
+    if size > MAX_LATTICE_POINTS:
+        raise ValueError(
+            f"a {domain} lattice with m={n_classes} classes and resolution r={resolution} has "
+            f"{size:,} points, more than the limit of {MAX_LATTICE_POINTS:,}; use "
+            "search='random' (with n_samples) or search='coordinate', or a smaller resolution"
+        )
+    return size
+
+
+def threshold_batches(
+    y_true,
+    y_score,
+    *,
+    sampler="lattice",
+    resolution=None,
+    n_samples=None,
+    domain="simplex",
+    labels=None,
+    sample_weight=None,
+    random_state=None,
+    include_barycentre=True,
+):
+    """Yield ``(thresholds, counts)`` for every sampled threshold, chunk by chunk.
+
+    Arguments are validated at the call; the work happens while iterating, and
+    memory stays bounded by a chunk whatever the number of thresholds.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples, n_classes)
+        Probability scores, columns in the class order.
+    sampler : {"lattice", "random"}, default="lattice"
+        Uniform lattice tau = c / r, or uniform Monte Carlo (Dirichlet(1) on
+        the simplex, uniform on the box).
+    resolution : int, default=None
+        Lattice resolution r; default :func:`default_resolution`. Lattice only.
+    n_samples : int, default=None
+        Number of Monte Carlo thresholds; default 20,000. Random only.
+    domain : {"simplex", "box"}, default="simplex"
+    labels : array-like, default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the Monte Carlo sampler.
+    include_barycentre : bool, default=True
+        Add the barycentre (plain argmax, with exact argmax counts) as a last
+        batch when it is not already a lattice point.
+
+    Returns
+    -------
+    batches : iterator of (ndarray (k, m), ndarray (k, m, m))
+        Thresholds and their confusion counts ``counts[k, true, predicted]``
+        (int64, or float64 with weights).
+
+    Raises
+    ------
+    ValueError
+        On invalid scores, labels or weights, an unknown sampler or domain, an
+        option that does not apply to the sampler, or a lattice larger than
+        2,000,000 points.
+
+    Examples
+    --------
+    >>> y = [0, 1, 2, 1]
+    >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
+    >>> batches = list(threshold_batches(y, P, resolution=2))
+    >>> [thresholds.shape for thresholds, counts in batches]
+    [(6, 3), (1, 3)]
+    >>> batches[1][0].round(3).tolist(), int(np.trace(batches[1][1][0]))
+    ([[0.333, 0.333, 0.333]], 3)
+    """
+    check_option("sampler", sampler, SAMPLERS)
+    check_option("domain", domain, THRESHOLD_DOMAINS)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    resolution, n_samples = resolve_sampler(sampler, resolution, n_samples, targets.classes.size, domain)
+    rng = check_random_state(random_state) if sampler == "random" else None
+    return iter_batches(targets, sampler, resolution, n_samples, domain, rng, include_barycentre)
+
+
+def resolve_sampler(sampler, resolution, n_samples, n_classes, domain):
+    """Check the sampler's options and fill in defaults; return (resolution, n_samples).
+
+    The option of the other sampler must be None. A lattice above
+    :data:`MAX_LATTICE_POINTS` is refused.
+    """
+    if sampler == "lattice":
+        if n_samples is not None:
+            raise ValueError("n_samples applies to sampler='random', not to the lattice")
+        resolution = default_resolution(n_classes, domain=domain) if resolution is None else resolution
+        resolution = check_positive_int("resolution", resolution)
+        check_lattice_size(n_classes, resolution, domain)
+        return resolution, None
+    if resolution is not None:
+        raise ValueError("resolution applies to the lattice, not to sampler='random'")
+    return None, check_positive_int("n_samples", DEFAULT_N_SAMPLES if n_samples is None else n_samples)
+
+
+def iter_batches(targets, sampler, resolution, n_samples, domain, rng, include_barycentre=True):
+    """The batches of :func:`threshold_batches` for validated targets and resolved options."""
+    n_classes = targets.classes.size
+    if sampler == "lattice":
+        batches = _lattice_batches(targets, resolution, domain)
+        has_barycentre = domain == "box" or resolution % n_classes == 0
+    else:
+        batches = _random_batches(targets, n_samples, domain, rng)
+        has_barycentre = False
+    if include_barycentre and not has_barycentre:
+        return _chain(batches, _barycentre_batch(targets, domain))
+    return batches
+
+
+def _chain(*iterators):
+    for iterator in iterators:
+        yield from iterator
+
+
+def _chunk_thresholds(targets):
+    """Thresholds per chunk for the brute force, so a chunk stays near CHUNK_BYTES."""
+    n_samples, n_classes = targets.y_score.shape
+    return min(2**16, chunk_length(n_samples * n_classes * 8, budget=CHUNK_BYTES))
+
+
+def _lattice_batches(targets, resolution, domain):
+    y_true, scores, _, weights = targets
+    n_samples, n_classes = scores.shape
+    size = lattice_size(n_classes, resolution, domain=domain)
+    if dominance_is_faster(n_samples, n_classes, resolution, size):
+        points = next(iter_lattice(n_classes, resolution, domain=domain, chunk_size=size))
+        yield points / resolution, lattice_threshold_counts(y_true, scores, points, resolution, weights)
+        return
+    for points in iter_lattice(n_classes, resolution, domain=domain, chunk_size=_chunk_thresholds(targets)):
+        thresholds = points / resolution
+        yield thresholds, threshold_counts(y_true, scores, thresholds, weights)
+
+
+def _random_batches(targets, n_samples, domain, rng):
+    y_true, scores, _, weights = targets
+    chunks = iter_random_thresholds(
+        scores.shape[1], n_samples, domain=domain, random_state=rng, chunk_size=_chunk_thresholds(targets)
+    )
+    for thresholds in chunks:
+        yield thresholds, threshold_counts(y_true, scores, thresholds, weights)
+
+
+def _barycentre_batch(targets, domain):
+    y_true, scores, _, weights = targets
+    n_classes = scores.shape[1]
+    counts = confusion_counts(y_true, np.argmax(scores, axis=1), n_classes, weights)
+    yield barycentre(n_classes, domain=domain)[None, :], counts[None]

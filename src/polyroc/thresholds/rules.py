@@ -1,0 +1,148 @@
+"""Decision rules of the simplex threshold framework: argmax(p - tau) and OvR regions.
+
+The natural regions R_j(tau) = {z : z_j - tau_j > z_k - tau_k for all k != j}
+(spec §1.1) predict argmax_j (p_j - tau_j); tau = c * 1 gives plain argmax and
+tau, tau + c * 1 give the same predictions. The one-vs-rest regions
+{z : z_j > tau_j} (§1.5) assign a set of classes to each sample instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyroc._validation import (
+    THRESHOLD_DOMAINS,
+    check_label_vector,
+    check_option,
+    check_score_matrix,
+    check_thresholds,
+)
+
+TIES_OPTIONS = ("first", "reject")
+
+__all__ = ["apply_thresholds", "ovr_assign", "predict"]
+
+
+def predict(y_score, thresholds, *, ties="first"):
+    """Class indices argmax_j (p_j - tau_j) of the natural simplex regions.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_samples, n_classes)
+        Scores, one column per class: probabilities, or any real scores (logits).
+    thresholds : array-like of shape (n_classes,)
+        Threshold vector tau; only its differences tau_j - tau_k matter.
+    ties : {"first", "reject"}, default="first"
+        ``"first"``: the lowest index wins a tie (``np.argmax``, as SimplexTools).
+        ``"reject"``: samples on a region boundary (a tied maximum) get -1.
+
+    Returns
+    -------
+    y_pred : ndarray of shape (n_samples,), dtype intp
+        Predicted class indices (columns of ``y_score``), or -1 for rejected ties.
+
+    Raises
+    ------
+    ValueError
+        If ``y_score`` is not a finite 2-D matrix, ``thresholds`` is not a
+        finite vector of length n_classes, or ``ties`` is unknown.
+
+    Examples
+    --------
+    >>> P = [[0.5, 0.3, 0.2], [0.2, 0.4, 0.4], [0.1, 0.3, 0.6]]
+    >>> predict(P, [1/3, 1/3, 1/3]).tolist()
+    [0, 1, 2]
+    >>> predict(P, [0.6, 0.1, 0.3]).tolist()
+    [1, 1, 2]
+    >>> predict(P, [0.0, 0.0, 0.0], ties="reject").tolist()
+    [0, -1, 2]
+    """
+    check_option("ties", ties, TIES_OPTIONS)
+    scores = check_score_matrix(y_score, require_simplex=False)
+    tau = check_thresholds(thresholds, scores.shape[1])
+    shifted = scores - tau
+    y_pred = np.argmax(shifted, axis=1)
+    if ties == "reject":
+        tied = np.sum(shifted == shifted.max(axis=1, keepdims=True), axis=1) > 1
+        y_pred[tied] = -1
+    return y_pred
+
+
+def ovr_assign(y_score, thresholds):
+    """One-vs-rest (improper) regions: the mask p_j > tau_j of every class, per sample.
+
+    A sample may fall in several regions (multilabel) or in none. For tau on
+    the simplex and probability rows, an empty row needs p = tau exactly.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_samples, n_classes)
+        Scores, one column per class.
+    thresholds : array-like of shape (n_classes,)
+        Per-class thresholds tau_j (here the absolute values matter).
+
+    Returns
+    -------
+    assigned : ndarray of shape (n_samples, n_classes), dtype bool
+        ``assigned[i, j]`` is True when p_ij > tau_j.
+
+    Raises
+    ------
+    ValueError
+        If ``y_score`` or ``thresholds`` are malformed (shape, NaN, infinity).
+
+    Examples
+    --------
+    >>> ovr_assign([[0.5, 0.4, 0.1], [0.2, 0.3, 0.5]], [1/3, 1/3, 1/3]).astype(int).tolist()
+    [[1, 1, 0], [0, 0, 1]]
+    """
+    scores = check_score_matrix(y_score, require_simplex=False)
+    return scores > check_thresholds(thresholds, scores.shape[1])
+
+
+def apply_thresholds(y_score, thresholds, *, domain="simplex", labels=None):
+    """Predicted labels of the tuned rule argmax(p - tau) on new probability scores.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n_samples, n_classes)
+        Probability scores (rows on the simplex), columns in the class order.
+    thresholds : array-like of shape (n_classes,)
+        Tuned thresholds, e.g. ``TuningResult.best_threshold``.
+    domain : {"simplex", "box"}, default="simplex"
+        Where ``thresholds`` must lie (the domain they were tuned on).
+    labels : array-like of shape (n_classes,), default=None
+        The class order (e.g. ``TuningResult.classes``). If given, labels are
+        returned; otherwise class indices.
+
+    Returns
+    -------
+    y_pred : ndarray of shape (n_samples,)
+        Predicted labels (or indices); ties go to the first class in order.
+
+    Raises
+    ------
+    ValueError
+        If ``y_score`` is not a probability matrix, ``thresholds`` has the wrong
+        length or lies outside the domain, or ``labels`` has the wrong length.
+
+    Examples
+    --------
+    >>> P = [[0.5, 0.3, 0.2], [0.2, 0.4, 0.4], [0.1, 0.3, 0.6]]
+    >>> apply_thresholds(P, [0.6, 0.1, 0.3], labels=["cat", "dog", "owl"]).tolist()
+    ['dog', 'dog', 'owl']
+    >>> apply_thresholds(P, [0.6, 0.1, 0.4])
+    Traceback (most recent call last):
+    ...
+    ValueError: thresholds must lie on the probability simplex for domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
+    """
+    check_option("domain", domain, THRESHOLD_DOMAINS)
+    scores = check_score_matrix(y_score)
+    tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
+    y_pred = np.argmax(scores - tau, axis=1)
+    if labels is None:
+        return y_pred
+    classes = check_label_vector("labels", labels)
+    if classes.size != scores.shape[1]:
+        raise ValueError(f"labels names {classes.size} classes but y_score has {scores.shape[1]} columns")
+    return classes[y_pred]

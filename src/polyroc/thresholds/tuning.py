@@ -1,0 +1,239 @@
+"""Tuning the simplex thresholds (Algorithm 1): the argmax of a metric over sampled tau.
+
+The search scores every sampled threshold through the counts engine and keeps
+only the running best (and the whole surface when asked), so memory does not
+grow with the number of thresholds. The barycentre (plain argmax) is always
+among the candidates, so the tuned score is never below the argmax score on
+the tuning data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from polyroc._counts import confusion_counts
+from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_random_state, check_scores
+from polyroc.metrics import get_counts_metric
+from polyroc.thresholds.batches import iter_batches, resolve_sampler
+from polyroc.thresholds.rules import apply_thresholds
+from polyroc.thresholds.search import coordinate_ascent
+
+SEARCHES = ("lattice", "random", "coordinate")
+TIE_BREAKS = ("closest", "first")
+
+__all__ = ["TuningResult", "tune_thresholds"]
+
+
+@dataclass(frozen=True, eq=False)
+class TuningResult:
+    """Tuned thresholds tau*, their score, and the settings that produced them.
+
+    Attributes
+    ----------
+    best_threshold : ndarray of shape (n_classes,)
+        tau*, on the search domain; predict with :meth:`predict`.
+    best_score : float
+        Metric value of tau* on the tuning data.
+    argmax_score : float
+        Metric value of plain argmax (the barycentre) on the tuning data.
+    metric : str
+        Metric name (the callable's ``__name__`` for a custom metric).
+    classes : ndarray of shape (n_classes,)
+        The class order of the score columns and of ``best_threshold``.
+    search, domain, tie_break : str
+        The settings used.
+    resolution : int or None
+        Lattice resolution (also the start of a coordinate search), else None.
+    n_samples : int or None
+        Number of Monte Carlo thresholds, else None.
+    random_state : None, int or numpy.random.Generator
+        As given.
+    n_thresholds : int
+        Number of sampled thresholds scored (barycentre included).
+    thresholds, scores : ndarray or None
+        The searched surface, (M, m) and (M,), when ``return_surface=True``.
+    """
+
+    best_threshold: np.ndarray
+    best_score: float
+    argmax_score: float
+    metric: str
+    classes: np.ndarray
+    search: str
+    domain: str
+    tie_break: str
+    resolution: int | None
+    n_samples: int | None
+    random_state: Any
+    n_thresholds: int
+    thresholds: np.ndarray | None = None
+    scores: np.ndarray | None = None
+
+    @property
+    def improvement(self):
+        """best_score - argmax_score (>= 0 on the tuning data)."""
+        return self.best_score - self.argmax_score
+
+    def predict(self, y_score):
+        """Labels of the tuned rule on new probability scores (columns in ``classes`` order)."""
+        return apply_thresholds(y_score, self.best_threshold, domain=self.domain, labels=self.classes)
+
+
+def _distance_to_barycentre(thresholds):
+    """Distance of each tau to the line of constants (the argmax rule)."""
+    return np.linalg.norm(thresholds - thresholds.mean(axis=1, keepdims=True), axis=1)
+
+
+def _chunk_best(thresholds, scores, tie_break):
+    """Index of the best threshold of a chunk and its tie-break distance."""
+    best = np.flatnonzero(scores == scores.max())
+    if tie_break == "first":
+        return int(best[0]), 0.0
+    distances = _distance_to_barycentre(thresholds[best])
+    closest = int(np.argmin(distances))
+    return int(best[closest]), float(distances[closest])
+
+
+def _search_batches(batches, score_counts, tie_break, keep_surface):
+    """Running best over the batches: (threshold, score, n_thresholds, surface or None)."""
+    best_threshold, best_score, best_distance = None, -np.inf, np.inf
+    surface, n_thresholds = [], 0
+    for thresholds, counts in batches:
+        scores = np.asarray(score_counts(counts), dtype=np.float64)
+        ranked = np.where(np.isnan(scores), -np.inf, scores)
+        index, distance = _chunk_best(thresholds, ranked, tie_break)
+        better = ranked[index] > best_score
+        closer = tie_break == "closest" and ranked[index] == best_score and distance < best_distance
+        if best_threshold is None or better or closer:
+            best_threshold, best_score, best_distance = thresholds[index].copy(), ranked[index], distance
+        n_thresholds += thresholds.shape[0]
+        if keep_surface:
+            surface.append((thresholds, scores))
+    if not keep_surface:
+        return best_threshold, float(best_score), n_thresholds, None
+    return best_threshold, float(best_score), n_thresholds, tuple(np.concatenate(a) for a in zip(*surface))
+
+
+def _metric_name(metric):
+    return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
+
+
+def tune_thresholds(
+    y_true,
+    y_score,
+    *,
+    metric="accuracy",
+    search="lattice",
+    resolution=None,
+    n_samples=None,
+    domain="simplex",
+    labels=None,
+    sample_weight=None,
+    tie_break="closest",
+    random_state=None,
+    return_surface=False,
+):
+    """Tune the thresholds tau of the rule argmax(p - tau) to maximise a metric.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of the tuning (validation) data.
+    y_score : array-like of shape (n_samples, n_classes)
+        Probability scores, columns in the class order.
+    metric : str or callable, default="accuracy"
+        A name known to :func:`polyroc.metrics.get_counts_metric` (e.g.
+        ``"f1_macro"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``) or a
+        callable mapping counts (M, m, m) to scores (M,). Higher is better.
+    search : {"lattice", "random", "coordinate"}, default="lattice"
+        ``"lattice"``: every point c / r of the uniform lattice (exact optimum
+        over the lattice). ``"random"``: uniform Monte Carlo thresholds.
+        ``"coordinate"``: exact coordinate ascent (spec §8.3) started from the
+        best lattice point (or the best random point when ``n_samples`` is
+        given); it never ends below its start.
+    resolution : int, default=None
+        Lattice resolution r; default the largest r <= 200 with at most 25,000
+        lattice points. Lattices above 2,000,000 points are refused.
+    n_samples : int, default=None
+        Number of Monte Carlo thresholds (default 20,000 for ``"random"``).
+    domain : {"simplex", "box"}, default="simplex"
+        Search on the probability simplex (the paper's) or on the box
+        {min tau = 0, max tau <= 1}, which holds more rules for m >= 3.
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+    tie_break : {"closest", "first"}, default="closest"
+        Among thresholds with the best score: the one closest to the
+        barycentre (the most argmax-like), or the first in sampling order
+        (lattice order as SimplexTools; the barycentre comes last).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the Monte Carlo sampler.
+    return_surface : bool, default=False
+        Keep every sampled threshold and its score in the result.
+
+    Returns
+    -------
+    result : TuningResult
+
+    Raises
+    ------
+    ValueError
+        On invalid scores, labels or weights; an unknown option or metric name;
+        ``n_samples`` with the lattice or ``resolution`` with random search; a
+        lattice above 2,000,000 points (the message gives its size and
+        suggests ``search="random"`` or ``"coordinate"``).
+    TypeError
+        On a metric that is neither a name nor callable, or a bad random_state.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> P = [[.5, .4, .1], [.4, .45, .15], [.3, .6, .1],
+    ...      [.2, .5, .3], [.3, .2, .5], [.2, .45, .35]]
+    >>> result = tune_thresholds(y, P, resolution=20)
+    >>> result.argmax_score, result.best_score
+    (0.6666666666666666, 1.0)
+    >>> result.best_threshold.round(2).tolist()
+    [0.35, 0.4, 0.25]
+    >>> result.predict(P).tolist()
+    [0, 0, 1, 1, 2, 2]
+    """
+    check_option("search", search, SEARCHES)
+    check_option("domain", domain, THRESHOLD_DOMAINS)
+    check_option("tie_break", tie_break, TIE_BREAKS)
+    score_counts = get_counts_metric(metric)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    if search == "coordinate" and resolution is not None and n_samples is not None:
+        raise ValueError("search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both")
+    sampler = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
+    resolution, n_samples = resolve_sampler(sampler, resolution, n_samples, targets.classes.size, domain)
+    rng = check_random_state(random_state) if sampler == "random" else None
+    batches = iter_batches(targets, sampler, resolution, n_samples, domain, rng)
+    best_threshold, best_score, n_thresholds, surface = _search_batches(
+        batches, score_counts, tie_break, return_surface
+    )
+    if search == "coordinate":
+        best_threshold, best_score = coordinate_ascent(targets, best_threshold, score_counts, domain=domain)
+    argmax_counts = confusion_counts(
+        targets.y_true, np.argmax(targets.y_score, axis=1), targets.classes.size, targets.sample_weight
+    )
+    return TuningResult(
+        best_threshold=best_threshold,
+        best_score=best_score,
+        argmax_score=float(np.asarray(score_counts(argmax_counts[None]))[0]),
+        metric=_metric_name(metric),
+        classes=targets.classes,
+        search=search,
+        domain=domain,
+        tie_break=tie_break,
+        resolution=resolution,
+        n_samples=n_samples,
+        random_state=random_state,
+        n_thresholds=n_thresholds,
+        thresholds=None if surface is None else surface[0],
+        scores=None if surface is None else surface[1],
+    )
+

@@ -1,0 +1,122 @@
+"""Epsilon-inflated argmax (spec §6.2) and the set metrics (§6.3)."""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy.optimize import minimize
+
+from polyroc.thresholds import (
+    accuracy_among_singletons,
+    average_set_size,
+    coverage,
+    inflated_argmax,
+    singleton_correct,
+    singleton_rate,
+)
+from polyroc.thresholds.competing import _inflated_distances
+
+EPS = st.sampled_from([0.01, 0.05, 0.1, 0.3])
+
+
+@st.composite
+def probability_rows(draw, max_classes=8, max_rows=20):
+    m = draw(st.integers(2, max_classes))
+    n = draw(st.integers(1, max_rows))
+    raw = draw(arrays(np.float64, (n, m), elements=st.floats(0.0, 1.0)))
+    raw[:, 0] += raw.sum(axis=1) == 0
+    return raw / raw.sum(axis=1, keepdims=True)
+
+
+def scipy_distance(w, j, eps):
+    """Distance from w to {v : v_j >= v_l + eps/sqrt 2 for l != j}, by SLSQP."""
+    delta = eps / np.sqrt(2)
+    others = [l for l in range(w.size) if l != j]
+    constraints = [{"type": "ineq", "fun": lambda v, l=l: v[j] - v[l] - delta} for l in others]
+    start = w.copy()
+    start[j] = w.max() + delta
+    result = minimize(lambda v: np.sum((v - w) ** 2), start, jac=lambda v: 2 * (v - w),
+                      constraints=constraints, method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+    return np.sqrt(result.fun)
+
+
+@settings(max_examples=150, deadline=None)
+@given(probability_rows(), EPS)
+def test_set_properties(P, eps):
+    delta = eps / np.sqrt(2)
+    distances = _inflated_distances(P, eps)
+    gaps = np.abs(distances - eps)
+    top = np.sort(P, axis=1)
+    assume(np.all(gaps > 1e-9) and np.all(np.abs(top[:, -1] - top[:, -2] - delta) > 1e-9))
+    sets = inflated_argmax(P, eps)
+    rows = np.arange(P.shape[0])
+    assert np.all(sets[rows, np.argmax(P, axis=1)])
+    assert not np.any(sets & ~(P > P.max(axis=1, keepdims=True) - delta))
+    assert np.array_equal(sets.sum(axis=1) == 1, top[:, -1] - top[:, -2] >= delta)
+    # the set is a top-k set and tied scores go in or out together
+    for w, s in zip(P, sets):
+        assert np.all(w[s].min() > w[~s]) if (~s).any() else True
+
+
+@settings(max_examples=40, deadline=None)
+@given(probability_rows(max_classes=5, max_rows=3), EPS)
+def test_distances_match_a_numerical_projection(P, eps):
+    distances = _inflated_distances(P, eps)
+    for i, w in enumerate(P):
+        for j in range(w.size):
+            assert distances[i, j] == pytest.approx(scipy_distance(w, j, eps), abs=1e-6)
+
+
+def test_distance_closed_form_for_two_classes():
+    # pooling w_1 - delta with w_0: distance (w_0 - w_1 + delta) / sqrt 2
+    eps = 0.1
+    w = np.array([[0.7, 0.3]])
+    assert _inflated_distances(w, eps)[0].tolist() == pytest.approx([0.0, (0.4 + eps / np.sqrt(2)) / np.sqrt(2)])
+
+
+def test_tied_scores_share_their_fate():
+    sets = inflated_argmax([[0.4, 0.4, 0.2], [0.3, 0.3, 0.4]], eps=0.05)
+    assert sets.tolist() == [[True, True, False], [False, False, True]]
+
+
+@pytest.mark.parametrize("eps", [0, -0.1, np.inf, np.nan])
+def test_eps_must_be_positive_and_finite(eps):
+    with pytest.raises(ValueError, match="eps must be a finite number > 0"):
+        inflated_argmax([[0.6, 0.4]], eps=eps)
+
+
+def test_set_metrics_against_hand_counts():
+    y = ["a", "b", "c", "a"]
+    sets = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1], [0, 1, 0]], dtype=bool)
+    assert coverage(y, sets) == 3 / 4
+    assert singleton_correct(y, sets) == 2 / 4
+    assert singleton_rate(y, sets) == 3 / 4
+    assert accuracy_among_singletons(y, sets) == 2 / 3
+    assert average_set_size(y, sets) == 5 / 4
+    w = [1, 2, 1, 0]
+    assert coverage(y, sets, sample_weight=w) == 1.0
+    assert singleton_correct(y, sets, sample_weight=w) == 2 / 4
+    assert average_set_size(y, sets, labels=["a", "b", "c"], sample_weight=w) == 6 / 4
+
+
+def test_accuracy_among_singletons_is_nan_without_singletons():
+    assert np.isnan(accuracy_among_singletons([0, 1], [[1, 1], [1, 1]]))
+
+
+def test_set_metrics_reject_non_boolean_sets():
+    with pytest.raises(ValueError, match="booleans"):
+        coverage([0, 1], [[0.5, 0.5], [1, 0]])
+
+
+def test_table4_consistency_on_synthetic_outputs():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 2000)
+    P = rng.dirichlet(np.ones(4), 2000) + 1.5 * np.eye(4)[y] * rng.random((2000, 1))
+    P /= P.sum(axis=1, keepdims=True)
+    sets = inflated_argmax(P)
+    argmax_accuracy = np.mean(np.argmax(P, axis=1) == y)
+    size = average_set_size(y, sets)
+    assert singleton_correct(y, sets) <= argmax_accuracy <= coverage(y, sets)
+    assert coverage(y, sets) - singleton_correct(y, sets) <= size - 1 + 1e-12
+    assert argmax_accuracy - singleton_correct(y, sets) <= size - 1 + 1e-12
