@@ -1,0 +1,220 @@
+"""ROC clouds and the DFP summary (Algorithm 2 of the simplex threshold paper).
+
+For every sampled threshold tau and class j, the natural rule argmax(p - tau)
+gives one one-vs-rest point (fpr_j, tpr_j). The M points of class j form its
+ROC cloud; the classes are coupled because they share tau. DFP_j, the mean L1
+distance of the cloud to the perfect corner (0, 1), equals 1 - mean(tpr_j -
+fpr_j): 1 for a random classifier, 0 for a perfect one, up to 2.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from polyroc._counts import per_class_counts, threshold_counts
+from polyroc._validation import check_counts, check_scores, check_zero_division
+from polyroc.curves import roc_curve
+from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.thresholds.batches import default_resolution, threshold_batches
+
+__all__ = ["RocCloud", "cloud_rates", "dfp", "roc_cloud"]
+
+
+@dataclass(frozen=True, eq=False)
+class RocCloud:
+    """Per-class ROC clouds of a sample of thresholds, their DFP and the OvR curves.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (m,)
+        Class labels in the order of the score columns.
+    thresholds : ndarray of shape (M, m)
+        The sampled thresholds tau.
+    fpr, tpr : ndarray of shape (M, m)
+        One-vs-rest false and true positive rates of each class under
+        argmax(p - tau); column j is the cloud of class j.
+    dfp : ndarray of shape (m,)
+        DFP of each class (NaN for a class whose rates are undefined).
+    dfp_overall : float
+        Mean DFP over the classes (ignoring NaN).
+    ovr_curves : OvrRocCurves
+        The standard per-class OvR ROC curves of the same scores, for overlay.
+    settings : dict
+        How the thresholds were sampled: sampler, resolution, n_samples,
+        domain, random_state, n_thresholds, zero_division.
+    """
+
+    classes: np.ndarray
+    thresholds: np.ndarray
+    fpr: np.ndarray
+    tpr: np.ndarray
+    dfp: np.ndarray
+    dfp_overall: float
+    ovr_curves: object
+    settings: dict = field(default_factory=dict)
+
+
+def _rate(numerator, denominator, zero_division):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = numerator / denominator
+    fill = np.nan if zero_division == "nan" else float(zero_division == 1.0)
+    return np.where(denominator == 0, fill, rate)
+
+
+def cloud_rates(counts, *, zero_division="nan"):
+    """Per-class (fpr, tpr) of a batch of confusion counts (M, m, m); each (M, m).
+
+    A rate with a zero denominator (a class without positives or negatives)
+    takes ``zero_division``: NaN by default, 0.0 as the reference code does.
+
+    Raises
+    ------
+    ValueError
+        Invalid counts or ``zero_division``.
+
+    Examples
+    --------
+    >>> fpr, tpr = cloud_rates(np.array([[[3, 1], [0, 2]]]))
+    >>> fpr.tolist(), tpr.tolist()
+    ([[0.0, 0.25]], [[0.75, 1.0]])
+    """
+    counts = check_counts(counts)
+    zero_division = check_zero_division(zero_division)
+    tp, fp, fn, tn = per_class_counts(counts)
+    return _rate(fp, fp + tn, zero_division), _rate(tp, tp + fn, zero_division)
+
+
+def _dfp_from_rates(fpr, tpr):
+    per_class = np.mean(fpr + 1.0 - tpr, axis=0)
+    defined = ~np.isnan(per_class)
+    if not defined.all():
+        warnings.warn(
+            f"DFP is undefined for classes at positions {np.flatnonzero(~defined).tolist()} "
+            "(no positives or no negatives); they are NaN and left out of the overall DFP",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
+    overall = float(np.mean(per_class[defined])) if defined.any() else np.nan
+    return per_class, overall
+
+
+def dfp(counts, *, zero_division="nan"):
+    """DFP of each class and overall, from the counts (M, m, m) of M thresholds.
+
+    DFP_j = mean over thresholds of |fpr_j - 0| + |tpr_j - 1|; the overall DFP
+    is the mean over classes with a defined value.
+
+    Returns
+    -------
+    per_class : ndarray of shape (m,)
+    overall : float
+
+    Raises
+    ------
+    ValueError
+        Invalid counts or ``zero_division``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division="nan"``, for classes without positives or
+        negatives (their DFP is NaN).
+
+    Examples
+    --------
+    >>> per_class, overall = dfp(np.array([[[3, 1], [0, 2]], [[2, 2], [1, 1]]]))
+    >>> per_class.tolist(), overall
+    ([0.625, 0.625], 0.625)
+    """
+    return _dfp_from_rates(*cloud_rates(counts, zero_division=zero_division))
+
+
+def roc_cloud(
+    y_true,
+    y_score,
+    *,
+    thresholds=None,
+    sampler="lattice",
+    resolution=None,
+    n_samples=None,
+    domain="simplex",
+    labels=None,
+    sample_weight=None,
+    random_state=None,
+    zero_division="nan",
+):
+    """ROC clouds of the natural rule over a sample of thresholds, with DFP.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples, m)
+        Probability scores, columns in the class order.
+    thresholds : array-like of shape (M, m), optional
+        Explicit thresholds; when given, the sampler options are ignored.
+    sampler : {"lattice", "random"}, default="lattice"
+        Uniform lattice of resolution ``resolution`` or ``n_samples`` uniform
+        Monte Carlo thresholds (seeded by ``random_state``); the barycentre is
+        always included. DFP depends on this sampling measure; it is recorded in
+        :attr:`RocCloud.settings`.
+    resolution, n_samples, domain, random_state
+        See :func:`polyroc.thresholds.threshold_batches`.
+    labels : array-like, optional
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), optional
+    zero_division : {"nan", 0.0, 1.0}, default="nan"
+        Rate of a class without positives or negatives.
+
+    Returns
+    -------
+    RocCloud
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid scores, labels, weights, thresholds or sampler options (see
+        :func:`polyroc.thresholds.threshold_batches`).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        For classes whose DFP is undefined (``zero_division="nan"``).
+
+    Examples
+    --------
+    >>> y = [0, 1, 2, 1]
+    >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
+    >>> cloud = roc_cloud(y, P, resolution=6)
+    >>> cloud.fpr.shape, cloud.settings["n_thresholds"]
+    ((28, 3), 28)
+    """
+    check_zero_division(zero_division)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    n_classes = targets.y_score.shape[1]
+    if thresholds is not None:
+        taus = np.asarray(thresholds, dtype=np.float64)
+        if taus.ndim != 2 or taus.shape[1] != n_classes:
+            raise ValueError(f"thresholds must have shape (M, {n_classes}), got {taus.shape}")
+        counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
+        settings = {"sampler": "explicit"}
+    else:
+        batches = threshold_batches(
+            targets.y_true, targets.y_score, sampler=sampler, resolution=resolution,
+            n_samples=n_samples, domain=domain, labels=np.arange(n_classes),
+            sample_weight=targets.sample_weight, random_state=random_state,
+        )
+        taus, counts = (np.concatenate(parts) for parts in zip(*batches))
+        if sampler == "lattice" and resolution is None:
+            resolution = default_resolution(n_classes, domain=domain)
+        settings = {"sampler": sampler, "resolution": resolution, "n_samples": n_samples,
+                    "domain": domain, "random_state": random_state}
+    fpr, tpr = cloud_rates(counts, zero_division=zero_division)
+    per_class, overall = _dfp_from_rates(fpr, tpr)
+    settings.update(n_thresholds=int(taus.shape[0]), zero_division=zero_division)
+    curves = roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
+                       sample_weight=targets.sample_weight)
+    return RocCloud(targets.classes, taus, fpr, tpr, per_class, overall, curves, settings)

@@ -1,0 +1,103 @@
+"""ROC clouds and DFP: the paper's exact toy fractions, a per-tau loop oracle, the sampling note."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_curve as sk_roc_curve
+
+from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.thresholds.clouds import cloud_rates, dfp, roc_cloud
+
+from test_toy_example import P as TOY_P
+from test_toy_example import TAUS as TOY_TAUS
+from test_toy_example import Y as TOY_Y
+from test_toy_example import exact_counts
+
+F = Fraction
+
+
+def test_toy_dfp_is_the_papers_exact_fractions():
+    # spec §4 (d): DFP over exactly the three taus of the table
+    per_class = []
+    for j in range(3):
+        terms = []
+        for tau in TOY_TAUS:
+            c = exact_counts(tau)
+            tp, fn = int(c[j, j]), int(c[j].sum() - c[j, j])
+            fp = int(c[:, j].sum() - c[j, j])
+            tn = 24 - tp - fn - fp
+            terms.append(F(fp, fp + tn) + 1 - F(tp, tp + fn))
+        per_class.append(sum(terms) / 3)
+    assert per_class == [F(176, 357), F(215, 357), F(103, 210)]
+    assert sum(per_class) / 3 == F(37, 70)
+
+    cloud = roc_cloud(TOY_Y, TOY_P, thresholds=[[float(t) for t in tau] for tau in TOY_TAUS])
+    np.testing.assert_allclose(cloud.dfp, [176 / 357, 215 / 357, 103 / 210], rtol=1e-12)
+    assert cloud.dfp_overall == pytest.approx(37 / 70, rel=1e-12)
+    assert cloud.settings["sampler"] == "explicit" and cloud.settings["n_thresholds"] == 3
+
+
+def _loop_rates(y, P, taus, m):
+    """One tau at a time: predictions, then each class's 2x2 table by counting."""
+    fpr = np.empty((len(taus), m))
+    tpr = np.empty((len(taus), m))
+    for k, tau in enumerate(taus):
+        pred = np.argmax(P - tau, axis=1)
+        for j in range(m):
+            pos, hit = y == j, pred == j
+            tpr[k, j] = np.sum(pos & hit) / np.sum(pos)
+            fpr[k, j] = np.sum(~pos & hit) / np.sum(~pos)
+    return fpr, tpr
+
+
+@pytest.mark.parametrize("sampler, options", [("lattice", {"resolution": 16}),
+                                              ("random", {"n_samples": 300, "random_state": 5})])
+def test_cloud_points_equal_a_per_tau_loop(sampler, options):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 250)
+    P = rng.dirichlet(np.ones(4), 250)
+    cloud = roc_cloud(y, P, sampler=sampler, **options)
+    fpr, tpr = _loop_rates(y, P, cloud.thresholds, 4)
+    np.testing.assert_allclose(cloud.fpr, fpr, atol=1e-12)
+    np.testing.assert_allclose(cloud.tpr, tpr, atol=1e-12)
+    np.testing.assert_allclose(cloud.dfp, 1 - np.mean(tpr - fpr, axis=0), atol=1e-12)
+    assert np.any(np.all(np.isclose(cloud.thresholds, 0.25), axis=1)), "barycentre included"
+
+
+def test_overlay_curves_are_the_standard_ovr_curves():
+    rng = np.random.default_rng(1)
+    y = rng.choice(["a", "b", "c"], 120)
+    P = rng.dirichlet(np.ones(3), 120)
+    cloud = roc_cloud(y, P, resolution=8)
+    assert cloud.classes.tolist() == ["a", "b", "c"]
+    for j, label in enumerate(["a", "b", "c"]):
+        fpr, tpr, _ = sk_roc_curve(y == label, P[:, j])
+        np.testing.assert_allclose(cloud.ovr_curves.fpr[j], fpr)
+        np.testing.assert_allclose(cloud.ovr_curves.tpr[j], tpr)
+
+
+def test_lattice_and_monte_carlo_dfp_agree_within_sampling_error():
+    # spec §3.3: lattice r = 200 and MC M = 20,000 approximate the same uniform measure
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 3, 400)
+    P = rng.dirichlet(np.ones(3) * 2, 400) * 0.6 + 0.4 * np.eye(3)[y]
+    lattice = roc_cloud(y, P, resolution=200)
+    mc = roc_cloud(y, P, sampler="random", n_samples=20_000, random_state=3)
+    np.testing.assert_allclose(lattice.dfp, mc.dfp, atol=0.02)
+    assert lattice.settings["resolution"] == 200 and mc.settings["random_state"] == 3
+
+
+def test_class_without_positives_is_nan_with_warning_or_reference_zero():
+    counts = np.array([[[3, 1, 0], [1, 2, 0], [0, 0, 0]]])
+    with pytest.warns(UndefinedMetricWarning, match=r"positions \[2\]"):
+        per_class, overall = dfp(counts)
+    assert np.isnan(per_class[2]) and overall == pytest.approx(np.nanmean(per_class[:2]))
+    per_class, _ = dfp(counts, zero_division=0.0)
+    fpr, tpr = cloud_rates(counts, zero_division=0.0)
+    assert tpr[0, 2] == 0.0 and per_class[2] == pytest.approx(1.0 + fpr[0, 2])
+
+
+def test_bad_thresholds_shape():
+    with pytest.raises(ValueError, match=r"thresholds must have shape \(M, 3\), got \(2,\)"):
+        roc_cloud(TOY_Y, TOY_P, thresholds=[0.5, 0.5])

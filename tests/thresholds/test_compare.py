@@ -1,0 +1,100 @@
+"""compare_rules against scikit-learn scores of each rule's predictions, and the Table 4 identities."""
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from polyroc.datasets import load_glass
+from polyroc.thresholds import apply_thresholds
+from polyroc.thresholds.clouds import roc_cloud
+from polyroc.thresholds.compare import compare_rules
+from polyroc.thresholds.competing import ordinal_distance
+
+
+def _problem(seed, n=400, m=4):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    P = rng.dirichlet(np.ones(m), n) * 0.6 + 0.4 * rng.dirichlet(np.ones(m) * 0.3, n)
+    P[np.arange(n), y] += 0.3
+    P /= P.sum(axis=1, keepdims=True)
+    return y[: n // 2], P[: n // 2], y[n // 2 :], P[n // 2 :]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("metric", ["accuracy", "f1_macro"])
+def test_columns_equal_sklearn_scores_of_each_rule(seed, metric):
+    y_val, P_val, y_test, P_test = _problem(seed)
+    table = compare_rules(y_val, P_val, y_test, P_test, metric=metric, resolution=24)
+    sk = (lambda y, p: accuracy_score(y, p)) if metric == "accuracy" else (
+        lambda y, p: f1_score(y, p, average="macro", labels=range(4), zero_division=0))
+    for split, y, P in (("validation", y_val, P_val), ("test", y_test, P_test)):
+        row = table.rows[split]
+        assert row["argmax"] == pytest.approx(sk(y, P.argmax(1)), abs=1e-12)
+        tuned = apply_thresholds(P, table.tuning.best_threshold)
+        assert row["tuned"] == pytest.approx(sk(y, tuned), abs=1e-12)
+        assert row["frechet"] == pytest.approx(row["argmax"], abs=1e-12)  # complete graph = argmax
+    assert table.rows["validation"]["tuned"] >= table.rows["validation"]["argmax"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_table4_consistency_identities(seed):
+    # spec §5: inflated-argmax sets contain the argmax, so these hold for accuracy
+    y_val, P_val, y_test, P_test = _problem(seed)
+    table = compare_rules(y_val, P_val, y_test, P_test, eps=0.1, resolution=12)
+    for row in table.rows.values():
+        assert row["singleton"] <= row["argmax"] <= row["coverage"]
+        assert row["coverage"] - row["singleton"] <= row["avg_set_size"] - 1 + 1e-12
+        assert row["argmax"] - row["singleton"] <= row["avg_set_size"] - 1 + 1e-12
+
+
+def test_ordinal_frechet_column_and_text_rendering():
+    y_val, P_val, y_test, P_test = _problem(7)
+    table = compare_rules(y_val, P_val, y_test, P_test, distances=ordinal_distance(4), resolution=8)
+    D2 = ordinal_distance(4) ** 2
+    expected = accuracy_score(y_test, np.argmin(P_test @ D2, axis=1))
+    assert table.rows["test"]["frechet"] == pytest.approx(expected, abs=1e-12)
+    text = table.to_text()
+    assert text.splitlines()[1].split() == ["split", *table.rows["test"].keys()]
+    assert f"{table.rows['test']['frechet']:.4f}" in text
+
+
+def test_glass_tuned_on_validation_applied_to_test_with_dfp():
+    glass = load_glass()
+    X_rest, X_test, y_rest, y_test = train_test_split(
+        glass.data, glass.target, test_size=0.3, stratify=glass.target, random_state=0)
+    X_train, X_val, y_train, y_val = train_test_split(
+        X_rest, y_rest, test_size=0.4, stratify=y_rest, random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)).fit(X_train, y_train)
+    P_val, P_test = model.predict_proba(X_val), model.predict_proba(X_test)
+    table = compare_rules(y_val, P_val, y_test, P_test, metric="balanced_accuracy",
+                          labels=model.classes_, search="random", n_samples=5000, random_state=0)
+    assert table.rows["validation"]["tuned"] >= table.rows["validation"]["argmax"]
+    tuned_test = table.tuning.predict(P_test)
+    assert table.rows["test"]["tuned"] == pytest.approx(balanced_accuracy_score(y_test, tuned_test))
+    cloud = roc_cloud(y_test, P_test, labels=model.classes_, sampler="random", n_samples=2000,
+                      random_state=0)
+    assert np.all((cloud.dfp >= 0) & (cloud.dfp <= 2)) and 0 < cloud.dfp_overall < 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"eps": 0}, ValueError, "eps must be a finite number > 0"),
+        ({"distances": np.ones((3, 3))}, ValueError, r"distances must have shape \(4, 4\)"),
+        ({"metric": "nope"}, ValueError, "nope"),
+    ],
+)
+def test_errors(kwargs, error, match):
+    y_val, P_val, y_test, P_test = _problem(0)
+    with pytest.raises(error, match=match):
+        compare_rules(y_val, P_val, y_test, P_test, **kwargs)
+
+
+def test_test_labels_outside_validation_classes():
+    y_val, P_val, y_test, P_test = _problem(0)
+    with pytest.raises(ValueError, match=r"y_true contains labels not in labels: \[9\]"):
+        compare_rules(y_val, P_val, np.where(y_test == 0, 9, y_test), P_test)
