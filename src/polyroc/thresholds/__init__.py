@@ -5,12 +5,14 @@ Rules: :func:`predict` (argmax(p - tau)), :func:`ovr_assign`,
 :func:`inflated_argmax` and the set metrics; samplers of tau on the simplex or
 the box; :func:`threshold_batches` (counts for a whole sample of thresholds);
 and :func:`tune_thresholds` returning a :class:`TuningResult`; ROC clouds and DFP
-(:func:`roc_cloud`); and :func:`compare_rules`, the tune-on-validation workflow.
+(:func:`roc_cloud`); :func:`compare_rules`, the tune-on-validation workflow; and
+:class:`SimplexThresholdClassifier`, a scikit-learn meta-estimator.
 """
 
 from polyroc.thresholds.batches import default_resolution, threshold_batches
 from polyroc.thresholds.clouds import RocCloud, cloud_rates, dfp, roc_cloud
 from polyroc.thresholds.compare import RuleComparison, compare_rules
+from polyroc.thresholds.estimator import SimplexThresholdClassifier
 from polyroc.thresholds.competing import (
     accuracy_among_singletons,
     average_set_size,
@@ -29,6 +31,7 @@ from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 __all__ = [
     "RocCloud",
     "RuleComparison",
+    "SimplexThresholdClassifier",
     "TuningResult",
     "accuracy_among_singletons",
     "apply_thresholds",

@@ -1,0 +1,378 @@
+"""A scikit-learn meta-estimator that tunes the simplex thresholds of a classifier.
+
+:class:`SimplexThresholdClassifier` is the multiclass counterpart of
+scikit-learn's binary-only ``TunedThresholdClassifierCV``: it fits a
+probabilistic classifier, tunes tau of the rule argmax(p - tau) on held-out
+probabilities with :func:`~polyroc.thresholds.tune_thresholds`, and predicts
+with the tuned rule.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import check_cv
+from sklearn.utils import _safe_indexing
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
+
+from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_sample_weight, encode_labels
+from polyroc.metrics import get_counts_metric
+from polyroc.thresholds.rules import apply_thresholds
+from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
+
+__all__ = ["SimplexThresholdClassifier"]
+
+
+def _estimator_has(attr):
+    """For ``available_if``: the fitted estimator (or else the given one) has ``attr``."""
+
+    def check(self):
+        return hasattr(getattr(self, "estimator_", self.estimator), attr)
+
+    return check
+
+
+def _check_cv(cv, y):
+    """Return ``"prefit"`` or a scikit-learn splitter (an int gives StratifiedKFold)."""
+    if isinstance(cv, str):
+        if cv != "prefit":
+            raise ValueError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
+        return cv
+    if isinstance(cv, bool) or (isinstance(cv, numbers.Real) and not isinstance(cv, numbers.Integral)):
+        raise ValueError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
+    if isinstance(cv, numbers.Integral) and cv < 2:
+        raise ValueError(f"cv must be at least 2 folds when an integer, got {cv}")
+    return check_cv(cv, y, classifier=True)
+
+
+def _index_params(params, n_samples, indices):
+    """The fit parameters of a subset: per-sample arrays indexed, other values as given."""
+
+    def per_sample(value):
+        shape = value.shape if hasattr(value, "shape") else np.shape(value)
+        return len(shape) >= 1 and shape[0] == n_samples
+
+    return {key: _safe_indexing(value, indices) if per_sample(value) else value for key, value in params.items()}
+
+
+def _align_columns(proba, fold_classes, classes):
+    """Put the columns of a fold model's ``proba`` in ``classes`` order (0 for unseen classes)."""
+    aligned = np.zeros((proba.shape[0], classes.size), dtype=np.float64)
+    aligned[:, encode_labels(fold_classes, classes)] = proba
+    return aligned
+
+
+class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+    """Classifier predicting argmax(p - tau*) with tau* tuned on held-out probabilities.
+
+    The multiclass counterpart of scikit-learn's binary
+    :class:`~sklearn.model_selection.TunedThresholdClassifierCV`. ``fit``
+    obtains held-out probabilities of ``estimator`` (cross-validated, or from
+    an already fitted estimator), tunes the thresholds tau of the natural
+    simplex rule with :func:`~polyroc.thresholds.tune_thresholds`, and
+    ``predict`` applies argmax(p - tau*) to ``estimator_.predict_proba``. The
+    barycentre (plain argmax) is always a candidate, so the tuned score on the
+    tuning probabilities is never below the argmax score.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        A classifier with ``fit`` and ``predict_proba``, fitted when
+        ``cv="prefit"``.
+    scoring : str or callable, default="accuracy"
+        The metric to maximise: a name known to
+        :func:`polyroc.metrics.get_counts_metric` (e.g. ``"f1_macro"``,
+        ``"balanced_accuracy"``, ``"mcc"``) or a callable mapping confusion
+        counts of shape (M, m, m) to scores (M,). Higher is better.
+    cv : "prefit", int, cross-validation generator or iterable, default=5
+        Where the tuning probabilities come from.
+
+        - ``"prefit"``: ``estimator`` is already fitted and used as is
+          (``refit`` has no effect); tau is tuned on its probabilities for the
+          data given to ``fit``, which should be held out from its training.
+          ``clone`` unfits it (as in ``cross_val_score``); wrap it in
+          :class:`sklearn.frozen.FrozenEstimator` to keep it fitted there.
+        - an int k >= 2 (or None for 5): unshuffled
+          :class:`~sklearn.model_selection.StratifiedKFold` with k folds.
+        - a splitter (``split(X, y)``) or an iterable of (train, test) index
+          pairs; for group-aware splitting pass the splits themselves.
+
+        With cross-validation, a clone of ``estimator`` is fitted on each
+        training part and predicts probabilities for its test part; these
+        out-of-fold probabilities are **pooled** (concatenated, with their
+        labels and weights) and tau is tuned **once** on the pooled set. This
+        differs from ``TunedThresholdClassifierCV``, which averages per-fold
+        score curves. Pooling scores one confusion matrix, the sum of the
+        per-fold counts, so per-fold noise of non-linear metrics (F1, MCC) on
+        small folds does not enter the objective, and a lattice is searched
+        only once. It assumes the fold models' probabilities are on a
+        comparable scale. Classes missing from a training part get
+        probability 0 in that fold.
+    refit : bool, default=True
+        With cross-validation: fit ``estimator_`` on all the data (the
+        folds only serve to tune tau). ``refit=False`` needs a single split and keeps the model
+        fitted on its training part. Ignored with ``cv="prefit"``.
+    search : {"lattice", "random", "coordinate"}, default="lattice"
+        How tau is searched; see :func:`~polyroc.thresholds.tune_thresholds`.
+    resolution : int, default=None
+        Lattice resolution r (default: the largest r <= 200 with at most
+        25,000 lattice points).
+    n_samples : int, default=None
+        Number of Monte Carlo thresholds for ``search="random"`` (default
+        20,000) or random starts for ``search="coordinate"``.
+    domain : {"simplex", "box"}, default="simplex"
+        Search tau on the probability simplex or on the box
+        {min tau = 0, max tau <= 1}.
+    tie_break : {"closest", "first"}, default="closest"
+        Among equally scoring thresholds, keep the one closest to the
+        barycentre, or the first in sampling order.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the Monte Carlo threshold sampler (the folds of an int ``cv``
+        are not shuffled; pass a shuffled splitter for that).
+
+    Attributes
+    ----------
+    estimator_ : estimator instance
+        The fitted classifier whose probabilities ``predict`` thresholds
+        (``estimator`` itself with ``cv="prefit"``).
+    best_threshold_ : ndarray of shape (n_classes,)
+        The tuned thresholds tau*, columns in ``classes_`` order.
+    best_score_ : float
+        Value of ``scoring`` at tau* on the tuning probabilities.
+    argmax_score_ : float
+        Value of ``scoring`` of plain argmax on the tuning probabilities.
+    tuning_result_ : TuningResult
+        The full result of :func:`~polyroc.thresholds.tune_thresholds`.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels (``estimator_.classes_``).
+    n_features_in_ : int
+        Number of features seen during ``fit`` (when ``estimator_`` has it).
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names seen during ``fit`` (when ``estimator_`` has them).
+
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : Tune tau on given probabilities.
+    polyroc.thresholds.apply_thresholds : Apply a tuned tau.
+    sklearn.model_selection.TunedThresholdClassifierCV : The binary analogue.
+
+    Notes
+    -----
+    ``predict_proba`` and ``decision_function`` are those of ``estimator_``,
+    unchanged, so ``predict`` is in general not their argmax.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = make_classification(n_samples=300, n_classes=3, n_informative=4,
+    ...                            weights=[0.6, 0.3, 0.1], random_state=0)
+    >>> clf = SimplexThresholdClassifier(
+    ...     LogisticRegression(), scoring="balanced_accuracy", cv=5, resolution=30
+    ... ).fit(X, y)
+    >>> clf.classes_.tolist()
+    [0, 1, 2]
+    >>> clf.best_threshold_.round(3).tolist()
+    [0.7, 0.267, 0.033]
+    >>> round(clf.argmax_score_, 4), round(clf.best_score_, 4)
+    (0.6234, 0.7117)
+    >>> clf.predict(X[:5]).tolist()
+    [1, 0, 0, 2, 1]
+    """
+
+    def __init__(
+        self,
+        estimator,
+        *,
+        scoring="accuracy",
+        cv=5,
+        refit=True,
+        search="lattice",
+        resolution=None,
+        n_samples=None,
+        domain="simplex",
+        tie_break="closest",
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.scoring = scoring
+        self.cv = cv
+        self.refit = refit
+        self.search = search
+        self.resolution = resolution
+        self.n_samples = n_samples
+        self.domain = domain
+        self.tie_break = tie_break
+        self.random_state = random_state
+
+    def _check_params(self, y):
+        """Validate the parameters before any fitting; return the checked cv."""
+        if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "predict_proba")):
+            raise TypeError(
+                "estimator must be a classifier with fit and predict_proba (probabilities are "
+                f"thresholded); got {self.estimator!r}"
+            )
+        try:
+            get_counts_metric(self.scoring)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"invalid scoring={self.scoring!r}: {exc}") from exc
+        if not isinstance(self.refit, (bool, np.bool_)):
+            raise TypeError(f"refit must be True or False, got {self.refit!r}")
+        check_option("search", self.search, SEARCHES)
+        check_option("domain", self.domain, THRESHOLD_DOMAINS)
+        check_option("tie_break", self.tie_break, TIE_BREAKS)
+        cv = _check_cv(self.cv, y)
+        if cv == "prefit":
+            try:
+                check_is_fitted(self.estimator)
+            except NotFittedError as exc:
+                raise NotFittedError(
+                    "cv='prefit' needs a fitted estimator; fit it first or use cross-validation"
+                ) from exc
+        return cv
+
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the classifier and tune the thresholds tau*.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (tuning data with ``cv="prefit"``), as accepted by
+            ``estimator``.
+        y : array-like of shape (n_samples,)
+            Class labels (numbers or strings), at least two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights passed to ``estimator.fit`` (not with ``cv="prefit"``)
+            and to the tuning metric.
+        **fit_params : dict
+            Further parameters of ``estimator.fit``; per-sample arrays are
+            subset to each training part.
+
+        Returns
+        -------
+        self : SimplexThresholdClassifier
+            The fitted estimator.
+
+        Raises
+        ------
+        TypeError
+            If ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
+            is not a bool, or ``scoring`` is neither a name nor callable.
+        ValueError
+            On an unknown ``scoring``, ``search``, ``domain`` or
+            ``tie_break``; a bad ``cv``; ``refit=False`` with several splits;
+            non-classification targets; bad ``sample_weight``; and whatever
+            :func:`~polyroc.thresholds.tune_thresholds` raises.
+        sklearn.exceptions.NotFittedError
+            With ``cv="prefit"`` and an unfitted ``estimator``.
+        """
+        X, y = indexable(X, y)
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        cv = self._check_params(y)
+        weights = check_sample_weight(sample_weight, y.shape[0])
+        if weights is not None:
+            fit_params = {**fit_params, "sample_weight": weights}
+        if cv == "prefit":
+            self.estimator_ = self.estimator
+            y_tune, proba, w_tune = y, self.estimator_.predict_proba(X), weights
+        else:
+            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, y, weights, fit_params)
+        self.tuning_result_ = tune_thresholds(
+            y_tune,
+            proba,
+            metric=self.scoring,
+            search=self.search,
+            resolution=self.resolution,
+            n_samples=self.n_samples,
+            domain=self.domain,
+            labels=self.estimator_.classes_,
+            sample_weight=w_tune,
+            tie_break=self.tie_break,
+            random_state=self.random_state,
+        )
+        self.best_threshold_ = self.tuning_result_.best_threshold
+        self.best_score_ = self.tuning_result_.best_score
+        self.argmax_score_ = self.tuning_result_.argmax_score
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(self.estimator_, name):
+                setattr(self, name, getattr(self.estimator_, name))
+            elif name in vars(self):
+                delattr(self, name)
+        return self
+
+    def _fit_out_of_fold(self, cv, X, y, weights, fit_params):
+        """Fit a clone per split; set ``estimator_``; return pooled (y, proba, weights) of the test parts."""
+        splits = list(cv.split(X, y))
+        if not self.refit and len(splits) != 1:
+            raise ValueError(
+                "refit=False needs a single train/test split (the model of that split is kept); "
+                f"cv gives {len(splits)} splits"
+            )
+        n_samples = y.shape[0]
+        parts = []
+        for train, test in splits:
+            model = clone(self.estimator).fit(
+                _safe_indexing(X, train), y[train], **_index_params(fit_params, n_samples, train)
+            )
+            parts.append((test, model.classes_, model.predict_proba(_safe_indexing(X, test))))
+        self.estimator_ = clone(self.estimator).fit(X, y, **fit_params) if self.refit else model
+        classes = self.estimator_.classes_
+        test = np.concatenate([part[0] for part in parts])
+        proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
+        return y[test], proba, None if weights is None else weights[test]
+
+    def predict(self, X):
+        """Predict labels with the tuned rule argmax(p - tau*).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples, as accepted by ``estimator_.predict_proba``.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Labels from ``classes_``; ties go to the first class in order.
+        """
+        check_is_fitted(self)
+        indices = apply_thresholds(
+            self.estimator_.predict_proba(X), self.best_threshold_, domain=self.tuning_result_.domain
+        )
+        return self.classes_.take(indices)
+
+    @available_if(_estimator_has("predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities of ``estimator_`` (columns in ``classes_`` order)."""
+        check_is_fitted(self)
+        return self.estimator_.predict_proba(X)
+
+    @available_if(_estimator_has("predict_log_proba"))
+    def predict_log_proba(self, X):
+        """Log class probabilities of ``estimator_``."""
+        check_is_fitted(self)
+        return self.estimator_.predict_log_proba(X)
+
+    @available_if(_estimator_has("decision_function"))
+    def decision_function(self, X):
+        """Decision function of ``estimator_`` (not shifted by tau*)."""
+        check_is_fitted(self)
+        return self.estimator_.decision_function(X)
+
+    @property
+    def classes_(self):
+        """The class labels, in the column order of the probabilities and of tau*."""
+        return self.estimator_.classes_
+
+    def __sklearn_tags__(self):
+        # Only called by scikit-learn >= 1.6, which is where get_tags exists.
+        from sklearn.utils import get_tags
+
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = get_tags(self.estimator).input_tags.sparse
+        return tags
