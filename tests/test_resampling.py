@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from polyroc.resampling import as_generator, bootstrap_multiplicities, percentile_interval
+from polyroc.resampling import bootstrap_multiplicities, percentile_interval
 
 
 def _all(y, n_boot, **kwargs):
@@ -53,7 +53,7 @@ def test_percentile_interval_matches_numpy_quantiles():
         (lambda: _all([0, 1], 0), ValueError, "n_boot must be >= 1"),
         (lambda: _all([0, 1], 2.5), TypeError, "n_boot must be an integer"),
         (lambda: _all([0, 1], 2, chunk_size=0), ValueError, "chunk_size must be >= 1"),
-        (lambda: as_generator("seed"), TypeError, "random_state must be None, an int or a numpy Generator"),
+        (lambda: _all([0, 1], 2, random_state="seed"), TypeError, "random_state must be None, an integer seed"),
         (lambda: percentile_interval([1.0, 2.0], confidence=1.0), ValueError, r"confidence must be in \(0, 1\)"),
     ],
 )

@@ -8,42 +8,18 @@ matrix product or one weighted ``bincount`` — no copies of the data.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from polyroc._counts import chunk_length
-from polyroc._validation import check_positive_int
+from polyroc._validation import check_positive_int, check_random_state
 
 __all__ = [
     "ConfidenceInterval",
-    "as_generator",
     "bootstrap_multiplicities",
     "percentile_interval",
 ]
-
-
-def as_generator(random_state):
-    """Return a ``numpy.random.Generator`` for ``random_state`` (None, int or Generator).
-
-    Raises
-    ------
-    TypeError
-        If ``random_state`` is of another type.
-
-    Examples
-    --------
-    >>> float(as_generator(0).random()) == float(as_generator(0).random())
-    True
-    """
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
-        return np.random.default_rng(random_state)
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    raise TypeError(
-        f"random_state must be None, an int or a numpy Generator, got {type(random_state).__name__}"
-    )
 
 
 def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chunk_size=None):
@@ -80,7 +56,7 @@ def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chu
     """
     n_boot = check_positive_int("n_boot", n_boot)
     y = np.asarray(y)
-    rng = as_generator(random_state)
+    rng = check_random_state(random_state)
     strata = [np.flatnonzero(y == c) for c in np.unique(y)] if stratify else [np.arange(y.size)]
     if chunk_size is None:
         chunk_size = chunk_length(y.size * 8)
@@ -91,7 +67,8 @@ def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chu
         out = np.zeros((len(block), y.size), dtype=np.int64)
         for row, seed in zip(out, block):
             for members in strata:
-                row[members] = seed.multinomial(members.size, np.full(members.size, 1 / members.size))
+                draws = seed.integers(0, members.size, members.size)
+                row[members] = np.bincount(draws, minlength=members.size)
         yield out
 
 

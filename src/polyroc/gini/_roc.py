@@ -12,6 +12,7 @@ from polyroc._validation import (
     check_min_samples,
     check_option,
     check_positive_int,
+    check_random_state,
     check_real,
     check_real_array,
     check_scores,
@@ -29,7 +30,6 @@ from polyroc.gini._reference import (
 from polyroc.gini._whitening import fit_whitening, warn_about_whitening
 from polyroc.resampling import (
     ConfidenceInterval,
-    as_generator,
     bootstrap_multiplicities,
     percentile_interval,
 )
@@ -357,7 +357,7 @@ def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, gr
     """
     band_fpr = np.linspace(0.0, 1.0, grid or BAND_POINTS)
     weights, tpr, auc = [], [], []
-    for chunk in bootstrap_multiplicities(y, n_bootstrap, random_state=as_generator(random_state)):
+    for chunk in bootstrap_multiplicities(y, n_bootstrap, random_state=check_random_state(random_state)):
         for multiplicity in chunk:
             replicate = multiplicity if sample_weight is None else multiplicity * sample_weight
             whitening = fixed if fixed is not None else fit_whitening(scores, replicate, **options)
@@ -399,7 +399,7 @@ def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_b
 
 def _reference_roc(y, scores, reference, classes, present, random_state, settings):
     """:class:`GiniRoc` of the reference pipeline (see ``polyroc.gini._reference``)."""
-    outcome = reference_pipeline(y, scores, reference, present, classes, as_generator(random_state))
+    outcome = reference_pipeline(y, scores, reference, present, classes, check_random_state(random_state))
     settings.update(
         compat="reference", singular=None,
         whitening=f"reference: N(0, {REFERENCE_NOISE:g}) noise, floors {REFERENCE_FLOOR:g}, "
