@@ -1,0 +1,339 @@
+"""Weighted binomial rank-one factorization, fitted by alternating IRLS for a batch of problems.
+
+The model for a matrix of rates M (R × K) with fit weights ω is
+``M_ij ≈ expit(η_ij)``, ``η_ij = Λ0_i + Λ_i V_j``, fitted by minimising the
+weighted binomial deviance. Every function works on a batch of B independent
+problems at once (arrays with a leading axis of length B), so that a thousand
+bootstrap refits are a few array operations per iteration.
+
+Two parameterisations:
+
+- ``"intercept"``: Λ0 is a free row intercept and V is centred with unit norm
+  (each iteration: a closed-form 2 × 2 weighted least-squares step per row,
+  then a weighted least-squares step per column, then an exact re-centring);
+- ``"algorithm1"``: the paper's Algorithm 1, a rank-one fit ``η = Λ V`` without
+  intercept (‖V‖ = 1), whose row intercept is afterwards the projection
+  ``Λ0 = mean(V) Λ``.
+
+The rates are clipped to [:data:`RATE_CLIP`, 1 - :data:`RATE_CLIP`] before fitting.
+An exact 0 or 1 has an infinite logit, and a row whose cells are partly 0 or 1
+otherwise sends Λ_i and the row intercept (the mean logit of the row) to ±∞
+along a direction of ever-decreasing deviance, so that the curve point and D
+depend on where the iterations stop. With the clip the estimate is finite,
+D moves by at most about 1e-4, and the fit does not depend on the scale or on
+the class sizes (unlike a correction such as (N M + 0.5) / (N + 1)).
+
+The weights are divided by their mean before fitting, so that multiplying
+them by a constant changes neither the iterations nor the result (only the
+reported deviance, which is on the original scale).
+
+Safeguards: η is clamped to ±:data:`ETA_BOUND` when forming the means, each
+block step is halved (at most :data:`MAX_HALVINGS` times) while it raises the
+deviance, and denominators are floored. A fit stops when the relative change
+of deviance ``|Dev_old - Dev_new| / (|Dev_new| + 0.1)`` falls below ``tol``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import logit, xlogy
+
+METHODS = ("intercept", "algorithm1")
+ETA_BOUND = 30.0
+MAX_HALVINGS = 20
+VARIANCE_FLOOR = 1e-12
+DENOMINATOR_FLOOR = 1e-300
+START_CLIP = 1e-3
+RATE_CLIP = 1e-4
+
+
+class Factorization(NamedTuple):
+    """A batch of fits: ``η = intercept[:, :, None] + slope[:, :, None] * effect[:, None, :]``.
+
+    ``effect`` is centred with unit norm and its first entry is >= 0.
+    """
+
+    intercept: np.ndarray  # (B, R)
+    slope: np.ndarray  # (B, R)
+    effect: np.ndarray  # (B, K)
+    deviance: np.ndarray  # (B,)
+    n_iter: np.ndarray  # (B,)
+    converged: np.ndarray  # (B,)
+
+
+def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-8, max_iter=200):
+    """Fit the rank-one binomial factorization to a batch of rate matrices.
+
+    Parameters
+    ----------
+    rates : ndarray of shape (B, R, K)
+        Observed proportions in [0, 1].
+    weights : ndarray of shape (R, K)
+        Positive fit weights ω, shared by the batch.
+    method : {"intercept", "algorithm1"}
+    start : Factorization, optional
+        Starting values in the fitting parameterisation (see
+        :func:`start_from_logits`), broadcast over the batch. Default: the
+        rank-one SVD of the logits of the rates clipped to [1e-3, 1 - 1e-3].
+    tol : float
+        Convergence threshold on the relative change of deviance.
+    max_iter : int
+        Maximum number of iterations.
+
+    Returns
+    -------
+    Factorization
+
+    Examples
+    --------
+    >>> rates = np.array([[[0.9, 0.6, 0.7], [0.4, 0.1, 0.2]]])
+    >>> fit = fit_factorization(rates, np.ones((2, 3)))
+    >>> bool(fit.converged[0]), np.round(np.abs(fit.effect[0]).sum(), 6) > 0
+    (True, np.True_)
+    """
+    rates = np.clip(np.asarray(rates, dtype=np.float64), RATE_CLIP, 1 - RATE_CLIP)
+    intercept_model = method == "intercept"
+    if start is None:
+        clipped = np.clip(rates, START_CLIP, 1 - START_CLIP)
+        start = start_from_logits(logit(clipped), intercept=intercept_model)
+    batch, n_rows, n_cols = rates.shape
+    params = _Params(
+        np.broadcast_to(start.intercept, (batch, n_rows)).copy(),
+        np.broadcast_to(start.slope, (batch, n_rows)).copy(),
+        np.broadcast_to(start.effect, (batch, n_cols)).copy(),
+    )
+    scale = weights.mean()
+    result = _Solver(rates, weights / scale, intercept_model).run(params, tol, max_iter)
+    result = result._replace(deviance=result.deviance * scale)
+    return result if intercept_model else _project_on_ones(result)
+
+
+def start_from_logits(eta, *, intercept=True):
+    """Starting values (B, ...) from the rank-one SVD of a batch of logit matrices (B, R, K).
+
+    With ``intercept`` the logits are first centred on their row means, which
+    become the intercept; otherwise the intercept is zero. For a matrix that is
+    exactly of the model's form (a fitted predictor) this recovers its parameters.
+    """
+    row_mean = eta.mean(axis=2) if intercept else np.zeros(eta.shape[:2])
+    u, s, vt = np.linalg.svd(eta - row_mean[:, :, None], full_matrices=False)
+    slope = u[:, :, 0] * s[:, :1]
+    effect = vt[:, 0, :]
+    flat = s[:, 0] <= 1e-12 * max(1.0, float(np.abs(eta).max()))
+    if np.any(flat):
+        fallback = np.zeros(eta.shape[2])
+        fallback[:2] = [1 / np.sqrt(2), -1 / np.sqrt(2)]
+        effect[flat] = fallback
+        slope[flat] = 0.0
+    empty = np.zeros(eta.shape[0])
+    return Factorization(row_mean, slope, effect, empty, empty.astype(np.int64), empty > 0)
+
+
+def linear_predictor(fit):
+    """The fitted logits η (B, R, K) of a batch of fits (not clamped)."""
+    return fit.intercept[:, :, None] + fit.slope[:, :, None] * fit.effect[:, None, :]
+
+
+class _Params(NamedTuple):
+    """Parameters of a batch: η = intercept + slope × effect."""
+
+    intercept: np.ndarray  # (b, R)
+    slope: np.ndarray  # (b, R)
+    effect: np.ndarray  # (b, K)
+
+    def take(self, rows):
+        return _Params(*(value[rows] for value in self))
+
+    def put(self, rows, other):
+        for value, new in zip(self, other):
+            value[rows] = new
+
+    def halfway(self, other):
+        return _Params(*((a + b) / 2 for a, b in zip(self, other)))
+
+
+class _Workspace(NamedTuple):
+    """Arrays (b, R, K) at the current parameters, reused by every iteration."""
+
+    eta: np.ndarray  # linear predictor
+    mu: np.ndarray  # expit(eta)
+    variance: np.ndarray  # max(mu (1 - mu), floor)
+    scratch: np.ndarray
+    scratch2: np.ndarray
+    positive: np.ndarray  # eta >= 0
+
+    @classmethod
+    def allocate(cls, shape):
+        return cls(*(np.empty(shape) for _ in range(5)), np.empty(shape, dtype=bool))
+
+    def first(self, n):
+        return _Workspace(*(value[:n] for value in self))
+
+
+class _Solver:
+    """Alternating IRLS for a batch of problems; problems leave the batch as they converge.
+
+    The arithmetic writes into preallocated arrays: fresh (b, R, K) temporaries
+    at every step would cost more than the arithmetic itself.
+    """
+
+    def __init__(self, rates, weights, intercept_model):
+        self.rates = rates
+        self.weights = weights
+        self.flat_weights = weights.ravel()
+        self.saturated = 2 * (xlogy(rates, rates) + xlogy(1 - rates, 1 - rates)).reshape(
+            rates.shape[0], -1
+        ) @ self.flat_weights
+        self.intercept_model = intercept_model
+        self.workspace = _Workspace.allocate(rates.shape)
+
+    def run(self, params, tol, max_iter):
+        """Iterate until every problem converges or ``max_iter``; return the Factorization."""
+        batch = self.rates.shape[0]
+        out = params.take(slice(None))
+        deviance_out = np.zeros(batch)
+        n_iter = np.zeros(batch, dtype=np.int64)
+        converged = np.zeros(batch, dtype=bool)
+        active = np.arange(batch)
+        rates, saturated = self.rates, self.saturated
+        deviance = self._evaluate(rates, saturated, params, self.workspace.first(batch))
+        for iteration in range(1, max_iter + 1):
+            workspace = self.workspace.first(active.size)
+            previous = deviance
+            params, deviance = self._row_step(rates, saturated, params, deviance, workspace)
+            params, deviance = self._column_step(rates, saturated, params, deviance, workspace)
+            done = np.abs(previous - deviance) / (np.abs(deviance) + 0.1) < tol
+            n_iter[active] = iteration
+            converged[active[done]] = True
+            if np.any(done) or iteration == max_iter:
+                out.put(active, params)
+                deviance_out[active] = deviance
+                keep = ~done
+                if not np.any(keep):
+                    break
+                active, params, deviance = active[keep], params.take(keep), deviance[keep]
+                rates, saturated = rates[keep], saturated[keep]
+                self._evaluate(rates, saturated, params, self.workspace.first(active.size))
+        intercept, slope, effect = _fix_sign(*out)
+        return Factorization(intercept, slope, effect, deviance_out, n_iter, converged)
+
+    def _evaluate(self, rates, saturated, params, ws):
+        """Fill the workspace at ``params`` and return the deviance (b,).
+
+        Only the means are computed from the clamped η; the working response and
+        the deviance use η itself, so that a row whose cells saturate still has
+        a consistent least-squares step.
+        """
+        eta, mu, variance, tail, softplus, positive = ws
+        np.multiply(params.slope[:, :, None], params.effect[:, None, :], out=eta)
+        eta += params.intercept[:, :, None]
+        np.greater_equal(eta, 0, out=positive)
+        np.abs(eta, out=tail)
+        np.minimum(tail, ETA_BOUND, out=tail)
+        np.negative(tail, out=tail)
+        np.exp(tail, out=tail)  # exp(-|eta|), with eta clamped to ±ETA_BOUND
+        np.add(tail, 1.0, out=variance)
+        np.reciprocal(variance, out=variance)  # p = 1 / (1 + exp(-|eta|))
+        np.subtract(1.0, tail, out=mu)
+        mu *= positive
+        mu += tail
+        mu *= variance  # mu = p if eta >= 0 else p exp(-|eta|)
+        np.log1p(tail, out=softplus)
+        variance *= variance
+        variance *= tail  # mu (1 - mu) = exp(-|eta|) p^2, without cancellation
+        np.maximum(variance, VARIANCE_FLOOR, out=variance)
+        np.maximum(eta, 0, out=tail)
+        softplus += tail
+        np.multiply(rates, eta, out=tail)
+        softplus -= tail  # softplus(eta) - M eta
+        return 2 * (softplus.reshape(softplus.shape[0], -1) @ self.flat_weights) + saturated
+
+    def _working(self, rates, ws):
+        """IRLS weights S = ω μ(1-μ) and S times the working response, in the scratch arrays."""
+        s, sz = ws.scratch, ws.scratch2
+        np.multiply(ws.variance, self.weights, out=s)
+        np.subtract(rates, ws.mu, out=sz)
+        sz *= self.weights
+        np.multiply(s, ws.eta, out=ws.mu)  # mu is not needed again before the next evaluation
+        sz += ws.mu
+        return s, sz
+
+    def _row_step(self, rates, saturated, params, deviance, ws):
+        """Weighted least squares of the working response on [1, V] (or on V) for every row."""
+        s, sz = self._working(rates, ws)
+        v = params.effect[:, :, None]
+        s1 = (s @ v)[..., 0]
+        s2 = (s @ (v * v))[..., 0]
+        r1 = (sz @ v)[..., 0]
+        if self.intercept_model:
+            s0 = s.sum(axis=2)
+            r0 = sz.sum(axis=2)
+            det = s0 * s2 - s1 * s1
+            singular = det <= 1e-12 * s0 * s2
+            det = np.where(singular, 1.0, det)
+            intercept = np.where(singular, r0 / s0, (s2 * r0 - s1 * r1) / det)
+            slope = np.where(singular, 0.0, (s0 * r1 - s1 * r0) / det)
+        else:
+            intercept = params.intercept
+            slope = r1 / np.maximum(s2, DENOMINATOR_FLOOR)
+        new = _Params(intercept, slope, params.effect)
+        return self._halve_while_worse(rates, saturated, params, deviance, new, ws)
+
+    def _column_step(self, rates, saturated, params, deviance, ws):
+        """Weighted least squares of the working response minus Λ0 on Λ, for every column."""
+        s, sz = self._working(rates, ws)
+        slope = params.slope[:, None, :]
+        numerator = (slope @ sz - (slope * params.intercept[:, None, :]) @ s)[:, 0]
+        denominator = ((slope * slope) @ s)[:, 0]
+        informative = denominator > DENOMINATOR_FLOOR
+        if not np.all(informative):  # Λ = 0: V is not identified, keep it
+            numerator = np.where(informative, numerator, params.effect)
+            denominator = np.where(informative, denominator, 1.0)
+        new = params._replace(effect=numerator / denominator)
+        params, deviance = self._halve_while_worse(rates, saturated, params, deviance, new, ws)
+        return self._normalise(params), deviance
+
+    def _halve_while_worse(self, rates, saturated, old, old_deviance, new, ws):
+        """Move to ``new``, halving the step where the deviance goes up; update the workspace."""
+        deviance = self._evaluate(rates, saturated, new, ws)
+        for _ in range(MAX_HALVINGS):
+            worse = np.flatnonzero(deviance > old_deviance + 1e-12 * (np.abs(old_deviance) + 0.1))
+            if worse.size == 0:
+                break
+            candidate = old.take(worse).halfway(new.take(worse))
+            new.put(worse, candidate)
+            retry = _Workspace.allocate((worse.size, *rates.shape[1:]))
+            deviance[worse] = self._evaluate(rates[worse], saturated[worse], candidate, retry)
+            for name in ("eta", "mu", "variance"):
+                getattr(ws, name)[worse] = getattr(retry, name)
+        return new, deviance
+
+    def _normalise(self, params):
+        """Exact reparameterisation: centre V (its mean moves into Λ0) and give it unit norm."""
+        intercept, slope, effect = params
+        if self.intercept_model:
+            mean = effect.mean(axis=1, keepdims=True)
+            intercept = intercept + mean * slope
+            effect = effect - mean
+        norm = np.linalg.norm(effect, axis=1, keepdims=True)
+        usable = norm > DENOMINATOR_FLOOR
+        effect = np.where(usable, effect / np.where(usable, norm, 1), effect)
+        slope = np.where(usable, slope * norm, slope)
+        return _Params(intercept, slope, effect)
+
+
+def _project_on_ones(fit):
+    """Algorithm 1's projection: Λ0 = mean(V) Λ, and the centred remainder as slope × effect."""
+    mean = fit.effect.mean(axis=1, keepdims=True)
+    centred = fit.effect - mean
+    norm = np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), DENOMINATOR_FLOOR)
+    intercept, slope, effect = _fix_sign(mean * fit.slope, fit.slope * norm, centred / norm)
+    return fit._replace(intercept=intercept, slope=slope, effect=effect)
+
+
+def _fix_sign(intercept, slope, effect):
+    """Flip (Λ, V) so that V_1 >= 0; η is unchanged."""
+    sign = np.where(effect[:, :1] < 0, -1.0, 1.0)
+    return intercept, slope * sign, effect * sign

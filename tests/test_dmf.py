@@ -1,0 +1,238 @@
+"""ROC-DMF end to end: the spec's properties, the weights, the result object, errors and warnings."""
+
+import warnings
+
+import matplotlib
+import numpy as np
+import pytest
+from scipy.special import softmax
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+from polyroc.dmf import majority_cost_weights, roc_dmf
+from polyroc.dmf._simulation import simulate_paper_design
+from polyroc.exceptions import ConvergenceWarning, UndefinedMetricWarning
+
+matplotlib.use("Agg")
+
+
+def _informative(seed, n=150, k=3, signal=0.5):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    P = rng.dirichlet(np.ones(k), size=n) + signal * np.eye(k)[y]
+    return y, P / P.sum(axis=1, keepdims=True)
+
+
+# --- properties stated by the paper / spec -------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_two_classes_give_the_binary_auc(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 400)
+    s = rng.normal(size=400) + 1.2 * y
+    P = np.column_stack([1 - 1 / (1 + np.exp(-s)), 1 / (1 + np.exp(-s))])
+    result = roc_dmf(y, P)
+    assert abs(result.D - roc_auc_score(y, P[:, 1])) < 0.005
+    np.testing.assert_allclose(np.abs(result.pair_effect), [2**-0.5, 2**-0.5])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_argmax_labelled_sharp_scores_give_d_near_one(seed):
+    P = softmax(5 * np.random.default_rng(seed).normal(size=(2000, 4)), axis=1)
+    y = P.argmax(axis=1)
+    assert roc_dmf(y, P).D >= 0.999
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_label_independent_scores_give_one_half(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, 5000)
+    P = rng.dirichlet(np.ones(3), size=5000)
+    assert abs(roc_dmf(y, P).D - 0.5) < 0.02
+
+
+def test_d_increases_with_informative_covariates_in_the_paper_simulation():
+    # Sec. 5.1 (smaller n): logistic regression on the first d covariates, in-sample
+    sim = simulate_paper_design(2000, 10, 5, random_state=1)
+    noise = np.random.default_rng(2).normal(size=sim.X.shape)
+    random_scores = LogisticRegression(max_iter=500).fit(noise, sim.y).predict_proba(noise)
+    areas, hand_till = [roc_dmf(sim.y, random_scores).D], []
+    for d in (1, 2, 5, 10):
+        P = LogisticRegression(max_iter=500).fit(sim.X[:, :d], sim.y).predict_proba(sim.X[:, :d])
+        areas.append(roc_dmf(sim.y, P).D)
+        hand_till.append(roc_auc_score(sim.y, P, multi_class="ovo"))
+    assert np.all(np.diff(areas) > 0), areas
+    assert abs(areas[0] - 0.5) < 0.06
+    np.testing.assert_allclose(areas[1:], hand_till, atol=0.04)  # D tracks Hand & Till's M
+
+
+def test_balanced_thresholds_make_d_invariant_to_class_sizes():
+    y, P = _informative(3, n=240)
+    repeat = np.where(y == 1, 3, 1)
+    a = roc_dmf(y, P, thresholds="balanced")
+    b = roc_dmf(np.repeat(y, repeat), np.repeat(P, repeat, axis=0), thresholds="balanced")
+    assert abs(a.D - b.D) < 1e-9
+
+
+def test_weight_scale_leaves_the_intercepts_unchanged():
+    y, P = _informative(4)
+    q = np.random.default_rng(0).uniform(0.5, 2.0, 6)
+    a = roc_dmf(y, P, weighting=q)
+    b = roc_dmf(y, P, weighting=7.5 * q)
+    np.testing.assert_allclose(a.intercept, b.intercept, rtol=1e-10, atol=1e-10)
+
+
+def test_algorithm1_is_close_to_the_intercept_model_for_ordinary_scores():
+    y, P = _informative(5, n=600)
+    assert abs(roc_dmf(y, P).D - roc_dmf(y, P, method="algorithm1").D) < 0.02
+
+
+# --- weights ---------------------------------------------------------------------------------
+
+
+def test_weight_forms_and_presets_agree():
+    y, P = _informative(6)
+    T = 9
+    q = np.random.default_rng(1).uniform(0.5, 2.0, 6)
+    vector = roc_dmf(y, P, n_levels=T, weighting=q)
+    pair = roc_dmf(y, P, n_levels=T, weighting=np.vstack([q, q]))
+    full = roc_dmf(y, P, n_levels=T, weighting=np.tile(q, (2 * T, 1)))
+    np.testing.assert_array_equal(vector.intercept, pair.intercept)
+    np.testing.assert_array_equal(vector.intercept, full.intercept)
+    assert vector.weighting == "custom"
+    n = np.bincount(y)
+    sizes = np.array([n[a] * n[b] for a in range(3) for b in range(3) if a != b], dtype=float)
+    weighted = roc_dmf(y, P, n_levels=T, weighting="weighted")
+    np.testing.assert_array_equal(weighted.weights, np.tile(sizes, (2 * T, 1)))
+    np.testing.assert_allclose(roc_dmf(y, P, n_levels=T, weighting=np.ones(6)).D, weighted.D, atol=1e-12)
+    unweighted = roc_dmf(y, P, n_levels=T)
+    assert np.all(unweighted.weights == 1)
+    np.testing.assert_allclose(roc_dmf(y, P, n_levels=T, weighting=1 / sizes).D, unweighted.D, atol=1e-9)
+
+
+def test_marginal_trials():
+    y, P = _informative(7)
+    result = roc_dmf(y, P, n_levels=5, trials="marginal", weighting="weighted")
+    np.testing.assert_array_equal(result.n_trials[:5], np.tile(result.n_pos, (5, 1)))
+    np.testing.assert_array_equal(result.n_trials[5:], np.tile(result.n_neg, (5, 1)))
+
+
+def test_majority_cost_weights_follow_the_paper_example():
+    # k = 3, majority class first: tp = (c, c, 1/c, 1, 1/c, 1), fp = (1/c, 1/c, c, 1, c, 1)
+    y = np.repeat([0, 1, 2], [50, 20, 30])
+    c = 4.0
+    q = majority_cost_weights(y, c)
+    sizes = np.array([50 * 20, 50 * 30, 20 * 50, 20 * 30, 30 * 50, 30 * 20])
+    np.testing.assert_allclose(q[0] * sizes, [c, c, 1 / c, 1, 1 / c, 1])
+    np.testing.assert_allclose(q[1] * sizes, [1 / c, 1 / c, c, 1, c, 1])
+    P = np.random.default_rng(0).dirichlet(np.ones(3), size=100)
+    result = roc_dmf(y, P, n_levels=9, weighting=q)
+    np.testing.assert_allclose(result.weights[:9], np.tile([c, c, 1 / c, 1, 1 / c, 1], (9, 1)))
+    neutral = roc_dmf(y, P, n_levels=9, weighting=majority_cost_weights(y, 1.0))
+    assert abs(neutral.D - roc_dmf(y, P, n_levels=9).D) < 1e-9
+    assert 0.45 <= neutral.D <= 0.55  # naive (label-independent) classifier at c = 1
+
+
+# --- the result object -----------------------------------------------------------------------
+
+
+def test_result_holds_the_fit_and_the_settings():
+    y, P = _informative(8)
+    result = roc_dmf(y, P, n_levels=19)
+    assert result.fpr.shape == result.tpr.shape == (19,)
+    assert result.tpr_matrix.shape == result.fpr_matrix.shape == result.thresholds.shape == (19, 6)
+    assert result.fitted.shape == result.weights.shape == (38, 6)
+    assert np.all(np.diff(result.levels) < 0) and np.all(np.diff(result.thresholds, axis=0) <= 0)
+    assert abs(result.pair_effect.sum()) < 1e-10 and result.pair_effect[0] >= 0
+    assert result.converged and result.n_iter >= 1 and result.deviance >= 0
+    assert (result.method, result.threshold_mode, result.weighting, result.trials) == (
+        "intercept", "pooled", "unweighted", "pairs"
+    )
+    assert result.bootstrap is None and result.ci is None
+    # the curve is expit of the row intercepts, and D its trapezoid area with the endpoints
+    x = np.concatenate([[0], 1 / (1 + np.exp(-result.intercept[19:])), [1]])
+    yy = np.concatenate([[0], 1 / (1 + np.exp(-result.intercept[:19])), [1]])
+    assert result.D == pytest.approx(np.trapezoid(yy, x), abs=1e-12)
+    # the intercept is the row mean of the fitted logits (V is centred)
+    logits = result.intercept[:, None] + result.slope[:, None] * result.pair_effect[None, :]
+    np.testing.assert_allclose(result.fitted, 1 / (1 + np.exp(-logits)), rtol=1e-12)
+    np.testing.assert_allclose(result.intercept, logits.mean(axis=1), atol=1e-10)
+
+
+def test_monotone_curve():
+    y, P = _informative(9, n=60)
+    result = roc_dmf(y, P, monotone=True)
+    assert np.all(np.diff(result.fpr) >= 0) and np.all(np.diff(result.tpr) >= 0)
+
+
+def test_plot_draws_the_curve_without_showing():
+    y, P = _informative(10)
+    result = roc_dmf(y, P, n_levels=9, bootstrap="stratified", n_boot=10, random_state=0)
+    ax = result.plot(name="model")
+    assert ax.get_lines()[0].get_xdata()[0] == 0 and ax.get_lines()[0].get_xdata()[-1] == 1
+    assert "D = " in ax.get_legend().get_texts()[0].get_text()
+    assert len(ax.collections) == 1  # the band
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
+
+
+# --- errors and warnings -----------------------------------------------------------------------
+
+
+def test_missing_class_pairs_are_dropped_with_a_warning():
+    y, P = _informative(11, k=3)
+    keep = y != 2
+    with pytest.warns(UndefinedMetricWarning, match=r"\[2\] have no samples.*4 class pairs"):
+        result = roc_dmf(y[keep], P[keep], labels=[0, 1, 2], n_levels=9)
+    assert result.pairs.tolist() == [[0, 1], [1, 0]]
+    assert result.dropped_pairs == ((0, 2), (1, 2), (2, 0), (2, 1))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"weighting": -np.ones(6)}, ValueError, r"weighting must be finite and positive; entry \(0,\)"),
+        ({"weighting": np.ones(5)}, ValueError, r"weighting must have shape \(6,\) or \(2, 6\) or \(18, 6\)"),
+        ({"weighting": np.ones((3, 6))}, ValueError, "weighting must have shape"),
+        ({"weighting": [1, 1, 1, 1, 1, np.nan]}, ValueError, "finite and positive"),
+        ({"weighting": "prior"}, ValueError, "weighting must be one of 'unweighted', 'weighted'"),
+        ({"n_levels": 1}, ValueError, "n_levels must be >= 2"),
+        ({"levels": [0.2, 1.5]}, ValueError, r"levels must lie strictly inside \(0, 1\)"),
+        ({"levels": [-0.1, 0.5]}, ValueError, r"levels must lie strictly inside \(0, 1\)"),
+        ({"method": "svd"}, ValueError, "method must be one of"),
+        ({"trials": "n"}, ValueError, "trials must be one of"),
+        ({"thresholds": "all"}, ValueError, "thresholds must be one of"),
+        ({"bootstrap": "jackknife"}, ValueError, "bootstrap must be one of"),
+        ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
+        ({"confidence": 1.0}, ValueError, "confidence must be"),
+        ({"monotone": "yes"}, TypeError, "monotone must be True or False"),
+    ],
+)
+def test_bad_arguments_raise_clear_errors(kwargs, error, match):
+    y, P = _informative(12)
+    kwargs.setdefault("n_levels", 9)
+    with pytest.raises(error, match=match):
+        roc_dmf(y, P, **kwargs)
+
+
+def test_fewer_than_two_classes_is_refused():
+    with pytest.raises(ValueError, match="at least 2"):
+        roc_dmf([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]], labels=[0, 1])
+    with pytest.raises(ValueError, match="y_true has 1 classes"):
+        roc_dmf([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]])
+
+
+def test_non_convergence_warns():
+    y, P = _informative(13)
+    with pytest.warns(ConvergenceWarning, match="did not converge within max_iter=1"):
+        result = roc_dmf(y, P, max_iter=1)
+    assert not result.converged and result.n_iter == 1
+
+
+def test_no_warning_on_ordinary_data():
+    y, P = _informative(14)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        roc_dmf(y, P)
