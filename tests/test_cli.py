@@ -1,16 +1,19 @@
 """The polyroc command: the evaluate subcommand on the bundled data and on a user file."""
 
+import json
+
 import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
 from polyroc.cli import glass_holdout_scores, main
+from polyroc.thresholds import apply_thresholds, tune_thresholds
 
 
-def _write_scores(tmp_path, y, P, classes):
+def _write_scores(tmp_path, y, P, classes, name="scores.csv"):
     lines = [",".join([*classes, "label"])]
     lines += [",".join([*(f"{v:.17g}" for v in row), label]) for row, label in zip(P, y)]
-    path = tmp_path / "scores.csv"
+    path = tmp_path / name
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -42,7 +45,7 @@ def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys):
     [
         ("a,b,label\n0.5,x,a\n", "non-numeric score 'x'"),
         ("a,b,truth\n0.5,0.5,a\n", "no label column 'label'"),
-        ("a,b,label\n0.5,0.5,c\n", "are not score column names"),
+        ("a,b,label\n0.5,0.5,c\n", "are not class names"),
         ("a,b,label\n0.5,0.7,a\n0.5,0.5,b\n", "rows of y_score must sum to 1"),
     ],
 )
@@ -52,3 +55,73 @@ def test_evaluate_bad_file_gives_one_line_error_and_exit_2(tmp_path, capsys, tex
     assert main(["evaluate", "--scores", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and err.startswith("polyroc evaluate: error:")
+
+
+def _labelled_scores(seed=0, n=300):
+    rng = np.random.default_rng(seed)
+    classes = ["ant", "bee", "cow"]
+    y = rng.choice(classes, n)
+    P = rng.dirichlet(np.ones(3), n) * 0.6
+    P[np.arange(n), [classes.index(v) for v in y]] += 0.4
+    return y, P, classes
+
+
+def test_tune_then_apply_reproduces_the_library(tmp_path, capsys):
+    y_val, P_val, classes = _labelled_scores(0)
+    y_test, P_test, _ = _labelled_scores(1)
+    val = _write_scores(tmp_path, y_val, P_val, classes, "val.csv")
+    test = _write_scores(tmp_path, y_test, P_test, classes, "test.csv")
+    tau_path, preds_path = tmp_path / "tau.json", tmp_path / "preds.csv"
+    assert main(["tune", "--scores", str(val), "--metric", "f1_macro", "--resolution", "30",
+                 "--out", str(tau_path)]) == 0
+    assert main(["apply", "--scores", str(test), "--tau", str(tau_path), "--out", str(preds_path)]) == 0
+    expected = tune_thresholds(y_val, P_val, metric="f1_macro", resolution=30, labels=classes)
+    document = json.loads(tau_path.read_text())
+    assert document["threshold"] == expected.best_threshold.tolist()
+    assert document["best_score"] == expected.best_score
+    lines = preds_path.read_text().splitlines()
+    assert lines[0] == "prediction"
+    assert lines[1:] == apply_thresholds(P_test, expected.best_threshold, labels=classes).tolist()
+
+
+def test_apply_keeps_ids_and_needs_every_class_column(tmp_path, capsys):
+    tau = tmp_path / "tau.json"
+    tau.write_text('{"classes": ["a", "b"], "threshold": [0.4, 0.6], "domain": "simplex"}')
+    scores = tmp_path / "s.csv"
+    scores.write_text("id,a,b\n7,0.5,0.5\n8,0.9,0.1\n")
+    out = tmp_path / "p.csv"
+    assert main(["apply", "--scores", str(scores), "--tau", str(tau), "--id-col", "id",
+                 "--out", str(out)]) == 0
+    assert out.read_text().splitlines() == ["id,prediction", "7,a", "8,a"]
+    scores.write_text("id,a,c\n7,0.5,0.5\n")
+    out.unlink()
+    assert main(["apply", "--scores", str(scores), "--tau", str(tau), "--out", str(out)]) == 2
+    assert "score columns ['b'] not found" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys):
+    y, P, classes = _labelled_scores(0, 30)
+    val = _write_scores(tmp_path, y, P, classes)
+    out = tmp_path / "tau.json"
+    assert main(["tune", "--scores", str(val), "--metric", "nope", "--out", str(out)]) == 2
+    assert "nope" in capsys.readouterr().err and not out.exists()
+    val.write_text(val.read_text().replace(",ant\n", ",owl\n", 1))
+    assert main(["tune", "--scores", str(val), "--out", str(out)]) == 2
+    assert "['owl']" in capsys.readouterr().err and not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]
+
+
+def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch):
+    import polyroc.io
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    y, P, classes = _labelled_scores(0, 30)
+    val = _write_scores(tmp_path, y, P, classes)
+    out = tmp_path / "tau.json"
+    monkeypatch.setattr(polyroc.io.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]

@@ -1,69 +1,144 @@
-"""Reading predicted scores from files.
+"""Reading predicted scores from files and writing results atomically.
 
-The score file format (CSV with a header row):
+Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
 
 - one column per class holding that class's score; the column name *is* the
   class label (e.g. ``cat,dog,bird`` or ``0,1,2``);
 - one label column (default name ``label``) holding the true class of each
-  row, spelled exactly as one of the score column names;
-- optionally an id column (``--id-col``) that is carried along and ignored
-  for scoring;
-- every other column is an error unless ``score_columns`` lists the score
+  row, spelled exactly as one of the score column names (optional where
+  labels are not needed, e.g. when applying tuned thresholds);
+- optionally an id column, carried into outputs;
+- every other column is an error unless ``score_columns`` names the score
   columns explicitly.
+
+NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
+optionally ``labels`` (n,) and ``ids`` (n,).
+
+Every file polyroc writes goes to a temporary file in the same directory first
+and is renamed into place, so an error or an interrupt never leaves a
+half-written output.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ScoreTable", "read_scores"]
+__all__ = [
+    "ScoreTable",
+    "atomic_write",
+    "read_scores",
+    "read_thresholds",
+    "write_predictions",
+    "write_thresholds",
+]
 
 
 @dataclass(frozen=True)
 class ScoreTable:
-    """Scores read from a file: labels, the score matrix and the class order."""
+    """Scores read from a file: labels (or None), the score matrix, the class order, ids."""
 
-    y_true: np.ndarray
+    y_true: np.ndarray | None
     y_score: np.ndarray
     classes: tuple[str, ...]
     ids: np.ndarray | None
     source: str
 
 
-def _parse_float(text, row_number, column):
+def _csv_columns(path):
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = [row for row in csv.reader(handle) if row]
+    if len(rows) < 2:
+        raise ValueError(f"{path}: expected a header row and at least one data row")
+    header = [name.strip() for name in rows[0]]
+    for number, row in enumerate(rows[1:], start=1):
+        if len(row) != len(header):
+            raise ValueError(
+                f"{path}: data row {number} has {len(row)} fields, the header has {len(header)}"
+            )
+    return {name: [row[i].strip() for row in rows[1:]] for i, name in enumerate(header)}
+
+
+def _parquet_columns(path):
     try:
-        return float(text)
-    except ValueError:
-        raise ValueError(
-            f"non-numeric score {text!r} in column {column!r}, row {row_number}"
-        ) from None
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ValueError(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
+    table = pq.read_table(path).to_pydict()
+    return {str(name): values for name, values in table.items()}
 
 
-def _score_columns(header, label_col, id_col, score_columns, path):
+def _npz_table(path, require_labels):
+    with np.load(path, allow_pickle=False) as data:
+        missing = [key for key in ("scores", "classes") if key not in data]
+        if missing:
+            raise ValueError(f"{path}: NPZ file lacks arrays {missing}; it has {sorted(data)}")
+        if require_labels and "labels" not in data:
+            raise ValueError(f"{path}: NPZ file lacks the array 'labels' of true classes")
+        scores = np.asarray(data["scores"], dtype=np.float64)
+        classes = tuple(str(c) for c in data["classes"])
+        labels = data["labels"].astype(str) if "labels" in data else None
+        ids = data["ids"].astype(str) if "ids" in data else None
+    if scores.ndim != 2 or scores.shape[1] != len(classes):
+        raise ValueError(f"{path}: scores must be (n, {len(classes)}), got {scores.shape}")
+    return labels, scores, classes, ids
+
+
+def _parse_column(values, name, path):
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        for number, value in enumerate(values, start=1):
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"{path}: non-numeric score {value!r} in column {name!r}, data row {number}"
+                ) from None
+        raise
+
+
+def _check_columns(header, label_col, id_col, score_columns, path):
     for name, role in ((label_col, "label"), (id_col, "id")):
         if name is not None and name not in header:
             raise ValueError(f"{path}: no {role} column {name!r}; columns are {header}")
     if score_columns is None:
-        return [c for c in header if c not in (label_col, id_col)]
-    missing = [c for c in score_columns if c not in header]
-    if missing:
-        raise ValueError(f"{path}: score columns {missing} not found; columns are {header}")
-    return list(score_columns)
+        columns = [c for c in header if c not in (label_col, id_col)]
+    else:
+        missing = [c for c in score_columns if c not in header]
+        if missing:
+            raise ValueError(f"{path}: score columns {missing} not found; columns are {header}")
+        columns = list(score_columns)
+    if len(columns) < 2:
+        raise ValueError(f"{path}: need at least 2 score columns, found {columns}")
+    return columns
+
+
+def _column_table(columns, label_col, id_col, score_columns, path):
+    header = list(columns)
+    names = _check_columns(header, label_col, id_col, score_columns, path)
+    scores = np.column_stack([_parse_column(columns[name], name, path) for name in names])
+    labels = None if label_col is None else np.array([str(v).strip() for v in columns[label_col]])
+    ids = None if id_col is None else np.array([str(v) for v in columns[id_col]])
+    return labels, scores, tuple(names), ids
 
 
 def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
-    """Read a CSV of per-class scores and true labels.
+    """Read per-class scores (and true labels) from a CSV, Parquet or NPZ file.
 
     Parameters
     ----------
     path : str or Path
-        CSV file with a header row (see the module docstring for the format).
-    label_col : str, default="label"
-        Name of the column of true labels.
+        ``.csv``, ``.parquet`` or ``.npz`` file (see the module docstring).
+    label_col : str or None, default="label"
+        Name of the column of true labels; None when the file has none.
     id_col : str, optional
         Name of an id column kept in :attr:`ScoreTable.ids`.
     score_columns : list of str, optional
@@ -77,9 +152,9 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     Raises
     ------
     ValueError
-        If the file is empty, a named column is missing, fewer than two score
-        columns remain, a score is not a number, a row has the wrong number of
-        fields, or a label is not one of the score column names.
+        If the file is empty or of an unknown type, a named column is missing,
+        fewer than two score columns remain, a score is not a number, a row has
+        the wrong number of fields, or a label is not one of the class names.
     OSError
         If the file cannot be read.
 
@@ -94,31 +169,92 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     (('a', 'b'), ['a', 'b'], [[0.9, 0.1], [0.2, 0.8]])
     """
     path = Path(path)
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
-    rows = [row for row in rows if row]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: expected a header row and at least one data row")
-    header = [name.strip() for name in rows[0]]
-    columns = _score_columns(header, label_col, id_col, score_columns, path)
-    if len(columns) < 2:
-        raise ValueError(f"{path}: need at least 2 score columns, found {columns}")
-    index = {name: i for i, name in enumerate(header)}
-    scores = np.empty((len(rows) - 1, len(columns)))
-    labels = []
-    for r, row in enumerate(rows[1:]):
-        if len(row) != len(header):
+    suffix = path.suffix.lower()
+    if suffix == ".npz":
+        labels, scores, classes, ids = _npz_table(path, label_col is not None)
+    elif suffix in (".csv", ".txt", ".parquet", ".pq"):
+        columns = _parquet_columns(path) if suffix in (".parquet", ".pq") else _csv_columns(path)
+        labels, scores, classes, ids = _column_table(columns, label_col, id_col, score_columns, path)
+    else:
+        raise ValueError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
+    if labels is not None:
+        unknown = sorted(set(labels.tolist()) - set(classes))
+        if unknown:
             raise ValueError(
-                f"{path}: row {r + 2} has {len(row)} fields, the header has {len(header)}"
+                f"{path}: labels {unknown[:5]} in column {label_col!r} are not class names "
+                f"{list(classes)}"
             )
-        scores[r] = [_parse_float(row[index[c]], r + 2, c) for c in columns]
-        labels.append(row[index[label_col]].strip())
-    y_true = np.array(labels)
-    unknown = sorted(set(labels) - set(columns))
-    if unknown:
-        raise ValueError(
-            f"{path}: labels {unknown[:5]} in column {label_col!r} are not score column names "
-            f"{columns}"
-        )
-    ids = None if id_col is None else np.array([row[index[id_col]] for row in rows[1:]])
-    return ScoreTable(y_true, scores, tuple(columns), ids, str(path))
+    return ScoreTable(labels, scores, classes, ids, str(path))
+
+
+def atomic_write(path, content):
+    """Write ``content`` (str or bytes) to ``path`` via a temporary file and a rename.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     atomic_write(os.path.join(tmp, "a.txt"), "hello")
+    ...     open(os.path.join(tmp, "a.txt")).read()
+    'hello'
+    """
+    path = Path(path)
+    mode = "wb" if isinstance(content, bytes) else "w"
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as out:
+            out.write(content)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def write_predictions(path, predictions, *, ids=None, y_true=None):
+    """Write predicted labels as CSV (``id`` if given, ``prediction``, ``label`` if given)."""
+    columns = {"id": ids, "prediction": predictions, "label": y_true}
+    columns = {name: values for name, values in columns.items() if values is not None}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(zip(*columns.values()))
+    atomic_write(path, buffer.getvalue())
+
+
+def write_thresholds(path, result):
+    """Write a :class:`~polyroc.thresholds.TuningResult` as JSON (exact float round trip)."""
+    document = {
+        "classes": [str(c) for c in result.classes],
+        "threshold": [float(t) for t in result.best_threshold],
+        "domain": result.domain,
+        "metric": result.metric,
+        "best_score": result.best_score,
+        "argmax_score": result.argmax_score,
+        "search": result.search,
+        "resolution": result.resolution,
+        "n_samples": result.n_samples,
+        "n_thresholds": result.n_thresholds,
+    }
+    atomic_write(path, json.dumps(document, indent=2) + "\n")
+
+
+def read_thresholds(path):
+    """Read a thresholds JSON written by :func:`write_thresholds`; return the document.
+
+    Raises
+    ------
+    ValueError
+        If the file is not JSON or lacks ``classes``, ``threshold`` or
+        ``domain``, or their lengths differ.
+    """
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not a thresholds JSON file ({error.msg})") from None
+    missing = [key for key in ("classes", "threshold", "domain") if key not in document]
+    if missing:
+        raise ValueError(f"{path}: thresholds file lacks {missing}")
+    if len(document["classes"]) != len(document["threshold"]):
+        raise ValueError(f"{path}: 'classes' and 'threshold' have different lengths")
+    return document
