@@ -34,13 +34,13 @@ def models(seed):
     }
 
 
-def row(name, model, split, n_bootstrap, seed):
+def row(name, model, split, n_boot, seed):
     X_train, X_test, y_train, y_test = split
     model.fit(X_train, y_train)
     test, train = model.predict_proba(X_test), model.predict_proba(X_train)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)
-        gini = gini_roc(y_test, test, labels=model.classes_, n_bootstrap=n_bootstrap, random_state=seed)
+        gini = gini_roc(y_test, test, labels=model.classes_, n_boot=n_boot, random_state=seed)
     reference = gini_roc(
         y_test, test, labels=model.classes_, reference_scores=train, compat="reference", random_state=seed
     )
@@ -69,9 +69,9 @@ def main():
     )
     print("|---|---|---|---|---|---|---|---|")
     for name, model in models(args.seed).items():
-        print(row(name, model, split, args.n_bootstrap, args.seed))
+        print(row(name, model, split, args.n_boot, args.seed))
     print(f"\nglass: 214 samples, 6 classes; stratified 70/30 split (random_state={args.seed}); "
-          f"test n = {len(split[3])}; bootstrap B = {args.n_bootstrap}, random_state={args.seed}.")
+          f"test n = {len(split[3])}; bootstrap B = {args.n_boot}, random_state={args.seed}.")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def test_gini_auc_on_glass_sits_among_the_class_aucs(glass_split, name):
     model = MODELS[name]().fit(X_train, y_train)
     P = model.predict_proba(X_test)
     with pytest.warns(WhiteningWarning, match="singular"):
-        result = gini_roc(y_test, P, labels=model.classes_, n_bootstrap=100, random_state=0)
+        result = gini_roc(y_test, P, labels=model.classes_, n_boot=100, random_state=0)
     per_class = [roc_auc_score(y_test == c, P[:, i]) for i, c in enumerate(model.classes_)]
     np.testing.assert_allclose(result.class_auc, per_class, atol=1e-12)
     assert result.auc_agg == pytest.approx(np.dot(result.weights, per_class), abs=1e-12)

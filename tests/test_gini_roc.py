@@ -137,15 +137,15 @@ def test_perfect_scores_give_one_and_random_scores_cover_one_half():
     assert quiet_gini_roc(y, perfect).auc_agg == pytest.approx(1.0)
     rng = np.random.default_rng(7)
     noise = rng.dirichlet(np.ones(3), size=300)
-    result = quiet_gini_roc(rng.integers(0, 3, 300), noise, n_bootstrap=200, random_state=0)
+    result = quiet_gini_roc(rng.integers(0, 3, 300), noise, n_boot=200, random_state=0)
     ci = result.bootstrap.auc
     assert ci.low <= 0.5 <= ci.high and ci.low > 1 / 3
 
 
 def test_bootstrap_is_seeded_and_consistent():
     y, P = scored_sample(90, 3, 8, decimals=2)
-    first = quiet_gini_roc(y, P, n_bootstrap=50, random_state=3)
-    second = quiet_gini_roc(y, P, n_bootstrap=50, random_state=3)
+    first = quiet_gini_roc(y, P, n_boot=50, random_state=3)
+    second = quiet_gini_roc(y, P, n_boot=50, random_state=3)
     boot = first.bootstrap
     np.testing.assert_array_equal(boot.tpr_low, second.bootstrap.tpr_low)
     assert boot.auc.low == second.bootstrap.auc.low and boot.auc.estimate == first.auc_agg
@@ -242,7 +242,7 @@ def test_result_is_frozen_and_plots_without_showing():
     import matplotlib.pyplot as plt
 
     y, P = scored_sample(60, 3, 15, decimals=2)
-    result = quiet_gini_roc(y, P, n_bootstrap=20, random_state=0)
+    result = quiet_gini_roc(y, P, n_boot=20, random_state=0)
     assert isinstance(result, GiniRoc)
     with pytest.raises(AttributeError):
         result.g1 = 1.0

@@ -112,12 +112,12 @@ class GiniRoc:
     classes_used : tuple
         Classes that were whitened and have samples (the others have weight 0).
     bootstrap : GiniBootstrap or None
-        Stratified bootstrap band and intervals, when ``n_bootstrap > 0``.
+        Stratified bootstrap band and intervals, when ``n_boot > 0``.
     settings : dict
         How the result was computed: ``compat``, ``fitted_on``, ``singular``
         (requested), ``whitening`` (applied), ``ridge``, ``condition_number``,
         ``constant_classes``, ``absent_classes``, ``gini_norm``, ``grid``,
-        ``n_bootstrap``, ``confidence``, ``random_state``.
+        ``n_boot``, ``confidence``, ``random_state``.
     """
 
     classes: np.ndarray
@@ -174,7 +174,7 @@ def gini_roc(
     gini_norm="unbiased",
     grid=None,
     absent="raise",
-    n_bootstrap=0,
+    n_boot=0,
     confidence=0.95,
     random_state=None,
     compat=None,
@@ -218,7 +218,7 @@ def gini_roc(
     absent : {"raise", "drop"}, default="raise"
         A class of ``labels`` without samples: raise, or give it weight 0 and
         renormalise the others (recorded in ``settings``).
-    n_bootstrap : int, default=0
+    n_boot : int, default=0
         Number of stratified bootstrap replicates for the band and intervals
         (0: none). W is refitted in each replicate unless ``reference_scores``
         is given.
@@ -276,7 +276,7 @@ def gini_roc(
     check_option("gini_norm", gini_norm, GINI_NORMS)
     check_real("confidence", confidence, low=0, high=1)
     grid = None if grid is None else check_positive_int("grid", grid, minimum=2)
-    n_bootstrap = check_positive_int("n_bootstrap", n_bootstrap, minimum=0)
+    n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     y, scores, classes, weights, present, reference = _checked_inputs(
         y_true, y_score, labels, sample_weight, reference_scores, absent
     )
@@ -286,7 +286,7 @@ def gini_roc(
         "random_state": random_state,
     }
     if compat == "reference":
-        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_bootstrap)
+        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_boot)
         return _reference_roc(y, scores, reference, classes, present, random_state, settings)
     options = {"singular": singular, "ridge": ridge, "constant": constant}
     whitening = fit_whitening(
@@ -298,17 +298,17 @@ def gini_roc(
     curves = class_curves(y, scores, weights)
     aggregate = aggregate_vertical(curves, curve_weights, grid)
     bootstrap = None
-    if n_bootstrap:
+    if n_boot:
         bootstrap = _bootstrap(
             y, scores, weights, present, classes, fixed=None if reference is None else whitening,
-            options=options, grid=grid, n_bootstrap=n_bootstrap, confidence=confidence,
+            options=options, grid=grid, n_boot=n_boot, confidence=confidence,
             random_state=random_state, estimate=aggregate.auc,
         )
     settings.update(
         compat=None, singular=singular, whitening=whitening.applied, ridge=whitening.ridge,
         condition_number=whitening.condition_number,
         constant_classes=classes[~whitening.used].tolist(), gini_norm=gini_norm, grid=grid,
-        n_bootstrap=n_bootstrap, confidence=confidence,
+        n_boot=n_boot, confidence=confidence,
     )
     return GiniRoc(
         classes=classes, weights=curve_weights, g1=gini.g1, auc_theory=gini.auc_theory,
@@ -349,7 +349,7 @@ def _present_classes(support, classes, absent):
 
 
 def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, grid,
-               n_bootstrap, confidence, random_state, estimate):
+               n_boot, confidence, random_state, estimate):
     """Stratified bootstrap of the weights, the aggregated TPR and its area.
 
     ``fixed`` is the whitening fitted on reference scores, kept in every
@@ -357,7 +357,7 @@ def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, gr
     """
     band_fpr = np.linspace(0.0, 1.0, grid or BAND_POINTS)
     weights, tpr, auc = [], [], []
-    for chunk in bootstrap_multiplicities(y, n_bootstrap, random_state=check_random_state(random_state)):
+    for chunk in bootstrap_multiplicities(y, n_boot, random_state=check_random_state(random_state)):
         for multiplicity in chunk:
             replicate = multiplicity if sample_weight is None else multiplicity * sample_weight
             whitening = fixed if fixed is not None else fit_whitening(scores, replicate, **options)
@@ -372,7 +372,7 @@ def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, gr
     weights_low, weights_high = percentile_interval(np.array(weights), confidence=confidence)
     interval = ConfidenceInterval(
         estimate=estimate, low=float(auc_low), high=float(auc_high), confidence=confidence,
-        method="percentile, stratified bootstrap", n_boot=n_bootstrap, random_state=random_state,
+        method="percentile, stratified bootstrap", n_boot=n_boot, random_state=random_state,
     )
     return GiniBootstrap(
         fpr=band_fpr, tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
@@ -381,14 +381,14 @@ def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, gr
     )
 
 
-def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_bootstrap):
+def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_boot):
     fixed = {
         "sample_weight": sample_weight is not None,
         "singular": singular != "limit",
         "ridge": ridge is not None,
         "gini_norm": gini_norm != "unbiased",
         "grid": grid is not None,
-        "n_bootstrap": n_bootstrap != 0,
+        "n_boot": n_boot != 0,
     }
     given = [name for name, changed in fixed.items() if changed]
     if given:
@@ -406,7 +406,7 @@ def _reference_roc(y, scores, reference, classes, present, random_state, setting
         f"caps {REFERENCE_CAP:g}, global rank rescaling",
         ridge=None, condition_number=None, constant_classes=[],
         gini_norm="reference: Δ/2, not divided by the mean", grid=REFERENCE_GRID,
-        n_bootstrap=0, confidence=None,
+        n_boot=0, confidence=None,
     )
     aggregate = outcome.aggregate
     return GiniRoc(
