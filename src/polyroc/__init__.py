@@ -11,7 +11,7 @@ from polyroc.curves import (
     roc_auc,
     roc_curve,
 )
-from polyroc.evaluate import Evaluation, evaluate
+from polyroc.evaluation import Evaluation, evaluate
 from polyroc.exceptions import ConvergenceWarning, UndefinedMetricWarning
 from polyroc.metrics import (
     accuracy_score,

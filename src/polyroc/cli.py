@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polyroc.evaluate import evaluate
+from polyroc.evaluation import evaluate
 from polyroc.io import read_scores, read_thresholds, write_predictions, write_thresholds
 
 EXIT_BAD_INPUT = 2
