@@ -1,0 +1,38 @@
+"""Display objects (matplotlib) for polyroc's results, in scikit-learn's Display pattern.
+
+Each display is built by a classmethod from the data (``from_predictions``)
+or from a result object (``from_result``), draws with ``.plot(ax=None)`` and
+keeps the matplotlib artists it drew (``ax_``, ``figure_``, ``lines_`` ...).
+Nothing here calls ``plt.show()``. The core of polyroc never imports this
+package; importing it does not import ``matplotlib.pyplot`` until a display
+is drawn.
+
+- :class:`ConfusionMatrixDisplay`: counts or normalised rates.
+- :class:`RocCurveDisplay`: one-vs-rest ROC curves, micro and macro averages.
+- :class:`PrecisionRecallDisplay`: one-vs-rest precision-recall curves.
+- :class:`RocCloudDisplay`: ROC clouds of sampled thresholds, with DFP.
+- :class:`SimplexHeatmapDisplay`: tuning score over the threshold simplex (3 classes).
+- :class:`DecisionRegionsDisplay`: regions of argmax(p − τ) on the simplex (3 classes).
+- :class:`TuningProfileDisplay`: score along each threshold coordinate through τ* (any m).
+"""
+
+from polyroc.plotting._clouds import RocCloudDisplay
+from polyroc.plotting._common import simplex_to_cartesian
+from polyroc.plotting._confusion_matrix import ConfusionMatrixDisplay
+from polyroc.plotting._precision_recall import PrecisionRecallDisplay
+from polyroc.plotting._profile import TuningProfileDisplay
+from polyroc.plotting._roc import RocCurveDisplay, macro_roc_curve
+from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay, decision_region
+
+__all__ = [
+    "ConfusionMatrixDisplay",
+    "DecisionRegionsDisplay",
+    "PrecisionRecallDisplay",
+    "RocCloudDisplay",
+    "RocCurveDisplay",
+    "SimplexHeatmapDisplay",
+    "TuningProfileDisplay",
+    "decision_region",
+    "macro_roc_curve",
+    "simplex_to_cartesian",
+]

@@ -1,0 +1,427 @@
+"""Tests of polyroc.plotting: the drawn data against scikit-learn and independent re-derivations."""
+
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_rgb  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
+from sklearn import metrics as skm  # noqa: E402
+from sklearn.preprocessing import label_binarize  # noqa: E402
+
+from polyroc.curves import roc_curve  # noqa: E402
+from polyroc.exceptions import UndefinedMetricWarning  # noqa: E402
+from polyroc.plotting import (  # noqa: E402
+    ConfusionMatrixDisplay,
+    DecisionRegionsDisplay,
+    PrecisionRecallDisplay,
+    RocCloudDisplay,
+    RocCurveDisplay,
+    SimplexHeatmapDisplay,
+    TuningProfileDisplay,
+    simplex_to_cartesian,
+)
+from polyroc.thresholds import predict, roc_cloud, tune_thresholds  # noqa: E402
+
+#: The barycentric triangle, written out independently of the library.
+VERTICES = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
+
+
+@pytest.fixture(autouse=True)
+def _close_figures(monkeypatch):
+    def refuse_show(*args, **kwargs):
+        raise AssertionError("plotting code must never call plt.show()")
+
+    monkeypatch.setattr(plt, "show", refuse_show)
+    yield
+    plt.close("all")
+
+
+def _data(n_classes, n_samples=120, seed=0, noise=0.5):
+    """Labels drawn from Dirichlet probabilities, scores = those probabilities blurred."""
+    rng = np.random.default_rng(seed)
+    truth = rng.dirichlet(np.ones(n_classes), n_samples)
+    y = np.array([rng.choice(n_classes, p=p) for p in truth])
+    scores = (1 - noise) * truth + noise * rng.dirichlet(np.ones(n_classes), n_samples)
+    return y, scores
+
+
+def _cartesian(points):
+    """Barycentric -> Cartesian for points summing to 1."""
+    return np.asarray(points) @ VERTICES
+
+
+# --------------------------------------------------------------------------- import hygiene
+
+
+def test_core_never_imports_plotting_and_plotting_imports_pyplot_lazily():
+    code = """
+import importlib, pkgutil, sys
+import polyroc
+
+def walk(package):
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        if info.name == "polyroc.plotting":
+            continue
+        module = importlib.import_module(info.name)
+        if info.ispkg:
+            walk(module)
+
+walk(polyroc)
+assert "polyroc.plotting" not in sys.modules, "a core module imports polyroc.plotting"
+import polyroc.plotting
+assert "matplotlib.pyplot" not in sys.modules, "importing polyroc.plotting imported pyplot"
+"""
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --------------------------------------------------------------------------- confusion matrix
+
+
+def test_confusion_matrix_counts_texts_and_labels_equal_sklearn():
+    rng = np.random.default_rng(1)
+    classes = np.array(["cat", "dog", "owl"])
+    y_true, y_pred = rng.choice(classes, 60), rng.choice(classes, 60)
+    disp = ConfusionMatrixDisplay.from_predictions(y_true, y_pred)
+    expected = skm.confusion_matrix(y_true, y_pred, labels=classes)
+    np.testing.assert_array_equal(disp.im_.get_array(), expected)
+    assert [[text.get_text() for text in row] for row in disp.text_] == expected.astype(str).tolist()
+    assert [label.get_text() for label in disp.ax_.get_xticklabels()] == classes.tolist()
+    assert [label.get_text() for label in disp.ax_.get_yticklabels()] == classes.tolist()
+    assert (disp.ax_.get_xlabel(), disp.ax_.get_ylabel()) == ("Predicted label", "True label")
+    # each text sits on its cell: column = predicted (x), row = true (y)
+    assert disp.text_[0, 2].get_position() == (2, 0)
+
+
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_confusion_matrix_normalised_equals_sklearn(normalize):
+    rng = np.random.default_rng(2)
+    y_true, y_pred = rng.integers(0, 4, 80), rng.integers(0, 4, 80)
+    weights = rng.uniform(0.5, 2.0, 80)
+    disp = ConfusionMatrixDisplay.from_predictions(y_true, y_pred, normalize=normalize, sample_weight=weights)
+    expected = skm.confusion_matrix(y_true, y_pred, normalize=normalize, sample_weight=weights)
+    np.testing.assert_allclose(disp.im_.get_array(), expected)
+    assert disp.text_[1, 2].get_text() == f"{expected[1, 2]:.2f}"
+    assert normalize in disp.ax_.get_title()
+
+
+def test_confusion_matrix_options_and_given_axes():
+    _, ax = plt.subplots()
+    disp = ConfusionMatrixDisplay.from_predictions(
+        [0, 1, 1], [0, 0, 1], labels=[1, 0], ax=ax, include_values=False, colorbar=False,
+        display_labels=["one", "zero"],
+    )
+    assert disp.ax_ is ax and disp.figure_ is ax.figure
+    assert disp.text_ is None and disp.colorbar_ is None
+    np.testing.assert_array_equal(disp.im_.get_array(), [[1, 1], [0, 1]])
+    assert [label.get_text() for label in ax.get_xticklabels()] == ["one", "zero"]
+    with pytest.raises(ValueError, match="normalize"):
+        ConfusionMatrixDisplay.from_predictions([0, 1], [0, 1], normalize="rows")
+
+
+def test_confusion_matrix_from_result_is_that_of_the_tuned_rule():
+    y, scores = _data(3, seed=3)
+    result = tune_thresholds(y, scores, resolution=12)
+    disp = ConfusionMatrixDisplay.from_result(result, y, scores)
+    expected = skm.confusion_matrix(y, np.argmax(scores - result.best_threshold, axis=1))
+    np.testing.assert_array_equal(disp.im_.get_array(), expected)
+
+
+# --------------------------------------------------------------------------- ROC curves
+
+
+def test_roc_lines_equal_sklearn_curves_and_auc():
+    y, scores = _data(4, seed=4)
+    disp = RocCurveDisplay.from_predictions(y, scores)
+    legend = [text.get_text() for text in disp.ax_.get_legend().get_texts()]
+    for k, line in enumerate(disp.lines_):
+        fpr, tpr, _ = skm.roc_curve(y == k, scores[:, k])
+        np.testing.assert_allclose(line.get_xdata(), fpr)
+        np.testing.assert_allclose(line.get_ydata(), tpr)
+        assert legend[k] == f"{k} (AUC = {skm.roc_auc_score(y == k, scores[:, k]):.3f})"
+        assert line.get_color() == f"C{k}"
+    fpr, tpr, _ = skm.roc_curve(label_binarize(y, classes=range(4)).ravel(), scores.ravel())
+    np.testing.assert_allclose(disp.micro_line_.get_xdata(), fpr)
+    np.testing.assert_allclose(disp.micro_line_.get_ydata(), tpr)
+    np.testing.assert_array_equal(disp.chance_level_.get_xydata(), [[0, 0], [1, 1]])
+    macro = skm.roc_auc_score(y, scores, multi_class="ovr", average="macro")
+    assert disp.macro_auc == pytest.approx(macro, abs=1e-12)
+    assert f"macro-average (AUC = {macro:.3f})" in legend
+
+
+def test_macro_curve_is_the_mean_of_the_class_curves():
+    y, scores = _data(3, n_samples=60, seed=5)
+    scores = np.round(scores, 1)  # ties: vertical and diagonal segments
+    disp = RocCurveDisplay.from_predictions(y, scores, drop_intermediate=False)
+    fpr, tpr = disp.macro_line_.get_xdata(), disp.macro_line_.get_ydata()
+    assert (fpr[0], tpr[0], fpr[-1], tpr[-1]) == (0, 0, 1, 1)
+    assert np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= -1e-12)
+    sk_curves = [skm.roc_curve(y == k, scores[:, k], drop_intermediate=False)[:2] for k in range(3)]
+    grid = np.unique(np.concatenate([f for f, _ in sk_curves]))
+    between = (grid[:-1] + grid[1:]) / 2  # off every breakpoint, each curve is single-valued
+    expected = np.mean([np.interp(between, f, t) for f, t in sk_curves], axis=0)
+    np.testing.assert_allclose(np.interp(between, fpr, tpr), expected)
+    # at a breakpoint where some class is vertical, the curve spans the mean lowest..highest TPR
+    k, index = next((k, i) for k, (f, _) in enumerate(sk_curves) for i in range(1, f.size) if f[i] == f[i - 1])
+    at = sk_curves[k][0][index]
+    lows = [t[f == at].min() if np.any(f == at) else np.interp(at, f, t) for f, t in sk_curves]
+    highs = [t[f == at].max() if np.any(f == at) else np.interp(at, f, t) for f, t in sk_curves]
+    np.testing.assert_allclose([tpr[fpr == at].min(), tpr[fpr == at].max()], [np.mean(lows), np.mean(highs)])
+
+
+def test_roc_display_skips_a_class_without_samples():
+    y, scores = _data(3, n_samples=50, seed=6)
+    y = np.where(y == 2, 0, y)
+    with pytest.warns(UndefinedMetricWarning):
+        disp = RocCurveDisplay.from_predictions(y, scores, labels=[0, 1, 2])
+    assert disp.lines_[2] is None
+    with pytest.warns(UndefinedMetricWarning):
+        auc = roc_curve(y, scores, labels=[0, 1, 2]).auc
+    assert disp.macro_auc == pytest.approx(np.mean(auc[:2]))
+
+
+def test_roc_from_result_options_and_given_axes():
+    y, scores = _data(3, seed=7)
+    _, ax = plt.subplots()
+    disp = RocCurveDisplay.from_result(roc_curve(y, scores), ax=ax, micro=False, macro=False,
+                                       chance_level=False, show_classes=False)
+    assert disp.ax_ is ax
+    assert disp.lines_ == [None] * 3
+    assert disp.micro_line_ is None and disp.macro_line_ is None and disp.chance_level_ is None
+    assert ax.get_lines() == []
+
+
+# --------------------------------------------------------------------------- precision-recall
+
+
+def test_precision_recall_lines_ap_and_prevalence_equal_sklearn():
+    y, scores = _data(3, seed=8)
+    weights = np.random.default_rng(8).uniform(0.2, 3.0, y.size)
+    disp = PrecisionRecallDisplay.from_predictions(y, scores, sample_weight=weights)
+    legend = [text.get_text() for text in disp.ax_.get_legend().get_texts()]
+    prevalence = np.bincount(y, weights=weights) / weights.sum()
+    for k in range(3):
+        precision, recall, _ = skm.precision_recall_curve(y == k, scores[:, k], sample_weight=weights)
+        np.testing.assert_allclose(disp.lines_[k].get_xdata(), recall)
+        np.testing.assert_allclose(disp.lines_[k].get_ydata(), precision)
+        assert disp.lines_[k].get_drawstyle() == "steps-post"
+        ap = skm.average_precision_score(y == k, scores[:, k], sample_weight=weights)
+        assert legend[k] == f"{k} (AP = {ap:.3f})"
+        np.testing.assert_allclose(disp.baselines_[k].get_ydata(), [prevalence[k]] * 2)
+    np.testing.assert_allclose(disp.prevalence, prevalence)
+    binary = label_binarize(y, classes=range(3)).ravel()
+    precision, recall, _ = skm.precision_recall_curve(binary, scores.ravel(), sample_weight=np.repeat(weights, 3))
+    np.testing.assert_allclose(disp.micro_line_.get_xdata(), recall)
+    np.testing.assert_allclose(disp.micro_line_.get_ydata(), precision)
+
+
+# --------------------------------------------------------------------------- ROC clouds
+
+
+def _class_rates(y, y_pred, k):
+    """(fpr, tpr) of class k one-vs-rest, from sklearn's binary confusion matrix."""
+    tn, fp, fn, tp = skm.confusion_matrix(y == k, y_pred == k, labels=[False, True]).ravel()
+    return fp / (fp + tn), tp / (tp + fn)
+
+
+def test_roc_cloud_scatters_curves_titles_and_argmax_points():
+    y, scores = _data(3, seed=9)
+    cloud = roc_cloud(y, scores, resolution=10)
+    disp = RocCloudDisplay.from_result(cloud)
+    assert len(disp.axes_) == 3 and len({id(axes) for axes in disp.axes_}) == 3
+    for j, axes in enumerate(disp.axes_):
+        offsets = np.asarray(disp.scatters_[j].get_offsets())
+        np.testing.assert_array_equal(offsets, np.column_stack([cloud.fpr[:, j], cloud.tpr[:, j]]))
+        # the rates, re-derived from predict and sklearn at a few sampled thresholds
+        for row in (0, 17, cloud.thresholds.shape[0] - 1):
+            rates = _class_rates(y, predict(scores, cloud.thresholds[row]), j)
+            np.testing.assert_allclose(offsets[row], rates)
+        fpr, tpr, _ = skm.roc_curve(y == j, scores[:, j])
+        np.testing.assert_allclose(disp.lines_[j].get_xdata(), fpr)
+        np.testing.assert_allclose(disp.lines_[j].get_ydata(), tpr)
+        dfp = np.mean(offsets[:, 0] + 1 - offsets[:, 1])
+        assert axes.get_title() == f"{j}: DFP = {dfp:.3f}"
+        np.testing.assert_allclose(disp.argmax_markers_[j].get_xydata()[0], _class_rates(y, scores.argmax(1), j))
+
+
+def test_roc_cloud_overlay_and_panel_axes():
+    y, scores = _data(4, seed=10)
+    disp = RocCloudDisplay.from_predictions(y, scores, resolution=5, layout="overlay")
+    assert disp.ax_ is disp.axes_[0] and all(axes is disp.ax_ for axes in disp.axes_)
+    legend = [text.get_text() for text in disp.ax_.get_legend().get_texts()]
+    assert legend[0] == f"0: DFP = {disp.cloud.dfp[0]:.3f}"
+    assert f"{disp.cloud.dfp_overall:.3f}" in disp.ax_.get_title()
+    for j, scatter in enumerate(disp.scatters_):
+        np.testing.assert_allclose(scatter.get_facecolor()[0][:3], to_rgb(f"C{j}"))
+    panels = RocCloudDisplay.from_result(disp.cloud, ncols=3)
+    assert len(panels.figure_.axes) == 4  # 2 x 3 grid, the two spare panels removed
+    _, axes = plt.subplots(2, 2)
+    assert list(RocCloudDisplay.from_result(disp.cloud, ax=axes).ax_) == list(axes.ravel())
+    with pytest.raises(ValueError, match="one Axes per class"):
+        RocCloudDisplay.from_result(disp.cloud, ax=axes[0])
+    with pytest.raises(ValueError, match="layout"):
+        RocCloudDisplay.from_result(disp.cloud, layout="grid")
+
+
+# --------------------------------------------------------------------------- simplex heat map
+
+
+def test_simplex_to_cartesian_vertices_and_shift_invariance():
+    np.testing.assert_allclose(simplex_to_cartesian(np.eye(3)), VERTICES, atol=1e-15)
+    tau = np.array([0.2, 0.5, 0.3])
+    np.testing.assert_allclose(simplex_to_cartesian(tau + 0.7), _cartesian(tau))
+    with pytest.raises(ValueError, match="3 coordinates"):
+        simplex_to_cartesian([0.5, 0.5])
+
+
+def test_heatmap_vertices_values_and_markers():
+    y, scores = _data(3, seed=11)
+    result = tune_thresholds(y, scores, metric="f1_macro", resolution=24, return_surface=True)
+    disp = SimplexHeatmapDisplay.from_result(result)
+    triangulation = disp.triangulation_
+    assert triangulation.x.size == result.thresholds.shape[0]
+    np.testing.assert_allclose(np.column_stack([triangulation.x, triangulation.y]), _cartesian(result.thresholds))
+    values = np.asarray(disp.collection_.get_array())
+    np.testing.assert_array_equal(values, result.scores)
+    star = disp.best_marker_.get_xydata()[0]
+    np.testing.assert_allclose(star, _cartesian(result.best_threshold))
+    # the maximum of the drawn surface is at the star, and equals the tuned score
+    at_star = np.flatnonzero(np.all(np.isclose(np.column_stack([triangulation.x, triangulation.y]), star), axis=1))
+    assert values.max() == pytest.approx(result.best_score)
+    assert values[at_star].max() == pytest.approx(values.max())
+    # a surface value, re-derived with sklearn at the tuned threshold
+    assert skm.f1_score(y, predict(scores, result.best_threshold), average="macro") == pytest.approx(values.max())
+    np.testing.assert_allclose(disp.argmax_marker_.get_xydata()[0], [0.5, np.sqrt(3) / 6])
+    assert disp.colorbar_.ax.get_ylabel() == "f1_macro"
+    assert [text.get_text() for text in disp.ax_.texts] == ["0", "1", "2"]
+
+
+def test_heatmap_masks_undefined_scores():
+    y, scores = _data(3, n_samples=40, seed=12)
+
+    def picky(counts):
+        correct = counts[..., 0, 0].astype(float)
+        return np.where(correct > 5, correct, np.nan)
+
+    result = tune_thresholds(y, scores, metric=picky, resolution=10, return_surface=True)
+    assert np.isnan(result.scores).any()
+    disp = SimplexHeatmapDisplay.from_result(result)
+    mask = disp.triangulation_.mask
+    triangles = disp.triangulation_.triangles
+    np.testing.assert_array_equal(mask, np.isnan(result.scores)[triangles].any(axis=1))
+
+
+def test_heatmap_refuses_other_than_three_classes_and_a_missing_surface():
+    y, scores = _data(4, n_samples=30, seed=13)
+    with pytest.raises(ValueError, match="exactly 3 classes, got 4 classes"):
+        SimplexHeatmapDisplay.from_predictions(y, scores)
+    with pytest.raises(ValueError, match="exactly 3 classes, got 4"):
+        SimplexHeatmapDisplay.from_result(tune_thresholds(y, scores, resolution=4, return_surface=True))
+    y, scores = _data(3, n_samples=30, seed=13)
+    with pytest.raises(ValueError, match="return_surface=True"):
+        SimplexHeatmapDisplay.from_result(tune_thresholds(y, scores, resolution=4))
+
+
+def test_heatmap_from_predictions_on_given_axes():
+    y, scores = _data(3, n_samples=40, seed=14)
+    _, ax = plt.subplots()
+    disp = SimplexHeatmapDisplay.from_predictions(
+        y, scores, search="random", n_samples=300, random_state=0, ax=ax, colorbar=False, shading="flat"
+    )
+    assert disp.ax_ is ax and disp.colorbar_ is None
+    assert disp.triangulation_.x.size == 301  # the random sample and the barycentre
+
+
+# --------------------------------------------------------------------------- decision regions
+
+
+def _region_at(disp, point):
+    """Index of the single drawn region containing a Cartesian point."""
+    inside = [k for k, region in enumerate(disp.regions_)
+              if region is not None and Path(region.get_xy()).contains_point(point)]
+    assert len(inside) == 1, inside
+    return inside[0]
+
+
+@pytest.mark.parametrize("tau", [[1 / 3, 1 / 3, 1 / 3], [0.5, 0.2, 0.3], [0.05, 0.15, 0.8]])
+def test_decision_regions_match_predict(tau):
+    y, scores = _data(3, seed=15)
+    disp = DecisionRegionsDisplay.from_predictions(y, scores, threshold=tau)
+    probes = np.random.default_rng(15).dirichlet(np.ones(3), 200)
+    predicted = predict(probes, tau)
+    for point, expected in zip(_cartesian(probes), predicted):
+        k = _region_at(disp, point)
+        assert k == expected
+        assert disp.regions_[k].get_facecolor()[:3] == to_rgb(f"C{expected}")
+    np.testing.assert_allclose(disp.threshold_marker_.get_xydata()[0], _cartesian(tau))
+    for k in range(3):
+        np.testing.assert_allclose(disp.scatters_[k].get_offsets(), _cartesian(scores[y == k]))
+
+
+def test_decision_regions_known_points_and_result():
+    disp = DecisionRegionsDisplay.from_predictions([0, 1, 2], np.eye(3))
+    assert [_region_at(disp, _cartesian(p)) for p in [[.8, .1, .1], [.1, .8, .1], [.1, .1, .8]]] == [0, 1, 2]
+    y, scores = _data(3, seed=16)
+    result = tune_thresholds(y, scores, resolution=12)
+    disp = DecisionRegionsDisplay.from_result(result, y, scores)
+    np.testing.assert_allclose(disp.threshold, result.best_threshold)
+    points = _cartesian(scores)
+    assert [_region_at(disp, point) for point in points] == result.predict(scores).tolist()
+
+
+def test_decision_regions_refuse_other_than_three_classes():
+    y, scores = _data(4, n_samples=20, seed=17)
+    with pytest.raises(ValueError, match="exactly 3 classes, got 4"):
+        DecisionRegionsDisplay.from_predictions(y, scores)
+    with pytest.raises(ValueError, match="exactly 3 classes, got 2"):
+        DecisionRegionsDisplay.from_predictions([0, 1], [[.6, .4], [.3, .7]])
+
+
+# --------------------------------------------------------------------------- tuning profile
+
+
+def test_profile_maximum_is_at_a_coordinate_optimum_and_values_match_sklearn():
+    y, scores = _data(5, n_samples=150, seed=18)
+    result = tune_thresholds(y, scores, metric="f1_macro", search="coordinate", resolution=6)
+    disp = TuningProfileDisplay.from_result(result, y, scores)
+    tau = result.best_threshold
+    assert disp.best_score == pytest.approx(result.best_score)
+    np.testing.assert_allclose(disp.best_marker_.get_xydata()[0], [0.0, result.best_score])
+    argmax = skm.f1_score(y, scores.argmax(1), average="macro")
+    np.testing.assert_allclose(disp.argmax_line_.get_ydata(), [argmax, argmax])
+    rng = np.random.default_rng(18)
+    for j, line in enumerate(disp.lines_):
+        values, edges, _ = line.get_data()
+        assert values.max() <= result.best_score + 1e-12  # no single coordinate move improves τ*
+        assert values[np.searchsorted(edges, 0.0) - 1] == pytest.approx(result.best_score)
+        for segment in rng.choice(values.size, 8, replace=False):
+            moved = tau.copy()
+            moved[j] += (edges[segment] + edges[segment + 1]) / 2
+            expected = skm.f1_score(y, predict(scores, moved), average="macro")
+            assert values[segment] == pytest.approx(expected)
+            recentred = moved - (moved.sum() - 1) / moved.size
+            assert recentred.min() >= -1e-9  # the line stays on the simplex once re-centred
+
+
+def test_profile_from_predictions_threshold_and_errors():
+    y, scores = _data(4, n_samples=80, seed=19)
+    _, ax = plt.subplots()
+    disp = TuningProfileDisplay.from_predictions(y, scores, resolution=5, ax=ax)
+    assert disp.ax_ is ax and len(disp.lines_) == 4
+    assert disp.ax_.get_ylabel() == "accuracy"
+    tau = np.array([0.1, 0.2, 0.3, 0.4])
+    disp = TuningProfileDisplay.from_threshold(y, scores, tau, metric="balanced_accuracy")
+    expected = skm.balanced_accuracy_score(y, predict(scores, tau))
+    assert disp.best_score == pytest.approx(expected)
+    custom = tune_thresholds(y, scores, metric=lambda counts: np.trace(counts, axis1=-2, axis2=-1),
+                             resolution=4)
+    with pytest.raises(ValueError):
+        TuningProfileDisplay.from_result(custom, y, scores)
+    with pytest.raises(ValueError, match="simplex"):
+        TuningProfileDisplay.from_threshold(y, scores, [0.5, 0.5, 0.5, 0.5])
