@@ -425,3 +425,20 @@ def test_profile_from_predictions_threshold_and_errors():
         TuningProfileDisplay.from_result(custom, y, scores)
     with pytest.raises(ValueError, match="simplex"):
         TuningProfileDisplay.from_threshold(y, scores, [0.5, 0.5, 0.5, 0.5])
+
+
+def test_result_plot_methods_delegate_to_the_displays():
+    from polyroc.thresholds import roc_cloud, tune_thresholds
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 90)
+    P = rng.dirichlet(np.ones(3), 90)
+    cloud = roc_cloud(y, P, resolution=6)
+    display = cloud.plot()
+    offsets = display.axes_[0].collections[0].get_offsets()
+    np.testing.assert_allclose(np.asarray(offsets), np.column_stack([cloud.fpr[:, 0], cloud.tpr[:, 0]]))
+    result = tune_thresholds(y, P, resolution=6, return_surface=True)
+    heatmap = result.plot()
+    assert heatmap.ax_ is not None
+    with pytest.raises(ValueError):
+        tune_thresholds(y, P, resolution=6).plot()

@@ -56,6 +56,12 @@ class RocCloud:
     ovr_curves: object
     settings: dict = field(default_factory=dict)
 
+    def plot(self, ax=None, **plot_kw):
+        """Draw the clouds over the OvR curves (:class:`polyroc.plotting.RocCloudDisplay`)."""
+        from polyroc.plotting import RocCloudDisplay
+
+        return RocCloudDisplay.from_result(self, ax=ax, **plot_kw)
+
 
 def _rate(numerator, denominator, zero_division):
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -77,6 +77,16 @@ class TuningResult:
         """best_score - argmax_score (>= 0 on the tuning data)."""
         return self.best_score - self.argmax_score
 
+    def plot(self, ax=None, **plot_kw):
+        """Draw the score surface on the simplex (m = 3, needs ``return_surface=True``).
+
+        For other m use :class:`polyroc.plotting.TuningProfileDisplay`, which
+        needs the tuning data. See :class:`polyroc.plotting.SimplexHeatmapDisplay`.
+        """
+        from polyroc.plotting import SimplexHeatmapDisplay
+
+        return SimplexHeatmapDisplay.from_result(self, ax=ax, **plot_kw)
+
     def predict(self, y_score):
         """Labels of the tuned rule on new probability scores (columns in ``classes`` order)."""
         return apply_thresholds(y_score, self.best_threshold, domain=self.domain, labels=self.classes)
