@@ -7,34 +7,12 @@ time (target: <= 1.0). Run: python benchmarks/bench_foundation.py [--n N] [--m M
 """
 
 import argparse
-import time
 
 import numpy as np
 from sklearn import metrics as skm
 
+from _common import best_time, make_problem
 from polyroc import curves, metrics
-
-
-def best_time(function, repeat):
-    """Smallest wall time of ``repeat`` calls, and the last result."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
-def make_problem(n, m, seed=0):
-    """Labels and informative probability scores with realistic ties (4 decimals)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, m, n)
-    logits = rng.normal(size=(n, m)) + 1.5 * np.eye(m)[y]
-    P = np.exp(logits)
-    P /= P.sum(axis=1, keepdims=True)
-    P = np.round(P, 4)
-    P /= P.sum(axis=1, keepdims=True)
-    return y, P
 
 
 def main():

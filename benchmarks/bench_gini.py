@@ -11,33 +11,12 @@ Run: python benchmarks/bench_gini.py [--n N] [--k K] [--n-pairs N]
 """
 
 import argparse
-import time
 import warnings
 
 import numpy as np
 
+from _common import best_time, make_problem
 from polyroc.gini import WhiteningWarning, gini_mean_difference, gini_roc
-
-
-def best_time(function, repeat):
-    """Smallest wall time of ``repeat`` calls, and the last result."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
-def make_problem(n, k, seed=0):
-    """Labels and informative softmax scores rounded to 4 decimals (ties)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, n)
-    logits = rng.normal(size=(n, k)) + 1.5 * np.eye(k)[y]
-    P = np.exp(logits)
-    P /= P.sum(axis=1, keepdims=True)
-    P = np.round(P, 4)
-    return y, P / P.sum(axis=1, keepdims=True)
 
 
 def pairwise_mean_difference(X, block=256):

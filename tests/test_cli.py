@@ -24,7 +24,7 @@ def test_evaluate_demo_prints_report_aucs_and_matrix(capsys):
     y, P, classes = glass_holdout_scores(0)
     expected = roc_auc_score(y, P, labels=classes, multi_class="ovo")
     assert "macro avg" in out and "weighted avg" in out
-    assert f"roc_auc_ovo_macro" in out and f"{expected:.4f}" in out
+    assert "roc_auc_ovo_macro" in out and f"{expected:.4f}" in out
     assert "Confusion matrix" in out
 
 
