@@ -140,3 +140,23 @@ def test_bad_levels_and_options(kwargs, error, match):
 def test_one_class_only_is_refused():
     with pytest.raises(ValueError, match="at least 2"):
         pairwise_rates([1, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], labels=[0, 1])
+
+
+def test_replicate_rates_equal_expanded_sample_for_large_and_unstratified_multiplicities():
+    # multiplicities above 255 (stored in a wider type) and unstratified draws, with ties and zeros
+    rng = np.random.default_rng(6)
+    y, P = _scores(rng, 50, 3, decimals=1)
+    counts = np.vstack(list(bootstrap_multiplicities(y, 3, stratify=False, random_state=1)))
+    counts[0, :3] = [300, 0, 2]
+    levels = np.array([0.05, 0.5, 0.95])
+    for mode in ["pooled", "column", "balanced"]:
+        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, thresholds=mode)
+        batch = batch_rates(problem.pools, problem.levels, counts)
+        for row in range(3):
+            keep = np.repeat(np.arange(y.size), counts[row])
+            if np.unique(y[keep]).size < 3:
+                continue
+            single = pairwise_rates(y[keep], P[keep], levels=levels, thresholds=mode)
+            np.testing.assert_array_equal(batch.tpr[row], single.tpr)
+            np.testing.assert_array_equal(batch.fpr[row], single.fpr)
+            np.testing.assert_array_equal(batch.thresholds[row], single.thresholds)

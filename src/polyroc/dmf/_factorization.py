@@ -47,6 +47,10 @@ VARIANCE_FLOOR = 1e-12
 DENOMINATOR_FLOOR = 1e-300
 START_CLIP = 1e-3
 RATE_CLIP = 1e-4
+#: |η| below which μ (1 - μ) >= exp(-|η|) / 4 stays above VARIANCE_FLOOR (with a margin).
+VARIANCE_BOUND = 26.0
+#: At most this many rows for the deviance's product form (see _Solver).
+PRODUCT_ROWS = 1000
 
 
 class Factorization(NamedTuple):
@@ -158,34 +162,47 @@ class _Workspace(NamedTuple):
     """Arrays (b, R, K) at the current parameters, reused by every iteration."""
 
     eta: np.ndarray  # linear predictor
-    mu: np.ndarray  # expit(eta)
-    variance: np.ndarray  # max(mu (1 - mu), floor)
+    residual: np.ndarray  # ω (M - μ)
+    variance: np.ndarray  # ω max(μ (1 - μ), floor): the IRLS weights
+    tail: np.ndarray  # scratch: exp(-|η|)
     scratch: np.ndarray
-    scratch2: np.ndarray
-    positive: np.ndarray  # eta >= 0
+    positive: np.ndarray  # 1.0 where η >= 0, else 0.0
 
     @classmethod
     def allocate(cls, shape):
-        return cls(*(np.empty(shape) for _ in range(5)), np.empty(shape, dtype=bool))
+        return cls(*(np.empty(shape) for _ in range(6)))
 
     def first(self, n):
         return _Workspace(*(value[:n] for value in self))
+
+    def keep(self, n, rows):
+        """Move the arrays of ``rows`` (increasing) of the first ``n`` problems to the front."""
+        for value in (self.eta, self.residual, self.variance):
+            value[: rows.size] = value[:n][rows]
 
 
 class _Solver:
     """Alternating IRLS for a batch of problems; problems leave the batch as they converge.
 
     The arithmetic writes into preallocated arrays: fresh (b, R, K) temporaries
-    at every step would cost more than the arithmetic itself.
+    at every step would cost more than the arithmetic itself. The weighted
+    least-squares steps are written as Newton steps, ``new = old + H⁻¹ g``,
+    which is the same update as regressing the working response
+    ``z = η + (M - μ) / (μ (1 - μ))`` (the normal equations of z differ from
+    those of the step only by ``H old``), and needs only the residual
+    ``ω (M - μ)`` and the weights ``ω μ (1 - μ)``: four matrix products per iteration.
     """
 
     def __init__(self, rates, weights, intercept_model):
         self.rates = rates
         self.weights = weights
+        self.unit_weights = bool(np.all(weights == 1.0))
         self.flat_weights = weights.ravel()
-        self.saturated = 2 * (xlogy(rates, rates) + xlogy(1 - rates, 1 - rates)).reshape(
-            rates.shape[0], -1
-        ) @ self.flat_weights
+        # with weights constant down each column, Σ ω log(1 + e^-|η|) = -Σ_j ω_j log Π_i p_ij:
+        # one product per column instead of a logarithm per cell (Π p >= 2^-R stays a normal number)
+        uniform_rows = rates.shape[1] <= PRODUCT_ROWS and bool(np.all(weights == weights[:1]))
+        self.column_weights = weights[0] if uniform_rows else None
+        self.saturated = 2 * _negative_entropy(rates).reshape(rates.shape[0], -1) @ self.flat_weights
         self.intercept_model = intercept_model
         self.workspace = _Workspace.allocate(rates.shape)
 
@@ -210,88 +227,96 @@ class _Solver:
             if np.any(done) or iteration == max_iter:
                 out.put(active, params)
                 deviance_out[active] = deviance
-                keep = ~done
-                if not np.any(keep):
+                keep = np.flatnonzero(~done)
+                if keep.size == 0:
                     break
+                self.workspace.keep(active.size, keep)
                 active, params, deviance = active[keep], params.take(keep), deviance[keep]
                 rates, saturated = rates[keep], saturated[keep]
-                self._evaluate(rates, saturated, params, self.workspace.first(active.size))
         intercept, slope, effect = _fix_sign(*out)
         return Factorization(intercept, slope, effect, deviance_out, n_iter, converged)
 
     def _evaluate(self, rates, saturated, params, ws):
         """Fill the workspace at ``params`` and return the deviance (b,).
 
-        Only the means are computed from the clamped η; the working response and
-        the deviance use η itself, so that a row whose cells saturate still has
-        a consistent least-squares step.
+        Only the means are computed from η clamped to ±ETA_BOUND; the residual
+        and the deviance use η itself, so that a row whose cells saturate still
+        has a consistent least-squares step. The clamp and the variance floor
+        are skipped when the parameters bound |η| well inside them (they would
+        change nothing).
         """
-        eta, mu, variance, tail, softplus, positive = ws
-        np.multiply(params.slope[:, :, None], params.effect[:, None, :], out=eta)
-        eta += params.intercept[:, :, None]
+        eta, residual, variance, tail, p, positive = ws
+        np.matmul(
+            np.stack([params.intercept, params.slope], axis=2),
+            np.stack([np.ones_like(params.effect), params.effect], axis=1),
+            out=eta,
+        )
+        bound = np.max(np.abs(params.intercept) + np.abs(params.slope) * np.max(np.abs(params.effect)))
         np.greater_equal(eta, 0, out=positive)
         np.abs(eta, out=tail)
-        np.minimum(tail, ETA_BOUND, out=tail)
+        if not bound < ETA_BOUND - 1:
+            np.minimum(tail, ETA_BOUND, out=tail)
         np.negative(tail, out=tail)
         np.exp(tail, out=tail)  # exp(-|eta|), with eta clamped to ±ETA_BOUND
-        np.add(tail, 1.0, out=variance)
-        np.reciprocal(variance, out=variance)  # p = 1 / (1 + exp(-|eta|))
-        np.subtract(1.0, tail, out=mu)
-        mu *= positive
-        mu += tail
-        mu *= variance  # mu = p if eta >= 0 else p exp(-|eta|)
-        np.log1p(tail, out=softplus)
-        variance *= variance
-        variance *= tail  # mu (1 - mu) = exp(-|eta|) p^2, without cancellation
-        np.maximum(variance, VARIANCE_FLOOR, out=variance)
-        np.maximum(eta, 0, out=tail)
-        softplus += tail
-        np.multiply(rates, eta, out=tail)
-        softplus -= tail  # softplus(eta) - M eta
-        return 2 * (softplus.reshape(softplus.shape[0], -1) @ self.flat_weights) + saturated
-
-    def _working(self, rates, ws):
-        """IRLS weights S = ω μ(1-μ) and S times the working response, in the scratch arrays."""
-        s, sz = ws.scratch, ws.scratch2
-        np.multiply(ws.variance, self.weights, out=s)
-        np.subtract(rates, ws.mu, out=sz)
-        sz *= self.weights
-        np.multiply(s, ws.eta, out=ws.mu)  # mu is not needed again before the next evaluation
-        sz += ws.mu
-        return s, sz
+        np.add(tail, 1.0, out=p)
+        np.divide(1.0, p, out=p)  # p = 1 / (1 + exp(-|eta|)) = max(mu, 1 - mu)
+        np.multiply(tail, p, out=variance)  # exp(-|eta|) p = min(mu, 1 - mu), without cancellation
+        variance *= p
+        if not bound < VARIANCE_BOUND:
+            np.maximum(variance, VARIANCE_FLOOR, out=variance)
+        np.maximum(tail, positive, out=residual)
+        residual *= p  # mu = p if eta >= 0 else exp(-|eta|) p
+        np.subtract(rates, residual, out=residual)
+        # deviance / 2 - saturated / 2 = Σ ω (softplus(η) - M η)
+        #                              = Σ ω log1p(exp(-|η|)) + Σ ω η (1[η >= 0] - M), two sums of terms >= 0
+        batch = eta.shape[0]
+        if self.column_weights is None:
+            np.log1p(tail, out=tail)
+            log_term = tail.reshape(batch, -1) @ self.flat_weights
+        else:
+            log_term = -(np.log(np.multiply.reduce(p, axis=1)) @ self.column_weights)
+        np.subtract(positive, rates, out=tail)
+        if self.unit_weights:
+            linear_term = (eta.reshape(batch, 1, -1) @ tail.reshape(batch, -1, 1))[:, 0, 0]
+        else:
+            tail *= eta
+            linear_term = tail.reshape(batch, -1) @ self.flat_weights
+            variance *= self.weights
+            residual *= self.weights
+        return 2 * (log_term + linear_term) + saturated
 
     def _row_step(self, rates, saturated, params, deviance, ws):
         """Weighted least squares of the working response on [1, V] (or on V) for every row."""
-        s, sz = self._working(rates, ws)
         v = params.effect[:, :, None]
-        s1 = (s @ v)[..., 0]
-        s2 = (s @ (v * v))[..., 0]
-        r1 = (sz @ v)[..., 0]
+        ones = np.ones_like(v)
+        s, r = ws.variance, ws.residual  # matrix-vector products: faster than one product with [1, V, V²]
+        s0, s1, s2 = (s @ ones)[..., 0], (s @ v)[..., 0], (s @ (v * v))[..., 0]
+        g0, g1 = (r @ ones)[..., 0], (r @ v)[..., 0]
+        a, lam = params.intercept, params.slope
         if self.intercept_model:
-            s0 = s.sum(axis=2)
-            r0 = sz.sum(axis=2)
             det = s0 * s2 - s1 * s1
             singular = det <= 1e-12 * s0 * s2
             det = np.where(singular, 1.0, det)
-            intercept = np.where(singular, r0 / s0, (s2 * r0 - s1 * r1) / det)
-            slope = np.where(singular, 0.0, (s0 * r1 - s1 * r0) / det)
+            intercept = np.where(singular, a + (g0 + lam * s1) / s0, a + (s2 * g0 - s1 * g1) / det)
+            slope = np.where(singular, 0.0, lam + (s0 * g1 - s1 * g0) / det)
         else:
-            intercept = params.intercept
-            slope = r1 / np.maximum(s2, DENOMINATOR_FLOOR)
+            intercept = a
+            slope = lam + g1 / np.maximum(s2, DENOMINATOR_FLOOR)
         new = _Params(intercept, slope, params.effect)
         return self._halve_while_worse(rates, saturated, params, deviance, new, ws)
 
     def _column_step(self, rates, saturated, params, deviance, ws):
         """Weighted least squares of the working response minus Λ0 on Λ, for every column."""
-        s, sz = self._working(rates, ws)
         slope = params.slope[:, None, :]
-        numerator = (slope @ sz - (slope * params.intercept[:, None, :]) @ s)[:, 0]
-        denominator = ((slope * slope) @ s)[:, 0]
+        gradient = (slope @ ws.residual)[:, 0]
+        denominator = ((slope * slope) @ ws.variance)[:, 0]
         informative = denominator > DENOMINATOR_FLOOR
-        if not np.all(informative):  # Λ = 0: V is not identified, keep it
-            numerator = np.where(informative, numerator, params.effect)
-            denominator = np.where(informative, denominator, 1.0)
-        new = params._replace(effect=numerator / denominator)
+        if np.all(informative):
+            effect = params.effect + gradient / denominator
+        else:  # Λ = 0: V is not identified, keep it
+            effect = np.where(informative, params.effect + gradient / np.where(informative, denominator, 1.0),
+                              params.effect)
+        new = params._replace(effect=effect)
         params, deviance = self._halve_while_worse(rates, saturated, params, deviance, new, ws)
         return self._normalise(params), deviance
 
@@ -306,7 +331,7 @@ class _Solver:
             new.put(worse, candidate)
             retry = _Workspace.allocate((worse.size, *rates.shape[1:]))
             deviance[worse] = self._evaluate(rates[worse], saturated[worse], candidate, retry)
-            for name in ("eta", "mu", "variance"):
+            for name in ("eta", "residual", "variance"):
                 getattr(ws, name)[worse] = getattr(retry, name)
         return new, deviance
 
@@ -322,6 +347,19 @@ class _Solver:
         effect = np.where(usable, effect / np.where(usable, norm, 1), effect)
         slope = np.where(usable, slope * norm, slope)
         return _Params(intercept, slope, effect)
+
+
+def _negative_entropy(rates):
+    """``M log M + (1 - M) log(1 - M)``; with the rates clipped inside (0, 1) no ``xlogy`` is needed."""
+    if rates.size and rates.min() > 0 and rates.max() < 1:
+        complement = 1 - rates
+        out = np.log(rates)
+        out *= rates
+        log_complement = np.log(complement)
+        log_complement *= complement
+        out += log_complement
+        return out
+    return xlogy(rates, rates) + xlogy(1 - rates, 1 - rates)
 
 
 def _project_on_ones(fit):

@@ -11,7 +11,16 @@ that sorted order) is cut out of it, and the thresholds and the counts above
 them are found with ``searchsorted``: O(k n log n + K (n + T log n)) in all.
 Bootstrap replicates are handled as integer *multiplicities* of the samples,
 a batch of them at a time, so that the same code computes the point estimate
-(multiplicity 1) and every replicate.
+(multiplicity 1) and every replicate: a replicate is the multiset in which
+sample i appears m_i times, and its quantiles and counts are read off
+cumulative sums of the multiplicities.
+
+For a batch of b replicates, the cumulative sums of all rows are taken as one
+flat cumulative sum (each row's values offset by the total of the rows before
+it), so that a single ``searchsorted`` finds a position in every row at once.
+The counts above a threshold need, per column, one cumulative sum of the
+multiplicities with the samples grouped by class (each class in score order),
+which every pair of that column shares.
 """
 
 from __future__ import annotations
@@ -40,14 +49,16 @@ class Column(NamedTuple):
 
     order: np.ndarray  # sample indices, in score order
     scores: np.ndarray  # their scores, non-decreasing
+    own_class: np.ndarray  # the indices of the samples of the column's class, in score order
 
 
 class Pool(NamedTuple):
     """The samples of one pair's two classes, in the order of the pair's score column."""
 
-    position: np.ndarray  # their positions in the sorted column (increasing)
+    samples: np.ndarray  # sample indices, in score order
     scores: np.ndarray  # their scores, non-decreasing
     positive: np.ndarray  # True where the sample is of the positive class
+    positives_before: np.ndarray  # (m + 1,) number of positive samples among the first i
 
 
 class PairPools(NamedTuple):
@@ -225,84 +236,144 @@ def _ordered_pairs(support):
 
 def _build_pools(y, scores, pairs, mode):
     """Sort each score column once and cut out every pair's samples."""
+    k = scores.shape[1]
+    small_labels = y.astype(np.min_scalar_type(k))
     columns, memberships = [], []
-    for a in range(scores.shape[1]):
-        order = np.argsort(scores[:, a], kind="stable")
-        columns.append(Column(order, scores[order, a]))
-        labels = y[order]
-        memberships.append([labels == c for c in range(scores.shape[1])])
+    for a in range(k):
+        column_scores = np.ascontiguousarray(scores[:, a])
+        order = np.argsort(column_scores, kind="stable")
+        labels = small_labels[order]
+        member = [labels == c for c in range(k)]
+        columns.append(Column(order, column_scores[order], order[member[a]]))
+        memberships.append(member)
     pools = []
     for a, b in pairs:
         member = memberships[a]
         position = np.flatnonzero(member[a] | member[b])
-        pools.append(Pool(position, columns[a].scores[position], member[a][position]))
+        positive = member[a][position]
+        before = np.zeros(position.size + 1, dtype=np.int64)
+        np.cumsum(positive, out=before[1:])
+        pools.append(Pool(columns[a].order[position], columns[a].scores[position], positive, before))
     return PairPools(pairs, pools, columns, mode)
 
 
 def batch_rates(pools, levels, multiplicities=None):
-    """Rates (b, T, K) of a batch of replicates given as multiplicities (b, n); None is b = 1."""
-    batch = 1 if multiplicities is None else multiplicities.shape[0]
-    shape = (batch, levels.size, len(pools.pools))
-    rates = Rates(np.empty(shape), np.empty(shape), np.empty(shape))
+    """Rates (b, T, K) of a batch of replicates given as multiplicities (b, n); None is b = 1.
+
+    For each pair, the weight of the pool at or below each threshold comes from
+    the cumulative weights of the pool, that of its positive class from the
+    cumulative weights of the class in its column (shared by the column's pairs),
+    and the negative class's is the difference.
+    """
+    weights = _compact(multiplicities, pools.columns[0].order.size)
+    batch, n_pairs = weights.shape[0], len(pools.pools)
+    scratch = _Scratch(weights)
+    shape = (batch, n_pairs, levels.size)
+    thresholds = np.empty(shape)
+    pool_below = np.empty(shape, dtype=scratch.sums[0].dtype)
+    positive_below = np.empty_like(pool_below)
+    pool_total = np.empty((batch, n_pairs, 1), dtype=pool_below.dtype)
+    positive_total = np.empty_like(pool_total)
+    rows = np.arange(batch)[:, None]
     for a, column in enumerate(pools.columns):
         in_column = np.flatnonzero(pools.pairs[:, 0] == a)
         if in_column.size == 0:
             continue
-        weights = _column_weights(column, multiplicities)
-        column_thresholds = None
         if pools.mode == "column":
-            column_thresholds = _type7_quantile(column.scores, np.cumsum(weights, axis=1), levels)
-        for j in in_column:
-            pair = _pair_rates(pools.pools[j], weights, pools.mode, levels, column_thresholds)
-            for out, values in zip(rates, pair):
-                out[:, :, j] = values
-    return rates
+            column_weights = scratch.take(column.order)
+            cumulative = scratch.cumsum(column_weights, 1)
+            column_thresholds = _type7_quantile(column.scores, column_weights, levels, cumulative)
+        positives_before = np.empty((batch, in_column.size, levels.size), dtype=np.intp)
+        for i, j in enumerate(in_column):
+            pool = pools.pools[j]
+            pool_weights = scratch.take(pool.samples)
+            cumulative = scratch.cumsum(pool_weights, 1)
+            if pools.mode == "pooled":
+                thresholds[:, j] = _type7_quantile(pool.scores, pool_weights, levels, cumulative)
+            elif pools.mode == "balanced":
+                thresholds[:, j] = _balanced_quantile(pool, pool_weights, levels)
+            else:
+                thresholds[:, j] = column_thresholds
+            at_or_below = np.searchsorted(pool.scores, thresholds[:, j], side="right")
+            start = rows * pool.scores.size
+            pool_below[:, j] = cumulative[start + at_or_below] - cumulative[start]
+            pool_total[:, j] = cumulative[start + pool.scores.size] - cumulative[start]
+            positives_before[:, i] = pool.positives_before[at_or_below]
+        own = column.own_class.size
+        cumulative = scratch.cumsum(scratch.take(column.own_class), 0)
+        start = rows[:, :, None] * own
+        positive_below[:, in_column] = cumulative[start + positives_before] - cumulative[start]
+        positive_total[:, in_column] = cumulative[start + own] - cumulative[start]
+    negative_total = pool_total - positive_total
+    tpr = (positive_total - positive_below) / positive_total
+    fpr = (negative_total - (pool_below - positive_below)) / negative_total
+    return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, thresholds)))
 
 
-def _column_weights(column, multiplicities):
-    """Multiplicities (b, n) of the samples in the column's score order."""
+class _Scratch:
+    """Buffers reused by every column and pair of a batch (fresh multi-megabyte arrays cost page faults)."""
+
+    def __init__(self, weights):
+        self.weights = weights
+        size = weights.size
+        self.taken = np.empty(size, dtype=weights.dtype)
+        integer = weights.dtype.kind in "iub"
+        self.sums = [np.empty(size + 1, dtype=np.int64 if integer else np.float64) for _ in range(2)]
+
+    def take(self, samples):
+        """The weights of ``samples`` (b, m), in a reused buffer."""
+        out = self.taken[: self.weights.shape[0] * samples.size].reshape(-1, samples.size)
+        return np.take(self.weights, samples, axis=1, out=out)
+
+    def cumsum(self, weights, slot):
+        """Cumulative weights of all rows (b, m) as one flat array with a leading zero (b m + 1,).
+
+        ``flat[r * m + i]`` is the weight of rows 0..r-1 plus that of the first i
+        entries of row r, so ``flat[r * m + i] - flat[r * m]`` is a row's own
+        cumulative weight and the whole array is non-decreasing. Held in reused
+        buffer ``slot`` (0 or 1) until the next call with the same slot.
+        """
+        flat = self.sums[slot][: weights.size + 1]
+        flat[0] = 0
+        np.cumsum(weights, out=flat[1:])
+        return flat
+
+
+def _compact(multiplicities, n):
+    """Multiplicities (b, n) in the smallest unsigned integer type that holds them (less to move).
+
+    None (the observed data) is a single replicate of ones. Non-integer
+    multiplicities are left as they are.
+    """
     if multiplicities is None:
-        return np.ones((1, column.order.size), dtype=np.int64)
-    return np.take(multiplicities, column.order, axis=1)
+        return np.ones((1, n), dtype=np.uint8)
+    multiplicities = np.asarray(multiplicities)
+    if multiplicities.dtype.kind not in "iu" or multiplicities.size == 0:
+        return multiplicities
+    low, high = multiplicities.min(), multiplicities.max()
+    return multiplicities.astype(np.min_scalar_type(high), copy=False) if low >= 0 else multiplicities
 
 
-def _pair_rates(pool, column_weights, mode, levels, column_thresholds):
-    """TPR, FPR and thresholds (b, T) of one pair."""
-    weights = np.take(column_weights, pool.position, axis=1)
-    cum_all = np.cumsum(weights, axis=1)
-    cum_pos = np.cumsum(weights * pool.positive, axis=1)
-    cum_neg = cum_all - cum_pos
-    if mode == "pooled":
-        thresholds = _type7_quantile(pool.scores, cum_all, levels)
-    elif mode == "balanced":
-        thresholds = _balanced_quantile(pool.scores, cum_pos, cum_neg, levels)
-    else:
-        thresholds = column_thresholds
-    at_or_below = np.searchsorted(pool.scores, thresholds, side="right")
-    return _fraction_above(cum_pos, at_or_below), _fraction_above(cum_neg, at_or_below), thresholds
-
-
-def _fraction_above(cumulative, at_or_below):
-    """Share of the weight strictly above each threshold, from cumulative weights (b, m)."""
-    total = cumulative[:, -1:]
-    below = np.take_along_axis(cumulative, np.maximum(at_or_below - 1, 0), axis=1)
-    below = np.where(at_or_below > 0, below, 0)
-    return (total - below) / total
-
-
-def _type7_quantile(scores, cumulative, levels):
+def _type7_quantile(scores, weights, levels, flat):
     """Type-7 quantiles (numpy's ``"linear"``, same arithmetic) of weighted sorted scores.
 
-    ``cumulative`` (b, m) holds the cumulative integer multiplicities, so each
-    replicate is the multiset in which score i appears that many times.
+    ``weights`` (b, m) holds integer multiplicities of ``scores``, so each
+    replicate is the multiset in which score i appears that many times, and
+    ``flat`` is their :meth:`_Scratch.cumsum`.
     """
-    count = cumulative[:, -1:]
+    batch, size = weights.shape
+    offset = flat[: -1 : size][:, None]  # weight of the rows before
+    count = flat[size::size][:, None] - offset
     virtual = (count - 1) * levels
     below = np.floor(virtual)
     gamma = virtual - below
-    ranks = np.minimum(np.hstack([below, below + 1]), count - 1).astype(np.int64)
-    values = scores[batched_searchsorted(cumulative, ranks, side="right")]
-    return _lerp(values[:, : levels.size], values[:, levels.size :], gamma)
+    ranks = np.minimum(np.stack([below, below + 1], axis=2), count[:, :, None] - 1).astype(np.int64)
+    # the first entry whose cumulative weight exceeds the rank, in every row at once (keys in
+    # increasing order, which searchsorted exploits, when the levels decrease)
+    keys = (ranks + offset[:, :, None])[:, ::-1].reshape(batch, -1)
+    found = np.searchsorted(flat[1:], keys, side="right")
+    values = scores[found - np.arange(batch)[:, None] * size].reshape(batch, -1, 2)[:, ::-1]
+    return _lerp(values[:, :, 0], values[:, :, 1], gamma)
 
 
 def _lerp(low, high, t):
@@ -311,7 +382,7 @@ def _lerp(low, high, t):
     return np.where(t >= 0.5, high - diff * (1 - t), low + diff * t)
 
 
-def _balanced_quantile(scores, cum_pos, cum_neg, levels):
+def _balanced_quantile(pool, weights, levels):
     """Smallest score at which the mixture ½F_pos + ½F_neg reaches each level.
 
     The comparison ``c_pos/n_pos + c_neg/n_neg >= 2τ`` is made in integers,
@@ -319,10 +390,14 @@ def _balanced_quantile(scores, cum_pos, cum_neg, levels):
     of 1e-12 so that a level such as 0.1 is met when the mixture is exactly
     0.1. Duplicating every sample of a class leaves the thresholds unchanged.
     """
+    if weights.dtype.kind in "ub":
+        weights = weights.astype(np.int64)
+    cum_pos = np.cumsum(weights * pool.positive, axis=1)
+    cum_neg = np.cumsum(weights, axis=1) - cum_pos
     n_pos, n_neg = cum_pos[:, -1:], cum_neg[:, -1:]
     mixture = cum_pos * n_neg + cum_neg * n_pos
     target = (2 * levels) * (n_pos * n_neg) * (1 - BALANCED_RTOL)
-    return scores[batched_searchsorted(mixture, target, side="left")]
+    return pool.scores[batched_searchsorted(mixture, target, side="left")]
 
 
 def batched_searchsorted(sorted_rows, values, *, side):
