@@ -17,38 +17,19 @@ Run: python benchmarks/bench_dmf.py [--n N] [--k K] [--n-boot B] [--skip-simulat
 """
 
 import argparse
-import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
+from _common import best_time, make_problem
 from polyroc.dmf import roc_dmf
 from polyroc.dmf._simulation import simulate_paper_design
 
 
-def best_time(function, repeat):
-    """Smallest wall time of ``repeat`` calls, and the last result."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
-def make_problem(n, k, seed=0):
-    """Labels and moderately informative probability scores."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, n)
-    logits = rng.normal(size=(n, k)) + 1.0 * np.eye(k)[y]
-    P = np.exp(logits)
-    return y, P / P.sum(axis=1, keepdims=True)
-
-
 def bootstrap_ratio(n, k, n_boot, repeat):
-    y, P = make_problem(n, k)
+    y, P = make_problem(n, k, signal=1.0, decimals=None)
     roc_dmf(y, P)  # warm-up (imports, BLAS threads)
     single, fit = best_time(lambda: roc_dmf(y, P), repeat)
     print(f"ROC-DMF fit: n = {n:,}, k = {k} ({k * (k - 1)} pairs), T = 99: "
