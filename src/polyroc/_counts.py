@@ -62,6 +62,27 @@ def batch_confusion_counts(y_true, predictions, n_classes, sample_weight=None):
     return out.reshape(n_rules, n_classes, n_classes)
 
 
+def replicate_confusion_counts(y_true, y_pred, n_classes, replicate_weights):
+    """Confusion counts (b, m, m) of one prediction under b rows of sample weights (b, n).
+
+    Row r of ``replicate_weights`` weights every sample (e.g. bootstrap
+    multiplicities times sample weights); one sparse product gives all rows.
+
+    >>> replicate_confusion_counts(np.array([0, 1, 1]), np.array([0, 0, 1]), 2, np.array([[1, 2, 0]]))
+    array([[[1., 0.],
+            [2., 0.]]])
+    """
+    from scipy import sparse
+
+    n_samples = y_true.shape[0]
+    cells = sparse.csr_matrix(
+        (np.ones(n_samples), (np.arange(n_samples), y_true * n_classes + y_pred)),
+        shape=(n_samples, n_classes * n_classes),
+    )
+    counts = (cells.T @ np.asarray(replicate_weights, dtype=np.float64).T).T
+    return counts.reshape(-1, n_classes, n_classes)
+
+
 def argmax_shifted(y_score, thresholds):
     """Predictions argmax(p - tau) for a batch of thresholds (first index wins ties).
 

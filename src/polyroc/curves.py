@@ -31,8 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._validation import _describe, check_class_support, check_option, check_scores
+from polyroc._validation import (
+    _describe,
+    check_class_support,
+    check_option,
+    check_scores,
+)
 from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.metrics import _finish, _nan_average
 
 __all__ = [
     "OvrPrecisionRecallCurves",
@@ -351,8 +357,7 @@ def roc_auc(
     if multi_class == "ovo":
         _warn_undefined(classes, support, "one-vs-one AUC with any class")
         return _hand_till(wins, support, average)
-    correct = wins.sum(axis=1) - np.diag(wins)
-    per_class = _ratio(correct, support * (support.sum() - support))
+    per_class = _ovr_auc(wins, support)
     _warn_undefined(classes, support, "ROC AUC")
     return _average(per_class, support, average)
 
@@ -538,21 +543,37 @@ def _wins(sorted_score, sorted_class, sorted_weight, positive, n_classes):
     Scores are sorted ascending. A pair counts 1 when the positive-class sample
     scores higher and 1/2 on a tie. Each sample gets the positive weight strictly
     above its score plus half the positive weight tied with it, then these are
-    summed per class.
+    summed per class. The cumulative positive weight runs over the positive
+    samples only and is read at the end of each run of tied scores.
+
+    ``sorted_weight`` may also be a batch (n, b) of weights, one column per
+    replicate (sorted along axis 0 like the scores); the wins are then (n_classes, b).
     """
-    is_positive = sorted_class == positive
+    positive_at = np.flatnonzero(sorted_class == positive)
     if sorted_weight is None:
-        positive_weight = np.cumsum(is_positive, dtype=np.float64)
+        cumulative = np.arange(positive_at.size + 1, dtype=np.float64)
     else:
-        positive_weight = np.cumsum(np.where(is_positive, sorted_weight, 0.0))
+        cumulative = np.zeros((positive_at.size + 1,) + sorted_weight.shape[1:])
+        np.cumsum(sorted_weight[positive_at], axis=0, out=cumulative[1:])
     ends = _tie_ends(sorted_score)
-    up_to = positive_weight[ends]
-    below = np.concatenate(([0.0], up_to[:-1]))
-    above_plus_half_tied = positive_weight[-1] - 0.5 * (below + up_to)
-    per_sample = np.repeat(above_plus_half_tied, np.diff(ends, prepend=-1))
+    positives_up_to = np.searchsorted(positive_at, ends, side="right")
+    positives_below = np.concatenate(([0], positives_up_to[:-1]))
+    # total - (below + up_to) / 2, in place: a batch makes these (n_ties, b) arrays
+    above_plus_half_tied = cumulative[positives_up_to]
+    above_plus_half_tied += cumulative[positives_below]
+    above_plus_half_tied *= -0.5
+    above_plus_half_tied += cumulative[-1]
+    per_sample = np.repeat(above_plus_half_tied, np.diff(ends, prepend=-1), axis=0)
     if sorted_weight is not None:
         per_sample *= sorted_weight
-    return np.bincount(sorted_class, weights=per_sample, minlength=n_classes)
+    return _sum_per_class(per_sample, sorted_class, n_classes)
+
+
+def _sum_per_class(values, classes, n_classes):
+    """Sum of ``values`` (n,) per class code, or of each column of a batch (n, b): (n_classes, b)."""
+    if values.ndim == 1:
+        return np.bincount(classes, weights=values, minlength=n_classes)
+    return (classes == np.arange(n_classes)[:, None]).astype(np.float64) @ values
 
 
 def _pairwise_wins(y, scores, weights):
@@ -584,15 +605,25 @@ def _micro_auc(y, scores, weights):
     return float(wins[0] / (total * total * (n_classes - 1)))
 
 
+def _ovr_auc(wins, support):
+    """Per-class one-vs-rest AUC from the pairwise wins; NaN for a class without samples.
+
+    Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m).
+    """
+    correct = wins.sum(axis=-1) - np.diagonal(wins, axis1=-2, axis2=-1)
+    return _ratio(correct, support * (support.sum(axis=-1, keepdims=True) - support))
+
+
 def _hand_till(wins, support, average):
-    """Mean over pairs of classes with samples of ``(A(a|b) + A(b|a)) / 2``."""
-    present = support > 0
-    wins, support = wins[np.ix_(present, present)], support[present]
-    pairwise = wins / np.outer(support, support)
-    pairs = np.triu_indices(support.size, 1)
-    pair_auc = (pairwise + pairwise.T)[pairs] / 2
-    prevalence = (support[:, None] + support)[pairs] if average == "weighted" else None
-    return float(np.average(pair_auc, weights=prevalence))
+    """Mean over pairs of classes with samples of ``(A(a|b) + A(b|a)) / 2``.
+
+    Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m).
+    """
+    pairwise = _ratio(wins, support[..., :, None] * support[..., None, :])
+    first, second = np.triu_indices(support.shape[-1], 1)
+    pair_auc = (pairwise[..., first, second] + pairwise[..., second, first]) / 2
+    prevalence = support[..., first] + support[..., second] if average == "weighted" else None
+    return _finish(_nan_average(pair_auc, prevalence))
 
 
 def _ratio(numerator, denominator):
@@ -602,9 +633,10 @@ def _ratio(numerator, denominator):
 
 
 def _average(per_class, support, average):
-    """Per-class values, or their macro / support-weighted mean over defined classes."""
+    """Per-class values, or their macro / support-weighted mean over defined classes.
+
+    Works on leading batch axes: ``per_class`` and ``support`` (..., m).
+    """
     if average is None:
         return per_class
-    defined = ~np.isnan(per_class)
-    weights = support[defined] if average == "weighted" else None
-    return float(np.average(per_class[defined], weights=weights))
+    return _finish(_nan_average(per_class, support if average == "weighted" else None))

@@ -1428,9 +1428,14 @@ def log_loss(
         normalize=normalize,
         from_logits=from_logits,
     )
-    true_probability = targets.y_score[np.arange(targets.y_true.size), targets.y_true]
-    losses = -np.log(np.clip(true_probability, eps, 1 - eps))
+    losses = _sample_log_losses(targets.y_true, targets.y_score, eps)
     return float(np.average(losses, weights=targets.sample_weight))
+
+
+def _sample_log_losses(y, scores, eps):
+    """-log p(true class) of each sample (encoded ``y``), probabilities clipped to [eps, 1 - eps]."""
+    true_probability = scores[np.arange(y.size), y]
+    return -np.log(np.clip(true_probability, eps, 1 - eps))
 
 
 def brier_score(y_true, y_score, *, labels=None, sample_weight=None, normalize=False, from_logits=False):
@@ -1481,9 +1486,15 @@ def brier_score(y_true, y_score, *, labels=None, sample_weight=None, normalize=F
         normalize=normalize,
         from_logits=from_logits,
     )
-    errors = targets.y_score.copy()
-    errors[np.arange(targets.y_true.size), targets.y_true] -= 1.0
-    return float(np.average((errors**2).sum(axis=1), weights=targets.sample_weight))
+    losses = _sample_brier_losses(targets.y_true, targets.y_score)
+    return float(np.average(losses, weights=targets.sample_weight))
+
+
+def _sample_brier_losses(y, scores):
+    """Squared distance of each score row to the one-hot truth (encoded ``y``)."""
+    errors = scores.copy()
+    errors[np.arange(y.size), y] -= 1.0
+    return (errors**2).sum(axis=1)
 
 
 def top_k_accuracy(y_true, y_score, *, k=2, labels=None, sample_weight=None):
@@ -1540,7 +1551,15 @@ def top_k_accuracy(y_true, y_score, *, k=2, labels=None, sample_weight=None):
             UndefinedMetricWarning,
             stacklevel=2,
         )
+    return float(np.average(_sample_top_k_hits(y, scores, k), weights=targets.sample_weight))
+
+
+def _sample_top_k_hits(y, scores, k):
+    """Whether each sample's true class (encoded ``y``) ranks among its k highest scores.
+
+    Among equal scores the class with the higher index ranks first, as scikit-learn.
+    """
     true_score = scores[np.arange(y.size), y][:, None]
     tied_ahead = (scores == true_score) & (np.arange(scores.shape[1]) > y[:, None])
     rank = (scores > true_score).sum(axis=1) + tied_ahead.sum(axis=1)
-    return float(np.average(rank < k, weights=targets.sample_weight))
+    return rank < k

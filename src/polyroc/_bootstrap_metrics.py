@@ -1,0 +1,159 @@
+"""Statistics of many sample-weight rows at once (the replicates of a bootstrap).
+
+Row r of a batch ``weight_rows`` (b, n) weights sample s by ``weight_rows[r, s]``
+(a bootstrap multiplicity times the sample weight). Rank statistics sort each
+score column once; a batch is then transposed to (n, b), so that putting it in
+the order of a column gathers whole rows, and costs cumulative sums along the
+sorted axis and one matrix product per column, through the pairwise wins of
+:func:`polyroc.curves.roc_auc` (same ties, same averages). Weighted means are
+one matrix product. Nothing loops over rows, and rows are taken in chunks so
+that the temporary arrays stay near :data:`polyroc._counts.CHUNK_BYTES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from polyroc._counts import CHUNK_BYTES, chunk_length
+from polyroc.curves import _average, _hand_till, _ovr_auc, _ratio, _sum_per_class, _wins
+
+__all__ = ["RankedScores", "Rankings", "binary_auc", "rank_chunk_rows", "ranking_aucs", "weighted_means"]
+
+#: Size of one (values, rows) float array while ranking; about five are alive at
+#: once. Fewer rows per chunk make the row gathers of the transposed batch slow.
+RANK_ARRAY_BYTES = CHUNK_BYTES // 4
+
+
+def rank_chunk_rows(n_values):
+    """Weight rows per chunk so that one array of ``n_values`` floats per row fits the budget."""
+    return chunk_length(n_values * 8, budget=RANK_ARRAY_BYTES)
+
+
+@dataclass(frozen=True, eq=False)
+class RankedScores:
+    """Scores sorted ascending once, with the code (class) and the sample of each sorted score."""
+
+    score: np.ndarray
+    codes: np.ndarray
+    sample: np.ndarray
+
+    @classmethod
+    def sort(cls, score, codes, sample=None):
+        """Sort ``score``; ``sample[i]`` names the weight of score i (default: i itself)."""
+        order = np.argsort(score)  # unstable is fine: ties are grouped in _wins
+        sample = order if sample is None else sample[order]
+        return cls(score[order], codes[order], sample)
+
+
+@dataclass(frozen=True, eq=False)
+class Rankings:
+    """Each score column sorted by itself (codes: true classes), and the raveled scores.
+
+    The raveled scores carry the one-hot truth of each (sample, class) cell as
+    codes, for the micro-average AUC.
+    """
+
+    columns: tuple
+    cells: RankedScores
+
+    @classmethod
+    def of(cls, y, scores):
+        """Rankings of encoded labels ``y`` (n,) and a score matrix (n, m)."""
+        n_samples, n_classes = scores.shape
+        codes = y.astype(np.min_scalar_type(n_classes))
+        columns = tuple(RankedScores.sort(column, codes) for column in scores.T)
+        truth = (y[:, None] == np.arange(n_classes)).ravel().view(np.uint8)
+        cells = RankedScores.sort(scores.ravel(), truth, np.repeat(np.arange(n_samples), n_classes))
+        return cls(columns, cells)
+
+
+def binary_auc(ranked, weight_rows):
+    """Weighted ROC AUC of code 1 against code 0 under each weight row (b, n).
+
+    Equal to ``sklearn.metrics.roc_auc_score(codes, score, sample_weight=row)``
+    (tied scores count one half); NaN for a row that gives no weight to one of
+    the two codes. Rows are processed in chunks.
+
+    Examples
+    --------
+    >>> ranked = RankedScores.sort(np.array([.1, .4, .35, .8]), np.array([0, 0, 1, 1]))
+    >>> binary_auc(ranked, np.array([[1.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]]))
+    array([0.75, 1.  ])
+    """
+    return _binary_auc_of_columns(ranked, np.ascontiguousarray(weight_rows.T))
+
+
+def _binary_auc_of_columns(ranked, weight_columns):
+    """:func:`binary_auc` of weights given as columns (n, b), a chunk of columns at a time."""
+    step = rank_chunk_rows(ranked.sample.size)
+    aucs = []
+    for start in range(0, weight_columns.shape[1], step):
+        sorted_weights = np.take(weight_columns[:, start : start + step], ranked.sample, axis=0)
+        correct = _wins(ranked.score, ranked.codes, sorted_weights, 1, 2)[0]
+        negative, positive = _sum_per_class(sorted_weights, ranked.codes, 2)
+        aucs.append(_ratio(correct, negative * positive))
+    return np.concatenate(aucs)
+
+
+def ranking_aucs(rankings, weight_rows, support):
+    """OvR macro, weighted and micro AUC and OvO (Hand & Till) macro AUC of each weight row.
+
+    Parameters
+    ----------
+    rankings : Rankings
+    weight_rows : ndarray of shape (b, n)
+        At most :func:`rank_chunk_rows` (n) rows, to bound the memory.
+    support : ndarray of shape (b, m)
+        Weight of each class under each row.
+
+    Returns
+    -------
+    dict
+        (multi_class, average) -> values (b,): ("ovr", "macro"), ("ovr",
+        "weighted"), ("ovr", "micro") and ("ovo", "macro"), equal to
+        :func:`polyroc.curves.roc_auc` with each row as ``sample_weight``
+        (classes without weight in a row are left out of its averages).
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 2, 2, 2])
+    >>> P = np.array([[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
+    ...               [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]])
+    >>> rows = np.ones((1, 7))
+    >>> aucs = ranking_aucs(Rankings.of(y, P), rows, np.array([[2.0, 2.0, 3.0]]))
+    >>> aucs["ovr", "macro"].round(6), aucs["ovo", "macro"].round(6)
+    (array([0.866667]), array([0.861111]))
+    """
+    weight_columns = np.ascontiguousarray(weight_rows.T)
+    wins = _pairwise_wins_of_columns(rankings, weight_columns)
+    per_class = _ovr_auc(wins, support)
+    return {
+        ("ovr", "macro"): _average(per_class, support, "macro"),
+        ("ovr", "weighted"): _average(per_class, support, "weighted"),
+        ("ovr", "micro"): _binary_auc_of_columns(rankings.cells, weight_columns),
+        ("ovo", "macro"): _hand_till(wins, support, "macro"),
+    }
+
+
+def _pairwise_wins_of_columns(rankings, weight_columns):
+    """Wins (b, m, m) of :func:`polyroc.curves._pairwise_wins` for weight columns (n, b)."""
+    n_classes = len(rankings.columns)
+    sorted_weights = np.empty_like(weight_columns)  # reused: one column's order at a time
+    wins = [
+        _wins(column.score, column.codes, np.take(weight_columns, column.sample, axis=0, out=sorted_weights),
+              k, n_classes)
+        for k, column in enumerate(rankings.columns)
+    ]
+    return np.stack(wins).transpose(2, 0, 1)
+
+
+def weighted_means(values, weight_rows):
+    """Weighted mean of each column of ``values`` (n, k) under each weight row (b, n): (b, k).
+
+    >>> weighted_means(np.array([[1.0], [3.0]]), np.array([[1.0, 1.0], [3.0, 1.0]]))
+    array([[2. ],
+           [1.5]])
+    """
+    return (weight_rows @ values) / weight_rows.sum(axis=1, keepdims=True)
