@@ -15,10 +15,16 @@ from typing import Any
 import numpy as np
 
 from polyroc._counts import confusion_counts
-from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_random_state, check_scores
+from polyroc._validation import (
+    THRESHOLD_DOMAINS,
+    check_option,
+    check_random_state,
+    check_scores,
+)
 from polyroc.metrics import get_counts_metric
 from polyroc.thresholds.batches import iter_batches, resolve_sampler
 from polyroc.thresholds.rules import apply_thresholds
+from polyroc.thresholds.samplers import barycentre
 from polyroc.thresholds.search import coordinate_ascent
 
 SEARCHES = ("lattice", "random", "coordinate")
@@ -230,10 +236,15 @@ def tune_thresholds(
     argmax_counts = confusion_counts(
         targets.y_true, np.argmax(targets.y_score, axis=1), targets.classes.size, targets.sample_weight
     )
+    argmax_score = float(np.asarray(score_counts(argmax_counts[None]))[0])
+    if argmax_score > best_score:
+        # The barycentre was searched too, but with float weights its batched counts can be
+        # summed in another order and score an ulp lower: it is the best threshold.
+        best_threshold, best_score = barycentre(targets.classes.size, domain=domain), argmax_score
     return TuningResult(
         best_threshold=best_threshold,
         best_score=best_score,
-        argmax_score=float(np.asarray(score_counts(argmax_counts[None]))[0]),
+        argmax_score=argmax_score,
         metric=_metric_name(metric),
         classes=targets.classes,
         search=search,
