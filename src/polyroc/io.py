@@ -16,7 +16,8 @@ optionally ``labels`` (n,) and ``ids`` (n,).
 
 Every file polyroc writes goes to a temporary file in the same directory first
 and is renamed into place, so an error or an interrupt never leaves a
-half-written output.
+half-written output. A directory of outputs (a report) is built in a
+temporary sibling directory and renamed into place the same way.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ import csv
 import io
 import json
 import os
+import shutil
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +36,7 @@ import numpy as np
 
 __all__ = [
     "ScoreTable",
+    "atomic_directory",
     "atomic_write",
     "read_scores",
     "read_thresholds",
@@ -207,6 +211,75 @@ def atomic_write(path, content):
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)
+        raise
+
+
+def _swap_directory(new, old):
+    """Put directory ``new`` in place of ``old``, restoring ``old`` if the swap fails."""
+    retired = Path(tempfile.mkdtemp(dir=old.parent, prefix=f".{old.name}.", suffix=".old"))
+    os.replace(old, retired / old.name)
+    try:
+        os.replace(new, old)
+    except BaseException:
+        os.replace(retired / old.name, old)
+        raise
+    finally:
+        shutil.rmtree(retired, ignore_errors=True)
+
+
+@contextmanager
+def atomic_directory(path, *, replace_if=None):
+    """Build a directory in a temporary sibling and rename it to ``path`` on success.
+
+    Yields the temporary directory (a :class:`pathlib.Path`). When the block
+    raises (or is interrupted), the temporary directory is removed and ``path``
+    is left as it was. An existing ``path`` is replaced only if
+    ``replace_if(path)`` is true (e.g. it holds an earlier report); otherwise
+    the call fails before anything is written.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The directory to create; its parent must exist.
+    replace_if : callable, optional
+        Predicate on an existing ``path``; default: never replace.
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` exists and may not be replaced (raised before the block runs).
+    FileNotFoundError
+        The parent directory of ``path`` does not exist.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     with atomic_directory(os.path.join(tmp, "out")) as building:
+    ...         _ = (building / "a.txt").write_text("hello")
+    ...     sorted(os.listdir(tmp)), open(os.path.join(tmp, "out", "a.txt")).read()
+    (['out'], 'hello')
+    """
+    path = Path(path)
+    if path.exists() and not (path.is_dir() and replace_if is not None and replace_if(path)):
+        raise FileExistsError(
+            f"{path} already exists and is not an earlier polyroc output; choose another "
+            "output directory or remove it"
+        )
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"the parent directory of {path} does not exist")
+    building = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    try:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(building, 0o777 & ~umask)  # mkdtemp's 0o700 would make the result private
+        yield building
+        if path.exists():
+            _swap_directory(building, path)
+        else:
+            os.replace(building, path)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
         raise
 
 

@@ -12,12 +12,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._counts import chunk_length
-from polyroc._validation import check_positive_int, check_random_state
+from polyroc._counts import chunk_length, confusion_counts, replicate_confusion_counts
+from polyroc._validation import (
+    check_label_vector,
+    check_positive_int,
+    check_random_state,
+    check_targets,
+)
+from polyroc.metrics import get_counts_metric
 
 __all__ = [
     "ConfidenceInterval",
+    "PairedRuleScores",
     "bootstrap_multiplicities",
+    "paired_rule_scores",
     "percentile_interval",
 ]
 
@@ -108,3 +116,107 @@ class ConfidenceInterval:
     def __str__(self):
         percent = f"{100 * self.confidence:g}%"
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}, B={self.n_boot}]"
+
+
+@dataclass(frozen=True)
+class PairedRuleScores:
+    """Scores of several decision rules on the same samples, with paired bootstrap intervals.
+
+    Attributes
+    ----------
+    metric : str
+    baseline : str or None
+        The rule the others are compared with.
+    scores : dict
+        Rule name -> :class:`ConfidenceInterval` of its score.
+    differences : dict
+        Rule name -> :class:`ConfidenceInterval` of (its score - the
+        baseline's), from the same replicates (a paired comparison); empty
+        without a baseline.
+    """
+
+    metric: str
+    baseline: str | None
+    scores: dict
+    differences: dict
+
+
+def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, baseline=None,
+                       sample_weight=None, n_boot=1000, confidence=0.95, random_state=None):
+    """Score several rules' predictions with one stratified bootstrap shared by all rules.
+
+    Every replicate resamples the same rows for every rule, so the interval of
+    a difference reflects only how the rules disagree (a paired bootstrap).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    predictions : mapping of str to array-like of shape (n,)
+        Each rule's predicted labels.
+    metric : str or callable, default="accuracy"
+        As :func:`polyroc.metrics.get_counts_metric`.
+    labels : array-like, optional
+        Class order; default the sorted labels of ``y_true`` and the predictions.
+    baseline : str, optional
+        Name of the rule the others are compared with.
+    sample_weight : array-like of shape (n,), optional
+    n_boot : int, default=1000
+    confidence : float, default=0.95
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    PairedRuleScores
+
+    Raises
+    ------
+    ValueError, TypeError
+        Empty ``predictions``, a prediction that fails
+        :func:`polyroc._validation.check_targets`, an unknown ``baseline`` or
+        metric, a bad ``n_boot``, ``confidence`` or ``random_state``.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 2, 2] * 5)
+    >>> rules = {"a": y, "b": np.where(np.arange(30) % 3 == 0, 0, y)}  # 5 of 30 rows wrong
+    >>> result = paired_rule_scores(y, rules, baseline="a", n_boot=200, random_state=0)
+    >>> result.scores["a"].estimate, round(result.differences["b"].estimate, 4)
+    (1.0, -0.1667)
+    """
+    if not predictions:
+        raise ValueError("predictions must name at least one rule")
+    if baseline is not None and baseline not in predictions:
+        raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
+    score_counts = get_counts_metric(metric)
+    n_boot = check_positive_int("n_boot", n_boot)
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    y_true = check_label_vector("y_true", y_true)
+    if labels is None:
+        labels = np.unique(np.concatenate([y_true, *map(check_label_vector, predictions, predictions.values())]))
+    encoded = {name: check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+               for name, y_pred in predictions.items()}
+    first = next(iter(encoded.values()))
+    y_idx, m, weights = first.y_true, first.classes.size, first.sample_weight
+    weights = np.ones(y_idx.size) if weights is None else weights
+    estimates = {name: float(score_counts(confusion_counts(y_idx, t.y_pred, m, weights)[None])[0])
+                 for name, t in encoded.items()}
+    replicates = {name: [] for name in encoded}
+    for multiplicities in bootstrap_multiplicities(y_idx, n_boot, random_state=random_state):
+        rows = multiplicities * weights
+        for name, t in encoded.items():
+            replicates[name].append(score_counts(replicate_confusion_counts(y_idx, t.y_pred, m, rows)))
+    replicates = {name: np.concatenate(values) for name, values in replicates.items()}
+
+    def interval(estimate, values):
+        low, high = percentile_interval(values, confidence=confidence)
+        return ConfidenceInterval(estimate, float(low), float(high), confidence,
+                                  "paired stratified percentile bootstrap", n_boot, random_state)
+
+    scores = {name: interval(estimates[name], replicates[name]) for name in encoded}
+    differences = {} if baseline is None else {
+        name: interval(estimates[name] - estimates[baseline], replicates[name] - replicates[baseline])
+        for name in encoded if name != baseline
+    }
+    return PairedRuleScores(getattr(score_counts, "__name__", str(metric)) if not isinstance(metric, str)
+                            else metric, baseline, scores, differences)
