@@ -1,0 +1,229 @@
+"""Assemble a report: run the analysis steps, draw the figures, render HTML, write a directory."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from polyroc.io import atomic_directory
+from polyroc.report._analysis import ModelAnalysis, analysis_steps
+from polyroc.report._figures import comparison_figures, model_figures
+from polyroc.report._inputs import check_report_inputs
+from polyroc.report._readings import comparison_reading, data_reading, model_readings
+from polyroc.report._results import results_document
+
+__all__ = ["Report", "build_report", "is_report_directory"]
+
+REPORT_FILES = frozenset({"report.html", "results.json", "figures"})
+
+METRIC_NAMES = {
+    "accuracy": "Accuracy",
+    "balanced_accuracy": "Balanced accuracy",
+    "f1_macro": "Macro-F1",
+    "cohen_kappa": "Cohen's kappa",
+    "matthews_corrcoef": "MCC",
+    "roc_auc_ovr_macro": "ROC AUC, OvR macro",
+    "roc_auc_ovr_weighted": "ROC AUC, OvR weighted",
+    "roc_auc_ovr_micro": "ROC AUC, OvR micro",
+    "roc_auc_ovo_macro": "ROC AUC, OvO (Hand & Till)",
+    "log_loss": "Log loss",
+    "brier_score": "Brier score",
+    "top_2_accuracy": "Top-2 accuracy",
+}
+OVERVIEW_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "matthews_corrcoef", "roc_auc_ovr_macro",
+                    "log_loss")
+RULE_COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
+
+
+def _png_size(png):
+    """(width, height) of a PNG from its IHDR chunk."""
+    return struct.unpack(">II", png[16:24])
+
+
+def _model_id(index, name):
+    """A unique, URL-safe id of the model at ``index``: ``m1-plain-logistic``."""
+    return f"m{index + 1}-" + (re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "model")
+
+
+def _figure_item(figure, prefix):
+    width, height = _png_size(figure.png)
+    return {"id": f"{prefix}-{figure.key}", "caption": figure.caption, "width": width, "height": height,
+            "data": base64.b64encode(figure.png).decode("ascii")}
+
+
+def _format_number(value, digits=3):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _format_percent(share):
+    return f"{100 * share:g}%"
+
+
+def is_report_directory(path):
+    """True for an empty directory or one holding only what :meth:`Report.write` writes."""
+    names = {entry.name for entry in path.iterdir()}
+    return names <= REPORT_FILES and (not names or (path / "results.json").is_file())
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """A finished report: its numbers (``results``), figures and readings.
+
+    Attributes
+    ----------
+    results : dict
+        Every number of the report, JSON-ready (written as ``results.json``).
+    figures : dict
+        Model name -> list of :class:`~polyroc.report._figures.ReportFigure`
+        (PNG bytes and caption) of that model's section.
+    shared_figures : list of ReportFigure
+        Figures of all models together (the ROC-DMF curves).
+    readings : dict
+        Plain-words readings: ``"data"``, ``"comparison"`` and, per model
+        name, one per section.
+    analyses : list of ModelAnalysis
+        The library result objects behind the numbers, one per model.
+    """
+
+    results: dict
+    figures: dict
+    shared_figures: list
+    readings: dict
+    analyses: list
+
+    def to_html(self):
+        """The report as one self-contained HTML page (images embedded, no scripts)."""
+        from jinja2 import (
+            Environment,
+            PackageLoader,
+            StrictUndefined,
+            select_autoescape,
+        )
+
+        environment = Environment(loader=PackageLoader("polyroc.report", "templates"),
+                                  autoescape=select_autoescape(["html", "j2"]), undefined=StrictUndefined)
+        template = environment.get_template("report.html.j2")
+        models = [
+            {"name": name, "id": _model_id(index, name), "r": model, "readings": self.readings[name],
+             "figures": {f.key: _figure_item(f, _model_id(index, name)) for f in self.figures[name]}}
+            for index, (name, model) in enumerate(self.results["models"].items())
+        ]
+        return template.render(
+            r=self.results, models=models, readings=self.readings, num=_format_number, percent=_format_percent,
+            shared_figures=[_figure_item(f, "all") for f in self.shared_figures],
+            metric_names=METRIC_NAMES, overview_metrics=OVERVIEW_METRICS, rule_columns=RULE_COLUMNS,
+        )
+
+    def write(self, directory):
+        """Write ``report.html``, ``results.json`` and ``figures/*.png`` into ``directory``, atomically.
+
+        The directory is built next to its destination and renamed into place,
+        so an error or an interrupt leaves no partial output. An existing
+        directory is replaced only if it is empty or holds an earlier report.
+
+        Raises
+        ------
+        FileExistsError
+            ``directory`` exists and holds other files.
+        FileNotFoundError
+            Its parent directory does not exist.
+        """
+        html = self.to_html()
+        with atomic_directory(directory, replace_if=is_report_directory) as building:
+            (building / "report.html").write_text(html, encoding="utf-8")
+            (building / "results.json").write_text(
+                json.dumps(self.results, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+            (building / "figures").mkdir()
+            named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
+            for prefix, figures in [*named, ("all", self.shared_figures)]:
+                for figure in figures:
+                    (building / "figures" / f"{prefix}-{figure.key}.png").write_bytes(figure.png)
+        return Path(directory)
+
+
+def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=None, metric="f1_macro",
+                 n_boot=500, confidence=0.95, random_state=0, title="polyroc report",
+                 source="scores given in Python", notes=(), progress=None):
+    """Evaluate one or more models' test scores (and tune thresholds on validation) into a report.
+
+    Sections: data summary; metrics with stratified bootstrap intervals;
+    OvR ROC and PR curves; with validation data, thresholds tuned for
+    ``metric`` and compared on test with argmax, Fréchet and inflated-argmax
+    rules (paired bootstrap of tuned − argmax); ROC clouds and DFP; ROC-DMF
+    with a bootstrap interval (and ranking probabilities for several models);
+    the Gini-weighted ROC; plain-words readings of each.
+
+    Parameters
+    ----------
+    y_test : array-like of shape (n_test,)
+        True labels of the test data, shared by the models.
+    test_scores : mapping of str to array-like of shape (n_test, m)
+        Each model's probability scores on test, columns in class order.
+    y_val : array-like of shape (n_val,), optional
+    val_scores : mapping of str to array-like of shape (n_val, m), optional
+        Validation scores of the same models, for threshold tuning.
+    labels : array-like of shape (m,), optional
+        Class order of the columns; default the sorted labels of ``y_test``.
+    metric : str, default="f1_macro"
+        Tuning metric (a name of :data:`polyroc.metrics.COUNTS_METRICS`).
+    n_boot : int, default=500
+        Bootstrap replicates of every interval.
+    confidence : float, default=0.95
+    random_state : int, default=0
+        Seed of every resampling (an integer, so the report is reproducible).
+    title, source : str
+        Shown at the top of the report.
+    notes : sequence of str
+        Remarks shown under the title (e.g. a skipped model).
+    progress : callable, optional
+        Called as ``progress(description, done, total)`` before each step.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`polyroc.report._inputs.check_report_inputs`, before any work.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat(["a", "b", "c"], 20)
+    >>> scores = rng.dirichlet(np.ones(3), 60) + 2 * np.eye(3)[np.repeat([0, 1, 2], 20)]
+    >>> scores /= scores.sum(axis=1, keepdims=True)
+    >>> report = build_report(y, {"model": scores}, n_boot=50)
+    >>> report.results["data"]["test"]["class_counts"]
+    {'a': 20, 'b': 20, 'c': 20}
+    >>> sorted(report.results["models"]["model"])
+    ['dmf', 'gini', 'metrics', 'roc_cloud', 'tuning', 'warnings']
+    """
+    inputs = check_report_inputs(y_test, test_scores, y_val=y_val, val_scores=val_scores, labels=labels,
+                                 metric=metric, n_boot=n_boot, confidence=confidence,
+                                 random_state=random_state)
+    analyses = [ModelAnalysis(name) for name in inputs.test]
+    steps = analysis_steps(inputs, analyses)
+    total = len(steps) + len(analyses) + 1
+    dmf_comparison = None
+    for done, (description, step) in enumerate(steps):
+        if progress is not None:
+            progress(description, done, total)
+        dmf_comparison = step()
+    figures = {}
+    for done, analysis in enumerate(analyses, start=len(steps)):
+        if progress is not None:
+            progress(f"{analysis.name}: figures", done, total)
+        figures[analysis.name] = model_figures(analysis, inputs)
+    if progress is not None:
+        progress("ROC-DMF figure", total - 1, total)
+    shared_figures = comparison_figures(analyses)
+    results = results_document(inputs, analyses, dmf_comparison, title=title, source=source, notes=notes)
+    readings = {"data": data_reading(results), "comparison": comparison_reading(results)}
+    readings.update({name: model_readings(model, results) for name, model in results["models"].items()})
+    return Report(results, figures, shared_figures, readings, analyses)

@@ -1,0 +1,127 @@
+"""Short plain-words readings of the report's numbers (computed from ``results.json`` alone)."""
+
+from __future__ import annotations
+
+__all__ = ["comparison_reading", "data_reading", "model_readings"]
+
+SMALL_CLASS = 10
+
+
+def _ci(record, digits=3):
+    return f"{record['estimate']:.{digits}f} (CI {record['low']:.{digits}f} to {record['high']:.{digits}f})"
+
+
+def _percent(confidence):
+    return f"{100 * confidence:g}%"
+
+
+def data_reading(results):
+    """Size, balance and small classes of the test data."""
+    test = results["data"]["test"]
+    counts = test["class_counts"]
+    largest = max(counts, key=counts.get)
+    smallest = min((c for c in counts if counts[c] > 0), key=counts.get)
+    text = (f"The test data has {test['n_samples']} rows in {len(counts)} classes. The largest class "
+            f"({largest}, {counts[largest]} rows) is {test['imbalance_ratio']:.1f} times the smallest "
+            f"({smallest}, {counts[smallest]} rows).")
+    small = [c for c, n in counts.items() if n < SMALL_CLASS]
+    if small:
+        text += (f" Classes {', '.join(small)} have fewer than {SMALL_CLASS} test rows: their per-class "
+                 "numbers rest on a handful of rows, so read their intervals rather than their values.")
+    if test["imbalance_ratio"] >= 3:
+        text += (" With this imbalance, accuracy mostly reflects the large classes; balanced accuracy "
+                 "and macro-F1 weigh every class equally.")
+    return text
+
+
+def _metrics_reading(model, results):
+    scores = model["metrics"]["scores"]
+    confidence = _percent(results["settings"]["confidence"])
+    accuracy, balanced = scores["accuracy"], scores["balanced_accuracy"]
+    text = (f"Accuracy is {_ci(accuracy)}, a {confidence} stratified bootstrap interval over the test "
+            f"rows; balanced accuracy is {_ci(balanced)}.")
+    if balanced["estimate"] < accuracy["estimate"] - 0.05:
+        text += " The gap means the model does worse on the small classes than on the large ones."
+    per_class_f1 = model["metrics"]["per_class"].get("f1-score", {})
+    if per_class_f1:
+        worst = min(per_class_f1, key=lambda c: per_class_f1[c]["estimate"])
+        text += f" The weakest class by F1 is {worst} ({_ci(per_class_f1[worst], 2)})."
+    auc = scores["roc_auc_ovr_macro"]
+    text += (f" The one-vs-rest macro ROC AUC, {_ci(auc)}, measures ranking rather than decisions: "
+             "it is the chance that a random row of a class gets a higher score for that class than "
+             "a random row of another class.")
+    return text
+
+
+def _tuning_reading(model):
+    tuning = model["tuning"]
+    metric, validation, difference = tuning["metric"], tuning["validation"], tuning["test_difference"]
+    text = (f"Thresholds tuned for {metric} on validation move it from {validation['argmax']:.3f} (argmax) "
+            f"to {validation['tuned']:.3f}. On test, tuned minus argmax is {_ci(difference)}.")
+    if difference["low"] > 0:
+        text += " The interval is above zero: the tuned rule is better on new data too."
+    elif difference["high"] < 0:
+        text += " The interval is below zero: the tuning overfitted the validation data; keep argmax."
+    else:
+        text += (" The interval includes zero: the test data cannot tell the tuned rule from argmax; "
+                 "the validation gain may be noise.")
+    return text
+
+
+def _cloud_reading(model):
+    cloud = model["roc_cloud"]
+    dfp = {c: v for c, v in cloud["dfp"].items() if v is not None}
+    text = (f"DFP (one minus the mean Youden index over the sampled thresholds; 0 is perfect, 1 is chance) "
+            f"is {cloud['dfp_overall']:.3f} overall.")
+    if dfp:
+        best, worst = min(dfp, key=dfp.get), max(dfp, key=dfp.get)
+        text += (f" Class {best} stays closest to the perfect corner ({dfp[best]:.3f}); class {worst} is "
+                 f"furthest ({dfp[worst]:.3f}). DFP depends on how thresholds were sampled "
+                 f"({cloud['settings']['sampler']}, {cloud['settings']['n_thresholds']} thresholds).")
+    return text
+
+
+def _dmf_reading(model):
+    dmf = model["dmf"]
+    text = (f"ROC-DMF area D is {_ci(dmf['D'])}: one curve summarising how well each class's score "
+            f"separates it from each other class, over {dmf['pairs_used']} ordered class pairs; 0.5 is chance.")
+    if not dmf["converged"]:
+        text += " The factorization did not converge; treat D with caution."
+    return text
+
+
+def _gini_reading(model):
+    gini = model["gini"]
+    text = (f"The Gini-weighted AUC is {_ci(gini['auc'])}. Its class weights come from the spread of "
+            "the scores, not from the labels")
+    if gini["degenerate"]:
+        text += ("; for probability rows the correlation matrix is singular, so the weights are the "
+                 "limit weights, proportional to each score column's standard deviation")
+    return text + "."
+
+
+def model_readings(model, results):
+    """Readings of one model's sections, keyed by section."""
+    readings = {"metrics": _metrics_reading(model, results)}
+    if model["tuning"] is not None:
+        readings["tuning"] = _tuning_reading(model)
+    readings["roc_cloud"] = _cloud_reading(model)
+    readings["dmf"] = _dmf_reading(model)
+    readings["gini"] = _gini_reading(model)
+    return readings
+
+
+def comparison_reading(results):
+    """Which model ranks first by ROC-DMF D and how sure the bootstrap is; None for one model."""
+    comparison = results["model_comparison"]
+    if comparison is None:
+        return None
+    top = comparison["ranking_probabilities"][0]
+    first = top["ranking"][0]
+    p_first = sum(r["probability"] for r in comparison["ranking_probabilities"] if r["ranking"][0] == first)
+    text = (f"By ROC-DMF D, the most frequent ranking over the paired bootstrap replicates is "
+            f"{' > '.join(top['ranking'])} ({100 * top['probability']:.0f}% of replicates); {first} "
+            f"ranks first in {100 * p_first:.0f}%.")
+    if p_first < 0.8:
+        text += " That is not a clear winner: the test data does not separate the models' D reliably."
+    return text

@@ -1,0 +1,115 @@
+"""The report opens in a real browser: headless Chromium loads it with every image decoded.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package;
+``.ci/run`` installs them and sets ``POLYROC_REQUIRE_BROWSER=1``, which turns a
+missing browser into a failure instead of a skip. Set ``POLYROC_SCREENSHOT_DIR``
+to keep the full-page screenshot.
+"""
+
+import os
+import shutil
+import struct
+
+import numpy as np
+import pytest
+
+from polyroc.report import build_report
+
+CHROMIUM_FLAGS = (
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage", "--hide-scrollbars",
+)
+
+
+def _browser_paths():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        selenium_missing = True
+    else:
+        selenium_missing = False
+    missing = [name for name, absent in (("chromium", chromium is None), ("chromedriver", driver is None),
+                                         ("selenium", selenium_missing)) if absent]
+    if missing:
+        message = f"browser test needs {', '.join(missing)}"
+        if os.environ.get("POLYROC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (POLYROC_REQUIRE_BROWSER=1)")
+        pytest.skip(message)
+    return chromium, driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    chromium, driver_path = _browser_paths()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.add_argument("--window-size=1200,900")
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def written_report(tmp_path_factory):
+    """A two-model, three-class report with validation data (every kind of figure)."""
+    rng = np.random.default_rng(5)
+
+    def scores(y, strength):
+        raw = rng.dirichlet(np.ones(3), y.size) + strength * np.eye(3)[y]
+        return raw / raw.sum(axis=1, keepdims=True)
+
+    y_val, y_test = rng.integers(0, 3, 150), rng.integers(0, 3, 200)
+    names = np.array(["setosa", "versicolor", "virginica"])
+    report = build_report(
+        names[y_test], {"sharp": scores(y_test, 1.5), "blunt": scores(y_test, 0.5)},
+        y_val=names[y_val], val_scores={"sharp": scores(y_val, 1.5), "blunt": scores(y_val, 0.5)},
+        n_boot=50, random_state=0,
+    )
+    out = report.write(tmp_path_factory.mktemp("browser") / "report")
+    return report, out
+
+
+def _png_size(path):
+    with open(path, "rb") as handle:
+        return struct.unpack(">II", handle.read(24)[16:24])
+
+
+def test_report_loads_in_chromium_with_every_image(browser, written_report, tmp_path):
+    report, out = written_report
+    n_figures = sum(len(f) for f in report.figures.values()) + len(report.shared_figures)
+    browser.get((out / "report.html").resolve().as_uri())
+
+    assert browser.execute_script("return document.readyState") == "complete"
+    assert browser.title == "polyroc report"
+    images = browser.execute_script(
+        "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight, i.alt])"
+    )
+    assert len(images) == n_figures == 11
+    assert all(complete and width > 0 and height > 0 for complete, width, height, _ in images)
+    expected_sizes = sorted(_png_size(p) for p in (out / "figures").iterdir())
+    assert sorted((w, h) for _, w, h, _ in images) == expected_sizes
+    # No resource other than the page itself was requested (images are data URIs).
+    resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert all(name.startswith("data:") for name in resources)
+
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(1200, min(height, 16000))
+    screenshot = tmp_path / "report.png"
+    assert browser.save_screenshot(str(screenshot))
+    from matplotlib.image import imread
+
+    pixels = imread(screenshot)
+    assert pixels.shape[0] > 2000 and pixels.std() > 0.05  # a long, drawn page, not a blank one
+    keep = os.environ.get("POLYROC_SCREENSHOT_DIR")
+    if keep:
+        shutil.copy(screenshot, os.path.join(keep, "report-screenshot.png"))
