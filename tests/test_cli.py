@@ -10,14 +10,6 @@ from polyroc.cli import glass_holdout_scores, main
 from polyroc.thresholds import apply_thresholds, tune_thresholds
 
 
-def _write_scores(tmp_path, y, P, classes, name="scores.csv"):
-    lines = [",".join([*classes, "label"])]
-    lines += [",".join([*(f"{v:.17g}" for v in row), label]) for row, label in zip(P, y)]
-    path = tmp_path / name
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 def test_evaluate_demo_prints_report_aucs_and_matrix(capsys):
     assert main(["evaluate"]) == 0
     out = capsys.readouterr().out
@@ -28,12 +20,12 @@ def test_evaluate_demo_prints_report_aucs_and_matrix(capsys):
     assert "Confusion matrix" in out
 
 
-def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys):
+def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys, write_scores):
     rng = np.random.default_rng(0)
     classes = ["ant", "bee", "cow"]
     y = rng.choice(classes, 200)
     P = rng.dirichlet(np.ones(3), 200)
-    assert main(["evaluate", "--scores", str(_write_scores(tmp_path, y, P, classes))]) == 0
+    assert main(["evaluate", "--scores", str(write_scores(y, P, classes))]) == 0
     out = capsys.readouterr().out
     expected = roc_auc_score(y, P, labels=classes, multi_class="ovr", average="macro")
     line = next(l for l in out.splitlines() if l.startswith("roc_auc_ovr_macro"))
@@ -66,11 +58,11 @@ def _labelled_scores(seed=0, n=300):
     return y, P, classes
 
 
-def test_tune_then_apply_reproduces_the_library(tmp_path, capsys):
+def test_tune_then_apply_reproduces_the_library(tmp_path, capsys, write_scores):
     y_val, P_val, classes = _labelled_scores(0)
     y_test, P_test, _ = _labelled_scores(1)
-    val = _write_scores(tmp_path, y_val, P_val, classes, "val.csv")
-    test = _write_scores(tmp_path, y_test, P_test, classes, "test.csv")
+    val = write_scores(y_val, P_val, classes, "val.csv")
+    test = write_scores(y_test, P_test, classes, "test.csv")
     tau_path, preds_path = tmp_path / "tau.json", tmp_path / "preds.csv"
     assert main(["tune", "--scores", str(val), "--metric", "f1_macro", "--resolution", "30",
                  "--out", str(tau_path)]) == 0
@@ -100,9 +92,9 @@ def test_apply_keeps_ids_and_needs_every_class_column(tmp_path, capsys):
     assert not out.exists()
 
 
-def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys):
+def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys, write_scores):
     y, P, classes = _labelled_scores(0, 30)
-    val = _write_scores(tmp_path, y, P, classes)
+    val = write_scores(y, P, classes)
     out = tmp_path / "tau.json"
     assert main(["tune", "--scores", str(val), "--metric", "nope", "--out", str(out)]) == 2
     assert "nope" in capsys.readouterr().err and not out.exists()
@@ -112,14 +104,14 @@ def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]
 
 
-def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch):
+def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, write_scores):
     import polyroc.io
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     y, P, classes = _labelled_scores(0, 30)
-    val = _write_scores(tmp_path, y, P, classes)
+    val = write_scores(y, P, classes)
     out = tmp_path / "tau.json"
     monkeypatch.setattr(polyroc.io.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):

@@ -1,0 +1,140 @@
+"""``polyroc report`` and ``polyroc demo``: outputs, one-line errors with exit 2, no partial output."""
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score
+
+import polyroc.report._document as document_module
+from polyroc.cli import main
+from polyroc.report._demo import glass_demo_scores
+
+CLASSES = ["ant", "bee", "cow"]
+
+
+def _split(seed, n, strength=1.0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    P = rng.dirichlet(np.ones(3), n) + strength * np.eye(3)[y]
+    return np.array(CLASSES)[y], P / P.sum(axis=1, keepdims=True)
+
+
+@pytest.fixture
+def files(write_scores):
+    y_val, P_val = _split(0, 120)
+    y_test, P_test = _split(1, 150)
+    return {"val": write_scores(y_val, P_val, CLASSES, "val.csv"),
+            "test": write_scores(y_test, P_test, CLASSES, "test.csv"),
+            "y_test": y_test, "P_test": P_test}
+
+
+def test_report_writes_html_and_json_of_the_score_files(files, tmp_path, capsys):
+    out = tmp_path / "report"
+    code = main(["report", "--scores", f"mine={files['test']}", "--val", str(files["val"]),
+                 "--n-boot", "30", "--out", str(out)])
+    assert code == 0
+    results = json.loads((out / "results.json").read_text())
+    model = results["models"]["mine"]
+    predicted = np.array(CLASSES)[files["P_test"].argmax(axis=1)]
+    expected = f1_score(files["y_test"], predicted, average="macro")
+    assert model["metrics"]["scores"]["f1_macro"]["estimate"] == pytest.approx(expected, abs=1e-12)
+    assert model["tuning"]["metric"] == "f1_macro" and results["settings"]["n_boot"] == 30
+    assert "<img" in (out / "report.html").read_text()
+    printed = capsys.readouterr().out
+    assert "mine: accuracy" in printed and "tuned - argmax f1_macro on test" in printed
+
+
+def test_report_compares_several_models(files, write_scores, tmp_path):
+    y_test, P_weak = _split(1, 150, strength=0.3)
+    weak = write_scores(y_test, P_weak, CLASSES, "weak.csv")
+    out = tmp_path / "report"
+    assert main(["report", "--scores", f"strong={files['test']}", "--scores", f"weak={weak}",
+                 "--n-boot", "20", "--metric", "accuracy", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert list(results["models"]) == ["strong", "weak"]
+    assert results["model_comparison"]["pairwise"]["strong"]["weak"] > 0.9
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ant,bee,cow\n0.2,0.3,0.5\n", "no label column 'label'"),
+    ("ant,bee,cow,label\n0.2,x,0.5,ant\n", "non-numeric score 'x'"),
+    ("ant,bee,cow,label\n0.2,0.3,0.9,ant\n", "rows of y_score must sum to 1"),
+])
+def test_report_bad_test_file_exits_2_and_writes_nothing(tmp_path, capsys, text, message):
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text)
+    out = tmp_path / "report"
+    assert main(["report", "--scores", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and err.startswith("polyroc report: error:")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
+
+
+def test_report_unknown_label_in_validation_exits_2(files, tmp_path, capsys):
+    lines = files["val"].read_text().splitlines()
+    lines[1] = lines[1].rsplit(",", 1)[0] + ",eel"
+    files["val"].write_text("\n".join(lines) + "\n")
+    assert main(["report", "--scores", str(files["test"]), "--val", str(files["val"]),
+                 "--out", str(tmp_path / "report")]) == 2
+    err = capsys.readouterr().err
+    assert "eel" in err and err.count("\n") == 1
+    assert not (tmp_path / "report").exists()
+
+
+def test_report_refuses_a_foreign_output_directory(files, tmp_path, capsys):
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("mine")
+    assert main(["report", "--scores", str(files["test"]), "--out", str(tmp_path / "busy")]) == 2
+    assert "is not an earlier polyroc report" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "busy").iterdir()] == ["notes.txt"]
+
+
+def test_interrupted_report_leaves_no_partial_output(files, tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(document_module, "comparison_figures", interrupted)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(KeyboardInterrupt):
+        main(["report", "--scores", str(files["test"]), "--n-boot", "10", "--out", str(tmp_path / "r")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_failure_while_writing_keeps_the_earlier_report(files, tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    assert main(["report", "--scores", str(files["test"]), "--n-boot", "10", "--out", str(out)]) == 0
+    earlier = (out / "results.json").read_text()
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(document_module.json, "dumps", broken)
+    assert main(["report", "--scores", str(files["test"]), "--n-boot", "10", "--out", str(out)]) == 2
+    assert (out / "results.json").read_text() == earlier
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["r", "val.csv", "test.csv"])
+
+
+def test_demo_reports_three_imbalance_models_on_glass(tmp_path, capsys):
+    pytest.importorskip("imblearn")
+    out = tmp_path / "demo"
+    assert main(["demo", "--n-boot", "20", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert list(results["models"]) == ["logistic", "logistic, class-weighted", "logistic, SMOTE"]
+    demo = glass_demo_scores(0)
+    counts = {c: int(np.sum(demo.y_test == c)) for c in demo.classes}
+    assert results["data"]["test"]["class_counts"] == counts
+    for name, scores in demo.test_scores.items():
+        predicted = demo.classes[scores.argmax(axis=1)]
+        expected = f1_score(demo.y_test, predicted, average="macro", zero_division=0)
+        assert results["models"][name]["metrics"]["scores"]["f1_macro"]["estimate"] == pytest.approx(expected)
+    assert "report written to" in capsys.readouterr().out
+
+
+def test_demo_without_imbalanced_learn_skips_smote_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "imblearn", None)
+    monkeypatch.setitem(sys.modules, "imblearn.over_sampling", None)
+    demo = glass_demo_scores(0)
+    assert list(demo.test_scores) == ["logistic", "logistic, class-weighted"]
+    assert any("imbalanced-learn is not installed" in note for note in demo.notes)
