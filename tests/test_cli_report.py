@@ -1,5 +1,6 @@
 """``polyroc report`` and ``polyroc demo``: outputs, one-line errors with exit 2, no partial output."""
 
+import io
 import json
 import sys
 
@@ -8,7 +9,7 @@ import pytest
 from sklearn.metrics import f1_score
 
 import polyroc.report._document as document_module
-from polyroc.cli import main
+from polyroc.cli import _progress_bar, main
 from polyroc.report._demo import glass_demo_scores
 
 CLASSES = ["ant", "bee", "cow"]
@@ -138,3 +139,20 @@ def test_demo_without_imbalanced_learn_skips_smote_and_says_so(tmp_path, monkeyp
     demo = glass_demo_scores(0)
     assert list(demo.test_scores) == ["logistic", "logistic, class-weighted"]
     assert any("imbalanced-learn is not installed" in note for note in demo.notes)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_draws_only_on_a_terminal(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    progress, close = _progress_bar(True)
+    progress("logistic: ROC clouds", 3, 17)
+    close()
+    assert "logistic: ROC clouds" in terminal.getvalue() and "3/17" in terminal.getvalue()
+    assert _progress_bar(False)[0] is None
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert _progress_bar(True)[0] is None
