@@ -1,7 +1,8 @@
 """Foundation benchmark: polyroc against scikit-learn on the same inputs, in one run.
 
 For n = 10^6 samples and m = 10 classes it times the full classification
-report, the OvR macro ROC AUC and the OvO (Hand & Till) AUC, checks that both
+report, the OvR macro ROC AUC, the OvO (Hand & Till) AUC and the per-class OvR
+ROC curves (with and without the micro-average curve), checks that both
 libraries give the same values, and prints ratio = polyroc time / scikit-learn
 time (target: <= 1.0). Run: python benchmarks/bench_foundation.py [--n N] [--m M]
 """
@@ -38,6 +39,14 @@ def main():
             lambda: curves.roc_auc(y, P, labels=labels, multi_class="ovo", average="macro"),
             lambda: skm.roc_auc_score(y, P, labels=labels, multi_class="ovo", average="macro"),
         ),
+        "roc_curve per class": (
+            lambda: _points(curves.roc_curve(y, P, labels=labels, micro=False)),
+            lambda: _sklearn_points(y, P, labels, micro=False),
+        ),
+        "roc_curve with micro": (
+            lambda: _points(curves.roc_curve(y, P, labels=labels)),
+            lambda: _sklearn_points(y, P, labels, micro=True),
+        ),
     }
     print(f"n = {args.n:,}, m = {args.m}, best of {args.repeat}")
     print(f"{'case':<24}{'polyroc s':>11}{'sklearn s':>11}{'ratio':>8}  same values")
@@ -48,10 +57,29 @@ def main():
         print(f"{name:<24}{t_ours:>11.3f}{t_theirs:>11.3f}{t_ours / t_theirs:>8.2f}  {same}")
 
 
+def _points(result):
+    """Every curve's (fpr, tpr) points of an OvrRocCurves, concatenated."""
+    arrays = [*result.fpr, *result.tpr]
+    if result.micro_fpr is not None:
+        arrays += [result.micro_fpr, result.micro_tpr]
+    return np.concatenate(arrays)
+
+
+def _sklearn_points(y, P, labels, *, micro):
+    """The same points from scikit-learn's binary roc_curve, one call per curve."""
+    per_class = [skm.roc_curve(y == k, P[:, k])[:2] for k in labels]
+    arrays = [fpr for fpr, _ in per_class] + [tpr for _, tpr in per_class]
+    if micro:
+        arrays += list(skm.roc_curve((y[:, None] == labels).ravel(), P.ravel())[:2])
+    return np.concatenate(arrays)
+
+
 def _same(a, b):
     if isinstance(a, dict):
         return all(_same(a[k], b[k]) for k in b)
-    return bool(np.isclose(a, b, rtol=0, atol=1e-12))
+    if np.shape(a) != np.shape(b):
+        return False
+    return bool(np.all(np.isclose(a, b, rtol=0, atol=1e-12)))
 
 
 if __name__ == "__main__":

@@ -90,6 +90,19 @@ def test_micro_roc_curve_matches_sklearn_on_raveled_cells(seed, n_classes, ties,
     assert curves.micro_auc == pytest.approx(skm.auc(fpr, tpr), abs=TOL)
 
 
+def test_roc_curve_without_micro_keeps_the_class_curves():
+    y, scores, weights = make_problem(3, 4, ties=True, weighted=True)
+    full = roc_curve(y, scores, sample_weight=weights)
+    lean = roc_curve(y, scores, sample_weight=weights, micro=False)
+    for k in range(4):
+        np.testing.assert_array_equal(lean.fpr[k], full.fpr[k])
+        np.testing.assert_array_equal(lean.tpr[k], full.tpr[k])
+    np.testing.assert_array_equal(lean.auc, full.auc)
+    assert lean.micro_fpr is None and lean.micro_tpr is None and np.isnan(lean.micro_auc)
+    with pytest.raises(ValueError, match="micro must be one of"):
+        roc_curve(y, scores, micro="yes")
+
+
 @pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
 @pytest.mark.parametrize("drop_intermediate", [True, False])
 def test_precision_recall_curve_matches_sklearn_per_class(

@@ -197,6 +197,14 @@ def test_roc_from_result_options_and_given_axes():
     assert ax.get_lines() == []
 
 
+def test_roc_display_of_curves_without_micro_draws_no_micro_line():
+    y, scores = _data(3, seed=8)
+    disp = RocCurveDisplay.from_result(roc_curve(y, scores, micro=False))
+    assert disp.micro_line_ is None and disp.macro_line_ is not None
+    assert not any(line.get_label().startswith("micro") for line in disp.ax_.get_lines())
+    plt.close(disp.figure_)
+
+
 # --------------------------------------------------------------------------- precision-recall
 
 

@@ -69,11 +69,11 @@ class OvrRocCurves:
         as positive the samples with score ``>= thresholds[i]``.
     auc : ndarray of shape (n_classes,)
         Area under each curve (trapezoid rule); NaN for a class without samples.
-    micro_fpr, micro_tpr, micro_thresholds : ndarray
+    micro_fpr, micro_tpr, micro_thresholds : ndarray or None
         The curve of every (sample, class) cell of the binarized labels against
-        the raveled scores.
+        the raveled scores; None when computed with ``micro=False``.
     micro_auc : float
-        Area under the micro-average curve.
+        Area under the micro-average curve (NaN with ``micro=False``).
     drop_intermediate : bool
         Whether collinear points were dropped.
     """
@@ -126,7 +126,7 @@ class OvrPrecisionRecallCurves:
     drop_intermediate: bool
 
 
-def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True):
+def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, micro=True):
     """One-vs-rest ROC curve of every class, plus the micro-average curve.
 
     Parameters
@@ -144,6 +144,9 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
     drop_intermediate : bool, default=True
         Drop the points that lie on a straight segment between their
         neighbours, as scikit-learn does; they do not change the curve.
+    micro : bool, default=True
+        Also compute the micro-average curve (one sort of all n × m scores,
+        the most expensive part); ``False`` leaves its fields None / NaN.
 
     Returns
     -------
@@ -178,10 +181,11 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
     array([0.75, 0.75])
     """
     check_option("drop_intermediate", drop_intermediate, (True, False))
+    check_option("micro", micro, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     counts = _class_counts(y, scores, weights)
     per_class = [_roc_points(*class_counts, drop_intermediate) for class_counts in counts]
-    micro = _roc_points(*_micro_counts(y, scores, weights), drop_intermediate)
+    micro = _roc_points(*_micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
     _warn_undefined(classes, support, "ROC curve")
     fpr, tpr, thresholds = zip(*per_class)
     return OvrRocCurves(
@@ -193,7 +197,7 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
         micro_fpr=micro[0],
         micro_tpr=micro[1],
         micro_thresholds=micro[2],
-        micro_auc=_trapezoid_area(micro[0], micro[1]),
+        micro_auc=np.nan if micro[0] is None else _trapezoid_area(micro[0], micro[1]),
         drop_intermediate=drop_intermediate,
     )
 

@@ -153,7 +153,8 @@ class RocCurveDisplay:
         show_classes : bool, default=True
             Draw one curve per class (colour ``C{k}``).
         micro, macro : bool, default=True
-            Draw the micro-average (dotted) and macro-average (dashed) curves.
+            Draw the micro-average (dotted) and macro-average (dashed) curves
+            (no micro curve for curves computed with ``roc_curve(..., micro=False)``).
         chance_level : bool, default=True
             Draw the diagonal of a random classifier.
 
@@ -169,7 +170,7 @@ class RocCurveDisplay:
                 if not np.isnan(auc):
                     (self.lines_[k],) = ax.plot(fpr, tpr, color=class_color(k), label=f"{label} (AUC = {auc:.3f})")
         self.micro_line_ = self.macro_line_ = self.chance_level_ = None
-        if micro:
+        if micro and curves.micro_fpr is not None:
             (self.micro_line_,) = ax.plot(
                 curves.micro_fpr, curves.micro_tpr, color="black", linestyle=":", linewidth=2,
                 label=f"micro-average (AUC = {curves.micro_auc:.3f})",
