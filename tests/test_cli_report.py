@@ -88,7 +88,7 @@ def test_report_refuses_a_foreign_output_directory(files, tmp_path, capsys):
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "notes.txt").write_text("mine")
     assert main(["report", "--scores", str(files["test"]), "--out", str(tmp_path / "busy")]) == 2
-    assert "is not an earlier polyroc report" in capsys.readouterr().err
+    assert "is not an earlier polyroc output" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / "busy").iterdir()] == ["notes.txt"]
 
 

@@ -184,7 +184,7 @@ def test_failing_write_leaves_nothing(report, tmp_path, monkeypatch):
     ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
     ({"random_state": None}, TypeError, "random_state must be an integer seed"),
     ({"metric": "nope"}, ValueError, "nope"),
-    ({"confidence": 1.5}, ValueError, "confidence must be in"),
+    ({"confidence": 1.5}, ValueError, r"confidence must be a finite number in \(0, 1\)"),
     ({"test_scores": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
     ({"test_scores": {}}, TypeError, "non-empty mapping"),
 ])

@@ -54,7 +54,7 @@ def test_percentile_interval_matches_numpy_quantiles():
         (lambda: _all([0, 1], 2.5), TypeError, "n_boot must be an integer"),
         (lambda: _all([0, 1], 2, chunk_size=0), ValueError, "chunk_size must be >= 1"),
         (lambda: _all([0, 1], 2, random_state="seed"), TypeError, "random_state must be None, an integer seed"),
-        (lambda: percentile_interval([1.0, 2.0], confidence=1.0), ValueError, r"confidence must be in \(0, 1\)"),
+        (lambda: percentile_interval([1.0, 2.0], confidence=1.0), ValueError, r"confidence must be a finite number in \(0, 1\)"),
     ],
 )
 def test_errors(call, error, match):

@@ -12,7 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from polyroc.evaluation import evaluate
-from polyroc.io import read_scores, read_thresholds, write_predictions, write_thresholds
+from polyroc.io import (
+    check_output_directory,
+    read_scores,
+    read_thresholds,
+    write_predictions,
+    write_thresholds,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -185,11 +191,7 @@ def _check_output_directory(out):
     """Fail before any work when the report could not be written to ``out``."""
     from polyroc.report import is_report_directory
 
-    out = Path(out)
-    if out.exists() and not (out.is_dir() and is_report_directory(out)):
-        raise ValueError(f"--out {out} exists and is not an earlier polyroc report; choose another directory")
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {out}: the parent directory does not exist")
+    check_output_directory(out, replace_if=is_report_directory)
 
 
 def _add_report_options(parser, out_default=None):

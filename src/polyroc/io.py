@@ -38,6 +38,7 @@ __all__ = [
     "ScoreTable",
     "atomic_directory",
     "atomic_write",
+    "check_output_directory",
     "read_scores",
     "read_thresholds",
     "write_predictions",
@@ -227,6 +228,37 @@ def _swap_directory(new, old):
         shutil.rmtree(retired, ignore_errors=True)
 
 
+def check_output_directory(path, *, replace_if=None):
+    """Return ``path`` as a Path if a directory may be written there, else raise.
+
+    It may when ``path`` does not exist and its parent does, or when it is a
+    directory that ``replace_if(path)`` accepts (e.g. an earlier report).
+
+    Raises
+    ------
+    FileExistsError
+        ``path`` exists and may not be replaced.
+    FileNotFoundError
+        The parent directory of ``path`` does not exist.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     check_output_directory(os.path.join(tmp, "new")).name
+    'new'
+    """
+    path = Path(path)
+    if path.exists() and not (path.is_dir() and replace_if is not None and replace_if(path)):
+        raise FileExistsError(
+            f"{path} already exists and is not an earlier polyroc output; choose another "
+            "output directory or remove it"
+        )
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"the parent directory of {path} does not exist")
+    return path
+
+
 @contextmanager
 def atomic_directory(path, *, replace_if=None):
     """Build a directory in a temporary sibling and rename it to ``path`` on success.
@@ -260,14 +292,7 @@ def atomic_directory(path, *, replace_if=None):
     ...     sorted(os.listdir(tmp)), open(os.path.join(tmp, "out", "a.txt")).read()
     (['out'], 'hello')
     """
-    path = Path(path)
-    if path.exists() and not (path.is_dir() and replace_if is not None and replace_if(path)):
-        raise FileExistsError(
-            f"{path} already exists and is not an earlier polyroc output; choose another "
-            "output directory or remove it"
-        )
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"the parent directory of {path} does not exist")
+    path = check_output_directory(path, replace_if=replace_if)
     building = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     try:
         umask = os.umask(0o022)

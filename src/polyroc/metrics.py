@@ -64,6 +64,7 @@ __all__ = [
     "log_loss",
     "matthews_corrcoef",
     "matthews_corrcoef_score",
+    "metric_name",
     "precision",
     "precision_recall_fscore_support",
     "precision_score",
@@ -748,6 +749,15 @@ def _registry():
 #: Metrics usable by name for tuning: name -> callable(counts (..., m, m)) -> (...).
 #: None of them warns: undefined ratios are 0.0.
 COUNTS_METRICS = _registry()
+
+
+def metric_name(metric):
+    """The name of a metric given as a name or as a callable on counts (its ``__name__``).
+
+    >>> metric_name("f1_macro"), metric_name(accuracy)
+    ('f1_macro', 'accuracy')
+    """
+    return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
 
 
 def get_counts_metric(metric):

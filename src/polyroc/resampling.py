@@ -17,9 +17,10 @@ from polyroc._validation import (
     check_label_vector,
     check_positive_int,
     check_random_state,
+    check_real,
     check_targets,
 )
-from polyroc.metrics import get_counts_metric
+from polyroc.metrics import get_counts_metric, metric_name
 
 __all__ = [
     "ConfidenceInterval",
@@ -85,8 +86,8 @@ def percentile_interval(replicates, *, confidence=0.95, axis=0):
 
     Raises
     ------
-    ValueError
-        If ``confidence`` is not in (0, 1).
+    ValueError, TypeError
+        If ``confidence`` is not a number in (0, 1).
 
     Examples
     --------
@@ -94,8 +95,7 @@ def percentile_interval(replicates, *, confidence=0.95, axis=0):
     >>> round(float(low), 9), round(float(high), 9)
     (5.0, 95.0)
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     alpha = (1 - confidence) / 2
     low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
     return low, high
@@ -189,8 +189,7 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
         raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
     score_counts = get_counts_metric(metric)
     n_boot = check_positive_int("n_boot", n_boot)
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     y_true = check_label_vector("y_true", y_true)
     if labels is None:
         labels = np.unique(np.concatenate([y_true, *map(check_label_vector, predictions, predictions.values())]))
@@ -218,5 +217,4 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
         name: interval(estimates[name] - estimates[baseline], replicates[name] - replicates[baseline])
         for name in encoded if name != baseline
     }
-    return PairedRuleScores(getattr(score_counts, "__name__", str(metric)) if not isinstance(metric, str)
-                            else metric, baseline, scores, differences)
+    return PairedRuleScores(metric_name(metric), baseline, scores, differences)

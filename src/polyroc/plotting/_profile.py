@@ -6,7 +6,7 @@ import numpy as np
 
 from polyroc._counts import line_sweep_counts
 from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_scores, check_thresholds
-from polyroc.metrics import get_counts_metric
+from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.plotting._common import class_color, new_axes
 from polyroc.thresholds.samplers import barycentre
 from polyroc.thresholds.search import coordinate_bounds, score_at
@@ -132,7 +132,7 @@ class TuningProfileDisplay:
         display = cls(
             edges, values, threshold, score_at(targets, threshold, score_counts),
             score_at(targets, barycentre(n_classes, domain=domain), score_counts),
-            metric=metric if isinstance(metric, str) else getattr(metric, "__name__", "score"),
+            metric=metric_name(metric),
             classes=targets.classes,
         )
         return display.plot(**plot_kw)

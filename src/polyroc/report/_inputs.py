@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._validation import check_positive_int, check_random_state, check_scores
+from polyroc._validation import (
+    check_positive_int,
+    check_random_state,
+    check_real,
+    check_scores,
+)
 from polyroc.metrics import get_counts_metric
 
 __all__ = ["ReportInputs", "check_report_inputs"]
@@ -61,7 +66,7 @@ def check_report_inputs(y_test, test_scores, *, y_val=None, val_scores=None, lab
         (the message names the model and the split); model names that are not
         strings or differ between test and validation; ``y_val`` without
         ``val_scores`` or the reverse; an unknown metric; ``n_boot`` not an
-        integer >= 1; ``confidence`` outside (0, 1); ``random_state`` not an
+        integer >= 1; ``confidence`` not a number in (0, 1); ``random_state`` not an
         integer (a report must be reproducible).
     """
     if (y_val is None) != (val_scores is None):
@@ -70,8 +75,7 @@ def check_report_inputs(y_test, test_scores, *, y_val=None, val_scores=None, lab
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a metric name, got {type(metric).__name__}")
     n_boot = check_positive_int("n_boot", n_boot)
-    if not (isinstance(confidence, float | int) and 0 < confidence < 1):
-        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     if random_state is None or isinstance(random_state, np.random.Generator):
         raise TypeError("random_state must be an integer seed, so that the report is reproducible")
     check_random_state(random_state)
@@ -85,5 +89,5 @@ def check_report_inputs(y_test, test_scores, *, y_val=None, val_scores=None, lab
             )
         y_val, validation, _ = _checked_models("validation", y_val, val_scores, classes)
         validation = {name: validation[name] for name in test}
-    return ReportInputs(classes, y_test, test, y_val, validation, metric, n_boot, float(confidence),
+    return ReportInputs(classes, y_test, test, y_val, validation, metric, n_boot, confidence,
                         int(random_state))

@@ -13,7 +13,7 @@ import numpy as np
 
 from polyroc._counts import confusion_counts
 from polyroc._validation import check_positive_float, check_scores
-from polyroc.metrics import get_counts_metric
+from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.thresholds.competing import (
     average_set_size,
     coverage,
@@ -168,5 +168,5 @@ def compare_rules(
         split: _rule_row(targets, tuning.best_threshold, distances, eps, score_counts)
         for split, targets in (("validation", validation), ("test", test))
     }
-    name = metric if isinstance(metric, str) else getattr(metric, "__name__", "custom")
+    name = metric_name(metric)
     return RuleComparison(name, rows, tuning, eps)

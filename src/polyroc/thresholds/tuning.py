@@ -21,7 +21,7 @@ from polyroc._validation import (
     check_random_state,
     check_scores,
 )
-from polyroc.metrics import get_counts_metric
+from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.thresholds.batches import iter_batches, resolve_sampler
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
@@ -133,10 +133,6 @@ def _search_batches(batches, score_counts, tie_break, keep_surface):
     return best_threshold, float(best_score), n_thresholds, tuple(np.concatenate(a) for a in zip(*surface))
 
 
-def _metric_name(metric):
-    return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
-
-
 def tune_thresholds(
     y_true,
     y_score,
@@ -245,7 +241,7 @@ def tune_thresholds(
         best_threshold=best_threshold,
         best_score=best_score,
         argmax_score=argmax_score,
-        metric=_metric_name(metric),
+        metric=metric_name(metric),
         classes=targets.classes,
         search=search,
         domain=domain,
