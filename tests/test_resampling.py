@@ -60,3 +60,29 @@ def test_percentile_interval_matches_numpy_quantiles():
 def test_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_paired_rule_scores_equal_a_scikit_learn_loop_over_the_same_replicates():
+    from sklearn.metrics import f1_score
+
+    from polyroc.resampling import paired_rule_scores
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 80)
+    rules = {"a": np.where(rng.random(80) < 0.7, y, rng.integers(0, 3, 80)),
+             "b": np.where(rng.random(80) < 0.6, y, rng.integers(0, 3, 80))}
+    weights = rng.random(80)
+    result = paired_rule_scores(y, rules, metric="f1_macro", baseline="a", sample_weight=weights,
+                                n_boot=40, confidence=0.9, random_state=5)
+    replicates = _all(y, 40, random_state=5)
+    loop = {name: np.array([f1_score(y, pred, average="macro", labels=[0, 1, 2], zero_division=0,
+                                     sample_weight=row * weights) for row in replicates])
+            for name, pred in rules.items()}
+    for name in rules:
+        low, high = np.quantile(loop[name], [0.05, 0.95])
+        assert (result.scores[name].low, result.scores[name].high) == pytest.approx((low, high), abs=1e-12)
+        assert result.scores[name].estimate == pytest.approx(
+            f1_score(y, rules[name], average="macro", sample_weight=weights), abs=1e-12)
+    low, high = np.quantile(loop["b"] - loop["a"], [0.05, 0.95])
+    assert (result.differences["b"].low, result.differences["b"].high) == pytest.approx((low, high), abs=1e-12)
+    assert list(result.differences) == ["b"]
