@@ -78,11 +78,11 @@ def test_paired_rule_scores_equal_a_scikit_learn_loop_over_the_same_replicates()
     loop = {name: np.array([f1_score(y, pred, average="macro", labels=[0, 1, 2], zero_division=0,
                                      sample_weight=row * weights) for row in replicates])
             for name, pred in rules.items()}
-    for name in rules:
+    for name, pred in rules.items():
         low, high = np.quantile(loop[name], [0.05, 0.95])
         assert (result.scores[name].low, result.scores[name].high) == pytest.approx((low, high), abs=1e-12)
         assert result.scores[name].estimate == pytest.approx(
-            f1_score(y, rules[name], average="macro", sample_weight=weights), abs=1e-12)
+            f1_score(y, pred, average="macro", sample_weight=weights), abs=1e-12)
     low, high = np.quantile(loop["b"] - loop["a"], [0.05, 0.95])
     assert (result.differences["b"].low, result.differences["b"].high) == pytest.approx((low, high), abs=1e-12)
     assert list(result.differences) == ["b"]
