@@ -83,11 +83,27 @@ def replicate_confusion_counts(y_true, y_pred, n_classes, replicate_weights):
     return counts.reshape(-1, n_classes, n_classes)
 
 
+def rule_offsets(thresholds):
+    """The thresholds shifted so that each row's smallest entry is 0.
+
+    The rule argmax(p - tau) depends only on the differences tau_j - tau_k, and
+    every polyroc path evaluates it in float64 as argmax(p - rule_offsets(tau)).
+    With this representative the barycentre (a constant tau) subtracts exact
+    zeros, so it is plain ``np.argmax(p)`` to the last bit.
+
+    >>> rule_offsets(np.array([[0.5, 0.25, 0.25], [1/3, 1/3, 1/3]])).tolist()
+    [[0.25, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    return thresholds - thresholds.min(axis=-1, keepdims=True)
+
+
 def argmax_shifted(y_score, thresholds):
     """Predictions argmax(p - tau) for a batch of thresholds (first index wins ties).
 
     ``y_score`` is (n, m) and ``thresholds`` (M, m); the result is (M, n).
-    Works on small blocks of thresholds with a running maximum over the
+    Each tau is used through :func:`rule_offsets`, the one float64 form of the
+    rule. Works on small blocks of thresholds with a running maximum over the
     classes (a strict ``>`` keeps the first maximiser, as ``np.argmax``), which
     stays in cache and avoids an (M, n, m) temporary.
 
@@ -96,7 +112,7 @@ def argmax_shifted(y_score, thresholds):
     array([[0, 1],
            [1, 1]])
     """
-    thresholds = np.asarray(thresholds, dtype=np.float64)
+    thresholds = rule_offsets(thresholds)
     n_samples, n_classes = y_score.shape
     columns = np.ascontiguousarray(y_score.T, dtype=np.float64)
     out = np.empty((thresholds.shape[0], n_samples), dtype=np.intp)
@@ -156,12 +172,14 @@ def per_class_counts(counts):
     """
     counts = np.asarray(counts)
     tp = np.diagonal(counts, axis1=-2, axis2=-1)
-    predicted = counts.sum(axis=-2)
     actual = counts.sum(axis=-1)
-    total = actual.sum(axis=-1, keepdims=True)
-    fp = predicted - tp
+    fp = counts.sum(axis=-2) - tp
     fn = actual - tp
-    tn = total - tp - fp - fn
+    # TN as a sum of non-negative terms (each other row minus its cell in column j), so
+    # that float counts never give a negative TN and rates stay within [0, 1].
+    other_rows = actual[..., :, None] - counts
+    np.einsum("...jj->...j", other_rows)[...] = 0
+    tn = other_rows.sum(axis=-2)
     return tp, fp, fn, tn
 
 
@@ -194,14 +212,15 @@ def dominance_is_faster(n_samples, n_classes, resolution, n_points):
 
 
 def _dominance_bounds(y_score, resolution, predicted):
-    """Integer bounds h_ik: sample i goes to ``predicted`` iff c_j - c_k <= h_ik for all k != j.
+    """Integer bounds h_ik = floor(r (p_ij - p_ik)) of rows off every breakpoint.
 
-    Returns (n, m - 1) reversed indices r - h in [0, 2r + 1] (2r + 1 means never),
-    so that prefix sums over the indices count the samples with h >= c_j - c_k.
+    Such a row goes to ``predicted`` = j iff c_j - c_k <= h_ik for all k != j (no
+    tie can occur at a lattice point). Returns (n, m - 1) reversed indices
+    r - h in [0, 2r + 1] (2r + 1 means never), so that prefix sums over the
+    indices count the samples with h >= c_j - c_k.
     """
     others = np.delete(np.arange(y_score.shape[1]), predicted)
-    scaled = resolution * (y_score[:, [predicted]] - y_score[:, others])
-    bounds = np.where(others < predicted, np.ceil(scaled) - 1, np.floor(scaled))
+    bounds = np.floor(resolution * (y_score[:, [predicted]] - y_score[:, others]))
     return resolution - np.clip(bounds, -resolution - 1, resolution).astype(np.intp)
 
 
@@ -230,39 +249,95 @@ def _cumsum_outer_axis(array, axis):
         np.add(slices[index], slices[index - 1], out=slices[index])
 
 
+#: Half-width, in score units per unit of scale, of the band around a lattice breakpoint
+#: inside which float64 rounding may decide a comparison (thousands of ulps wide).
+BREAKPOINT_BAND = 1e-12
+
+
+def near_breakpoint(y_score, resolution):
+    """Rows with a pair of scores whose difference lies within a band of a multiple of 1/r.
+
+    For such a row the float64 rule argmax(p - tau) at a lattice point may
+    differ from the exact comparison r (p_j - p_k) versus c_j - c_k (exactly
+    tied scores always do), so the dominance counts leave it to the brute force.
+
+    >>> near_breakpoint(np.array([[0.6, 0.4], [0.6123, 0.3877]]), 200).tolist()
+    [True, False]
+    """
+    scale = max(1.0, float(np.max(np.abs(y_score))))
+    band = BREAKPOINT_BAND * scale * resolution
+    n_classes = y_score.shape[1]
+    near = np.zeros(y_score.shape[0], dtype=bool)
+    for j in range(n_classes):
+        for k in range(j + 1, n_classes):
+            scaled = resolution * (y_score[:, j] - y_score[:, k])
+            near |= np.abs(scaled - np.rint(scaled)) <= band
+    return near
+
+
+def _distinct_rows(y_true, y_score, sample_weight):
+    """Distinct (label, score row) pairs with their total weight (or multiplicity)."""
+    keys = np.column_stack([y_true.astype(np.float64), y_score])
+    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+    weights = np.bincount(inverse.ravel(), weights=sample_weight, minlength=unique.shape[0])
+    return unique[:, 0].astype(np.intp), unique[:, 1:], weights
+
+
 def lattice_threshold_counts(y_true, y_score, points, resolution, sample_weight=None):
     """Confusion counts (M, m, m) of argmax(p - c/r) for integer lattice points c, by dominance.
 
     ``points`` is (M, m) with integer entries in [0, r] (simplex or box
-    lattice). Sample i goes to class j iff c_j - c_k <= h_ijk for every k != j,
-    with h_ijk = ceil(r (p_ij - p_ik)) - 1 for k < j and floor(r (p_ij - p_ik))
-    for k > j (lowest index wins ties). For each j, one histogram of the
-    vectors (h_ijk)_k per true class, summed over dominating cells, gives
-    column j of every lattice point's counts. Cost O(n m^2 + m^3 (2r+2)^(m-1)
-    + M m^2) instead of O(M n m).
+    lattice). The counts equal :func:`threshold_counts` on ``points / r`` (the
+    float64 rule) exactly, ties included:
 
-    This integer-difference form is the library's canonical lattice semantics.
-    It equals :func:`threshold_counts` on ``points / r`` except for samples
-    lying exactly on a breakpoint when ``c / r`` is inexact in floating point
-    (use r a power of two, or data without exact ties, to compare them).
+    - a row whose pairwise score differences all lie off the breakpoints
+      (farther than a band of thousands of ulps from a multiple of 1/r) goes to
+      class j iff c_j - c_k <= floor(r (p_ij - p_ik)) for every k != j, a
+      condition on integer differences that float rounding cannot change. For
+      each j, one histogram of these bounds per true class, summed over
+      dominating cells, gives column j of every lattice point's counts;
+    - the other rows (exact ties, rational scores with a denominator dividing
+      r, as from k-NN, small trees, votes or rounding) are grouped into distinct
+      (label, scores) rows and scored by the brute force with their
+      multiplicities as weights.
+
+    Cost O(n m^2 + m^3 (2r+2)^(m-1) + M m^2 + M u m) for u distinct rows near a
+    breakpoint, instead of O(M n m).
 
     >>> y = np.array([0, 1, 2, 1])
     >>> P = np.array([[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]])
-    >>> points = np.array([[1, 1, 2], [0, 4, 0]])
-    >>> np.array_equal(lattice_threshold_counts(y, P, points, 4),
-    ...                threshold_counts(y, P, points / 4))
+    >>> points = np.array([[1, 1, 2], [0, 4, 0], [1, 2, 1]])
+    >>> np.array_equal(lattice_threshold_counts(y, P, points, 10),
+    ...                threshold_counts(y, P, points / 10))
     True
     """
     points = np.asarray(points, dtype=np.intp)
-    n_samples, n_classes = y_score.shape
+    n_classes = y_score.shape[1]
+    near = near_breakpoint(y_score, resolution)
+    clean = ~near
+    weights = None if sample_weight is None else sample_weight[clean]
+    out = _dominance_counts(y_true[clean], y_score[clean], points, resolution, n_classes, weights)
+    if near.any():
+        rows_true, rows_score, rows_weight = _distinct_rows(
+            y_true[near], y_score[near], None if sample_weight is None else sample_weight[near]
+        )
+        tied = threshold_counts(rows_true, rows_score, points / resolution, rows_weight)
+        out += tied if sample_weight is not None else np.rint(tied).astype(out.dtype)
+    return out
+
+
+def _dominance_counts(y_true, y_score, points, resolution, n_classes, sample_weight):
+    """Dominance counts of rows that lie off every breakpoint (see lattice_threshold_counts)."""
     side = 2 * resolution + 2
     dims = (side,) * (n_classes - 1)
     cells = side ** (n_classes - 1)
     if sample_weight is None:
-        dtype = np.int32 if n_samples < 2**31 else np.int64
+        dtype = np.int32 if y_true.size < 2**31 else np.int64
     else:
         dtype = np.float64
-    out = np.empty((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
+    out = np.zeros((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
+    if y_true.size == 0:
+        return out
     buffer = np.empty((n_classes,) + dims, dtype=dtype)
     for predicted in range(n_classes):
         flat = np.ravel_multi_index(_dominance_bounds(y_score, resolution, predicted).T, dims)

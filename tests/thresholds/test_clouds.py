@@ -5,14 +5,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
+from test_toy_example import TAUS as TOY_TAUS
+from test_toy_example import P as TOY_P
+from test_toy_example import Y as TOY_Y
+from test_toy_example import exact_counts
 
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.clouds import cloud_rates, dfp, roc_cloud
-
-from test_toy_example import P as TOY_P
-from test_toy_example import TAUS as TOY_TAUS
-from test_toy_example import Y as TOY_Y
-from test_toy_example import exact_counts
 
 F = Fraction
 
@@ -62,7 +61,24 @@ def test_cloud_points_equal_a_per_tau_loop(sampler, options):
     np.testing.assert_allclose(cloud.fpr, fpr, atol=1e-12)
     np.testing.assert_allclose(cloud.tpr, tpr, atol=1e-12)
     np.testing.assert_allclose(cloud.dfp, 1 - np.mean(tpr - fpr, axis=0), atol=1e-12)
-    assert np.any(np.all(np.isclose(cloud.thresholds, 0.25), axis=1)), "barycentre included"
+
+
+@pytest.mark.parametrize("sampler, options, size", [("lattice", {"resolution": 6}, 84),
+                                                    ("random", {"n_samples": 300, "random_state": 5}, 300)])
+def test_barycentre_is_added_only_on_request(sampler, options, size):
+    # Algorithm 2 samples the grid alone (C(6 + 3, 3) = 84 points, 6 not a multiple of 4)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 50)
+    P = rng.dirichlet(np.ones(4), 50)
+    plain = roc_cloud(y, P, sampler=sampler, **options)
+    assert plain.thresholds.shape == (size, 4) and plain.settings["include_barycentre"] is False
+    assert not np.any(np.all(np.isclose(plain.thresholds, 0.25), axis=1))
+    extended = roc_cloud(y, P, sampler=sampler, include_barycentre=True, **options)
+    assert extended.thresholds.shape == (size + 1, 4)
+    np.testing.assert_array_equal(extended.thresholds[-1], np.full(4, 0.25))
+    fpr, tpr = _loop_rates(y, P, extended.thresholds[-1:], 4)
+    np.testing.assert_allclose(extended.fpr[-1:], fpr, atol=1e-12)
+    np.testing.assert_allclose(extended.tpr[-1:], tpr, atol=1e-12)
 
 
 def test_overlay_curves_are_the_standard_ovr_curves():
@@ -99,5 +115,12 @@ def test_class_without_positives_is_nan_with_warning_or_reference_zero():
 
 
 def test_bad_thresholds_shape():
-    with pytest.raises(ValueError, match=r"thresholds must have shape \(M, 3\), got \(2,\)"):
+    with pytest.raises(ValueError, match=r"thresholds must be 2-D, got shape \(2,\)"):
         roc_cloud(TOY_Y, TOY_P, thresholds=[0.5, 0.5])
+    with pytest.raises(ValueError, match=r"thresholds must have 3 columns"):
+        roc_cloud(TOY_Y, TOY_P, thresholds=[[0.5, 0.5]])
+
+
+def test_thresholds_with_nan_are_refused():
+    with pytest.raises(ValueError, match=r"thresholds contains NaN or infinity \(first in row 1\)"):
+        roc_cloud(TOY_Y, TOY_P, thresholds=[[0.2, 0.3, 0.5], [np.nan, 0.5, 0.5]])

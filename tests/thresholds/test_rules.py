@@ -19,12 +19,16 @@ from polyroc.thresholds import (
 
 @st.composite
 def dyadic_scores(draw, max_classes=6):
-    """Probability rows on a dyadic grid (multiples of 1/64), ties included."""
+    """Probability rows on a dyadic grid (multiples of 1/64 summing to 1), ties included.
+
+    Every entry is exact in float64, and so is every difference with a
+    threshold on the 1/16 grid, so float rounding cannot break or make a tie.
+    """
     m = draw(st.integers(2, max_classes))
     n = draw(st.integers(1, 30))
-    weights = draw(arrays(np.int64, (n, m), elements=st.integers(0, 8)))
-    weights[:, 0] += weights.sum(axis=1) == 0
-    return weights / weights.sum(axis=1, keepdims=True)
+    cuts = np.sort(draw(arrays(np.int64, (n, m - 1), elements=st.integers(0, 64))), axis=1)
+    edges = np.concatenate([np.zeros((n, 1), np.int64), cuts, np.full((n, 1), 64)], axis=1)
+    return np.diff(edges, axis=1) / 64
 
 
 @st.composite

@@ -4,8 +4,9 @@ Every sampler (lattice or Monte Carlo, simplex or box) goes through
 :func:`threshold_batches`, which yields ``(thresholds, counts)`` pairs. Tuning
 takes the argmax of a metric over them; ROC clouds and DFP read per-class rates
 from the same counts. The lattice uses dominance counting when it is cheaper
-than the brute force (spec §8.1), with the integer-difference semantics of
-:func:`polyroc._counts.lattice_threshold_counts`.
+than the brute force; every path gives the counts of the float64 rule
+argmax(p - tau) at the yielded tau exactly, tied scores included (see
+:func:`polyroc._counts.lattice_threshold_counts`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from polyroc.thresholds.samplers import (
     lattice_size,
 )
 
-#: Largest lattice searched; beyond it a ValueError suggests random or coordinate search.
+#: Largest lattice (or number of random thresholds) searched; beyond it a ValueError
+#: gives the size and suggests another search.
 MAX_LATTICE_POINTS = 2_000_000
 
 #: Lattice size aimed at when no resolution is given.
@@ -168,7 +170,14 @@ def resolve_sampler(sampler, resolution, n_samples, n_classes, domain):
         return resolution, None
     if resolution is not None:
         raise ValueError("resolution applies to the lattice, not to sampler='random'")
-    return None, check_positive_int("n_samples", DEFAULT_N_SAMPLES if n_samples is None else n_samples)
+    n_samples = check_positive_int("n_samples", DEFAULT_N_SAMPLES if n_samples is None else n_samples)
+    if n_samples > MAX_LATTICE_POINTS:
+        raise ValueError(
+            f"n_samples={n_samples:,} random thresholds is more than the limit of {MAX_LATTICE_POINTS:,}: "
+            f"the thresholds alone would take {n_samples * n_classes * 8 / 2**20:,.0f} MiB and scoring them "
+            f"costs n_samples x rows x {n_classes} comparisons; use fewer, or search='coordinate'"
+        )
+    return None, n_samples
 
 
 def iter_batches(targets, sampler, resolution, n_samples, domain, rng, include_barycentre=True):

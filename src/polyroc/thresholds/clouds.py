@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from polyroc._counts import per_class_counts, threshold_counts
-from polyroc._validation import check_counts, check_scores, check_zero_division
+from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division
 from polyroc.curves import roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import default_resolution, threshold_batches
@@ -151,6 +151,7 @@ def roc_cloud(
     sample_weight=None,
     random_state=None,
     zero_division="nan",
+    include_barycentre=False,
 ):
     """ROC clouds of the natural rule over a sample of thresholds, with DFP.
 
@@ -164,9 +165,8 @@ def roc_cloud(
         Explicit thresholds; when given, the sampler options are ignored.
     sampler : {"lattice", "random"}, default="lattice"
         Uniform lattice of resolution ``resolution`` or ``n_samples`` uniform
-        Monte Carlo thresholds (seeded by ``random_state``); the barycentre is
-        always included. DFP depends on this sampling measure; it is recorded in
-        :attr:`RocCloud.settings`.
+        Monte Carlo thresholds (seeded by ``random_state``). DFP depends on
+        this sampling measure; it is recorded in :attr:`RocCloud.settings`.
     resolution, n_samples, domain, random_state
         See :func:`polyroc.thresholds.threshold_batches`.
     labels : array-like, optional
@@ -174,6 +174,10 @@ def roc_cloud(
     sample_weight : array-like of shape (n_samples,), optional
     zero_division : {"nan", 0.0, 1.0}, default="nan"
         Rate of a class without positives or negatives.
+    include_barycentre : bool, default=False
+        Add the barycentre (plain argmax) to the sample when it is not already
+        in it. Off by default, as in Algorithm 2 of Legnaro, Guastavino &
+        Marchetti (2025, arXiv:2511.21794): the added point shifts DFP by O(1/M).
 
     Returns
     -------
@@ -182,8 +186,9 @@ def roc_cloud(
     Raises
     ------
     ValueError, TypeError
-        Invalid scores, labels, weights, thresholds or sampler options (see
-        :func:`polyroc.thresholds.threshold_batches`).
+        Invalid scores, labels, weights or sampler options (see
+        :func:`polyroc.thresholds.threshold_batches`); explicit ``thresholds``
+        that are not a finite (M, m) array.
 
     Warns
     -----
@@ -202,9 +207,7 @@ def roc_cloud(
     targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     n_classes = targets.y_score.shape[1]
     if thresholds is not None:
-        taus = np.asarray(thresholds, dtype=np.float64)
-        if taus.ndim != 2 or taus.shape[1] != n_classes:
-            raise ValueError(f"thresholds must have shape (M, {n_classes}), got {taus.shape}")
+        taus = check_real_array("thresholds", thresholds, n_columns=n_classes)
         counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
         settings = {"sampler": "explicit"}
     else:
@@ -212,12 +215,14 @@ def roc_cloud(
             targets.y_true, targets.y_score, sampler=sampler, resolution=resolution,
             n_samples=n_samples, domain=domain, labels=np.arange(n_classes),
             sample_weight=targets.sample_weight, random_state=random_state,
+            include_barycentre=include_barycentre,
         )
         taus, counts = (np.concatenate(parts) for parts in zip(*batches))
         if sampler == "lattice" and resolution is None:
             resolution = default_resolution(n_classes, domain=domain)
         settings = {"sampler": sampler, "resolution": resolution, "n_samples": n_samples,
-                    "domain": domain, "random_state": random_state}
+                    "domain": domain, "random_state": random_state,
+                    "include_barycentre": include_barycentre}
     fpr, tpr = cloud_rates(counts, zero_division=zero_division)
     per_class, overall = _dfp_from_rates(fpr, tpr)
     settings.update(n_thresholds=int(taus.shape[0]), zero_division=zero_division)

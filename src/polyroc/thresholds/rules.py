@@ -1,15 +1,19 @@
 """Decision rules of the simplex threshold framework: argmax(p - tau) and OvR regions.
 
 The natural regions R_j(tau) = {z : z_j - tau_j > z_k - tau_k for all k != j}
-(spec §1.1) predict argmax_j (p_j - tau_j); tau = c * 1 gives plain argmax and
-tau, tau + c * 1 give the same predictions. The one-vs-rest regions
-{z : z_j > tau_j} (§1.5) assign a set of classes to each sample instead.
+predict argmax_j (p_j - tau_j); tau = c * 1 gives plain argmax and tau, tau + c * 1
+give the same predictions. In float64 the rule is evaluated as
+argmax(p - (tau - min tau)) everywhere, so the barycentre is exactly plain argmax
+and every fast path reproduces the rule bit for bit (see
+:func:`polyroc._counts.rule_offsets`). The one-vs-rest regions {z : z_j > tau_j}
+assign a set of classes to each sample instead.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from polyroc._counts import rule_offsets
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_label_vector,
@@ -60,7 +64,7 @@ def predict(y_score, thresholds, *, ties="first"):
     check_option("ties", ties, TIES_OPTIONS)
     scores = check_score_matrix(y_score, require_simplex=False)
     tau = check_thresholds(thresholds, scores.shape[1])
-    shifted = scores - tau
+    shifted = scores - rule_offsets(tau)
     y_pred = np.argmax(shifted, axis=1)
     if ties == "reject":
         tied = np.sum(shifted == shifted.max(axis=1, keepdims=True), axis=1) > 1
@@ -139,7 +143,7 @@ def apply_thresholds(y_score, thresholds, *, domain="simplex", labels=None):
     check_option("domain", domain, THRESHOLD_DOMAINS)
     scores = check_score_matrix(y_score)
     tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
-    y_pred = np.argmax(scores - tau, axis=1)
+    y_pred = np.argmax(scores - rule_offsets(tau), axis=1)
     if labels is None:
         return y_pred
     classes = check_label_vector("labels", labels)

@@ -9,6 +9,7 @@ the tuning data.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +22,12 @@ from polyroc._validation import (
     check_random_state,
     check_scores,
 )
+from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.thresholds.batches import iter_batches, resolve_sampler
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
-from polyroc.thresholds.search import coordinate_ascent
+from polyroc.thresholds.search import coordinate_ascent, score_at
 
 SEARCHES = ("lattice", "random", "coordinate")
 TIE_BREAKS = ("closest", "first")
@@ -113,13 +115,44 @@ def _chunk_best(thresholds, scores, tie_break):
     return int(best[closest]), float(distances[closest])
 
 
-def _search_batches(batches, score_counts, tie_break, keep_surface):
-    """Running best over the batches: (threshold, score, n_thresholds, surface or None)."""
+def checked_metric(metric):
+    """The counts metric of ``metric``, checked to map counts (M, m, m) to M float scores.
+
+    A callable written for one (m, m) matrix, or returning another shape,
+    raises a ValueError naming the metric instead of failing later.
+    """
+    score_counts, name = get_counts_metric(metric), metric_name(metric)
+
+    def objective(counts):
+        try:
+            values = np.asarray(score_counts(counts), dtype=np.float64)
+        except (IndexError, TypeError, ValueError) as error:
+            raise ValueError(
+                f"metric {name!r} failed on counts of shape {counts.shape} (a metric callable must map "
+                f"counts (M, m, m) to M scores): {type(error).__name__}: {error}"
+            ) from error
+        if values.shape != (counts.shape[0],):
+            raise ValueError(
+                f"metric {name!r} must map counts of shape (M, m, m) to M scores; for counts of shape "
+                f"{counts.shape} it returned shape {values.shape}"
+            )
+        return values
+
+    return objective
+
+
+def _search_batches(batches, objective, tie_break, keep_surface):
+    """Running best over the batches: (threshold, n_thresholds, n_nan, surface or None).
+
+    NaN scores rank below every number.
+    """
     best_threshold, best_score, best_distance = None, -np.inf, np.inf
-    surface, n_thresholds = [], 0
+    surface, n_thresholds, n_nan = [], 0, 0
     for thresholds, counts in batches:
-        scores = np.asarray(score_counts(counts), dtype=np.float64)
-        ranked = np.where(np.isnan(scores), -np.inf, scores)
+        scores = objective(counts)
+        undefined = np.isnan(scores)
+        n_nan += int(undefined.sum())
+        ranked = np.where(undefined, -np.inf, scores)
         index, distance = _chunk_best(thresholds, ranked, tie_break)
         better = ranked[index] > best_score
         closer = tie_break == "closest" and ranked[index] == best_score and distance < best_distance
@@ -129,8 +162,20 @@ def _search_batches(batches, score_counts, tie_break, keep_surface):
         if keep_surface:
             surface.append((thresholds, scores))
     if not keep_surface:
-        return best_threshold, float(best_score), n_thresholds, None
-    return best_threshold, float(best_score), n_thresholds, tuple(np.concatenate(a) for a in zip(*surface))
+        return best_threshold, n_thresholds, n_nan, None
+    return best_threshold, n_thresholds, n_nan, tuple(np.concatenate(a) for a in zip(*surface))
+
+
+def _warn_undefined(name, n_nan, n_thresholds):
+    """Raise if the metric is NaN everywhere; warn if it is NaN somewhere."""
+    if n_nan == n_thresholds:
+        raise ValueError(f"metric {name!r} is NaN at every one of the {n_thresholds:,} thresholds searched")
+    if n_nan:
+        warnings.warn(
+            f"metric {name!r} is NaN at {n_nan:,} of {n_thresholds:,} thresholds; they rank below every number",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
 
 
 def tune_thresholds(
@@ -195,10 +240,26 @@ def tune_thresholds(
     ValueError
         On invalid scores, labels or weights; an unknown option or metric name;
         ``n_samples`` with the lattice or ``resolution`` with random search; a
-        lattice above 2,000,000 points (the message gives its size and
-        suggests ``search="random"`` or ``"coordinate"``).
+        lattice or a random sample above 2,000,000 thresholds (the message
+        gives its size and suggests another search); a metric callable that
+        does not map counts (M, m, m) to M scores, or a metric that is NaN at
+        every threshold.
     TypeError
         On a metric that is neither a name nor callable, or a bad random_state.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When the metric is NaN at some thresholds (they rank below every number).
+
+    Notes
+    -----
+    ``best_score`` is the metric of ``apply_thresholds(y_score,
+    best_threshold)`` on the tuning data, computed by the plain rule, bit for
+    bit, and it is never below ``argmax_score`` (the barycentre is always a
+    candidate and is exactly plain argmax). The lattice fast path gives the
+    counts of the float64 rule at every lattice point, tied scores included
+    (see :func:`polyroc._counts.lattice_threshold_counts`).
 
     Examples
     --------
@@ -216,7 +277,7 @@ def tune_thresholds(
     check_option("search", search, SEARCHES)
     check_option("domain", domain, THRESHOLD_DOMAINS)
     check_option("tie_break", tie_break, TIE_BREAKS)
-    score_counts = get_counts_metric(metric)
+    objective = checked_metric(metric)
     targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     if search == "coordinate" and resolution is not None and n_samples is not None:
         raise ValueError("search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both")
@@ -224,18 +285,21 @@ def tune_thresholds(
     resolution, n_samples = resolve_sampler(sampler, resolution, n_samples, targets.classes.size, domain)
     rng = check_random_state(random_state) if sampler == "random" else None
     batches = iter_batches(targets, sampler, resolution, n_samples, domain, rng)
-    best_threshold, best_score, n_thresholds, surface = _search_batches(
-        batches, score_counts, tie_break, return_surface
-    )
+    best_threshold, n_thresholds, n_nan, surface = _search_batches(batches, objective, tie_break, return_surface)
+    _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     if search == "coordinate":
-        best_threshold, best_score = coordinate_ascent(targets, best_threshold, score_counts, domain=domain)
+        best_threshold, best_score = coordinate_ascent(targets, best_threshold, objective, domain=domain)
+    else:
+        # The reported score is that of the returned tau under the plain rule, the one
+        # apply_thresholds uses: batched float-weight sums may differ from it in the last bit.
+        best_score = score_at(targets, best_threshold, objective)
     argmax_counts = confusion_counts(
         targets.y_true, np.argmax(targets.y_score, axis=1), targets.classes.size, targets.sample_weight
     )
-    argmax_score = float(np.asarray(score_counts(argmax_counts[None]))[0])
-    if argmax_score > best_score:
-        # The barycentre was searched too, but with float weights its batched counts can be
-        # summed in another order and score an ulp lower: it is the best threshold.
+    argmax_score = float(objective(argmax_counts[None])[0])
+    if argmax_score > best_score or np.isnan(best_score):
+        # The barycentre is plain argmax under the rule; with float weights its batched
+        # counts can be summed in another order and score an ulp lower: it is the best.
         best_threshold, best_score = barycentre(targets.classes.size, domain=domain), argmax_score
     return TuningResult(
         best_threshold=best_threshold,
