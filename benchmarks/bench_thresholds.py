@@ -7,6 +7,8 @@ find the same best score. Cases (spec §7):
 
 - m = 3, lattice r = 200 (20,301 thresholds), n = 3,000, macro-F1 (target >= 100x)
 - m = 4, lattice r = 50 (23,426 thresholds), n = 11,000, macro-F1 (target >= 50x)
+- the same m = 3 case on tied scores: probabilities rounded to 2 decimals and the
+  shares of 10 votes (k-NN-like), where samples lie exactly on lattice breakpoints
 - m = 10, random search 10^5 thresholds, n = 12,000: completes; peak RSS for
   10^4 and 10^5 thresholds, each in a fresh process, shows memory does not grow
   with the number of thresholds.
@@ -40,17 +42,25 @@ def normalised(scores):
 
 
 def baseline_best(y, P, thresholds, metric):
-    """One tau at a time: argmax(P - tau), then a scikit-learn metric call."""
+    """One tau at a time: argmax(P - (tau - min tau)) (polyroc's float64 rule), then a scikit-learn metric call."""
     labels = np.arange(P.shape[1])
     if metric == "f1_macro":
         score = lambda pred: f1_score(y, pred, labels=labels, average="macro", zero_division=0)
     else:
         score = lambda pred: accuracy_score(y, pred)
-    return max(score(np.argmax(P - tau, axis=1)) for tau in thresholds)
+    return max(score(np.argmax(P - (tau - tau.min()), axis=1)) for tau in thresholds)
 
 
-def lattice_case(m, resolution, n, metric, baseline_fraction):
+TIES = {
+    None: lambda P: P,
+    "rounded": lambda P: np.round(P, 2),
+    "votes": lambda P: np.round(P * 10) / 10,
+}
+
+
+def lattice_case(m, resolution, n, metric, baseline_fraction, ties=None):
     y, P = make_scores(n, m)
+    P = TIES[ties](normalised(P))
     P = normalised(P)
     # the lattice plus the barycentre, exactly as the tuner searches
     thresholds = np.vstack([next(iter_lattice(m, resolution, chunk_size=10**7)) / resolution,
@@ -70,7 +80,7 @@ def lattice_case(m, resolution, n, metric, baseline_fraction):
         same = "same best score"
     else:
         same = f"DIFFERENT best score: baseline {best}"
-    print(f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} M={len(thresholds):<8,} "
+    print(f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} {ties or 'continuous':<10} M={len(thresholds):<8,} "
           f"polyroc {ours:8.3f} s  baseline {theirs:8.2f} s  ratio {theirs / ours:7.0f}x  "
           f"best {result.best_score:.6f}  {same}")
 
@@ -108,6 +118,8 @@ def main():
     lattice_case(3, 200, 3_000, "f1_macro", fraction)
     lattice_case(4, 50, 11_000, "f1_macro", fraction)
     lattice_case(3, 200, 3_000, "accuracy", fraction)
+    lattice_case(3, 200, 3_000, "f1_macro", fraction, ties="rounded")
+    lattice_case(3, 200, 3_000, "f1_macro", fraction, ties="votes")
     random_case()
 
 

@@ -211,19 +211,6 @@ def dominance_is_faster(n_samples, n_classes, resolution, n_points):
     return n_classes**2 * (n_classes - 1) * cells < n_points * n_samples * n_classes
 
 
-def _dominance_bounds(y_score, resolution, predicted):
-    """Integer bounds h_ik = floor(r (p_ij - p_ik)) of rows off every breakpoint.
-
-    Such a row goes to ``predicted`` = j iff c_j - c_k <= h_ik for all k != j (no
-    tie can occur at a lattice point). Returns (n, m - 1) reversed indices
-    r - h in [0, 2r + 1] (2r + 1 means never), so that prefix sums over the
-    indices count the samples with h >= c_j - c_k.
-    """
-    others = np.delete(np.arange(y_score.shape[1]), predicted)
-    bounds = np.floor(resolution * (y_score[:, [predicted]] - y_score[:, others]))
-    return resolution - np.clip(bounds, -resolution - 1, resolution).astype(np.intp)
-
-
 def _dominance_histogram(buffer, flat, sample_weight):
     """Fill ``buffer`` (m, side, ..., side) with the sample histogram, then prefix-sum it in place.
 
@@ -253,34 +240,37 @@ def _cumsum_outer_axis(array, axis):
 #: inside which float64 rounding may decide a comparison (thousands of ulps wide).
 BREAKPOINT_BAND = 1e-12
 
+#: Row-point pairs corrected at a time by :func:`_correct_breakpoint_ties`.
+CORRECTION_CHUNK = 2**18
 
-def near_breakpoint(y_score, resolution):
-    """Rows with a pair of scores whose difference lies within a band of a multiple of 1/r.
 
-    For such a row the float64 rule argmax(p - tau) at a lattice point may
-    differ from the exact comparison r (p_j - p_k) versus c_j - c_k (exactly
-    tied scores always do), so the dominance counts leave it to the brute force.
+def pair_bounds(y_score, resolution):
+    """Integer bounds of the lattice rule for every ordered pair: (bounds, near), each (n, m, m).
 
-    >>> near_breakpoint(np.array([[0.6, 0.4], [0.6123, 0.3877]]), 200).tolist()
-    [True, False]
+    With x = r (p_j - p_k), row i goes to class j at lattice point c iff
+    c_j - c_k <= bounds[i, j, k] for every k != j, where bounds = floor(x) when
+    x lies off the integers, and, when x lies within a band of thousands of ulps
+    of an integer d (``near``), d - 1 for k < j and d for k > j: the exact
+    comparison with ties going to the lowest index. Diagonals are set to r.
+
+    >>> bounds, near = pair_bounds(np.array([[0.6, 0.4], [0.6123, 0.3877]]), 200)
+    >>> bounds[:, 0, 1].tolist(), bounds[:, 1, 0].tolist(), near[:, 0, 1].tolist()
+    ([40, 44], [-41, -45], [True, False])
     """
-    scale = max(1.0, float(np.max(np.abs(y_score))))
-    band = BREAKPOINT_BAND * scale * resolution
-    n_classes = y_score.shape[1]
-    near = np.zeros(y_score.shape[0], dtype=bool)
+    n_samples, n_classes = y_score.shape
+    band = BREAKPOINT_BAND * max(1.0, float(np.max(np.abs(y_score)))) * resolution
+    bounds = np.full((n_samples, n_classes, n_classes), resolution, dtype=np.int32)
+    near = np.zeros((n_samples, n_classes, n_classes), dtype=bool)
     for j in range(n_classes):
         for k in range(j + 1, n_classes):
             scaled = resolution * (y_score[:, j] - y_score[:, k])
-            near |= np.abs(scaled - np.rint(scaled)) <= band
-    return near
-
-
-def _distinct_rows(y_true, y_score, sample_weight):
-    """Distinct (label, score row) pairs with their total weight (or multiplicity)."""
-    keys = np.column_stack([y_true.astype(np.float64), y_score])
-    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-    weights = np.bincount(inverse.ravel(), weights=sample_weight, minlength=unique.shape[0])
-    return unique[:, 0].astype(np.intp), unique[:, 1:], weights
+            nearest = np.rint(scaled)
+            on_breakpoint = np.abs(scaled - nearest) <= band
+            bound = np.clip(np.where(on_breakpoint, nearest, np.floor(scaled)), -resolution - 1, resolution)
+            bounds[:, j, k] = bound
+            bounds[:, k, j] = -bound - 1  # floor(-x) = -floor(x) - 1 off the integers; d - 1 for -d
+            near[:, j, k] = near[:, k, j] = on_breakpoint
+    return bounds, near
 
 
 def lattice_threshold_counts(y_true, y_score, points, resolution, sample_weight=None):
@@ -288,21 +278,19 @@ def lattice_threshold_counts(y_true, y_score, points, resolution, sample_weight=
 
     ``points`` is (M, m) with integer entries in [0, r] (simplex or box
     lattice). The counts equal :func:`threshold_counts` on ``points / r`` (the
-    float64 rule) exactly, ties included:
+    float64 rule) exactly, tied scores included:
 
-    - a row whose pairwise score differences all lie off the breakpoints
-      (farther than a band of thousands of ulps from a multiple of 1/r) goes to
-      class j iff c_j - c_k <= floor(r (p_ij - p_ik)) for every k != j, a
-      condition on integer differences that float rounding cannot change. For
-      each j, one histogram of these bounds per true class, summed over
+    - every row is counted by the integer rule of :func:`pair_bounds`: for
+      each j, one histogram of the bounds per true class, summed over
       dominating cells, gives column j of every lattice point's counts;
-    - the other rows (exact ties, rational scores with a denominator dividing
-      r, as from k-NN, small trees, votes or rounding) are grouped into distinct
-      (label, scores) rows and scored by the brute force with their
-      multiplicities as weights.
+    - where a pair of scores lies on a breakpoint (exact ties, rational scores
+      whose denominator divides r, as from k-NN, small trees, votes or
+      rounding), float64 rounding may decide differently from the integer rule,
+      but only at lattice points on that pair's diagonal c_j - c_k = d: there
+      the row is re-scored by the float64 rule and the counts corrected.
 
-    Cost O(n m^2 + m^3 (2r+2)^(m-1) + M m^2 + M u m) for u distinct rows near a
-    breakpoint, instead of O(M n m).
+    Cost O(n m^2 + m^3 (2r+2)^(m-1) + M m^2 + t m^2) for t row-point pairs on
+    breakpoint diagonals, instead of O(M n m).
 
     >>> y = np.array([0, 1, 2, 1])
     >>> P = np.array([[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]])
@@ -313,21 +301,29 @@ def lattice_threshold_counts(y_true, y_score, points, resolution, sample_weight=
     """
     points = np.asarray(points, dtype=np.intp)
     n_classes = y_score.shape[1]
-    near = near_breakpoint(y_score, resolution)
-    clean = ~near
-    weights = None if sample_weight is None else sample_weight[clean]
-    out = _dominance_counts(y_true[clean], y_score[clean], points, resolution, n_classes, weights)
-    if near.any():
-        rows_true, rows_score, rows_weight = _distinct_rows(
-            y_true[near], y_score[near], None if sample_weight is None else sample_weight[near]
-        )
-        tied = threshold_counts(rows_true, rows_score, points / resolution, rows_weight)
-        out += tied if sample_weight is not None else np.rint(tied).astype(out.dtype)
+    bounds, near = pair_bounds(y_score, resolution)
+    out = _dominance_counts(y_true, bounds, points, resolution, n_classes, sample_weight)
+    rows = np.flatnonzero(near.any(axis=(1, 2)))
+    if rows.size:
+        rows, row_weights = _distinct_rows(y_true, y_score, sample_weight, rows)
+        _correct_breakpoint_ties(out, y_true, y_score, bounds, near, rows, row_weights, points, resolution)
     return out
 
 
-def _dominance_counts(y_true, y_score, points, resolution, n_classes, sample_weight):
-    """Dominance counts of rows that lie off every breakpoint (see lattice_threshold_counts)."""
+def _distinct_rows(y_true, y_score, sample_weight, rows):
+    """One representative of each distinct (label, scores) among ``rows``, with its total weight.
+
+    Tied scores come from few distinct rows (k-NN shares, votes, rounding), so
+    the corrections are made once per distinct row.
+    """
+    keys = np.column_stack([y_true[rows], y_score[rows]])
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    weights = None if sample_weight is None else sample_weight[rows]
+    return rows[first], np.bincount(inverse.ravel(), weights=weights, minlength=first.size)
+
+
+def _dominance_counts(y_true, bounds, points, resolution, n_classes, sample_weight):
+    """Counts of the integer rule of :func:`pair_bounds` at every lattice point, by histograms."""
     side = 2 * resolution + 2
     dims = (side,) * (n_classes - 1)
     cells = side ** (n_classes - 1)
@@ -335,17 +331,76 @@ def _dominance_counts(y_true, y_score, points, resolution, n_classes, sample_wei
         dtype = np.int32 if y_true.size < 2**31 else np.int64
     else:
         dtype = np.float64
-    out = np.zeros((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
-    if y_true.size == 0:
-        return out
+    out = np.empty((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
     buffer = np.empty((n_classes,) + dims, dtype=dtype)
     for predicted in range(n_classes):
-        flat = np.ravel_multi_index(_dominance_bounds(y_score, resolution, predicted).T, dims)
-        dominated = _dominance_histogram(buffer, y_true * cells + flat, sample_weight).reshape(n_classes, cells)
         others = np.delete(np.arange(n_classes), predicted)
+        reversed_bounds = resolution - bounds[:, predicted, others].astype(np.intp)
+        flat = np.ravel_multi_index(reversed_bounds.T, dims)
+        dominated = _dominance_histogram(buffer, y_true * cells + flat, sample_weight).reshape(n_classes, cells)
         read = resolution - points[:, [predicted]] + points[:, others]
         out[:, :, predicted] = dominated[:, np.ravel_multi_index(read.T, dims)].T
     return out
+
+
+def _ragged_arange(starts, lengths):
+    """The concatenation of ``arange(start, start + length)`` over the pairs.
+
+    >>> _ragged_arange(np.array([5, 0]), np.array([2, 3])).tolist()
+    [5, 6, 0, 1, 2]
+    """
+    offsets = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return offsets + np.arange(offsets.size)
+
+
+def _diagonal_pairs(bounds, near, rows, points):
+    """(position in ``rows``, point) pairs whose point lies on a breakpoint diagonal of the row.
+
+    The diagonal of a near pair j < k is c_j - c_k = d, d = bounds[row, j, k];
+    a point on several diagonals of a row is listed once (with the first pair).
+    """
+    local, pair_j, pair_k = np.nonzero(near[rows])
+    upper = pair_j < pair_k
+    local, pair_j, pair_k = local[upper], pair_j[upper], pair_k[upper]
+    positions, point_ids, earlier = [], [], []
+    for j, k in sorted(set(zip(pair_j.tolist(), pair_k.tolist()))):
+        selected = local[(pair_j == j) & (pair_k == k)]
+        differences = points[:, j] - points[:, k]
+        order = np.argsort(differences, kind="stable")
+        diagonal = bounds[rows[selected], j, k]
+        starts = np.searchsorted(differences[order], diagonal, side="left")
+        lengths = np.searchsorted(differences[order], diagonal, side="right") - starts
+        position, point = np.repeat(selected, lengths), order[_ragged_arange(starts, lengths)]
+        row = rows[position]
+        for a, b in earlier:
+            seen = near[row, a, b] & (points[point, a] - points[point, b] == bounds[row, a, b])
+            position, point, row = position[~seen], point[~seen], row[~seen]
+        positions.append(position)
+        point_ids.append(point)
+        earlier.append((j, k))
+    return np.concatenate(positions), np.concatenate(point_ids)
+
+
+def _correct_breakpoint_ties(out, y_true, y_score, bounds, near, rows, row_weights, points, resolution):
+    """At each (row, point) on a breakpoint diagonal, replace the integer rule's count by the float rule's."""
+    n_classes = y_score.shape[1]
+    flat = out.reshape(-1)
+    row_weights = row_weights.astype(out.dtype)
+    rows_per_chunk = max(1, CORRECTION_CHUNK // max(1, points.shape[0] // (2 * resolution + 1)))
+    for start in range(0, rows.size, rows_per_chunk):
+        chunk = slice(start, start + rows_per_chunk)
+        positions, point_ids = _diagonal_pairs(bounds, near, rows[chunk], points)
+        for begin in range(0, positions.size, CORRECTION_CHUNK):
+            position = positions[begin : begin + CORRECTION_CHUNK]
+            point = point_ids[begin : begin + CORRECTION_CHUNK]
+            row, weight = rows[chunk][position], row_weights[chunk][position]
+            lattice = points[point]
+            float_rule = np.argmax(y_score[row] - rule_offsets(lattice / resolution), axis=1)
+            integer_rule = np.all(lattice[:, :, None] - lattice[:, None, :] <= bounds[row], axis=2)
+            cell = (point * n_classes + y_true[row]) * n_classes
+            counted, column = np.nonzero(integer_rule)
+            np.subtract.at(flat, cell[counted] + column, weight[counted])
+            np.add.at(flat, cell + float_rule, weight)
 
 
 def coordinate_breakpoints(y_score, thresholds, coordinate):

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import accuracy_score, f1_score, recall_score
+from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
 
+from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds import TuningResult, iter_random_thresholds, lattice_size, tune_thresholds
 
 SKLEARN = {
@@ -159,6 +160,12 @@ def test_too_large_lattice_is_refused_with_its_size_and_alternatives():
         ({"resolution": 0}, ValueError, "resolution must be >= 1"),
         ({"search": "random", "random_state": "x"}, TypeError, "random_state"),
         ({"sample_weight": [1, 2]}, ValueError, "sample_weight"),
+        ({"search": "random", "n_samples": 10**7}, ValueError, r"n_samples=10,000,000 .* 229 MiB"),
+        ({"search": "coordinate", "n_samples": 3 * 10**6}, ValueError, r"n_samples=3,000,000 .* limit"),
+        ({"metric": lambda counts: counts[0, 0, 0]}, ValueError, r"metric '<lambda>' must map .* shape \(\)"),
+        ({"metric": lambda counts: counts[:, 0]}, ValueError, r"metric '<lambda>' must map .* shape \(\d+, 3\)"),
+        ({"metric": lambda counts: counts[:, 0, 0, 0]}, ValueError, r"metric '<lambda>' failed .* IndexError"),
+        ({"metric": lambda counts: np.full(len(counts), np.nan)}, ValueError, "NaN at every one of the"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):
@@ -172,3 +179,16 @@ def test_bad_scores():
         tune_thresholds([0, 1, 2], [[0.5, 0.5, 0.5]] * 3)
     with pytest.raises(ValueError, match="columns"):
         tune_thresholds([0, 1, 2], [[0.5, 0.5]] * 3)
+
+
+def test_metric_nan_at_some_thresholds_warns_and_ranks_them_last():
+    y, P, _ = synthetic(4, 120, 3)
+
+    def precision_of_class_0(counts):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return counts[:, 0, 0] / counts[:, :, 0].sum(axis=1)
+
+    with pytest.warns(UndefinedMetricWarning, match=r"NaN at [\d,]+ of [\d,]+ thresholds"):
+        result = tune_thresholds(y, P, metric=precision_of_class_0, resolution=10)
+    pred = np.argmax(P - result.best_threshold, axis=1)
+    assert result.best_score == pytest.approx(precision_score(y, pred, labels=[0], average="macro"))
