@@ -537,3 +537,47 @@ def test_labels_of_another_kind_raise():
 def test_bad_arrays_raise(function, y_true, y_score, error, match):
     with pytest.raises(error, match=match):
         function(y_true, y_score)
+
+
+# --- weights mean relative importance ------------------------------------------------------------
+
+WEIGHT_SCALES = [1e-300, 1e-10, 1e10, 1e300]
+RANKING_SCORES = [
+    (roc_auc, {"multi_class": "ovr", "average": "macro"}),
+    (roc_auc, {"multi_class": "ovr", "average": "weighted"}),
+    (roc_auc, {"multi_class": "ovr", "average": "micro"}),
+    (roc_auc, {"multi_class": "ovo", "average": "macro"}),
+    (roc_auc, {"multi_class": "ovo", "average": "weighted"}),
+    (average_precision, {"average": "macro"}),
+    (average_precision, {"average": "micro"}),
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(scored_problems(), st.sampled_from(WEIGHT_SCALES) | st.floats(1e-300, 1e300))
+def test_multiplying_the_weights_by_a_constant_changes_no_auc(problem, scale):
+    y, scores, weights = problem
+    weights = np.ones(y.size) if weights is None else weights
+    for function, options in RANKING_SCORES:
+        reference = function(y, scores, sample_weight=weights, **options)
+        scaled = function(y, scores, sample_weight=weights * scale, **options)
+        assert abs(scaled - reference) <= TOL, (function.__name__, options, scaled, reference)
+
+
+@pytest.mark.parametrize("power_of_two", [-1000, 0, 1000])
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_integer_weights_of_any_binary_scale_equal_repeated_samples(seed, power_of_two):
+    y, scores, _ = make_problem(seed, 4, ties=True)
+    counts = np.random.default_rng(seed).integers(1, 4, y.size)
+    weights = np.ldexp(counts.astype(float), power_of_two)
+    repeated_y, repeated_scores = np.repeat(y, counts), np.repeat(scores, counts, axis=0)
+    for function, options in RANKING_SCORES:
+        assert_close(
+            function(y, scores, sample_weight=weights, **options),
+            function(repeated_y, repeated_scores, **options),
+        )
+    curves = roc_curve(y, scores, sample_weight=weights)
+    repeated = roc_curve(repeated_y, repeated_scores)
+    for k in range(4):
+        np.testing.assert_array_equal(curves.fpr[k], repeated.fpr[k])
+        np.testing.assert_array_equal(curves.tpr[k], repeated.tpr[k])

@@ -265,3 +265,22 @@ true\\pred    a  b  c
 a            2  0  0
 b            1  1  0
 c            0  0  2"""
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-10, 1e10, 1e300])
+def test_weights_of_any_scale_give_the_same_scores_and_weighted_counts(scale):
+    m = 4
+    y, scores, weights = make_problem(m=m, seed=3)
+    reference = evaluate(y, scores, sample_weight=weights, n_boot=20, random_state=1)
+    scaled = evaluate(y, scores, sample_weight=weights * scale, n_boot=20, random_state=1)
+    expected, _ = sklearn_scores(y, scores, weights, m)
+    for name in SCORE_NAMES:
+        assert scaled.scores[name] == pytest.approx(expected[name], abs=1e-12), name
+        interval, unscaled = scaled.intervals[name], reference.intervals[name]
+        assert (interval.low, interval.high) == pytest.approx((unscaled.low, unscaled.high), abs=1e-12), name
+    np.testing.assert_allclose(
+        scaled.confusion_matrix,
+        skm.confusion_matrix(y, scores.argmax(axis=1), labels=np.arange(m), sample_weight=weights * scale),
+        rtol=1e-13, atol=0,
+    )
+    assert scaled.report["weighted avg"]["support"] == pytest.approx((weights * scale).sum(), rel=1e-13)

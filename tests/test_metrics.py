@@ -6,6 +6,7 @@ textbook's worked numbers (checklist section 2, exact fractions where exact),
 and hypothesis properties.
 """
 
+import functools
 import warnings
 from fractions import Fraction
 
@@ -115,7 +116,9 @@ def test_precision_recall_f_match_sklearn(case, ours, theirs, extra, average, ze
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 def test_precision_recall_fscore_support_matches_sklearn(case, average, zero_division):
     y_true, y_pred, labels, w = case
-    options = dict(labels=labels, sample_weight=w, average=average, zero_division=zero_division, beta=1.5)
+    options = {
+        "labels": labels, "sample_weight": w, "average": average, "zero_division": zero_division, "beta": 1.5
+    }
     ours = quietly(pm.precision_recall_fscore_support, y_true, y_pred, **options)
     theirs = quietly(skm.precision_recall_fscore_support, y_true, y_pred, **options)
     for a, b in zip(ours[:3], theirs[:3]):
@@ -138,7 +141,7 @@ def test_balanced_accuracy_matches_sklearn(case, adjusted):
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_cohen_kappa_matches_sklearn(case, weights):
     y_true, y_pred, labels, w = case
-    options = dict(labels=labels, sample_weight=w, weights=weights)
+    options = {"labels": labels, "sample_weight": w, "weights": weights}
     assert_close(
         pm.cohen_kappa_score(y_true, y_pred, **options), skm.cohen_kappa_score(y_true, y_pred, **options)
     )
@@ -155,7 +158,7 @@ def test_matthews_corrcoef_matches_sklearn(case):
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 def test_classification_report_dict_matches_sklearn(case, zero_division):
     y_true, y_pred, labels, w = case
-    options = dict(labels=labels, sample_weight=w, output_dict=True, zero_division=zero_division)
+    options = {"labels": labels, "sample_weight": w, "output_dict": True, "zero_division": zero_division}
     ours = quietly(pm.classification_report, y_true, y_pred, **options)
     theirs = quietly(skm.classification_report, y_true, y_pred, **options)
     assert list(ours) == list(theirs)
@@ -175,7 +178,7 @@ def test_classification_report_text_matches_sklearn(seed, digits, strings, absen
     y_true, y_pred, labels, _ = make_case(seed, strings=strings, absent=absent)
     # integer weights keep every count exact, so the text is identical digit for digit
     weights = np.random.default_rng(seed).integers(1, 4, len(y_true)) if seed % 2 else None
-    options = dict(labels=labels, sample_weight=weights, digits=digits, zero_division=0.0)
+    options = {"labels": labels, "sample_weight": weights, "digits": digits, "zero_division": 0.0}
     assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(
         y_true, y_pred, **options
     )
@@ -184,7 +187,7 @@ def test_classification_report_text_matches_sklearn(seed, digits, strings, absen
 def test_classification_report_target_names_match_sklearn():
     y_true, y_pred, labels, _ = make_case(7)
     names = [f"a much longer class name {k}" for k in range(len(labels))]
-    options = dict(labels=labels, target_names=names, zero_division=1.0)
+    options = {"labels": labels, "target_names": names, "zero_division": 1.0}
     assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(
         y_true, y_pred, **options
     )
@@ -482,7 +485,7 @@ def test_brier_by_hand():
     assert_close(pm.brier_score([0, 1], [[0.8, 0.2, 0.0], [0.4, 0.6, 0.0]], labels=[0, 1, 2]), 0.2)
 
 
-def test_log_loss_from_logits_and_normalize():
+def test_log_loss_from_logits_and_normalize_rows():
     logits = np.array([[2.0, 1.0, 0.1], [0.0, 1.0, 3.0]])
     p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     labels = [0, 1, 2]
@@ -490,7 +493,8 @@ def test_log_loss_from_logits_and_normalize():
         pm.log_loss([0, 2], logits, labels=labels, from_logits=True), pm.log_loss([0, 2], p, labels=labels)
     )
     assert_close(
-        pm.brier_score([0, 2], 3 * p, labels=labels, normalize=True), pm.brier_score([0, 2], p, labels=labels)
+        pm.brier_score([0, 2], 3 * p, labels=labels, normalize_rows=True),
+        pm.brier_score([0, 2], p, labels=labels),
     )
 
 
@@ -760,3 +764,145 @@ def test_options_are_checked_before_the_labels_are_counted():
     # the average is wrong and the labels too: the option error comes first
     with pytest.raises(ValueError, match="average must be one of"):
         pm.precision_score([0, 1, 2], [0, 1, 1], labels=[0, 1], average="bad")
+
+
+# --------------------------------------------------------------------------- normalize: scikit-learn's meaning
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("normalize", [True, False])
+def test_log_loss_normalize_matches_sklearn(seed, weighted, normalize):
+    rng = np.random.default_rng(100 + seed)
+    m, n = int(rng.integers(2, 6)), int(rng.integers(4, 60))
+    y = rng.integers(0, m, n)
+    scores = random_probabilities(rng, n, m)
+    w = rng.uniform(0, 3, n) if weighted else None
+    options = {"labels": np.arange(m), "sample_weight": w, "normalize": normalize}
+    np.testing.assert_allclose(
+        pm.log_loss(y, scores, **options), skm.log_loss(y, scores, **options), rtol=1e-13, atol=0
+    )
+
+
+def test_log_loss_normalize_false_is_the_sum_of_the_sample_losses():
+    y = [0, 1, 1, 0]
+    scores = np.array([[0.6, 0.4], [0.35, 0.65], [0.55, 0.45], [0.8, 0.2]])
+    losses = -np.log([0.6, 0.65, 0.45, 0.8])
+    assert_close(pm.log_loss(y, scores), losses.mean())
+    assert_close(pm.log_loss(y, scores, normalize=False), losses.sum())
+    weights = np.array([1.0, 2.0, 0.5, 3.0])
+    assert_close(pm.log_loss(y, scores, sample_weight=weights, normalize=False), weights @ losses)
+    assert_close(pm.log_loss(y, scores, sample_weight=weights), weights @ losses / weights.sum())
+
+
+def test_normalize_rows_rescales_and_is_named_in_the_error():
+    scores = np.array([[3.0, 1.0], [1.0, 1.0], [1.0, 4.0]])
+    rescaled = scores / scores.sum(axis=1, keepdims=True)
+    for normalize in (True, False):
+        assert_close(
+            pm.log_loss([0, 1, 1], scores, normalize_rows=True, normalize=normalize),
+            pm.log_loss([0, 1, 1], rescaled, normalize=normalize),
+        )
+    with pytest.raises(ValueError, match="pass normalize_rows=True to rescale them"):
+        pm.log_loss([0, 1, 1], scores)
+    with pytest.raises(ValueError, match="normalize must be one of True, False; got 'rows'"):
+        pm.log_loss([0, 1, 1], rescaled, normalize="rows")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_log_loss_of_low_precision_scores_clips_at_their_epsilon_as_sklearn(dtype):
+    scores = np.array([[1.0, 0.0], [0.5, 0.5], [0.25, 0.75]], dtype=dtype)
+    y = [1, 0, 1]
+    eps = float(np.finfo(dtype).eps)
+    expected = -np.log(np.clip([0.0, 0.5, 0.75], eps, 1 - eps)).mean()
+    assert_close(pm.log_loss(y, scores), expected)
+    # scikit-learn computes in the scores' own precision
+    np.testing.assert_allclose(pm.log_loss(y, scores), quietly(skm.log_loss, y, scores), rtol=4 * eps)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-300, 1e300])
+def test_accuracy_normalize_false_is_the_weighted_number_correct(scale):
+    y_true, y_pred, labels, w = make_case(3, weighted=True)
+    for weights in (None, w * scale):
+        np.testing.assert_allclose(
+            pm.accuracy_score(y_true, y_pred, labels=labels, sample_weight=weights, normalize=False),
+            skm.accuracy_score(y_true, y_pred, sample_weight=weights, normalize=False),
+            rtol=1e-13,
+        )
+    assert pm.accuracy_score([0, 1, 1], [0, 1, 0], normalize=False) == 2.0
+
+
+# --------------------------------------------------------------------------- weights: relative importance
+
+SCALES = [1e-300, 1e-10, 1e10, 1e300]
+weight_scales = st.sampled_from(SCALES) | st.floats(1e-300, 1e300)
+weighted_label_rows = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(0, 3), st.just(0.0) | st.floats(0.01, 10.0)),
+    min_size=2,
+    max_size=40,
+).filter(lambda rows: any(w > 0 for *_, w in rows))
+
+SCALE_FREE_METRICS = {
+    "mcc": pm.matthews_corrcoef_score,
+    "kappa": functools.partial(pm.cohen_kappa_score, zero_division=0.0),
+    "kappa_quadratic": functools.partial(pm.cohen_kappa_score, weights="quadratic", zero_division=0.0),
+    "f1_macro": functools.partial(pm.f1_score, zero_division=0.0),
+    "f1_weighted": functools.partial(pm.f1_score, average="weighted", zero_division=0.0),
+    "balanced_accuracy": pm.balanced_accuracy_score,
+    "accuracy": pm.accuracy_score,
+}
+
+
+def label_metric_values(y_true, y_pred, weights):
+    return {
+        name: quietly(metric, y_true, y_pred, labels=[0, 1, 2, 3], sample_weight=weights)
+        for name, metric in SCALE_FREE_METRICS.items()
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(weighted_label_rows, weight_scales)
+def test_multiplying_the_weights_by_a_constant_changes_no_metric(rows, scale):
+    y_true, y_pred, weights = (np.array(column) for column in zip(*rows))
+    reference = label_metric_values(y_true, y_pred, weights)
+    scaled = label_metric_values(y_true, y_pred, weights * scale)
+    for name, value in reference.items():
+        assert abs(scaled[name] - value) <= 1e-12, (name, scaled[name], value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=40)
+    .filter(lambda rows: any(w > 0 for *_, w in rows)),
+    st.sampled_from([0, -1000, 1000]),
+)
+def test_integer_weights_equal_repeated_rows_exactly(rows, power_of_two):
+    y_true, y_pred, counts = (np.array(column) for column in zip(*rows))
+    repeated = label_metric_values(np.repeat(y_true, counts), np.repeat(y_pred, counts), None)
+    weighted = label_metric_values(y_true, y_pred, np.ldexp(counts.astype(float), power_of_two))
+    assert weighted == repeated  # bit for bit: every metric is a ratio of exact counts
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_weighted_counts_keep_their_units_at_any_scale(scale):
+    y_true, y_pred, labels, w = make_case(5, weighted=True)
+    weights = w * scale
+    ours = pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
+    theirs = skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0)
+    support = pm.precision_recall_fscore_support(y_true, y_pred, labels=labels, sample_weight=weights,
+                                                 zero_division=0.0)[3]
+    np.testing.assert_allclose(support, theirs.sum(axis=1), rtol=1e-13, atol=0)
+    report = pm.classification_report(y_true, y_pred, labels=labels, sample_weight=weights, output_dict=True,
+                                       zero_division=0.0)
+    np.testing.assert_allclose(report["macro avg"]["support"], weights.sum(), rtol=1e-13)
+
+
+def test_power_of_two_weight_scales_give_the_same_counts_bit_for_bit():
+    y_true, y_pred, labels, w = make_case(6, weighted=True)
+    counts = pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w)
+    for power in (-1000, -3, 7, 1000):
+        np.testing.assert_array_equal(
+            pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=np.ldexp(w, power)),
+            np.ldexp(counts, power),
+        )

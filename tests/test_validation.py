@@ -1,16 +1,23 @@
 """Every documented input error is raised, with its message, and good input passes."""
 
+import warnings
+
 import numpy as np
 import pytest
+from sklearn.exceptions import DataConversionWarning
 
 from polyroc._validation import (
+    SIMPLEX_ATOL,
     check_counts,
+    check_label_vector,
     check_positive_int,
+    check_random_state,
     check_sample_weight,
     check_score_matrix,
     check_scores,
     check_targets,
     check_zero_division,
+    scale_weights,
 )
 
 P3 = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
@@ -62,8 +69,8 @@ def test_check_targets_default_classes_are_sorted_union():
         (np.array([[0.5, 0.5], [np.nan, 1.0]]), {}, ValueError, r"NaN or infinity \(first in row 1\)"),
         (np.array([[0.5, 0.5], [1.2, -0.2]]), {}, ValueError, r"negative values \(first in row 1"),
         (np.array([[0.5, 0.5], [0.6, 0.6]]), {}, ValueError, r"must sum to 1 \(row 1 sums to 1.2"),
-        (np.array([[0.0, 0.0], [0.6, 0.6]]), {"normalize": True}, ValueError, "row 0 sums to 0"),
-        (P3, {"normalize": True, "from_logits": True}, ValueError, "exclusive"),
+        (np.array([[0.0, 0.0], [0.6, 0.6]]), {"normalize_rows": True}, ValueError, "row 0 sums to 0"),
+        (P3, {"normalize_rows": True, "from_logits": True}, ValueError, "exclusive"),
     ],
 )
 def test_check_score_matrix_errors(y_score, kwargs, error, match):
@@ -74,7 +81,7 @@ def test_check_score_matrix_errors(y_score, kwargs, error, match):
 def test_check_score_matrix_transforms():
     logits = np.log(P3) + 3.0
     np.testing.assert_allclose(check_score_matrix(logits, from_logits=True), P3, rtol=1e-12)
-    np.testing.assert_allclose(check_score_matrix(P3 * 4, normalize=True), P3, rtol=1e-12)
+    np.testing.assert_allclose(check_score_matrix(P3 * 4, normalize_rows=True), P3, rtol=1e-12)
     assert check_score_matrix(P3 - 5, require_simplex=False).min() < 0
     off_by_tolerance = P3 + np.array([[4e-6, 0, 0], [0, 0, 0], [0, 0, 0]])
     check_score_matrix(off_by_tolerance)
@@ -137,3 +144,78 @@ def test_check_positive_int():
         check_positive_int("k", 2.5)
     with pytest.raises(ValueError, match="k must be >= 1, got 0"):
         check_positive_int("k", 0)
+
+
+def test_scale_weights_divides_by_a_power_of_two_exactly():
+    weights = np.array([0.0, 3.0, 0.1, 1e300, 7.5])
+    scaled = scale_weights(weights)
+    assert 0.5 <= scaled.weights.max() < 1.0
+    np.testing.assert_array_equal(scaled.weights * 2.0**997, weights)  # 2**997 <= 1e300 < 2**998
+    assert scaled.restore(scaled.weights.sum()) == weights.sum()
+    assert scale_weights(None) == (None, 0)
+    integers = np.array([1.0, 2.0, 5.0])
+    np.testing.assert_array_equal(scale_weights(integers).weights, integers / 8)
+
+
+def test_scale_weights_keeps_weights_it_cannot_divide_exactly():
+    weights = np.array([1.0, 5e-324])  # the smallest subnormal would become 0
+    scaled = scale_weights(weights)
+    assert scaled.exponent == 0
+    np.testing.assert_array_equal(scaled.weights, weights)
+
+
+@pytest.mark.parametrize(
+    "y, expected",
+    [
+        ([1, 2, 2], np.array([1, 2, 2])),
+        (np.array([1, 2], dtype=object), np.array([1, 2])),
+        (np.array(["a", "b"], dtype=object), np.array(["a", "b"])),
+        ((True, False), np.array([True, False])),
+        ([np.str_("a"), "b"], np.array(["a", "b"])),
+    ],
+)
+def test_check_label_vector_gives_plain_arrays(y, expected):
+    labels = check_label_vector("y", y)
+    np.testing.assert_array_equal(labels, expected)
+    assert labels.dtype.kind == expected.dtype.kind
+
+
+@pytest.mark.parametrize(
+    "y, error, match",
+    [
+        ([1, "1"], TypeError, r"y mixes strings and numbers \(1 at index 0, '1' at index 1\)"),
+        ([[1], ["1"]], TypeError, "y mixes strings and numbers"),
+        ([b"a", b"b"], TypeError, "y holds bytes"),
+        (np.array([b"a", b"b"]), TypeError, "y holds bytes"),
+        (["a", None], ValueError, r"y contains missing values \(None, NaN or pd.NA; first at index 1\)"),
+        ([1.0, np.float32("nan")], ValueError, r"y contains NaN or infinity \(first at index 1\)"),
+        (np.array([1, {}], dtype=object), TypeError, "y must hold numbers or strings, found dict"),
+        ([[0], [1, 2]], ValueError, "y could not be converted to an array"),
+    ],
+)
+def test_check_label_vector_errors(y, error, match):
+    with warnings.catch_warnings(), pytest.raises(error, match=match):
+        warnings.simplefilter("ignore", DataConversionWarning)  # the column [[1], ["1"]]
+        check_label_vector("y", y)
+
+
+def test_a_column_vector_is_raveled_with_a_warning_pointing_at_the_caller():
+    with pytest.warns(DataConversionWarning, match=r"y_true is a column vector of shape \(3, 1\)") as record:
+        targets = check_targets(np.array([[0], [1], [1]]), [0, 1, 0])
+    assert targets.y_true.tolist() == [0, 1, 1]
+    assert record[0].filename == __file__
+
+
+def test_check_random_state():
+    assert isinstance(check_random_state(np.int64(3)), np.random.Generator)
+    for seed in (-1, np.int64(-7)):
+        with pytest.raises(ValueError, match=r"random_state must be a non-negative integer seed, got -\d"):
+            check_random_state(seed)
+
+
+def test_float16_rows_are_accepted_within_their_rounding():
+    rows = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8]], dtype=np.float16)
+    assert abs(rows.astype(np.float64).sum(axis=1) - 1).max() > SIMPLEX_ATOL
+    np.testing.assert_array_equal(check_score_matrix(rows), rows.astype(np.float64))
+    with pytest.raises(ValueError, match="rows of y_score must sum to 1"):
+        check_score_matrix(rows.astype(np.float64))

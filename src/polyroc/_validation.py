@@ -9,11 +9,15 @@ can raise.
 from __future__ import annotations
 
 import numbers
+import os
+import sys
+import warnings
 from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 from scipy.special import softmax
+from sklearn.exceptions import DataConversionWarning
 
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
@@ -47,25 +51,130 @@ def _describe(values, limit=5):
     return f"[{shown}{more}]"
 
 
+def as_array(name, value):
+    """Return ``value`` as a numpy array; a tensor is detached and moved to the CPU first.
+
+    An object with ``detach``, ``cpu`` and ``numpy`` methods (a torch tensor,
+    possibly requiring grad or on a GPU) is converted through them, so no
+    array library is imported here. A value numpy cannot convert (ragged
+    rows, say) raises ``ValueError`` (``TypeError`` for other failures) naming
+    ``name``.
+    """
+    tensor_like = not isinstance(value, np.ndarray) and all(
+        callable(getattr(value, method, None)) for method in ("detach", "cpu", "numpy")
+    )
+    try:
+        return np.asarray(value.detach().cpu().numpy() if tensor_like else value)
+    except (ValueError, TypeError, RuntimeError) as error:  # their messages do not name the argument
+        kind = ValueError if isinstance(error, ValueError) else TypeError
+        raise kind(f"{name} could not be converted to an array: {error}") from error
+
+
+def _is_missing(value):
+    """Whether a value is a missing marker: None, NaN, or pandas' NA / NaT (found by type name)."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, (float, np.floating)) and bool(np.isnan(value))
+
+
+def _label_kind(value):
+    """The kind of one label: "missing", "string", "bytes", "number" or its type name."""
+    if _is_missing(value):
+        return "missing"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bytes):
+        return "bytes"
+    if isinstance(value, (numbers.Number, np.bool_)):
+        return "number"
+    return type(value).__name__
+
+
+def _first(objects, kind):
+    """Index and value of the first label of ``kind`` in a 1-D object array."""
+    index = next(i for i, value in enumerate(objects) if _label_kind(value) == kind)
+    return index, objects[index]
+
+
+def _bytes_error(name):
+    return TypeError(
+        f"{name} holds bytes; labels must be strings or numbers (decode them first, "
+        "e.g. np.char.decode(values, 'utf-8'))"
+    )
+
+
+def _check_label_objects(name, objects):
+    """Raise unless the labels of a 1-D object array are all strings or all numbers, none missing."""
+    types = set(map(type, objects))
+    if all(issubclass(kind, str) for kind in types):  # the common case, without a per-label look
+        return "string"
+    kinds = {_label_kind(value) for value in objects}
+    if "missing" in kinds:
+        index, _ = _first(objects, "missing")
+        raise ValueError(f"{name} contains missing values (None, NaN or pd.NA; first at index {index})")
+    if "bytes" in kinds:
+        raise _bytes_error(name)
+    if {"string", "number"} <= kinds:
+        (i, number), (j, string) = _first(objects, "number"), _first(objects, "string")
+        raise TypeError(
+            f"{name} mixes strings and numbers ({_describe([number])[1:-1]} at index {i}, "
+            f"{_describe([string])[1:-1]} at index {j}); use one kind of label"
+        )
+    other = kinds - {"string", "number"}
+    if other:
+        raise TypeError(f"{name} must hold numbers or strings, found {min(other)}")
+    return "string" if kinds == {"string"} else "number"
+
+
+def _caller_stacklevel():
+    """``stacklevel`` that points a warning issued by the calling function at the user's code.
+
+    Counts the frames of polyroc's own modules above the function that warns.
+    """
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _as_label_column(name, array):
+    """Ravel a column vector (n, 1) with a ``DataConversionWarning``, as scikit-learn does."""
+    if array.ndim == 2 and array.shape[1] == 1:
+        warnings.warn(
+            f"{name} is a column vector of shape {array.shape}; it was raveled to shape "
+            f"({array.shape[0]},) (pass a 1-D array to avoid this warning)",
+            DataConversionWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+        return array.ravel()
+    return array
+
+
 def check_label_vector(name, y):
-    """Return ``y`` as a 1-D array of labels (all numbers or all strings)."""
+    """Return ``y`` as a 1-D array of labels (all numbers or all strings).
+
+    Labels are checked before numpy merges them: a list mixing ``1`` and
+    ``"1"`` (which ``np.asarray`` turns into two equal strings) raises
+    ``TypeError``, as do bytes; missing values (None, NaN, pd.NA) raise
+    ``ValueError``. A column vector (n, 1) is raveled with a
+    ``DataConversionWarning``.
+    """
     if y is None:
         raise ValueError(f"{name} is required, got None")
-    array = np.asarray(y)
+    array = _as_label_column(name, as_array(name, y))
     if array.ndim != 1:
         raise ValueError(f"{name} must be 1-D (one label per sample), got shape {array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed")
+    if array.dtype.kind == "S":
+        raise _bytes_error(name)
+    if array.dtype.kind == "U" and not isinstance(y, np.ndarray):
+        _check_label_objects(name, np.asarray(y, dtype=object).ravel())
     if array.dtype.kind == "O":
-        kinds = {isinstance(v, str) for v in array}
-        if len(kinds) > 1:
-            raise TypeError(f"{name} mixes strings and numbers; use one kind of label")
-        if kinds == {True}:
-            array = array.astype(str)
-        elif not all(isinstance(v, numbers.Number) for v in array):
-            bad = next(v for v in array if not isinstance(v, numbers.Number))
-            raise TypeError(f"{name} must hold numbers or strings, found {type(bad).__name__}")
-    if array.dtype.kind not in "biufUSO":
+        kind = _check_label_objects(name, array)
+        array = array.astype(str) if kind == "string" else np.array(array.tolist())
+    if array.dtype.kind not in "biufU":
         raise TypeError(f"{name} must hold numbers or strings, got dtype {array.dtype}")
     if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
         row = int(np.flatnonzero(~np.isfinite(array))[0])
@@ -73,11 +182,33 @@ def check_label_vector(name, y):
     return array
 
 
+def _numeric_array(name, array):
+    """Return an object array of numbers as float64; other arrays are returned unchanged.
+
+    Raises ``ValueError`` for missing values (None, pd.NA) and ``TypeError``
+    for anything that is not a number.
+    """
+    if array.dtype.kind != "O":
+        return array
+    flat = array.ravel()
+    missing = [i for i, value in enumerate(flat) if _is_missing(value)]
+    if missing:
+        position = np.unravel_index(missing[0], array.shape)
+        raise ValueError(
+            f"{name} contains missing values (None, NaN or pd.NA; first at index "
+            f"{tuple(int(i) for i in position) if array.ndim > 1 else int(position[0])})"
+        )
+    bad = next((value for value in flat if not isinstance(value, (numbers.Real, np.bool_))), None)
+    if bad is not None:
+        raise TypeError(f"{name} must be numeric, found {type(bad).__name__}")
+    return array.astype(np.float64)
+
+
 def check_sample_weight(sample_weight, n_samples):
     """Return the weights as float64 (or None), after checking length and values."""
     if sample_weight is None:
         return None
-    weights = np.asarray(sample_weight)
+    weights = _numeric_array("sample_weight", as_array("sample_weight", sample_weight))
     if weights.dtype.kind not in "biuf":
         raise TypeError(f"sample_weight must be numeric, got dtype {weights.dtype}")
     weights = weights.astype(np.float64)
@@ -93,6 +224,55 @@ def check_sample_weight(sample_weight, n_samples):
     if not np.any(weights > 0):
         raise ValueError("sample_weight sums to zero; at least one sample must have weight")
     return weights
+
+
+class ScaledWeights(NamedTuple):
+    """Sample weights divided by 2**exponent, so that the largest lies in [0.5, 1).
+
+    Made by :func:`scale_weights`, which leaves the weights as given (exponent
+    0) when the division would not be exact.
+
+    Weights mean relative importance: every ratio of weighted counts is
+    unchanged by the scaling, since a power of two multiplies exactly (integer
+    weights stay exact relative to each other, and equal repeated rows bit for
+    bit). Accumulating the scaled weights keeps sums, squares and products of
+    sums far from overflow and underflow whatever the scale of the input
+    (1e-300 or 1e300). :meth:`restore` maps a weighted sum computed with the
+    scaled weights back to the user's units, for outputs with scikit-learn's
+    meaning of a weighted count (``confusion_matrix``, supports).
+    """
+
+    weights: np.ndarray | None
+    exponent: int
+
+    def restore(self, sums):
+        """Weighted sums of the scaled weights, in the units of the given weights (exact)."""
+        return sums if self.weights is None else np.ldexp(sums, self.exponent)
+
+
+def scale_weights(weights):
+    """Divide checked weights (or None) by the power of two that puts their maximum in [0.5, 1).
+
+    The scaling is used only if it is exact for every weight; weights spanning
+    more than the normal float64 range (the smallest positive one below about
+    2**-1021 times the largest, where the scaling would round it or make it
+    0) are left as given.
+
+    >>> scaled = scale_weights(np.array([3.0, 1e300]))
+    >>> float(scaled.weights.max()) < 1 <= 2 * float(scaled.weights.max()), scaled.exponent
+    (True, 997)
+    >>> float(scaled.restore(scaled.weights.sum())) == 3.0 + 1e300
+    True
+    >>> scale_weights(np.array([1.0, 5e-324])).exponent  # 5e-324 / 2 would be 0
+    0
+    """
+    if weights is None:
+        return ScaledWeights(None, 0)
+    exponent = int(np.frexp(weights.max())[1])
+    scaled = np.ldexp(weights, -exponent)
+    if not np.array_equal(np.ldexp(scaled, exponent), weights):
+        return ScaledWeights(weights, 0)
+    return ScaledWeights(scaled, exponent)
 
 
 def check_same_length(**arrays):
@@ -157,9 +337,11 @@ def encode_labels(y, classes):
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
     """Validate true and predicted labels; return them encoded as class indices.
 
-    Errors: ``y_true``/``y_pred`` not 1-D, empty, mixed types or non-finite;
-    different lengths; labels outside ``labels``; fewer than two classes; bad
-    ``sample_weight``.
+    Errors: ``y_true``/``y_pred`` not 1-D, empty, mixed types, bytes, missing
+    or non-finite (see :func:`check_label_vector`); different lengths; labels
+    outside ``labels``; fewer than two classes; bad ``sample_weight``. The
+    weights are returned as given (see :func:`scale_weights` for accumulating
+    them).
     """
     y_true = check_label_vector("y_true", y_true)
     y_pred = check_label_vector("y_pred", y_pred)
@@ -169,17 +351,31 @@ def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
     return Targets(encode_labels(y_true, classes), encode_labels(y_pred, classes), classes, weights)
 
 
-def check_score_matrix(y_score, *, normalize=False, from_logits=False, require_simplex=True):
+def _simplex_tolerance(dtype, n_columns):
+    """Largest ``|row sum - 1|`` accepted: :data:`SIMPLEX_ATOL`, or m·e if larger.
+
+    Rounding m probabilities to a float format with machine epsilon e moves
+    their sum by up to about m·e/2; for float16 (e ≈ 1e-3) that exceeds
+    :data:`SIMPLEX_ATOL`, so the bound becomes m·e there.
+    """
+    if dtype.kind != "f":
+        return SIMPLEX_ATOL
+    return max(SIMPLEX_ATOL, n_columns * float(np.finfo(dtype).eps))
+
+
+def check_score_matrix(y_score, *, normalize_rows=False, from_logits=False, require_simplex=True):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
     With ``from_logits=True`` rows are mapped through softmax; with
-    ``normalize=True`` rows are divided by their sums. With
+    ``normalize_rows=True`` rows are divided by their sums. With
     ``require_simplex=True`` the (transformed) rows must be probability vectors:
-    non-negative, summing to 1 within :data:`SIMPLEX_ATOL`.
+    non-negative, summing to 1 within :data:`SIMPLEX_ATOL` (or the rounding of
+    a float16 input, see :func:`_simplex_tolerance`). Integer, boolean, float16
+    and float32 scores are converted to float64; tensors as :func:`as_array`.
     """
-    if normalize and from_logits:
-        raise ValueError("normalize=True and from_logits=True are exclusive; choose one")
-    scores = np.asarray(y_score)
+    if normalize_rows and from_logits:
+        raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
+    scores = _numeric_array("y_score", as_array("y_score", y_score))
     if scores.dtype.kind not in "biuf":
         raise TypeError(f"y_score must be numeric, got dtype {scores.dtype}")
     if scores.ndim != 2:
@@ -189,13 +385,14 @@ def check_score_matrix(y_score, *, normalize=False, from_logits=False, require_s
         )
     if scores.shape[1] < 2:
         raise ValueError(f"y_score must have at least 2 columns, got {scores.shape[1]}")
+    tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64)
     if not np.all(np.isfinite(scores)):
         row = int(np.flatnonzero(~np.all(np.isfinite(scores), axis=1))[0])
         raise ValueError(f"y_score contains NaN or infinity (first in row {row})")
     if from_logits:
         return softmax(scores, axis=1)
-    if normalize or require_simplex:
+    if normalize_rows or require_simplex:
         negative = np.any(scores < 0, axis=1)
         if np.any(negative):
             row = int(np.flatnonzero(negative)[0])
@@ -203,19 +400,19 @@ def check_score_matrix(y_score, *, normalize=False, from_logits=False, require_s
                 f"y_score has negative values (first in row {row}: {scores[row].tolist()}); "
                 "probabilities are expected (pass from_logits=True for logits)"
             )
-    if normalize:
+    if normalize_rows:
         sums = scores.sum(axis=1)
         if np.any(sums == 0):
             row = int(np.flatnonzero(sums == 0)[0])
-            raise ValueError(f"y_score row {row} sums to 0 and cannot be normalized")
+            raise ValueError(f"y_score row {row} sums to 0 and cannot be rescaled (normalize_rows=True)")
         return scores / sums[:, None]
     if require_simplex:
-        off = np.abs(scores.sum(axis=1) - 1.0) > SIMPLEX_ATOL
+        off = np.abs(scores.sum(axis=1) - 1.0) > tolerance
         if np.any(off):
             row = int(np.flatnonzero(off)[0])
             raise ValueError(
                 f"rows of y_score must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
-                f"{int(off.sum())} rows off); pass normalize=True to rescale them or "
+                f"{int(off.sum())} rows off); pass normalize_rows=True to rescale them or "
                 "from_logits=True for logits"
             )
     return scores
@@ -227,7 +424,7 @@ def check_scores(
     *,
     labels=None,
     sample_weight=None,
-    normalize=False,
+    normalize_rows=False,
     from_logits=False,
     require_simplex=True,
 ):
@@ -242,7 +439,7 @@ def check_scores(
     """
     y_true = check_label_vector("y_true", y_true)
     scores = check_score_matrix(
-        y_score, normalize=normalize, from_logits=from_logits, require_simplex=require_simplex
+        y_score, normalize_rows=normalize_rows, from_logits=from_logits, require_simplex=require_simplex
     )
     check_same_length(y_true=y_true, y_score=scores)
     weights = check_sample_weight(sample_weight, y_true.shape[0])
@@ -284,7 +481,7 @@ def check_class_support(y_true, classes, sample_weight=None):
 
 def check_counts(counts):
     """Validate a confusion-counts array of shape (..., m, m) with m >= 2."""
-    array = np.asarray(counts)
+    array = as_array("counts", counts)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"counts must be numeric, got dtype {array.dtype}")
     if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
@@ -359,11 +556,13 @@ def check_positive_float(name, value):
 
 
 def check_random_state(random_state):
-    """Return a ``numpy.random.Generator`` from None, an integer seed or a Generator."""
-    if random_state is None or (
-        isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)
-    ):
-        return np.random.default_rng(random_state)
+    """Return a ``numpy.random.Generator`` from None, a non-negative integer seed or a Generator."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be a non-negative integer seed, got {random_state}")
+        return np.random.default_rng(int(random_state))
+    if random_state is None:
+        return np.random.default_rng()
     if isinstance(random_state, np.random.Generator):
         return random_state
     raise TypeError(
@@ -380,7 +579,7 @@ def check_thresholds(thresholds, n_classes, *, domain=None):
     have minimum 0 and maximum at most 1; with ``domain=None`` any finite
     vector is accepted.
     """
-    tau = np.asarray(thresholds)
+    tau = as_array("thresholds", thresholds)
     if tau.dtype.kind not in "biuf":
         raise TypeError(f"thresholds must be numeric, got dtype {tau.dtype}")
     if tau.shape != (n_classes,):
@@ -411,7 +610,7 @@ def check_distance_matrix(distances, n_classes):
     Rows follow the score columns (the trained classes), columns the candidate
     labels; entries must be finite and non-negative.
     """
-    matrix = np.asarray(distances)
+    matrix = as_array("D", distances)
     if matrix.dtype.kind not in "biuf":
         raise TypeError(f"D must be numeric, got dtype {matrix.dtype}")
     if matrix.ndim != 2 or matrix.shape[0] != n_classes or matrix.shape[1] < 1:
@@ -454,7 +653,7 @@ def check_real_array(name, values, *, ndims=(2,), n_columns=None, min_samples=1)
     ``ndims`` lists the allowed numbers of dimensions; ``n_columns`` (2-D only)
     fixes the number of columns; ``min_samples`` is the least number of rows.
     """
-    array = np.asarray(values)
+    array = as_array(name, values)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
     if array.ndim not in ndims:
@@ -472,7 +671,7 @@ def check_real_array(name, values, *, ndims=(2,), n_columns=None, min_samples=1)
 
 def check_quantile_levels(name, levels, *, minimum=2):
     """Return ``levels`` as a float array of at least ``minimum`` increasing values in (0, 1)."""
-    array = np.asarray(levels)
+    array = as_array(name, levels)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
     array = array.astype(np.float64)
@@ -494,7 +693,7 @@ def check_positive_array(name, value, shapes):
 
     ``shapes`` is a sequence of allowed shapes (tuples); the error lists them.
     """
-    array = np.asarray(value)
+    array = as_array(name, value)
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {array.dtype}")
     array = array.astype(np.float64)

@@ -22,6 +22,9 @@ Conventions shared by every function of this module:
   NaN for such a class's AUC (so a NaN macro average) and 0 for its average
   precision.
 - ``y_true`` with fewer than two classes of positive weight raises ``ValueError``.
+- **Sample weights** mean relative importance: multiplying them all by a
+  constant changes nothing, however small or large the constant (they are
+  scaled by a power of two before any sum is taken).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from polyroc._validation import (
     check_class_support,
     check_option,
     check_scores,
+    scale_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics import _finish, _nan_average
@@ -434,10 +438,17 @@ def average_precision(y_true, y_score, *, labels=None, sample_weight=None, avera
 
 
 def _checked(y_true, y_score, labels, sample_weight):
-    """Validated (encoded y_true, scores, classes, weights, weighted support per class)."""
+    """Validated (encoded y_true, scores, classes, weights, weighted support per class).
+
+    The weights are scaled by a power of two (:func:`polyroc._validation.scale_weights`):
+    every output of this module is a ratio of weighted counts, unchanged by
+    the scaling, and the sums and products of class weights stay finite for
+    weights of any scale.
+    """
     y, scores, classes, weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
     )
+    weights = scale_weights(weights).weights
     return y, scores, classes, weights, check_class_support(y, classes, weights)
 
 

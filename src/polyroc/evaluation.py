@@ -22,10 +22,12 @@ from polyroc._bootstrap_metrics import (
 )
 from polyroc._counts import confusion_counts, replicate_confusion_counts
 from polyroc._validation import (
+    as_array,
     check_positive_int,
     check_random_state,
     check_real,
     check_scores,
+    scale_weights,
 )
 from polyroc.curves import roc_auc
 from polyroc.resampling import (
@@ -119,7 +121,7 @@ def _interval_text(interval):
     return f"{interval.estimate:.4f} [{interval.low:.4f}, {interval.high:.4f}]"
 
 
-def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=False,
+def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows=False,
              from_logits=False, digits=3, n_boot=0, confidence=0.95, random_state=None):
     """Evaluate a score matrix: argmax report, confusion matrix and ranking AUCs.
 
@@ -132,7 +134,9 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=Fals
     labels : array-like, optional
         Class order of the columns; default the sorted unique values of ``y_true``.
     sample_weight : array-like of shape (n_samples,), optional
-    normalize, from_logits : bool
+        Non-negative weights of relative importance: multiplying them all by
+        a constant changes no score.
+    normalize_rows, from_logits : bool
         Rescale rows to sum 1, or map logits through softmax, before evaluating.
     digits : int, default=3
         Digits of the text report.
@@ -148,8 +152,10 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=Fals
     Returns
     -------
     Evaluation
-        With ``intervals`` for every score and ``class_intervals`` for the
-        per-class precision, recall and F1 when ``n_boot > 0``. A replicate
+        Its ``confusion_matrix`` and the supports of its ``report`` hold
+        sums of sample weights, as scikit-learn's. With ``intervals`` for
+        every score and ``class_intervals`` for the per-class precision,
+        recall and F1 when ``n_boot > 0``. A replicate
         where a ratio is 0/0 counts it as 0, as the report does; replicates
         where an AUC is undefined are left out of its interval.
 
@@ -163,7 +169,13 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=Fals
         If ``n_boot`` is not an integer, ``confidence`` not a real number, or
         ``random_state`` not None, an integer or a Generator.
     ValueError
-        If ``n_boot`` is negative or ``confidence`` is not in (0, 1).
+        If ``n_boot`` is negative, ``confidence`` is not in (0, 1) or
+        ``random_state`` is a negative integer.
+
+    Warns
+    -----
+    sklearn.exceptions.DataConversionWarning
+        If ``y_true`` is a column vector (n, 1); it is raveled.
 
     Examples
     --------
@@ -184,14 +196,17 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=Fals
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
-    y_idx, scores, classes, weights = check_scores(
+    y_score = as_array("y_score", y_score)
+    y_idx, scores, classes, given_weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight,
-        normalize=normalize, from_logits=from_logits,
+        normalize_rows=normalize_rows, from_logits=from_logits,
     )
+    scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
+    weights = scale.weights
     y_labels = classes[y_idx]
     predicted = np.argmax(scores, axis=1)
     counts = confusion_counts(y_idx, predicted, classes.size, weights)
-    losses = _sample_losses(y_idx, scores)
+    losses = _sample_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
     ranking = {
         _ranking_name(key): roc_auc(
             y_labels, scores, labels=classes, sample_weight=weights, multi_class=key[0], average=key[1]
@@ -215,11 +230,11 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize=Fals
             for name, value in _class_scores(counts).items()
         }
     y_pred = classes[predicted]
-    report_options = {"labels": classes, "sample_weight": weights,
+    report_options = {"labels": classes, "sample_weight": given_weights,
                       "target_names": [str(c) for c in classes], "zero_division": 0.0}
     return Evaluation(
         classes=tuple(classes.tolist()),
-        confusion_matrix=counts,
+        confusion_matrix=scale.restore(counts),
         report=metrics.classification_report(y_labels, y_pred, output_dict=True, **report_options),
         report_text=metrics.classification_report(y_labels, y_pred, digits=digits, **report_options),
         scores=values,
@@ -244,10 +259,13 @@ def _class_scores(counts):
     return {name: score(counts, average=None, zero_division=0.0) for name, score in CLASS_SCORES.items()}
 
 
-def _sample_losses(y, scores):
-    """Per-sample loss of each score-based metric; the metric is its weighted mean."""
+def _sample_losses(y, scores, eps):
+    """Per-sample loss of each score-based metric; the metric is its weighted mean.
+
+    The log loss clips at ``eps``, as :func:`polyroc.metrics.log_loss` with ``eps="auto"``.
+    """
     losses = {
-        "log_loss": metrics._sample_log_losses(y, scores, np.finfo(np.float64).eps),
+        "log_loss": metrics._sample_log_losses(y, scores, eps),
         "brier_score": metrics._sample_brier_losses(y, scores),
     }
     if scores.shape[1] > 2:

@@ -28,11 +28,15 @@ from __future__ import annotations
 import functools
 import warnings
 from types import MappingProxyType
+from typing import NamedTuple
 
 import numpy as np
 
 from polyroc._counts import confusion_counts, per_class_counts
 from polyroc._validation import (
+    ScaledWeights,
+    Targets,
+    as_array,
     check_counts,
     check_option,
     check_positive_int,
@@ -40,6 +44,7 @@ from polyroc._validation import (
     check_scores,
     check_targets,
     check_zero_division,
+    scale_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
 
@@ -799,18 +804,33 @@ def get_counts_metric(metric):
 # --------------------------------------------------------------------------- label wrappers
 
 
+class _LabelCounts(NamedTuple):
+    """Validated targets, their confusion counts (m, m) and the weight scaling.
+
+    The counts accumulate the weights scaled by a power of two
+    (:func:`polyroc._validation.scale_weights`), which leaves every metric
+    unchanged and keeps it finite for weights of any scale; ``scale.restore``
+    turns counts into the user's weight units for outputs that are weighted
+    counts.
+    """
+
+    targets: Targets
+    counts: np.ndarray
+    scale: ScaledWeights
+
+
 def _label_counts(y_true, y_pred, labels, sample_weight):
-    """Validated targets and their confusion counts (m, m)."""
     targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-    counts = confusion_counts(targets.y_true, targets.y_pred, targets.classes.size, targets.sample_weight)
-    return targets, counts
+    scale = scale_weights(targets.sample_weight)
+    counts = confusion_counts(targets.y_true, targets.y_pred, targets.classes.size, scale.weights)
+    return _LabelCounts(targets, counts, scale)
 
 
 def _score_labels(metric, y_true, y_pred, labels, sample_weight, **options):
     """Run a counts metric on labels: check the options, count, then compute."""
     for name, value in options.items():
         _OPTION_CHECKS[name](value)
-    return metric(_label_counts(y_true, y_pred, labels, sample_weight)[1], **options)
+    return metric(_label_counts(y_true, y_pred, labels, sample_weight).counts, **options)
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
@@ -833,7 +853,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     Returns
     -------
     ndarray of shape (m, m)
-        Integer counts without weights or normalization, else float64.
+        Integer counts without weights or normalization, else float64. With
+        ``sample_weight`` and ``normalize=None`` each cell is the sum of the
+        weights of its samples, as in scikit-learn (the weights are scaled by a
+        power of two while counting and the sums scaled back, which is exact).
 
     Raises
     ------
@@ -854,16 +877,17 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
            [0.5, 0.5]])
     """
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
-    counts = _label_counts(y_true, y_pred, labels, sample_weight)[1]
+    _, counts, scale = _label_counts(y_true, y_pred, labels, sample_weight)
     if normalize is None:
-        return counts
+        return scale.restore(counts)
     axis = {"true": -1, "pred": -2, "all": (-2, -1)}[normalize]
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.nan_to_num(counts / counts.sum(axis=axis, keepdims=True))
 
 
 _LABEL_PARAMETERS = """y_true : array-like of shape (n_samples,)
-        True labels (numbers or strings).
+        True labels (numbers or strings); a column vector (n_samples, 1) is
+        raveled with a ``DataConversionWarning``, as in scikit-learn.
     y_pred : array-like of shape (n_samples,)
         Predicted labels.
     labels : array-like of shape (m,), optional
@@ -875,11 +899,13 @@ _LABEL_PARAMETERS = """y_true : array-like of shape (n_samples,)
 
 _LABEL_RAISES = """ValueError
         If the label arrays are empty, not 1-D, of different lengths or hold
-        NaN; if a label is not in ``labels``; if fewer than 2 classes result;
-        if ``sample_weight`` is bad (wrong length, negative, all zero); or if
+        NaN or missing values (None, pd.NA); if a label is not in ``labels``
+        or ``labels`` repeats one; if fewer than 2 classes result; if
+        ``sample_weight`` is bad (wrong length, negative, all zero); or if
         an option is not one of its allowed values.
     TypeError
-        If labels mix strings and numbers."""
+        If labels mix strings and numbers (``[1, "1"]`` is refused, not
+        merged), or hold bytes or other objects."""
 
 
 def _documented(function):
@@ -888,17 +914,21 @@ def _documented(function):
 
 
 @_documented
-def accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None):
-    """Fraction of correct predictions; see :func:`accuracy`.
+def accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None, normalize=True):
+    """Fraction (or number) of correct predictions; see :func:`accuracy`.
 
     Parameters
     ----------
     {label_parameters}
+    normalize : bool, default=True
+        Return the (weighted) fraction of correct predictions; ``False``
+        returns their number (the sum of their weights), as scikit-learn.
 
     Returns
     -------
     float
-        The (weighted) fraction of samples with ``y_pred == y_true``.
+        The (weighted) fraction of samples with ``y_pred == y_true``, or
+        their (weighted) number.
 
     Raises
     ------
@@ -908,8 +938,14 @@ def accuracy_score(y_true, y_pred, *, labels=None, sample_weight=None):
     --------
     >>> accuracy_score(["a", "b", "b", "c"], ["a", "b", "c", "c"])
     0.75
+    >>> accuracy_score(["a", "b", "b", "c"], ["a", "b", "c", "c"], normalize=False)
+    3.0
     """
-    return _score_labels(accuracy, y_true, y_pred, labels, sample_weight)
+    check_option("normalize", normalize, (True, False))
+    if normalize:
+        return _score_labels(accuracy, y_true, y_pred, labels, sample_weight)
+    _, counts, scale = _label_counts(y_true, y_pred, labels, sample_weight)
+    return float(scale.restore(np.trace(counts)))
 
 
 @_documented
@@ -1254,7 +1290,8 @@ def precision_recall_fscore_support(
     precision, recall, fbeta : float or ndarray of shape (m,)
         The three scores.
     support : ndarray of shape (m,) or None
-        True samples per class; None when ``average`` is not None.
+        True samples per class (the sum of their weights with
+        ``sample_weight``, as scikit-learn); None when ``average`` is not None.
 
     Raises
     ------
@@ -1266,8 +1303,11 @@ def precision_recall_fscore_support(
     >>> p.tolist(), r.tolist(), s.tolist()
     ([1.0, 1.0, 0.5], [1.0, 0.5, 1.0], [1, 2, 1])
     """
-    options = {"beta": beta, "average": average, "zero_division": zero_division}
-    return _score_labels(_precision_recall_fscore, y_true, y_pred, labels, sample_weight, **options)
+    for name, value in {"beta": beta, "average": average, "zero_division": zero_division}.items():
+        _OPTION_CHECKS[name](value)
+    _, counts, scale = _label_counts(y_true, y_pred, labels, sample_weight)
+    *scores, class_support = _precision_recall_fscore(counts, beta, average, zero_division)
+    return (*scores, None if class_support is None else scale.restore(class_support))
 
 
 # --------------------------------------------------------------------------- report
@@ -1359,13 +1399,14 @@ def classification_report(
     """
     digits = check_positive_int("digits", digits, minimum=0)
     zero_division = check_zero_division(zero_division)
-    targets, counts = _label_counts(y_true, y_pred, labels, sample_weight)
+    targets, counts, scale = _label_counts(y_true, y_pred, labels, sample_weight)
     names = (
         [str(label) for label in targets.classes] if target_names is None else [str(n) for n in target_names]
     )
     if len(names) != targets.classes.size:
         raise ValueError(f"target_names has {len(names)} names but there are {targets.classes.size} classes")
-    per_class = _precision_recall_fscore(counts, 1.0, None, zero_division)
+    *class_scores, class_support = _precision_recall_fscore(counts, 1.0, None, zero_division)
+    per_class = (*class_scores, scale.restore(class_support))
     total = per_class[3].sum()
     class_rows = list(zip(names, *per_class))
     average_rows = [
@@ -1385,12 +1426,23 @@ def classification_report(
 
 
 def log_loss(
-    y_true, y_score, *, labels=None, sample_weight=None, eps="auto", normalize=False, from_logits=False
+    y_true,
+    y_score,
+    *,
+    normalize=True,
+    labels=None,
+    sample_weight=None,
+    eps="auto",
+    normalize_rows=False,
+    from_logits=False,
 ):
-    """Cross-entropy: the mean of -log p(true class), probabilities clipped to [eps, 1 - eps].
+    """Cross-entropy: the mean (or sum) of -log p(true class), p clipped to [eps, 1 - eps].
 
-    Equal to ``sklearn.metrics.log_loss`` (which clips at the float64 machine
-    epsilon, our ``eps="auto"``).
+    Equal to ``sklearn.metrics.log_loss``, including its ``normalize``: the
+    mean by default, the (weighted) sum with ``normalize=False``. scikit-learn
+    clips at the machine epsilon of the scores' dtype, our ``eps="auto"``; it
+    computes in that dtype too, polyroc in float64, so float32 and float16
+    scores agree with it to their own precision.
 
     Parameters
     ----------
@@ -1399,47 +1451,79 @@ def log_loss(
     y_score : array-like of shape (n_samples, m)
         Probabilities, one column per class in the order of ``labels`` (by
         default the sorted distinct values of ``y_true``). Rows must sum to 1.
+    normalize : bool, default=True
+        Return the (weighted) mean loss per sample; ``False`` returns the sum
+        of the per-sample losses (each times its weight), as scikit-learn.
     labels : array-like of shape (m,), optional
         The classes, in the order of the columns.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative sample weights.
     eps : "auto" or float, default="auto"
-        Clipping bound in (0, 0.5); "auto" is ``np.finfo(np.float64).eps``.
-    normalize : bool, default=False
-        Divide each row by its sum first.
+        Clipping bound in (0, 0.5); "auto" is the machine epsilon of the
+        floating dtype of ``y_score`` (float64 for integer scores).
+    normalize_rows : bool, default=False
+        Divide each row of ``y_score`` by its sum first (for scores that are
+        proportional to probabilities).
     from_logits : bool, default=False
         Treat ``y_score`` as logits and map the rows through softmax.
 
     Returns
     -------
     float
-        The (weighted) mean cross-entropy in nats.
+        The (weighted) mean cross-entropy in nats, or the (weighted) sum with
+        ``normalize=False``.
 
     Raises
     ------
     ValueError
         For bad labels, weights or scores (NaN, negative, rows not summing to
-        1, wrong number of columns), or ``eps`` outside (0, 0.5).
+        1, wrong number of columns), ``eps`` outside (0, 0.5), or
+        ``normalize`` not a bool.
     TypeError
         If ``y_score`` is not numeric or ``eps`` is not a number.
 
     Examples
     --------
-    >>> round(log_loss([0, 1, 2], [[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.3, 0.5]]), 6)
-    0.34055
+    >>> P = [[0.9, 0.05, 0.05], [0.1, 0.8, 0.1], [0.2, 0.3, 0.5]]
+    >>> round(log_loss([0, 1, 2], P), 6), round(log_loss([0, 1, 2], P, normalize=False), 6)
+    (0.34055, 1.021651)
+    >>> round(log_loss([0, 1], [[2.0, 2.0], [1.0, 3.0]], normalize_rows=True), 6)
+    0.490415
     """
+    check_option("normalize", normalize, (True, False))
+    scores = as_array("y_score", y_score)
     auto = isinstance(eps, str) and eps == "auto"
-    eps = np.finfo(np.float64).eps if auto else check_real("eps", eps, low=0.0, high=0.5)
+    eps = _machine_epsilon(scores.dtype) if auto else check_real("eps", eps, low=0.0, high=0.5)
     targets = check_scores(
         y_true,
-        y_score,
+        scores,
         labels=labels,
         sample_weight=sample_weight,
-        normalize=normalize,
+        normalize_rows=normalize_rows,
         from_logits=from_logits,
     )
     losses = _sample_log_losses(targets.y_true, targets.y_score, eps)
-    return float(np.average(losses, weights=targets.sample_weight))
+    return _mean_or_sum(losses, scale_weights(targets.sample_weight), normalize)
+
+
+def _machine_epsilon(dtype):
+    """Machine epsilon of a floating dtype; float64's for any other dtype."""
+    return float(np.finfo(dtype if dtype.kind == "f" else np.float64).eps)
+
+
+def _mean_or_sum(values, scale, normalize=True):
+    """(Weighted) mean of per-sample values, or their (weighted) sum in the user's units.
+
+    ``scale`` holds the weights scaled by a power of two
+    (:func:`polyroc._validation.scale_weights`): the mean does not depend on
+    it, and the sum is scaled back exactly. Same arithmetic as scikit-learn
+    (a dot product for the weighted sum).
+    """
+    if normalize:
+        return float(np.average(values, weights=scale.weights))
+    if scale.weights is None:
+        return float(np.sum(values))
+    return float(scale.restore(np.dot(values, scale.weights)))
 
 
 def _sample_log_losses(y, scores, eps):
@@ -1448,7 +1532,9 @@ def _sample_log_losses(y, scores, eps):
     return -np.log(np.clip(true_probability, eps, 1 - eps))
 
 
-def brier_score(y_true, y_score, *, labels=None, sample_weight=None, normalize=False, from_logits=False):
+def brier_score(
+    y_true, y_score, *, labels=None, sample_weight=None, normalize_rows=False, from_logits=False
+):
     """Multiclass Brier score: the mean over samples of Σ_k (p_k - y_k)², y one-hot.
 
     Ranges over [0, 2]; this is ``sklearn.metrics.brier_score_loss`` with
@@ -1465,8 +1551,8 @@ def brier_score(y_true, y_score, *, labels=None, sample_weight=None, normalize=F
         The classes, in the order of the columns.
     sample_weight : array-like of shape (n_samples,), optional
         Non-negative sample weights.
-    normalize : bool, default=False
-        Divide each row by its sum first.
+    normalize_rows : bool, default=False
+        Divide each row of ``y_score`` by its sum first.
     from_logits : bool, default=False
         Treat ``y_score`` as logits and map the rows through softmax.
 
@@ -1493,11 +1579,11 @@ def brier_score(y_true, y_score, *, labels=None, sample_weight=None, normalize=F
         y_score,
         labels=labels,
         sample_weight=sample_weight,
-        normalize=normalize,
+        normalize_rows=normalize_rows,
         from_logits=from_logits,
     )
     losses = _sample_brier_losses(targets.y_true, targets.y_score)
-    return float(np.average(losses, weights=targets.sample_weight))
+    return _mean_or_sum(losses, scale_weights(targets.sample_weight))
 
 
 def _sample_brier_losses(y, scores):
@@ -1561,7 +1647,7 @@ def top_k_accuracy(y_true, y_score, *, k=2, labels=None, sample_weight=None):
             UndefinedMetricWarning,
             stacklevel=2,
         )
-    return float(np.average(_sample_top_k_hits(y, scores, k), weights=targets.sample_weight))
+    return _mean_or_sum(_sample_top_k_hits(y, scores, k), scale_weights(targets.sample_weight))
 
 
 def _sample_top_k_hits(y, scores, k):

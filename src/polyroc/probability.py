@@ -12,6 +12,7 @@ import numpy as np
 from scipy.special import softmax as _scipy_softmax
 
 from polyroc._validation import (
+    as_array,
     check_label_vector,
     check_positive_int,
     check_real,
@@ -63,7 +64,7 @@ def softmax(z, *, temperature=1.0, axis=-1):
     array([[0.5, 0.5],
            [0.5, 0.5]])
     """
-    logits = np.asarray(z)
+    logits = as_array("z", z)
     if logits.dtype.kind not in "biuf":
         raise TypeError(f"z must be numeric, got dtype {logits.dtype}")
     if logits.ndim == 0 or logits.size == 0:

@@ -8,6 +8,7 @@ matrix product or one weighted ``bincount`` — no copies of the data.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,7 @@ from polyroc._validation import (
     check_random_state,
     check_real,
     check_targets,
+    scale_weights,
 )
 from polyroc.metrics import get_counts_metric, metric_name
 
@@ -53,8 +55,9 @@ def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chu
     Raises
     ------
     ValueError, TypeError
-        If ``n_boot`` or ``chunk_size`` is not a positive integer, or
-        ``random_state`` is invalid.
+        If ``n_boot`` or ``chunk_size`` is not a positive integer, ``y`` is
+        not a 1-D array of labels (see ``check_label_vector``), or
+        ``random_state`` is invalid (e.g. a negative seed).
 
     Examples
     --------
@@ -64,7 +67,7 @@ def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chu
     ((4, 5), [3, 3, 3, 3], [2, 2, 2, 2])
     """
     n_boot = check_positive_int("n_boot", n_boot)
-    y = np.asarray(y)
+    y = check_label_vector("y", y)
     rng = check_random_state(random_state)
     strata = [np.flatnonzero(y == c) for c in np.unique(y)] if stratify else [np.arange(y.size)]
     if chunk_size is None:
@@ -171,7 +174,7 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     Raises
     ------
     ValueError, TypeError
-        Empty ``predictions``, a prediction that fails
+        ``predictions`` not a mapping or empty, a prediction that fails
         :func:`polyroc._validation.check_targets`, an unknown ``baseline`` or
         metric, a bad ``n_boot``, ``confidence`` or ``random_state``.
 
@@ -183,6 +186,11 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     >>> result.scores["a"].estimate, round(result.differences["b"].estimate, 4)
     (1.0, -0.1667)
     """
+    if not isinstance(predictions, Mapping):
+        raise TypeError(
+            "predictions must be a mapping of rule name to predicted labels, "
+            f"got {type(predictions).__name__}"
+        )
     if not predictions:
         raise ValueError("predictions must name at least one rule")
     if baseline is not None and baseline not in predictions:
@@ -190,18 +198,19 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     score_counts = get_counts_metric(metric)
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    rng = check_random_state(random_state)
     y_true = check_label_vector("y_true", y_true)
     if labels is None:
         labels = np.unique(np.concatenate([y_true, *map(check_label_vector, predictions, predictions.values())]))
     encoded = {name: check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
                for name, y_pred in predictions.items()}
     first = next(iter(encoded.values()))
-    y_idx, m, weights = first.y_true, first.classes.size, first.sample_weight
+    y_idx, m, weights = first.y_true, first.classes.size, scale_weights(first.sample_weight).weights
     weights = np.ones(y_idx.size) if weights is None else weights
     estimates = {name: float(score_counts(confusion_counts(y_idx, t.y_pred, m, weights)[None])[0])
                  for name, t in encoded.items()}
     replicates = {name: [] for name in encoded}
-    for multiplicities in bootstrap_multiplicities(y_idx, n_boot, random_state=random_state):
+    for multiplicities in bootstrap_multiplicities(y_idx, n_boot, random_state=rng):
         rows = multiplicities * weights
         for name, t in encoded.items():
             replicates[name].append(score_counts(replicate_confusion_counts(y_idx, t.y_pred, m, rows)))

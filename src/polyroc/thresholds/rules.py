@@ -16,7 +16,7 @@ import numpy as np
 from polyroc._counts import rule_offsets
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
-    check_label_vector,
+    check_labels_argument,
     check_option,
     check_score_matrix,
     check_thresholds,
@@ -128,7 +128,10 @@ def apply_thresholds(y_score, thresholds, *, domain="simplex", labels=None):
     ------
     ValueError
         If ``y_score`` is not a probability matrix, ``thresholds`` has the wrong
-        length or lies outside the domain, or ``labels`` has the wrong length.
+        length or lies outside the domain, or ``labels`` has the wrong length
+        or repeats a label.
+    TypeError
+        If ``labels`` mixes strings and numbers (or holds bytes or other objects).
 
     Examples
     --------
@@ -143,10 +146,8 @@ def apply_thresholds(y_score, thresholds, *, domain="simplex", labels=None):
     check_option("domain", domain, THRESHOLD_DOMAINS)
     scores = check_score_matrix(y_score)
     tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
-    y_pred = np.argmax(scores - rule_offsets(tau), axis=1)
-    if labels is None:
-        return y_pred
-    classes = check_label_vector("labels", labels)
-    if classes.size != scores.shape[1]:
+    classes = None if labels is None else check_labels_argument(labels)
+    if classes is not None and classes.size != scores.shape[1]:
         raise ValueError(f"labels names {classes.size} classes but y_score has {scores.shape[1]} columns")
-    return classes[y_pred]
+    y_pred = np.argmax(scores - rule_offsets(tau), axis=1)
+    return y_pred if classes is None else classes[y_pred]
