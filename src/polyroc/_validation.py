@@ -275,6 +275,11 @@ def scale_weights(weights):
     return ScaledWeights(scaled, exponent)
 
 
+def with_scaled_weights(targets):
+    """The same targets with their weights scaled by :func:`scale_weights`, for scale-free results."""
+    return targets._replace(sample_weight=scale_weights(targets.sample_weight).weights)
+
+
 def check_same_length(**arrays):
     """Raise if the named arrays do not all have the same number of samples."""
     lengths = {name: len(a) for name, a in arrays.items()}

@@ -188,3 +188,23 @@ def test_vote_count_scores_never_apply_below_argmax(seed):
         applied = sklearn_metric(y, apply_thresholds(P, result.best_threshold), None)
         assert result.best_score == pytest.approx(applied, abs=1e-12)
         assert applied >= sklearn_metric(y, np.argmax(P, axis=1), None) - 1e-12
+
+
+@pytest.mark.parametrize("scale", [2.0**-1000, 1e-300, 1e-10, 1e10, 1e300, 2.0**1000])
+def test_weights_of_any_scale_give_the_same_tuning_and_clouds(scale):
+    # w * scale is proportional to w up to rounding (exactly for powers of two), so
+    # scores agree to 1e-12 and, for powers of two, the thresholds bit for bit.
+    y, P, rng = vote_scores(3, 120, 3, 7)
+    w = rng.integers(1, 4, y.size).astype(float)
+    for metric in ("matthews_corrcoef", "f1_macro"):
+        reference = tune_thresholds(y, P, metric=metric, sample_weight=w, resolution=20)
+        scaled = tune_thresholds(y, P, metric=metric, sample_weight=w * scale, resolution=20)
+        assert scaled.best_score == pytest.approx(reference.best_score, abs=1e-12)
+        if np.log2(scale).is_integer():
+            np.testing.assert_array_equal(scaled.best_threshold, reference.best_threshold)
+        applied = apply_thresholds(P, scaled.best_threshold)
+        assert scaled.best_score == pytest.approx(SKLEARN[metric](y, applied, w), abs=1e-12)
+    cloud = roc_cloud(y, P, resolution=10, sample_weight=w)
+    scaled_cloud = roc_cloud(y, P, resolution=10, sample_weight=w * scale)
+    np.testing.assert_allclose(scaled_cloud.tpr, cloud.tpr, atol=1e-12)
+    np.testing.assert_allclose(scaled_cloud.dfp, cloud.dfp, atol=1e-12)

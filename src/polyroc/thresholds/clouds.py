@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from polyroc._counts import per_class_counts, threshold_counts
-from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division
+from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
 from polyroc.curves import roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import default_resolution, threshold_batches
@@ -204,7 +204,7 @@ def roc_cloud(
     ((28, 3), 28)
     """
     check_zero_division(zero_division)
-    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.y_score.shape[1]
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)

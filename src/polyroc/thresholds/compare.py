@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from polyroc._counts import confusion_counts
-from polyroc._validation import check_positive_float, check_scores
+from polyroc._validation import check_positive_float, check_scores, with_scaled_weights
 from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.thresholds.competing import (
     average_set_size,
@@ -155,8 +155,10 @@ def compare_rules(
     """
     eps = check_positive_float("eps", eps)
     score_counts = get_counts_metric(metric)
-    validation = check_scores(y_val, score_val, labels=labels, sample_weight=sample_weight_val)
-    test = check_scores(y_test, score_test, labels=validation.classes, sample_weight=sample_weight_test)
+    validation = with_scaled_weights(check_scores(y_val, score_val, labels=labels, sample_weight=sample_weight_val))
+    test = with_scaled_weights(
+        check_scores(y_test, score_test, labels=validation.classes, sample_weight=sample_weight_test)
+    )
     m = validation.classes.size
     if distances is not None and np.shape(distances) != (m, m):
         raise ValueError(f"distances must have shape ({m}, {m}), got {np.shape(distances)}")

@@ -21,6 +21,7 @@ from polyroc._validation import (
     check_option,
     check_random_state,
     check_scores,
+    with_scaled_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics import get_counts_metric, metric_name
@@ -278,7 +279,7 @@ def tune_thresholds(
     check_option("domain", domain, THRESHOLD_DOMAINS)
     check_option("tie_break", tie_break, TIE_BREAKS)
     objective = checked_metric(metric)
-    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
         raise ValueError("search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both")
     sampler = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
