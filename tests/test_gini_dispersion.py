@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -10,18 +10,25 @@ from polyroc.gini import gini_index, gini_mean_difference
 
 
 def brute_force_mean_difference(x, weights=None, norm="unbiased"):
-    """Σ_{a,b} w_a w_b |x_a - x_b| over ordered pairs, by a double loop, divided by the pair total."""
+    """Σ_{a≠b} w_a w_b |x_a - x_b| over ordered pairs, by a double loop, over the pair weight.
+
+    The pair weight is Σ_{a≠b} w_a w_b (unbiased: n (n - 1) without weights) or (Σ w)² (plugin).
+    """
     n = len(x)
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    total = 0.0
+    total = pairs = 0.0
     for a in range(n):
         for b in range(n):
-            total += w[a] * w[b] * abs(x[a] - x[b])
-    size = w.sum()
-    return total / (size * (size - 1) if norm == "unbiased" else size * size)
+            if a != b:
+                total += w[a] * w[b] * abs(x[a] - x[b])
+                pairs += w[a] * w[b]
+    return total / (pairs if norm == "unbiased" else w.sum() ** 2)
 
 
 values = arrays(np.float64, st.integers(2, 60), elements=st.floats(-1e3, 1e3, allow_nan=False))
+scales = st.sampled_from([1e-300, 1e-150, 1e-8, 0.37, 3.0, 1e8, 1e150, 1e300])
+#: Weights are 0 or normal floats of moderate size (times 1e-300 they stay normal).
+weight_values = st.one_of(st.just(0.0), st.floats(1e-3, 5.0))
 
 
 @settings(max_examples=60, deadline=None)
@@ -32,23 +39,59 @@ def test_fast_equals_double_loop(x, norm):
 
 
 @settings(max_examples=60, deadline=None)
+@given(values, st.data(), st.sampled_from(["unbiased", "plugin"]))
+def test_fast_equals_double_loop_with_weights(x, data, norm):
+    weights = data.draw(arrays(np.float64, x.size, elements=weight_values))
+    assume(np.count_nonzero(weights) >= 2)
+    expected = brute_force_mean_difference(x, weights, norm)
+    assert gini_mean_difference(x, sample_weight=weights, norm=norm) == pytest.approx(
+        expected, rel=1e-12, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values, st.data(), scales, st.sampled_from(["unbiased", "plugin"]))
+def test_weights_are_scale_free(x, data, scale, norm):
+    weights = data.draw(arrays(np.float64, x.size, elements=weight_values))
+    assume(np.count_nonzero(weights) >= 2)
+    base = gini_mean_difference(x, sample_weight=weights, norm=norm)
+    for scaled in (scale * weights, weights / weights.sum()):
+        assert gini_mean_difference(x, sample_weight=scaled, norm=norm) == pytest.approx(
+            base, rel=1e-12, abs=1e-12)
+    if np.average(x, weights=weights) != 0:
+        assert gini_index(x, sample_weight=scale * weights, norm=norm) == pytest.approx(
+            gini_index(x, sample_weight=weights, norm=norm), rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
 @given(values, st.data())
-def test_fast_equals_double_loop_with_weights(x, data):
-    weights = data.draw(arrays(np.float64, x.size, elements=st.floats(0.0, 5.0)))
-    weights[0] += 1.5  # total above 1
-    expected = brute_force_mean_difference(x, weights)
-    assert gini_mean_difference(x, sample_weight=weights) == pytest.approx(expected, rel=1e-12, abs=1e-9)
-
-
-def test_integer_weights_equal_repeated_samples():
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=40)
-    counts = rng.integers(0, 4, size=40)
-    counts[0] = 2
+def test_integer_weights_equal_repeated_samples(x, data):
+    counts = data.draw(arrays(np.int64, x.size, elements=st.integers(0, 4)))
+    assume(np.count_nonzero(counts) >= 2)
     repeated = np.repeat(x, counts)
-    assert gini_mean_difference(x, sample_weight=counts) == pytest.approx(
-        gini_mean_difference(repeated), rel=1e-12
-    )
+    # plugin: the same pair sum over the same total, so exactly the repeated sample's value
+    assert gini_mean_difference(x, sample_weight=counts, norm="plugin") == pytest.approx(
+        gini_mean_difference(repeated, norm="plugin"), rel=1e-12, abs=1e-9)
+    # unbiased: the same pair sum, divided by Σ_{a≠b} w_a w_b instead of W (W - 1)
+    total, squares = counts.sum(), (counts**2).sum()
+    assert gini_mean_difference(x, sample_weight=counts) * (total**2 - squares) == pytest.approx(
+        gini_mean_difference(repeated) * total * (total - 1), rel=1e-12, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values, st.data(), st.sampled_from(["unbiased", "plugin"]))
+def test_zero_weight_removes_the_sample(x, data, norm):
+    keep = data.draw(arrays(bool, x.size))
+    assume(keep.sum() >= 2)
+    assert gini_mean_difference(x, sample_weight=keep.astype(float), norm=norm) == pytest.approx(
+        gini_mean_difference(x[keep], norm=norm), rel=1e-12, abs=1e-9)
+
+
+def test_a_dominant_weight_does_not_cancel_the_others():
+    # two values: every pair differs by 1, so Δ = 1 exactly for any positive weights
+    for weights in ([1e-17, 1.0], [1.0, 1e-17], [1.0, 1e-17, 1e-17]):
+        assert gini_mean_difference(np.arange(len(weights)) % 2 * 1.0, sample_weight=weights,
+                                    norm="unbiased") == pytest.approx(
+            brute_force_mean_difference(np.arange(len(weights)) % 2 * 1.0, weights), rel=1e-12)
 
 
 def test_large_n_against_double_loop_with_ties():
@@ -115,8 +158,9 @@ def test_bad_values_raise(x, match):
 def test_bad_options_raise():
     with pytest.raises(ValueError, match="norm must be one of"):
         gini_mean_difference([1.0, 2.0], norm="biased")
-    with pytest.raises(ValueError, match="total weight above 1"):
-        gini_mean_difference([1.0, 2.0], sample_weight=[0.5, 0.5])
+    assert gini_mean_difference([1.0, 2.0], sample_weight=[0.5, 0.5]) == 1.0  # weights summing to 1
+    with pytest.raises(ValueError, match="positive weight to fewer than 2 samples"):
+        gini_mean_difference([1.0, 2.0], sample_weight=[0.0, 1.0])
     with pytest.raises(ValueError, match="mean of 0"):
         gini_index([-1.0, 1.0])
     with pytest.raises(TypeError, match="numeric"):

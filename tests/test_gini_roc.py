@@ -5,10 +5,12 @@ import warnings
 import matplotlib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
-from polyroc.gini import GiniRoc, WhiteningWarning, gini_roc
+from polyroc.gini import GiniRoc, ScoreScaleWarning, WhiteningWarning, gini_roc
 
 matplotlib.use("Agg")
 
@@ -30,6 +32,7 @@ def scored_sample(n, k, seed, *, simplex=True, decimals=None):
 def quiet_gini_roc(*args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)
+        warnings.simplefilter("ignore", ScoreScaleWarning)
         return gini_roc(*args, **kwargs)
 
 
@@ -167,7 +170,7 @@ def test_monotone_transform_changes_weights_not_the_class_curve():
 
 
 def test_reference_scores_fit_the_whitening():
-    y_train, train = scored_sample(300, 4, 10)
+    _, train = scored_sample(300, 4, 10)
     y_test, test = scored_sample(80, 4, 11)
     result = quiet_gini_roc(y_test, test, reference_scores=train)
     sigma = train.std(axis=0, ddof=1)  # limit weights on simplex rows: σ of the *fitting* set
@@ -250,16 +253,223 @@ def test_result_is_frozen_and_plots_without_showing():
     labels = [line.get_label() for line in ax.get_lines()]
     assert any(label.startswith("Gini-weighted ROC") for label in labels)
     assert any(label.startswith("chance") for label in labels) and len(ax.get_lines()) == 5
-    fig, ax2 = plt.subplots()
+    _, ax2 = plt.subplots()
     assert result.plot(ax=ax2, show_classes=False) is ax2
     plt.close("all")
 
 
-def test_sample_weights_equal_repeated_rows():
+def curve_range(f, fpr, values, tol=1e-12):
+    """Lowest and highest value of a piecewise-linear curve at FPR f (points within tol count as at f)."""
+    near = np.abs(fpr - f) <= tol
+    if near.any():
+        return values[near].min(), values[near].max()
+    right = int(np.searchsorted(fpr, f))
+    share = (f - fpr[right - 1]) / (fpr[right] - fpr[right - 1])
+    value = values[right - 1] + share * (values[right] - values[right - 1])
+    return value, value
+
+
+def assert_same_curve(fpr, values, other_fpr, other_values, atol, name):
+    """Every point of each curve lies on the other (their point lists may differ by collinear points)."""
+    for (f, v), (g, w) in (((fpr, values), (other_fpr, other_values)),
+                           ((other_fpr, other_values), (fpr, values))):
+        assert f[0] == g[0] == 0 and f[-1] == pytest.approx(1, abs=atol) and g[-1] == pytest.approx(1, abs=atol)
+        for x, y in zip(f, v):
+            low, high = curve_range(x, g, w, tol=atol)
+            assert low - atol <= y <= high + atol, (name, x, y, low, high)
+
+
+def assert_same_result(result, expected, *, atol=1e-12, scale_free_only=False):
+    """The numbers and curves of two GiniRoc results agree to ``atol`` (NaN where NaN).
+
+    ``scale_free_only`` leaves out m* and Δ, which scale with W (its ddof=1
+    covariance divisor is Σw - Σw²/Σw for weights, n - 1 for repeated rows).
+    """
+    np.testing.assert_allclose(result.weights, expected.weights, rtol=0, atol=atol, err_msg="weights")
+    np.testing.assert_allclose(result.class_auc, expected.class_auc, rtol=0, atol=atol, err_msg="class_auc")
+    # m* and Δ are unbounded and, in the singular limit, go through P's null eigenvector, whose
+    # rounding error grows as the eigenvalue gap shrinks: compared relatively, more loosely
+    for name in () if scale_free_only else ("whitened_mean", "mean_difference"):
+        np.testing.assert_allclose(getattr(result, name), getattr(expected, name), rtol=1e-9,
+                                   atol=atol, err_msg=name)
+    assert_same_curve(result.fpr, result.tpr, expected.fpr, expected.tpr, atol, "tpr")
+    assert_same_curve(result.fpr, result.dispersion, expected.fpr, expected.dispersion, atol, "dispersion")
+    for i, (f, t, g, u) in enumerate(zip(result.class_fpr, result.class_tpr,
+                                         expected.class_fpr, expected.class_tpr)):
+        assert_same_curve(f, t, g, u, atol, f"class {i}")
+    assert result.g1 == pytest.approx(expected.g1, rel=atol, abs=atol)
+    assert result.auc_agg == pytest.approx(expected.auc_agg, abs=atol)
+
+
+def assert_same_bootstrap(result, expected, *, atol=1e-12):
+    got, want = result.bootstrap, expected.bootstrap
+    for name in ("fpr", "tpr_low", "tpr_high", "weights_low", "weights_high"):
+        np.testing.assert_allclose(getattr(got, name), getattr(want, name), rtol=0, atol=atol, err_msg=name)
+    assert (got.auc.low, got.auc.high) == pytest.approx((want.auc.low, want.auc.high), abs=atol)
+    assert got.auc_se == pytest.approx(want.auc_se, abs=atol)
+
+
+averagings = st.sampled_from(["vertical", "threshold"])
+kinds = st.sampled_from(["simplex", "scores"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), kinds, averagings)
+def test_integer_weights_equal_repeated_rows(seed, kind, averaging):
+    y, P = scored_sample(40, 3, seed, simplex=kind == "simplex", decimals=2)
+    counts = np.random.default_rng(seed).integers(0, 4, size=40)
+    counts[:3] = [1, 2, 3]  # every class keeps a row
+    options = {"averaging": averaging, "gini_norm": "plugin"}  # plugin: same pairs, same total
+    weighted = quiet_gini_roc(y, P, sample_weight=counts, **options)
+    repeated = quiet_gini_roc(np.repeat(y, counts), np.repeat(P, counts, axis=0), **options)
+    assert_same_result(weighted, repeated, atol=1e-10, scale_free_only=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), kinds, averagings,
+       st.sampled_from([1e-300, 1e-150, 1e-8, 0.37, 3.0, 1e8, 1e150, 1e300, "sum to 1"]))
+def test_sample_weights_are_scale_free(seed, kind, averaging, scale):
+    y, P = scored_sample(30, 3, seed, simplex=kind == "simplex", decimals=2)
+    weights = np.random.default_rng(seed).uniform(0.1, 3.0, size=30)
+    scaled = weights / weights.sum() if scale == "sum to 1" else scale * weights
+    options = {"averaging": averaging, "n_boot": 15, "random_state": seed}
+    base = quiet_gini_roc(y, P, sample_weight=weights, **options)
+    other = quiet_gini_roc(y, P, sample_weight=scaled, **options)
+    assert_same_result(other, base)
+    assert_same_bootstrap(other, base)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), kinds, averagings)
+def test_zero_weight_removes_the_row_bootstrap_included(seed, kind, averaging):
+    y, P = scored_sample(40, 3, seed, simplex=kind == "simplex", decimals=2)
+    rng = np.random.default_rng(seed)
+    keep = rng.random(40) < 0.7
+    keep[:3] = True
+    weights = rng.uniform(0.5, 2.0, size=40)
+    options = {"averaging": averaging, "n_boot": 15, "random_state": seed}
+    zeroed = quiet_gini_roc(y, P, sample_weight=np.where(keep, weights, 0.0), **options)
+    removed = quiet_gini_roc(y[keep], P[keep], sample_weight=weights[keep], **options)
+    assert_same_result(zeroed, removed)
+    assert_same_bootstrap(zeroed, removed)
+
+
+def test_weights_summing_to_one_give_the_unweighted_result():
     y, P = scored_sample(60, 3, 16, simplex=False, decimals=2)
-    counts = np.random.default_rng(16).integers(1, 4, size=60)
-    weighted = quiet_gini_roc(y, P, sample_weight=counts)
-    repeated = quiet_gini_roc(np.repeat(y, counts), np.repeat(P, counts, axis=0))
-    np.testing.assert_allclose(weighted.weights, repeated.weights, rtol=1e-10)
-    assert weighted.g1 == pytest.approx(repeated.g1, rel=1e-10)
-    assert weighted.auc_agg == pytest.approx(repeated.auc_agg, abs=1e-12)
+    plain = quiet_gini_roc(y, P)
+    uniform = np.full(60, 1 / 60)
+    nudged = uniform.copy()
+    nudged[0] += 2e-16  # a total of 1 + 2e-16 once gave G1 ≈ 8e15
+    for weights in (uniform, nudged):
+        assert_same_result(quiet_gini_roc(y, P, sample_weight=weights), plain, atol=1e-12)
+    with pytest.raises(ValueError, match="sample_weight gives positive weight to 1 of the 60 samples"):
+        gini_roc(y, P, sample_weight=np.eye(60)[0])
+
+
+def brute_force_threshold_average(y, P, sample_weight, weights):
+    """Points (Σ w_i FPR_i(t), Σ w_i TPR_i(t)) for t in the scores ∪ {±inf}, by loops; the area."""
+    involved = [i for i in range(P.shape[1]) if weights[i] > 0]
+    thresholds = [np.inf, *sorted({P[r, i] for r in range(len(y)) for i in involved}, reverse=True), -np.inf]
+    points = []
+    for t in thresholds:
+        fpr = tpr = 0.0
+        for i in involved:
+            positive = sum(sample_weight[r] for r in range(len(y)) if y[r] == i)
+            negative = sum(sample_weight[r] for r in range(len(y)) if y[r] != i)
+            tpr += weights[i] * sum(sample_weight[r] for r in range(len(y)) if y[r] == i and P[r, i] >= t) / positive
+            fpr += weights[i] * sum(sample_weight[r] for r in range(len(y)) if y[r] != i and P[r, i] >= t) / negative
+        points.append((fpr, tpr))
+    points.sort()
+    distinct = [p for j, p in enumerate(points) if j == 0 or not np.allclose(p, points[j - 1], atol=1e-14)]
+    fpr, tpr = np.array(distinct).T
+    return fpr, tpr, sum((fpr[j + 1] - fpr[j]) * (tpr[j + 1] + tpr[j]) / 2 for j in range(len(fpr) - 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10**6), st.booleans(), st.sampled_from([3, 5, 10]))
+def test_threshold_averaging_equals_brute_force(k, seed, weighted, denominator):
+    rng = np.random.default_rng(seed)
+    n = 4 * k
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    votes = rng.multinomial(denominator, np.ones(k) / k, size=n) + denominator * np.eye(k, dtype=int)[y]
+    P = votes / (2 * denominator)  # k-NN-like scores: few values, many ties
+    sample_weight = rng.integers(1, 4, n).astype(float) if weighted else np.ones(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WhiteningWarning)
+        result = gini_roc(y, P, sample_weight=sample_weight if weighted else None, averaging="threshold")
+        vertical = gini_roc(y, P, sample_weight=sample_weight if weighted else None)
+    np.testing.assert_allclose(result.weights, vertical.weights, rtol=1e-12)
+    fpr, tpr, area = brute_force_threshold_average(y, P, sample_weight, result.weights)
+    np.testing.assert_allclose(result.fpr, fpr, atol=1e-12)
+    np.testing.assert_allclose(result.tpr, tpr, atol=1e-12)
+    assert result.auc_agg == pytest.approx(area, abs=1e-12)
+    assert result.settings["averaging"] == "threshold"
+
+
+def test_threshold_averaging_on_a_grid_bootstrap_and_dispersion():
+    y, P = scored_sample(90, 3, 17, decimals=2)
+    exact = quiet_gini_roc(y, P, averaging="threshold")
+    on_grid = quiet_gini_roc(y, P, averaging="threshold", grid=50)
+    grid = np.linspace(0, 1, 50)
+    np.testing.assert_allclose(on_grid.tpr, np.interp(grid, exact.fpr, exact.tpr), atol=1e-15)
+    assert on_grid.auc_agg == pytest.approx(np.trapezoid(on_grid.tpr, grid), abs=1e-15)
+    assert abs(on_grid.auc_agg - exact.auc_agg) < 0.01
+    # dispersion at each threshold: spread of the class TPRs at that threshold, by loops
+    t = np.sort(np.unique(P))[::-1][20]
+    index = int(np.flatnonzero(np.isclose(exact.fpr, sum(
+        w * np.mean(P[y != i, i] >= t) for i, w in enumerate(exact.weights))))[0])
+    class_tpr = np.array([np.mean(P[y == i, i] >= t) for i in range(3)])
+    spread = np.sqrt(exact.weights @ (class_tpr - exact.weights @ class_tpr) ** 2)
+    assert exact.dispersion[index] == pytest.approx(spread, abs=1e-12)
+    boot = quiet_gini_roc(y, P, averaging="threshold", n_boot=40, random_state=1).bootstrap
+    again = quiet_gini_roc(y, P, averaging="threshold", n_boot=40, random_state=1).bootstrap
+    assert boot.auc.low == again.auc.low and boot.auc.low <= exact.auc_agg <= boot.auc.high
+    assert np.all(boot.tpr_low <= boot.tpr_high)
+
+
+def test_threshold_averaging_warns_when_the_columns_share_no_scale():
+    y, P = scored_sample(60, 3, 18)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WhiteningWarning)
+        warnings.simplefilter("error", ScoreScaleWarning)
+        gini_roc(y, P, averaging="threshold")  # probabilities: one scale
+        gini_roc(y, P * [1.0, 100.0, 1.0])  # vertical averaging is not affected
+        with pytest.warns(ScoreScaleWarning, match=r"ranges differ a lot \(class [02]: \[.*class 1: \["):
+            gini_roc(y, P * [1.0, 100.0, 1.0], averaging="threshold")
+        with pytest.warns(ScoreScaleWarning, match="no value lies in every range"):
+            gini_roc(y, P + [0.0, 0.0, 5.0], averaging="threshold")  # same spans, disjoint ranges
+
+
+@pytest.mark.parametrize("averaging", ["vertical", "threshold"])
+@pytest.mark.parametrize("grid", [None, 20])
+def test_constant_scores_give_the_diagonal_and_undefined_weights(averaging, grid):
+    y = np.repeat([0, 1, 2], [5, 3, 2])
+    prior = np.tile([0.5, 0.3, 0.2], (10, 1))  # a class-prior baseline
+    with pytest.warns(WhiteningWarning, match="every column of y_score is constant.*AUC 0.5"):
+        result = gini_roc(y, prior, averaging=averaging, grid=grid, n_boot=20, random_state=0)
+    for i in range(3):  # every one-vs-rest curve is the chance diagonal
+        assert result.class_auc[i] == roc_auc_score(y == i, prior[:, i]) == 0.5
+    assert result.auc_agg == 0.5 and np.all(np.isnan(result.weights))
+    np.testing.assert_array_equal(result.tpr, result.fpr)
+    assert result.fpr[0] == 0 and result.fpr[-1] == 1 and (grid is None or result.fpr.size == grid)
+    assert result.g1 == 0 and result.auc_theory == 0.5 and result.classes_used == ()
+    assert (result.bootstrap.auc.low, result.bootstrap.auc.high) == (0.5, 0.5)
+    assert "constant" in result.settings["whitening"]
+
+
+def test_constant_scores_with_raise_or_a_constant_reference():
+    y = np.repeat([0, 1, 2], [5, 3, 2])
+    prior = np.tile([0.5, 0.3, 0.2], (10, 1))
+    with pytest.raises(ValueError, match="every column of y_score is constant"):
+        gini_roc(y, prior, constant="raise")
+    y_other, P = scored_sample(10, 3, 19)
+    with pytest.raises(ValueError, match="every column of reference_scores is constant"):
+        gini_roc(y_other, P, reference_scores=prior)
+    _, train = scored_sample(200, 3, 20)
+    fitted = quiet_gini_roc(y, prior, reference_scores=train)  # weights from the reference's fit
+    sigma = train.std(axis=0, ddof=1)
+    np.testing.assert_allclose(fitted.weights, sigma / sigma.sum(), rtol=1e-8)
+    assert fitted.auc_agg == 0.5
+    weighted = quiet_gini_roc(np.r_[y, 0], np.vstack([prior, P[:1]]), sample_weight=np.r_[np.ones(10), 0])
+    assert weighted.auc_agg == 0.5 and np.all(np.isnan(weighted.weights))  # the row of weight 0 is gone

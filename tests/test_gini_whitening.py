@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.linalg import sqrtm
 
 from polyroc.gini import WhiteningWarning, multidimensional_gini, zca_cor_whitening
@@ -126,13 +128,66 @@ def test_reference_fit_is_applied_to_the_evaluated_scores():
     assert result.g1 == pytest.approx(g1, rel=1e-9)
 
 
-def test_sample_weights_equal_repeated_rows():
-    X = full_rank_scores(40, 3, 9)
-    counts = np.random.default_rng(9).integers(1, 4, size=40)
-    weighted = multidimensional_gini(X, sample_weight=counts)
-    repeated = multidimensional_gini(np.repeat(X, counts, axis=0))
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["exact", "limit"]))
+def test_integer_weights_equal_repeated_rows(seed, kind):
+    X = full_rank_scores(40, 3, seed) if kind == "exact" else softmax_rows(40, 3, seed)
+    counts = np.random.default_rng(seed).integers(0, 4, size=40)
+    counts[:4] = [1, 2, 3, 1]
+    weighted = quiet(multidimensional_gini, X, sample_weight=counts, norm="plugin")
+    repeated = quiet(multidimensional_gini, np.repeat(X, counts, axis=0), norm="plugin")
     np.testing.assert_allclose(weighted.weights, repeated.weights, rtol=1e-10)
-    assert weighted.g1 == pytest.approx(repeated.g1, rel=1e-10)
+    assert weighted.g1 == pytest.approx(repeated.g1, rel=1e-10, abs=1e-14)
+    assert weighted.whitening.applied == repeated.whitening.applied == kind
+    # unbiased: the same pair sums over Σ_{a≠b} w_a w_b instead of W (W - 1) distinct pairs
+    unbiased = quiet(multidimensional_gini, X, sample_weight=counts)
+    unbiased_repeated = quiet(multidimensional_gini, np.repeat(X, counts, axis=0))
+    total, squares = counts.sum(), (counts**2).sum()
+    assert unbiased.g1 * (total**2 - squares) == pytest.approx(
+        unbiased_repeated.g1 * total * (total - 1), rel=1e-10, abs=1e-12)
+
+
+def test_weighted_covariance_is_numpy_aweights_covariance():
+    X = full_rank_scores(60, 3, 14)
+    weights = np.random.default_rng(14).uniform(0, 2, size=60)
+    W = zca_cor_whitening(X, sample_weight=weights).matrix
+    S = np.cov(X, rowvar=False, aweights=weights)  # ddof=1 with the reliability-weights divisor
+    np.testing.assert_allclose(W @ S @ W.T, np.eye(3), atol=1e-10)
+    sigma = np.sqrt(np.diag(S))
+    oracle = np.real(np.linalg.inv(sqrtm(S / np.outer(sigma, sigma)))) / sigma
+    np.testing.assert_allclose(W, oracle, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1e-300, 1e-8, 0.37, 1e8, 1e300, "sum to 1"]),
+       st.sampled_from(["exact", "limit"]))
+def test_sample_weights_are_scale_free(seed, scale, kind):
+    X = full_rank_scores(30, 3, seed) if kind == "exact" else softmax_rows(30, 3, seed)
+    weights = np.random.default_rng(seed).uniform(0.1, 3, size=30)
+    weights[::7] = 0.0
+    scaled = weights / weights.sum() if scale == "sum to 1" else scale * weights
+    base = quiet(multidimensional_gini, X, sample_weight=weights)
+    other = quiet(multidimensional_gini, X, sample_weight=scaled)
+    np.testing.assert_allclose(other.weights, base.weights, rtol=0, atol=1e-12)
+    assert other.g1 == pytest.approx(base.g1, rel=1e-12, abs=1e-14)
+    # W, m* and Δ are unbounded; in the singular limit they go through P's null eigenvector,
+    # whose rounding error grows as the eigenvalue gap shrinks: compared relatively, more loosely
+    for got, want in ((other.whitened_mean, base.whitened_mean), (other.mean_difference, base.mean_difference),
+                      (other.whitening.matrix, base.whitening.matrix)):
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
+    assert other.whitening.n_samples == pytest.approx(base.whitening.n_samples, rel=1e-12)
+
+
+def test_weights_summing_to_one_are_accepted_and_near_one_sums_are_not_special():
+    X = full_rank_scores(40, 3, 15)
+    plain = multidimensional_gini(X)
+    uniform = np.full(40, 1 / 40)
+    nudged = uniform.copy()
+    nudged[0] += 2e-16  # total 1 + 2e-16: read as counts, this once gave G1 ≈ 1e15
+    for weights in (uniform, nudged):
+        result = multidimensional_gini(X, sample_weight=weights)
+        assert result.g1 == pytest.approx(plain.g1, rel=1e-12)
+        np.testing.assert_allclose(result.weights, plain.weights, rtol=1e-12)
 
 
 def test_constant_column_is_dropped_with_a_warning():
@@ -142,7 +197,7 @@ def test_constant_column_is_dropped_with_a_warning():
         result = multidimensional_gini(X)
     assert result.weights[2] == 0 and not result.whitening.used[2]
     assert result.weights.sum() == pytest.approx(1)
-    with pytest.raises(ValueError, match="constant in the fitting sample"):
+    with pytest.raises(ValueError, match=r"columns \[2\] of X are constant"):
         multidimensional_gini(X, constant="raise")
 
 
@@ -160,8 +215,12 @@ def test_errors():
     with_nan[3, 1] = np.nan
     with pytest.raises(ValueError, match=r"NaN or infinity \(first in row 3\)"):
         multidimensional_gini(with_nan)
-    with pytest.raises(ValueError, match="every score column is constant"):
+    with pytest.raises(ValueError, match="every column of X is constant"):
         multidimensional_gini(np.ones((5, 3)))
+    with pytest.raises(ValueError, match="every column of reference is constant"):
+        multidimensional_gini(P, reference=np.ones((5, 3)))
+    with pytest.raises(ValueError, match="sample_weight gives positive weight to 1 row of X"):
+        multidimensional_gini(P, sample_weight=np.eye(50)[0])
     centred = full_rank_scores(40, 3, 12)
     with pytest.raises(ValueError, match="mean 0"):
         multidimensional_gini(centred - centred.mean(axis=0))

@@ -3,18 +3,20 @@
 ``gini_roc`` averages the one-vs-rest ROC curves with the class weights of the
 multidimensional Gini index (Auricchio, Giudici, Toscani) of the ZCA-cor
 whitened scores; the building blocks are public too. ``docs/gini.md`` explains
-the choices (singular correlation, exact grid, bootstrap, ``compat="reference"``).
+the choices (singular correlation, exact grid, vertical or threshold averaging,
+bootstrap, ``compat="reference"``).
 """
 
 from polyroc.gini._dispersion import gini_index, gini_mean_difference
 from polyroc.gini._multigini import MultidimensionalGini, multidimensional_gini
-from polyroc.gini._roc import GiniBootstrap, GiniRoc, gini_roc
+from polyroc.gini._roc import GiniBootstrap, GiniRoc, ScoreScaleWarning, gini_roc
 from polyroc.gini._whitening import Whitening, WhiteningWarning, zca_cor_whitening
 
 __all__ = [
     "GiniBootstrap",
     "GiniRoc",
     "MultidimensionalGini",
+    "ScoreScaleWarning",
     "Whitening",
     "WhiteningWarning",
     "gini_index",

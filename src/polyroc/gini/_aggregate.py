@@ -1,12 +1,21 @@
-"""Vertical averaging of one-vs-rest ROC curves with class weights, and its dispersion band.
+"""Averaging of one-vs-rest ROC curves with class weights, and the dispersion band.
 
-The aggregated curve is ``TPR_agg(f) = Σ_i w_i TPR_i(f)`` at common FPR values
-``f``. Each class curve is piecewise linear with vertical jumps; at a jump the
+Vertical averaging (the default): the aggregated curve is
+``TPR_agg(f) = Σ_i w_i TPR_i(f)`` at common FPR values ``f``. Each class curve is piecewise linear with vertical jumps; at a jump the
 interpolant takes the upper value (as ``np.interp`` and scipy's ``interp1d``
 do), so a fixed grid reproduces the reference code. The exact curve instead
 uses the union of all breakpoints and keeps both the lower and the upper value
 at each jump: between breakpoints every class curve is linear, so the
 trapezoid area of the aggregate is exactly ``Σ_i w_i AUC_i``.
+
+Threshold averaging (the paper's "aggregate TPR and FPR for given
+thresholds"): at every threshold ``t`` of the union of the scores (and
+``+inf``), the point ``(Σ_i w_i FPR_i(t), Σ_i w_i TPR_i(t))``, where
+``FPR_i(t)`` and ``TPR_i(t)`` are the weighted shares of the negatives and the
+positives of class ``i`` with a class-``i`` score ``>= t``. Both coordinates
+grow as ``t`` falls, so the points in threshold order form a monotone curve;
+its trapezoid area is in general not ``Σ_i w_i AUC_i``, and it means something
+only when the score columns share a scale (as probabilities do).
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polyroc._validation import _describe
-from polyroc.curves import _class_counts, _roc_points, _trapezoid_area
+from polyroc.curves import _binary_counts, _class_counts, _roc_points, _trapezoid_area
 
 
 class ClassCurves(NamedTuple):
@@ -62,6 +71,54 @@ def aggregate_vertical(curves, weights, grid=None):
     tpr = share @ class_tpr
     dispersion = np.sqrt(np.maximum(share @ (class_tpr - tpr) ** 2, 0.0))
     return AggregatedCurve(fpr, tpr, dispersion, float(np.trapezoid(tpr, fpr)))
+
+
+def aggregate_threshold(y, scores, sample_weight, weights):
+    """Exact weighted threshold average of the one-vs-rest curves (see the module notes).
+
+    Classes with weight 0 take no part; the rows must all have positive
+    weight. The dispersion is ``sqrt(Σ_i w_i (TPR_i(t) - TPR_agg(t))²)``. Two
+    passes over the classes keep the memory at a few arrays of the number of
+    thresholds.
+    """
+    involved = np.flatnonzero(weights > 0)
+    thresholds = np.unique(scores[:, involved])[::-1]
+    counts = [_binary_counts(y == i, scores[:, i], sample_weight) for i in involved]
+    fpr, tpr, spread = (np.zeros(thresholds.size + 1) for _ in range(3))
+    for share, class_counts in zip(weights[involved], counts):
+        class_fpr, class_tpr = _rates_at(class_counts, thresholds)
+        fpr += share * class_fpr
+        tpr += share * class_tpr
+    for share, class_counts in zip(weights[involved], counts):
+        spread += share * (_rates_at(class_counts, thresholds)[1] - tpr) ** 2
+    # exactly, both coordinates are non-decreasing and end at Σ w_i = 1; keep it so after rounding
+    fpr, tpr = (np.maximum.accumulate(values / values[-1]) for values in (fpr, tpr))
+    return AggregatedCurve(fpr, tpr, np.sqrt(spread), _trapezoid_area(fpr, tpr))
+
+
+def resample_curve(curve, grid):
+    """``curve`` at ``grid`` equispaced FPR values (upper value at vertical jumps)."""
+    fpr = np.linspace(0.0, 1.0, grid)
+    tpr = np.interp(fpr, curve.fpr, curve.tpr)
+    return AggregatedCurve(fpr, tpr, np.interp(fpr, curve.fpr, curve.dispersion),
+                           _trapezoid_area(fpr, tpr))
+
+
+def diagonal_curve(grid=None):
+    """The chance diagonal as an aggregated curve (area 0.5, no dispersion)."""
+    fpr = np.array([0.0, 1.0]) if grid is None else np.linspace(0.0, 1.0, grid)
+    return AggregatedCurve(fpr, fpr.copy(), np.zeros_like(fpr), 0.5)
+
+
+def _rates_at(counts, thresholds):
+    """(FPR, TPR) of ``score >= t`` at ``+inf`` and at each of the descending ``thresholds``.
+
+    ``counts`` are the ``(fps, tps, distinct scores)`` of one class's curve.
+    """
+    fps, tps, distinct = counts
+    reached = np.concatenate(([0], np.searchsorted(-distinct, -thresholds, side="right")))
+    return (np.concatenate(([0.0], fps / fps[-1]))[reached],
+            np.concatenate(([0.0], tps / tps[-1]))[reached])
 
 
 def restrict_weights(weights, present, classes):

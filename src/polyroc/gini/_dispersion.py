@@ -1,25 +1,35 @@
 """The one-dimensional Gini mean difference and Gini index, in O(n log n) by sorting.
 
-With sample weights ``w`` (frequency weights: an integer weight counts as that
-many repeated samples, as in scikit-learn) and total weight ``W = sum(w)``,
+Sample weights mean relative importance, as in scikit-learn: multiplying all of
+them by a positive constant changes nothing, and a zero weight removes the
+sample. They are rescaled by a power of 2 (exactly) before anything is summed,
+so weights of any scale (1e-300 or 1e300, or summing to 1) give the same
+numbers. With weights ``w`` and ``W = sum(w)``,
 
-    Δ = sum over ordered pairs (a, b) of w_a w_b |x_a - x_b|  /  D,
+    Δ = sum over ordered pairs (a, b), a ≠ b, of w_a w_b |x_a - x_b|  /  D,
 
-with ``D = W (W - 1)`` (``norm="unbiased"``, the U-statistic estimate of
-``E|X - X'|``; ``n (n - 1)`` without weights) or ``D = W**2`` (``norm="plugin"``).
-The Gini index is ``G = Δ / (2 |μ|)`` with ``μ`` the weighted mean.
+with ``D = sum_{a ≠ b} w_a w_b = W² - sum(w²)`` (``norm="unbiased"``) or
+``D = W²`` (``norm="plugin"``). Without weights these are ``n (n - 1)`` and
+``n²``. The unbiased ``D`` is the one for which ``E[Δ] = E|X - X'|`` when the
+samples are independent draws carrying fixed weights (the "reliability
+weights" correction, numpy's ``aweights``; ``W² / sum(w²)`` is Kish's effective
+sample size). Repeated rows are not independent draws, so integer weights equal
+repeated rows exactly for ``norm="plugin"`` (the pair sums are the same), while
+the unbiased divisors differ: ``W² - sum(w²)`` against ``W (W - 1)``.
 
 Sorted ascending, the pair sum is ``2 sum_i c_i x_(i)`` with
-``c_i = w_(i) (2 C_i - w_(i) - W)`` and ``C_i`` the cumulative weight through
-``i`` (``c_i = 2i - n - 1`` without weights). The coefficients sum to 0, so the
-values are centred first to reduce cancellation.
+``c_i = w_(i) (B_i - A_i)``, where ``B_i`` and ``A_i`` are the weights before and
+after ``i`` (``c_i = 2i - n - 1`` without weights), and ``D = 2 sum_i w_(i) B_i``:
+sums of non-negative terms, so a dominant weight does not cancel the others.
+The coefficients sum to 0, so the values are centred first (at their
+weighted mean) to reduce cancellation.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from polyroc._validation import check_option, check_real_array, check_sample_weight
+from polyroc._validation import check_option, check_real_array, check_sample_weight, scale_weights
 
 __all__ = ["gini_index", "gini_mean_difference"]
 
@@ -34,10 +44,11 @@ def gini_mean_difference(x, *, sample_weight=None, norm="unbiased"):
     x : array-like of shape (n_samples,) or (n_samples, n_columns)
         Finite values; a 2-D array gives one value per column.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights.
+        Non-negative weights of relative importance (scale-free; see the
+        module notes).
     norm : {"unbiased", "plugin"}, default="unbiased"
-        Divide the weighted sum over ordered pairs by ``W (W - 1)`` (the
-        U-statistic, ``n (n - 1)`` without weights) or by ``W**2``.
+        Divide the weighted sum over ordered pairs by ``W² - sum(w²)`` (the
+        U-statistic, ``n (n - 1)`` without weights) or by ``W²``.
 
     Returns
     -------
@@ -47,8 +58,8 @@ def gini_mean_difference(x, *, sample_weight=None, norm="unbiased"):
     ------
     ValueError
         ``x`` not 1-D or 2-D, with NaN/infinity or fewer than 2 samples; bad
-        ``sample_weight``; unknown ``norm``; ``norm="unbiased"`` with a total
-        weight of at most 1.
+        ``sample_weight``; unknown ``norm``; ``norm="unbiased"`` with fewer
+        than 2 samples of positive weight.
     TypeError
         Non-numeric ``x`` or ``sample_weight``.
 
@@ -58,14 +69,19 @@ def gini_mean_difference(x, *, sample_weight=None, norm="unbiased"):
     2.0
     >>> gini_mean_difference([1.0, 2.0, 4.0], norm="plugin")  # 12 / 9
     1.3333333333333333
-    >>> gini_mean_difference([1.0, 2.0], sample_weight=[2, 1])  # as [1, 1, 2]
-    0.6666666666666666
+    >>> gini_mean_difference([1.0, 2.0, 4.0], sample_weight=[2e-9, 2e-9, 4e-9])  # scale-free
+    2.2
+    >>> gini_mean_difference([1.0, 2.0, 4.0], sample_weight=[1, 1, 2], norm="plugin")  # as [1, 2, 4, 4]
+    1.375
     """
     values = check_real_array("x", x, ndims=(1, 2), min_samples=2)
-    weights = check_sample_weight(sample_weight, values.shape[0])
+    weights = relative_weights(sample_weight, values.shape[0])
     check_option("norm", norm, GINI_NORMS)
     columns = values.reshape(values.shape[0], -1)
-    result = _ordered_pair_sum(columns, weights) / _pair_total(weights, columns.shape[0], norm)
+    pair_total = _pair_total(weights, columns.shape[0], norm)
+    if weights is not None:  # rows of weight 0 take no part (not even in the centring)
+        columns, weights = columns[weights > 0], weights[weights > 0]
+    result = _ordered_pair_sum(columns, weights) / pair_total
     return float(result[0]) if values.ndim == 1 else result
 
 
@@ -80,7 +96,7 @@ def gini_index(x, *, sample_weight=None, norm="unbiased"):
     x : array-like of shape (n_samples,) or (n_samples, n_columns)
         Finite values; a 2-D array gives one index per column.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights.
+        Non-negative weights of relative importance (scale-free).
     norm : {"unbiased", "plugin"}, default="unbiased"
         Normalisation of the mean difference (see :func:`gini_mean_difference`).
 
@@ -107,7 +123,8 @@ def gini_index(x, *, sample_weight=None, norm="unbiased"):
     """
     difference = gini_mean_difference(x, sample_weight=sample_weight, norm=norm)
     values = np.asarray(x, dtype=np.float64)
-    mean = np.abs(np.average(values, axis=0, weights=sample_weight))
+    weights = relative_weights(sample_weight, values.shape[0])
+    mean = np.abs(np.average(values, axis=0, weights=weights))
     if np.any(mean == 0):
         raise ValueError(
             "x has a mean of 0 (in column(s) "
@@ -117,9 +134,30 @@ def gini_index(x, *, sample_weight=None, norm="unbiased"):
     return float(index) if np.ndim(index) == 0 else index
 
 
+def relative_weights(sample_weight, n_samples):
+    """Checked weights scaled by :func:`polyroc._validation.scale_weights` (None stays None).
+
+    >>> relative_weights([2.0**-1000, 2.0**-999], 2).tolist()
+    [0.25, 0.5]
+    """
+    return scale_weights(check_sample_weight(sample_weight, n_samples)).weights
+
+
+def _weight_before_and_after(ordered_weights):
+    """Total weight strictly before and strictly after each position, along axis 0.
+
+    Exclusive cumulative sums (no subtraction), so a dominant weight cannot
+    round the small ones away.
+    """
+    zeros = np.zeros((1, *ordered_weights.shape[1:]))
+    before = np.concatenate((zeros, np.cumsum(ordered_weights[:-1], axis=0)))
+    after = np.concatenate((np.cumsum(ordered_weights[:0:-1], axis=0)[::-1], zeros))
+    return before, after
+
+
 def _ordered_pair_sum(columns, weights):
     """Per column, ``sum_{a,b} w_a w_b |x_a - x_b|`` over ordered pairs (one sort)."""
-    centred = columns - columns.mean(axis=0)
+    centred = columns - np.average(columns, axis=0, weights=weights)
     order = np.argsort(centred, axis=0, kind="stable")
     ordered = np.take_along_axis(centred, order, axis=0)
     if weights is None:
@@ -127,19 +165,20 @@ def _ordered_pair_sum(columns, weights):
         coefficients = 2.0 * np.arange(1, n_samples + 1) - n_samples - 1
         return 2.0 * (coefficients @ ordered)
     ordered_weights = weights[order]
-    cumulative = np.cumsum(ordered_weights, axis=0)
-    coefficients = ordered_weights * (2.0 * cumulative - ordered_weights - weights.sum())
-    return 2.0 * np.sum(coefficients * ordered, axis=0)
+    before, after = _weight_before_and_after(ordered_weights)
+    return 2.0 * np.sum(ordered_weights * (before - after) * ordered, axis=0)
 
 
 def _pair_total(weights, n_samples, norm):
-    """The divisor ``W (W - 1)`` or ``W**2`` of the ordered-pair sum."""
-    total = float(n_samples if weights is None else weights.sum())
+    """The divisor ``sum_{a≠b} w_a w_b`` (``"unbiased"``) or ``W²`` of the ordered-pair sum."""
+    if weights is None:
+        return float(n_samples * (n_samples - 1) if norm == "unbiased" else n_samples * n_samples)
     if norm == "plugin":
-        return total * total
-    if total <= 1:
+        return float(weights.sum()) ** 2
+    if np.count_nonzero(weights) < 2:
         raise ValueError(
-            f"sample_weight sums to {total:g}; norm='unbiased' needs a total weight above 1 "
-            "(weights count repeated samples); use norm='plugin'"
+            "sample_weight gives positive weight to fewer than 2 samples; norm='unbiased' "
+            "averages over pairs of distinct samples (use norm='plugin')"
         )
-    return total * (total - 1)
+    before, _ = _weight_before_and_after(np.sort(weights))
+    return 2.0 * float(np.sort(weights) @ before)

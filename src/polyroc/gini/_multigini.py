@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._validation import check_option, check_real_array, check_sample_weight
-from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference
+from polyroc._validation import check_option, check_real_array
+from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference, relative_weights
 from polyroc.gini._whitening import Whitening, fit_whitening, warn_about_whitening
 
 __all__ = ["MultidimensionalGini", "multidimensional_gini"]
@@ -83,7 +83,8 @@ def multidimensional_gini(
     X : array-like of shape (n_samples, n_columns)
         The evaluated sample, e.g. predicted probabilities.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights of ``X`` (also used to fit W on ``X``).
+        Non-negative weights of relative importance of the rows of ``X``
+        (scale-free; also used to fit W on ``X``).
     reference : array-like of shape (n_reference, n_columns), default=None
         Sample on which to fit the whitening (e.g. training-set scores);
         default: ``X`` itself.
@@ -100,8 +101,8 @@ def multidimensional_gini(
     ------
     ValueError
         Bad inputs or options (see :func:`zca_cor_whitening`,
-        :func:`gini_mean_difference`); ``Σ_j |m*_j| = 0``, which leaves the
-        weights undefined.
+        :func:`gini_mean_difference`); every column of the fitting sample
+        constant, or ``Σ_j |m*_j| = 0``: both leave the weights undefined.
     TypeError
         Non-numeric inputs.
 
@@ -120,13 +121,14 @@ def multidimensional_gini(
     True
     """
     values = check_real_array("X", X, min_samples=2)
-    weights = check_sample_weight(sample_weight, values.shape[0])
+    weights = relative_weights(sample_weight, values.shape[0])
     check_option("norm", norm, GINI_NORMS)
+    options = {"singular": singular, "ridge": ridge, "constant": constant}
     if reference is None:
-        whitening = fit_whitening(values, weights, singular=singular, ridge=ridge, constant=constant)
+        whitening = fit_whitening(values, weights, **options, name="X")
     else:
         fitting = check_real_array("reference", reference, n_columns=values.shape[1], min_samples=2)
-        whitening = fit_whitening(fitting, None, singular=singular, ridge=ridge, constant=constant)
+        whitening = fit_whitening(fitting, None, **options, name="reference")
     warn_about_whitening(whitening, np.arange(values.shape[1]), "X" if reference is None else "reference")
     return gini_of_whitened(whitening, values, weights, norm)
 

@@ -43,5 +43,5 @@ def _draw_classes(result, ax):
         result.classes, result.class_fpr, result.class_tpr, result.weights, result.class_auc
     ):
         if not np.isnan(auc):
-            ax.plot(fpr, tpr, linewidth=0.8, alpha=0.7,
-                    label=f"class {label} (w = {weight:.3f}, AUC = {auc:.3f})")
+            share = "" if np.isnan(weight) else f"w = {weight:.3f}, "  # NaN: constant scores
+            ax.plot(fpr, tpr, linewidth=0.8, alpha=0.7, label=f"class {label} ({share}AUC = {auc:.3f})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,8 +18,15 @@ from polyroc._validation import (
     check_real_array,
     check_scores,
 )
-from polyroc.gini._aggregate import aggregate_vertical, class_curves, restrict_weights
-from polyroc.gini._dispersion import GINI_NORMS
+from polyroc.gini._aggregate import (
+    aggregate_threshold,
+    aggregate_vertical,
+    class_curves,
+    diagonal_curve,
+    resample_curve,
+    restrict_weights,
+)
+from polyroc.gini._dispersion import GINI_NORMS, relative_weights
 from polyroc.gini._multigini import class_weights, gini_of_whitened
 from polyroc.gini._reference import (
     REFERENCE_CAP,
@@ -27,20 +35,33 @@ from polyroc.gini._reference import (
     REFERENCE_NOISE,
     reference_pipeline,
 )
-from polyroc.gini._whitening import fit_whitening, warn_about_whitening
+from polyroc.gini._whitening import (
+    WhiteningWarning,
+    check_whitening_options,
+    fit_whitening,
+    warn_about_whitening,
+)
 from polyroc.resampling import (
     ConfidenceInterval,
     bootstrap_multiplicities,
     percentile_interval,
 )
 
-__all__ = ["GiniBootstrap", "GiniRoc", "gini_roc"]
+__all__ = ["GiniBootstrap", "GiniRoc", "ScoreScaleWarning", "gini_roc"]
 
 COMPAT_OPTIONS = (None, "reference")
 ABSENT_OPTIONS = ("raise", "drop")
+AVERAGING_OPTIONS = ("vertical", "threshold")
+
+#: Threshold averaging warns when the largest score range exceeds the smallest by this factor.
+SCALE_RATIO = 10.0
 
 #: Number of equispaced FPR values of the bootstrap band when ``grid=None``.
 BAND_POINTS = 101
+
+
+class ScoreScaleWarning(UserWarning):
+    """Threshold averaging on score columns whose ranges differ a lot (no common scale)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,19 +102,22 @@ class GiniRoc:
     weights : ndarray of shape (n_classes,)
         Gini weights ``|m*_i| / Σ|m*_j|`` used for the curve (0 for a dropped
         class, renormalised over the others); non-negative, summing to 1.
+        NaN when every column of ``y_score`` is constant (the weights are then
+        0/0, and the curve is the diagonal whatever they are).
     g1 : float
         Multidimensional Gini index G₁ (label-free: a dispersion of the scores).
     auc_theory : float
         ``(G₁ + 1) / 2``, the paper's "theoretical AUC"; a diagnostic, not a
         measure of discrimination.
     auc_agg : float
-        Area under the aggregated curve (trapezoid). With the exact grid it
-        equals ``Σ_i weights_i class_auc_i``.
+        Area under the aggregated curve (trapezoid). With vertical averaging
+        and the exact grid it equals ``Σ_i weights_i class_auc_i``.
     fpr, tpr : ndarray
         The aggregated ROC curve.
     dispersion : ndarray
-        Weighted between-class standard deviation of TPR at ``fpr`` (the
-        reference's "±1 std" band): spread between classes, *not* a confidence band.
+        Weighted between-class standard deviation of TPR at each point (the
+        reference's "±1 std" band; with threshold averaging, at the same
+        threshold): spread between classes, *not* a confidence band.
     class_fpr, class_tpr : tuple of ndarray
         One-vs-rest ROC curve of each class (as ``sklearn.metrics.roc_curve``).
     class_auc : ndarray of shape (n_classes,)
@@ -110,14 +134,15 @@ class GiniRoc:
         The singular correlation matrix was handled by the λ → 0 limit: the
         weights are the limit weights and G₁ = 0.
     classes_used : tuple
-        Classes that were whitened and have samples (the others have weight 0).
+        Classes that were whitened and have samples (the others have weight
+        0); empty when every column of ``y_score`` is constant.
     bootstrap : GiniBootstrap or None
         Stratified bootstrap band and intervals, when ``n_boot > 0``.
     settings : dict
         How the result was computed: ``compat``, ``fitted_on``, ``singular``
         (requested), ``whitening`` (applied), ``ridge``, ``condition_number``,
         ``constant_classes``, ``absent_classes``, ``gini_norm``, ``grid``,
-        ``n_boot``, ``confidence``, ``random_state``.
+        ``averaging``, ``n_boot``, ``confidence``, ``random_state``.
     """
 
     classes: np.ndarray
@@ -173,20 +198,29 @@ def gini_roc(
     constant="drop",
     gini_norm="unbiased",
     grid=None,
+    averaging="vertical",
     absent="raise",
     n_boot=0,
     confidence=0.95,
     random_state=None,
     compat=None,
-):
+) -> GiniRoc:
     """Gini-weighted multiclass ROC curve (Giudici, Rosciano, Schrader, Kummerfeld).
 
-    The one-vs-rest ROC curves of the classes are averaged vertically with the
-    weights ``w_i = |m*_i| / Σ|m*_j|`` of the multidimensional Gini index G₁ of
-    the ZCA-cor whitened scores. Beware: the weights and G₁ use no labels;
-    for probability rows (summing to 1) the correlation matrix is singular, and
+    The one-vs-rest ROC curves of the classes are averaged with the weights
+    ``w_i = |m*_i| / Σ|m*_j|`` of the multidimensional Gini index G₁ of the
+    ZCA-cor whitened scores. Beware: the weights and G₁ use no labels; for
+    probability rows (summing to 1) the correlation matrix is singular, and
     the default ``singular="limit"`` gives ``w_i = σ_i / Σσ_j`` and G₁ = 0.
-    ``auc_agg`` always lies between the smallest and the largest per-class AUC.
+    With vertical averaging ``auc_agg`` lies between the smallest and the
+    largest per-class AUC.
+
+    Scores that are constant in every column (a class-prior baseline such as
+    scikit-learn's ``DummyClassifier(strategy="prior")``) rank nothing: every
+    one-vs-rest curve is the chance diagonal, so the aggregated curve is the
+    diagonal and ``auc_agg = 0.5`` whatever the weights. The weights are then
+    0/0 and reported as NaN, G₁ is 0 (no dispersion), and a
+    :class:`WhiteningWarning` says so (``constant="raise"`` raises instead).
 
     Parameters
     ----------
@@ -198,7 +232,11 @@ def gini_roc(
     labels : array-like of shape (n_classes,), default=None
         Class order of the columns; default: sorted unique ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights of the evaluated samples.
+        Non-negative weights of relative importance, as in scikit-learn:
+        multiplying all of them by a constant changes nothing, a zero weight
+        removes the sample, and integer weights give the curves, weights and
+        AUCs of repeated rows (the unbiased mean differences behind G₁ use
+        the effective number of pairs; see :func:`gini_mean_difference`).
     reference_scores : array-like of shape (n_reference, n_classes), default=None
         Scores on which to fit the whitening matrix (e.g. the training set's,
         as the paper's code does); default: ``y_score`` itself.
@@ -210,18 +248,26 @@ def gini_roc(
         A constant score column in the fitting sample: weight 0 with a
         warning, or raise.
     gini_norm : {"unbiased", "plugin"}, default="unbiased"
-        Mean difference over ``n (n - 1)`` or ``n²`` pairs.
+        Mean difference over the distinct pairs (``n (n - 1)``) or over all
+        ``n²`` pairs.
     grid : int, default=None
-        None: the exact aggregated curve (all breakpoints, both ends of every
-        jump). An integer N: N equispaced FPR values (100 reproduces the
-        reference code).
+        None: the exact aggregated curve. An integer N: the curve at N
+        equispaced FPR values, upper value at vertical jumps (100 with
+        vertical averaging reproduces the reference code).
+    averaging : {"vertical", "threshold"}, default="vertical"
+        ``"vertical"``: ``TPR_agg(f) = Σ_i w_i TPR_i(f)`` at common FPR values
+        (exact: every breakpoint with both ends of every jump; then
+        ``auc_agg = Σ_i w_i AUC_i``). ``"threshold"``: the paper's description,
+        ``(Σ_i w_i FPR_i(t), Σ_i w_i TPR_i(t))`` at every threshold ``t`` of the
+        union of the scores; meaningful only for score columns on a common
+        scale, and its area is not ``Σ_i w_i AUC_i`` in general.
     absent : {"raise", "drop"}, default="raise"
         A class of ``labels`` without samples: raise, or give it weight 0 and
         renormalise the others (recorded in ``settings``).
     n_boot : int, default=0
         Number of stratified bootstrap replicates for the band and intervals
         (0: none). W is refitted in each replicate unless ``reference_scores``
-        is given.
+        is given. Rows of weight 0 are not resampled.
     confidence : float, default=0.95
         Level of the bootstrap band and intervals.
     random_state : None, int or numpy.random.Generator
@@ -229,9 +275,9 @@ def gini_roc(
     compat : {None, "reference"}, default=None
         ``"reference"`` runs the authors' pipeline as published (seeded noise,
         stabilised whitening, global rank rescaling, unnormalised mean
-        difference, ROC on whitened scores, 100-point grid); it fixes
-        ``singular``, ``ridge``, ``gini_norm`` and ``grid`` and has no
-        bootstrap or sample weights.
+        difference, ROC on whitened scores, 100-point grid, vertical
+        averaging); it fixes ``singular``, ``ridge``, ``gini_norm``, ``grid``
+        and ``averaging`` and has no bootstrap or sample weights.
 
     Returns
     -------
@@ -241,11 +287,12 @@ def gini_roc(
     ------
     ValueError
         Bad ``y_true``, ``y_score``, ``labels``, ``sample_weight`` or
-        ``reference_scores`` (NaN/infinity, shapes, fewer than 2 samples or
-        classes); a class without samples with ``absent="raise"``; an unknown
-        option; a singular correlation with ``singular="raise"``; a constant
-        column with ``constant="raise"``; ``Σ|m*| = 0``; options that
-        ``compat="reference"`` fixes.
+        ``reference_scores`` (NaN/infinity, shapes, fewer than 2 samples of
+        positive weight, fewer than 2 classes); a class without samples with
+        ``absent="raise"``; an unknown option; a singular correlation with
+        ``singular="raise"``; a constant column with ``constant="raise"``;
+        every column of ``reference_scores`` constant while ``y_score`` is
+        not; ``Σ|m*| = 0``; options that ``compat="reference"`` fixes.
     TypeError
         Non-numeric inputs or options of the wrong type.
 
@@ -253,7 +300,10 @@ def gini_roc(
     -----
     WhiteningWarning
         Singular correlation matrix (with what was applied), constant score
-        columns (weight 0), or no more fitting samples than classes.
+        columns (weight 0), every column of ``y_score`` constant (weights
+        undefined, AUC 0.5), or no more fitting samples than classes.
+    ScoreScaleWarning
+        ``averaging="threshold"`` with score columns whose ranges differ a lot.
 
     Examples
     --------
@@ -264,6 +314,8 @@ def gini_roc(
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")  # rows sum to 1: singular correlation
     ...     result = gini_roc(y, P)
+    ...     by_threshold = gini_roc(y, P, averaging="threshold")
+    ...     baseline = gini_roc(y, [[1 / 3, 1 / 3, 1 / 3]] * 9)
     >>> result.settings["whitening"], result.g1
     ('limit', 0.0)
     >>> sigma = np.std(P, axis=0, ddof=1)
@@ -271,12 +323,23 @@ def gini_roc(
     True
     >>> bool(np.isclose(result.auc_agg, result.weights @ result.class_auc))
     True
+    >>> bool(np.allclose(by_threshold.weights, result.weights))  # same weights, other averaging
+    True
+    >>> round(result.auc_agg, 3), round(by_threshold.auc_agg, 3)
+    (0.961, 0.955)
+    >>> baseline.auc_agg, baseline.weights.tolist()
+    (0.5, [nan, nan, nan])
     """
     check_option("compat", compat, COMPAT_OPTIONS)
     check_option("gini_norm", gini_norm, GINI_NORMS)
+    check_option("averaging", averaging, AVERAGING_OPTIONS)
     check_real("confidence", confidence, low=0, high=1)
     grid = None if grid is None else check_positive_int("grid", grid, minimum=2)
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
+    if compat == "reference":
+        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging, n_boot)
+    else:
+        ridge = check_whitening_options(singular, ridge, constant)
     y, scores, classes, weights, present, reference = _checked_inputs(
         y_true, y_score, labels, sample_weight, reference_scores, absent
     )
@@ -286,30 +349,68 @@ def gini_roc(
         "random_state": random_state,
     }
     if compat == "reference":
-        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_boot)
         return _reference_roc(y, scores, reference, classes, present, random_state, settings)
     options = {"singular": singular, "ridge": ridge, "constant": constant}
-    whitening = fit_whitening(
-        scores if reference is None else reference, weights if reference is None else None, **options
-    )
-    warn_about_whitening(whitening, classes, settings["fitted_on"])
-    gini = gini_of_whitened(whitening, scores, weights, gini_norm)
-    curve_weights = restrict_weights(gini.weights, present, classes)
+    whitening, gini = _fitted_gini(scores, weights, reference, classes, options, gini_norm, settings)
+    curve_weights = None if gini is None else restrict_weights(gini.weights, present, classes)
     curves = class_curves(y, scores, weights)
-    aggregate = aggregate_vertical(curves, curve_weights, grid)
+    if averaging == "threshold" and curve_weights is not None:
+        _warn_about_scales(scores, curve_weights, classes)
+    aggregate = _aggregate(y, scores, weights, curves, curve_weights, grid, averaging)
     bootstrap = None
     if n_boot:
         bootstrap = _bootstrap(
             y, scores, weights, present, classes, fixed=None if reference is None else whitening,
-            options=options, grid=grid, n_boot=n_boot, confidence=confidence,
+            options=options, grid=grid, averaging=averaging, n_boot=n_boot, confidence=confidence,
             random_state=random_state, estimate=aggregate.auc,
         )
     settings.update(
-        compat=None, singular=singular, whitening=whitening.applied, ridge=whitening.ridge,
-        condition_number=whitening.condition_number,
-        constant_classes=classes[~whitening.used].tolist(), gini_norm=gini_norm, grid=grid,
-        n_boot=n_boot, confidence=confidence,
+        compat=None, singular=singular, ridge=None if whitening is None else whitening.ridge,
+        gini_norm=gini_norm, grid=grid, averaging=averaging, n_boot=n_boot, confidence=confidence,
     )
+    return _result(classes, present, curve_weights, whitening, gini, curves, aggregate, bootstrap, settings)
+
+
+def _fitted_gini(scores, weights, reference, classes, options, gini_norm, settings):
+    """The whitening and its :class:`MultidimensionalGini`; (None, None) for constant scores.
+
+    Records what was applied in ``settings`` and issues the warnings.
+    """
+    constant_fit = reference is None or _is_constant(reference)
+    if _is_constant(scores) and constant_fit and options["constant"] == "drop":
+        warnings.warn(
+            "every column of y_score is constant (a class-prior baseline, for example), so every "
+            "one-vs-rest ROC curve is the chance diagonal: the Gini-weighted curve is the diagonal "
+            "with AUC 0.5, and the Gini weights (0/0) are undefined and reported as NaN",
+            WhiteningWarning,
+            stacklevel=3,
+        )
+        settings.update(whitening="none: every column of y_score is constant", condition_number=None,
+                        constant_classes=classes.tolist())
+        return None, None
+    fitted_on = settings["fitted_on"]
+    whitening = fit_whitening(
+        scores if reference is None else reference, weights if reference is None else None,
+        **options, name=fitted_on,
+    )
+    warn_about_whitening(whitening, classes, fitted_on)
+    settings.update(whitening=whitening.applied, condition_number=whitening.condition_number,
+                    constant_classes=classes[~whitening.used].tolist())
+    return whitening, gini_of_whitened(whitening, scores, weights, gini_norm)
+
+
+def _result(classes, present, curve_weights, whitening, gini, curves, aggregate, bootstrap, settings):
+    """Assemble the :class:`GiniRoc`; constant scores (``gini`` None) get undefined weights."""
+    k = classes.size
+    if gini is None:
+        undefined = np.full(k, np.nan)
+        return GiniRoc(
+            classes=classes, weights=undefined, g1=0.0, auc_theory=0.5, auc_agg=aggregate.auc,
+            fpr=aggregate.fpr, tpr=aggregate.tpr, dispersion=aggregate.dispersion,
+            class_fpr=curves.fpr, class_tpr=curves.tpr, class_auc=curves.auc,
+            whitening=np.zeros((k, k)), whitened_mean=np.zeros(k), mean_difference=np.zeros(k),
+            gini=np.zeros(k), degenerate=False, classes_used=(), bootstrap=bootstrap, settings=settings,
+        )
     return GiniRoc(
         classes=classes, weights=curve_weights, g1=gini.g1, auc_theory=gini.auc_theory,
         auc_agg=aggregate.auc, fpr=aggregate.fpr, tpr=aggregate.tpr,
@@ -321,13 +422,65 @@ def gini_roc(
     )
 
 
+def _is_constant(scores, rows=None):
+    """Whether every column takes one value (over ``rows`` when given)."""
+    chosen = scores if rows is None else scores[rows]
+    return bool(np.all(chosen == chosen[0]))
+
+
+def _aggregate(y, scores, weights, curves, curve_weights, grid, averaging):
+    """The aggregated curve on ``grid``; the diagonal when the weights are undefined (None)."""
+    if curve_weights is None:
+        return diagonal_curve(grid)
+    if averaging == "vertical":
+        return aggregate_vertical(curves, curve_weights, grid)
+    exact = aggregate_threshold(y, scores, weights, curve_weights)
+    return exact if grid is None else resample_curve(exact, grid)
+
+
+def _warn_about_scales(scores, curve_weights, classes):
+    """Warn when the ranges of the averaged score columns differ a lot (threshold averaging).
+
+    That is: no value common to all ranges, or spans more than ``SCALE_RATIO`` apart.
+    """
+    involved = np.flatnonzero(curve_weights > 0)
+    low, high = scores[:, involved].min(axis=0), scores[:, involved].max(axis=0)
+    span = high - low
+    if low.max() <= high.min() and span.max() <= SCALE_RATIO * span.min():
+        return
+    narrow, wide = np.argmin(span), np.argmax(span)
+    warnings.warn(
+        "averaging='threshold' compares the score columns at the same thresholds, but their ranges "
+        f"differ a lot (class {classes[involved[narrow]]}: [{low[narrow]:.3g}, {high[narrow]:.3g}], "
+        f"class {classes[involved[wide]]}: [{low[wide]:.3g}, {high[wide]:.3g}]"
+        + ("" if low.max() <= high.min() else "; no value lies in every range")
+        + "); it is meaningful only for scores on a common scale such as probabilities "
+        "(averaging='vertical' is not affected)",
+        ScoreScaleWarning,
+        stacklevel=3,
+    )
+
+
 def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, absent):
-    """Encoded labels, scores, classes, weights, mask of classes with samples, reference scores."""
+    """Checked inputs, rows of weight 0 removed and weights made relative.
+
+    Returns labels, scores, weights, classes, the mask of classes with samples
+    and the reference scores.
+    """
     check_option("absent", absent, ABSENT_OPTIONS)
     y, scores, classes, weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
     )
     check_min_samples("y_score", scores.shape[0], 2)
+    weights = relative_weights(weights, scores.shape[0])
+    if weights is not None and not np.all(weights > 0):
+        kept = weights > 0
+        if np.count_nonzero(kept) < 2:
+            raise ValueError(
+                f"sample_weight gives positive weight to {np.count_nonzero(kept)} of the "
+                f"{scores.shape[0]} samples of y_score; at least 2 are needed"
+            )
+        y, scores, weights = y[kept], scores[kept], weights[kept]
     present = _present_classes(check_class_support(y, classes, weights), classes, absent)
     reference = None
     if reference_scores is not None:
@@ -348,46 +501,65 @@ def _present_classes(support, classes, absent):
     return present
 
 
-def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, grid,
+def _replicate_weights(scores, replicate, present, classes, fixed, options):
+    """Curve weights of one bootstrap replicate; None when its drawn scores are constant."""
+    if fixed is None and _is_constant(scores, replicate > 0):
+        return None
+    whitening = fixed if fixed is not None else fit_whitening(scores, replicate, **options, name="y_score")
+    return restrict_weights(class_weights(whitening, scores, replicate), present, classes)
+
+
+def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, grid, averaging,
                n_boot, confidence, random_state, estimate):
     """Stratified bootstrap of the weights, the aggregated TPR and its area.
 
     ``fixed`` is the whitening fitted on reference scores, kept in every
     replicate; when None, W is refitted with ``options`` in each replicate.
+    Replicates are multiplicities, so they multiply the (relative) sample
+    weights. A replicate whose drawn scores are constant has the diagonal.
     """
-    band_fpr = np.linspace(0.0, 1.0, grid or BAND_POINTS)
+    band_points = grid or BAND_POINTS
     weights, tpr, auc = [], [], []
     for chunk in bootstrap_multiplicities(y, n_boot, random_state=check_random_state(random_state)):
         for multiplicity in chunk:
             replicate = multiplicity if sample_weight is None else multiplicity * sample_weight
-            whitening = fixed if fixed is not None else fit_whitening(scores, replicate, **options)
-            share = restrict_weights(class_weights(whitening, scores, replicate), present, classes)
+            share = _replicate_weights(scores, replicate, present, classes, fixed, options)
             curves = class_curves(y, scores, replicate)
-            weights.append(share)
-            tpr.append(aggregate_vertical(curves, share, len(band_fpr)).tpr)
-            auc.append(aggregate_vertical(curves, share, grid).auc)
+            weights.append(np.full(classes.size, np.nan) if share is None else share)
+            if averaging == "threshold" and share is not None:
+                exact = aggregate_threshold(y, scores, replicate, share)
+                tpr.append(resample_curve(exact, band_points).tpr)
+                auc.append(exact.auc if grid is None else resample_curve(exact, grid).auc)
+            else:
+                tpr.append(_aggregate(y, scores, replicate, curves, share, band_points, averaging).tpr)
+                auc.append(_aggregate(y, scores, replicate, curves, share, grid, averaging).auc)
     auc = np.array(auc)
     auc_low, auc_high = percentile_interval(auc, confidence=confidence)
     tpr_low, tpr_high = percentile_interval(np.array(tpr), confidence=confidence)
-    weights_low, weights_high = percentile_interval(np.array(weights), confidence=confidence)
+    weights = np.array(weights)
+    if np.isnan(weights).all():  # constant scores in every replicate: no weights to bound
+        weights_low = weights_high = np.full(classes.size, np.nan)
+    else:
+        weights_low, weights_high = percentile_interval(weights, confidence=confidence)
     interval = ConfidenceInterval(
         estimate=estimate, low=float(auc_low), high=float(auc_high), confidence=confidence,
         method="percentile, stratified bootstrap", n_boot=n_boot, random_state=random_state,
     )
     return GiniBootstrap(
-        fpr=band_fpr, tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
+        fpr=np.linspace(0.0, 1.0, band_points), tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
         auc_se=float(np.std(auc, ddof=1)) if auc.size > 1 else float("nan"),
         weights_low=weights_low, weights_high=weights_high,
     )
 
 
-def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, n_boot):
+def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging, n_boot):
     fixed = {
         "sample_weight": sample_weight is not None,
         "singular": singular != "limit",
         "ridge": ridge is not None,
         "gini_norm": gini_norm != "unbiased",
         "grid": grid is not None,
+        "averaging": averaging != "vertical",
         "n_boot": n_boot != 0,
     }
     given = [name for name, changed in fixed.items() if changed]

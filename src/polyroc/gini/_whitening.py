@@ -1,7 +1,8 @@
 """ZCA-cor whitening ``W = P^{-1/2} V^{-1/2}``, with explicit handling of a singular P.
 
 ``V`` holds the variances and ``P`` the correlation matrix of the fitting
-sample (covariance with ``ddof=1``; frequency weights). For probability rows
+sample (covariance with ``ddof=1``; sample weights of relative importance,
+corrected as numpy's ``aweights``, so that scaling them changes nothing). For probability rows
 that sum to 1, ``P`` is always singular: in standardized coordinates the vector
 ``σ`` is a null vector. ``singular`` chooses what to do then:
 
@@ -30,13 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._validation import (
-    _describe,
-    check_option,
-    check_real,
-    check_real_array,
-    check_sample_weight,
-)
+from polyroc._validation import _describe, check_option, check_real, check_real_array
+from polyroc.gini._dispersion import relative_weights
 
 __all__ = ["Whitening", "WhiteningWarning", "zca_cor_whitening"]
 
@@ -84,7 +80,8 @@ class Whitening:
     ridge : float or None
         The ridge λ when ``applied="ridge"``.
     n_samples : float
-        Size (total weight) of the fitting sample.
+        Effective size of the fitting sample, ``(Σw)² / Σw²`` (Kish; the
+        number of rows without weights).
     """
 
     matrix: np.ndarray
@@ -115,7 +112,8 @@ def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, co
     X : array-like of shape (n_samples, n_columns)
         The fitting sample, e.g. predicted probabilities of a training set.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative frequency weights (total above 1).
+        Non-negative weights of relative importance (scale-free); at least
+        2 samples must have positive weight.
     singular : {"limit", "ridge", "pinv", "diagonal", "raise"}, default="limit"
         What to do when the correlation matrix is singular (see the module
         notes); a full-rank one always gets the exact formula.
@@ -132,7 +130,7 @@ def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, co
     ------
     ValueError
         Bad ``X`` (not 2-D, NaN/infinity, fewer than 2 samples) or
-        ``sample_weight``; unknown option; ``singular="ridge"`` without a
+        ``sample_weight`` (fewer than 2 positive weights); unknown option; ``singular="ridge"`` without a
         valid ``ridge``; a singular correlation matrix with ``singular="raise"``;
         a constant column with ``constant="raise"``; every column constant.
     TypeError
@@ -158,9 +156,10 @@ def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, co
     >>> w.applied, w.degenerate
     ('limit', True)
     """
+    values = check_real_array("X", X, min_samples=2)
     whitening = fit_whitening(
-        check_real_array("X", X, min_samples=2),
-        check_sample_weight(sample_weight, np.shape(X)[0]),
+        values,
+        relative_weights(sample_weight, values.shape[0]),
         singular=singular,
         ridge=ridge,
         constant=constant,
@@ -169,16 +168,24 @@ def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, co
     return whitening
 
 
-def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop"):
-    """:func:`zca_cor_whitening` on validated inputs, without warnings."""
+def check_whitening_options(singular, ridge, constant):
+    """Check the options of :func:`fit_whitening`; return the checked ``ridge``."""
     check_option("singular", singular, SINGULAR_OPTIONS)
     check_option("constant", constant, CONSTANT_OPTIONS)
-    if singular == "ridge":
-        ridge = check_real("ridge", ridge, low=0, high=1)
-    mean, covariance, total = weighted_moments(X, weights)
+    return check_real("ridge", ridge, low=0, high=1) if singular == "ridge" else ridge
+
+
+def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop", name="X"):
+    """:func:`zca_cor_whitening` on validated inputs, without warnings.
+
+    ``weights`` are relative (see :func:`relative_weights`); ``name`` is the
+    argument the fitting sample came from, for the error messages.
+    """
+    ridge = check_whitening_options(singular, ridge, constant)
+    mean, covariance, effective_size = weighted_moments(X, weights, name)
     scale = np.sqrt(np.diag(covariance))
-    used = ~_constant_columns(X, weights, scale)
-    _check_constant(used, constant)
+    used = ~constant_columns(X, weights, scale)
+    _check_constant(used, constant, name)
     standardized = covariance[np.ix_(used, used)] / np.outer(scale[used], scale[used])
     eigenvalues, eigenvectors = np.linalg.eigh(standardized)
     null = eigenvalues <= SINGULAR_RTOL * eigenvalues[-1]
@@ -195,33 +202,49 @@ def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop"):
         applied=applied,
         condition_number=_condition_number(eigenvalues),
         ridge=ridge if applied == "ridge" else None,
-        n_samples=total,
+        n_samples=effective_size,
     )
 
 
-def weighted_moments(X, weights):
-    """Mean, covariance (``ddof=1``, frequency weights) and total weight of the rows of ``X``."""
-    total = float(X.shape[0] if weights is None else weights.sum())
-    if total <= 1:
-        raise ValueError(f"the fitting sample has total weight {total:g}; more than 1 is needed")
+def weighted_moments(X, weights, name="X"):
+    """Mean, covariance (``ddof=1``) and effective size of the rows of ``X``.
+
+    With weights, the ``ddof=1`` divisor is ``Σw - Σw²/Σw`` (numpy's
+    ``aweights``): scale-free, ``n - 1`` for equal weights, and the rows of
+    zero weight drop out. The effective size is ``(Σw)² / Σw²``.
+    """
+    if weights is None:
+        mean = X.mean(axis=0)
+        centred = X - mean
+        return mean, (centred.T @ centred) / (X.shape[0] - 1), float(X.shape[0])
+    if np.count_nonzero(weights) < 2:
+        raise ValueError(
+            f"sample_weight gives positive weight to {np.count_nonzero(weights)} row of {name}; "
+            "a covariance needs at least 2"
+        )
+    total, squares = float(weights.sum()), float(weights @ weights)
     mean = np.average(X, axis=0, weights=weights)
     centred = X - mean
-    weighted = centred if weights is None else centred * weights[:, None]
-    return mean, (weighted.T @ centred) / (total - 1), total
+    covariance = ((centred * weights[:, None]).T @ centred) / (total - squares / total)
+    return mean, covariance, total * total / squares
 
 
-def _constant_columns(X, weights, scale):
+def constant_columns(X, weights, scale):
+    """Columns whose standard deviation ``scale`` is zero up to rounding (rows of positive weight)."""
     rows = X if weights is None else X[weights > 0]
     return scale <= CONSTANT_RTOL * np.max(np.abs(rows), axis=0)
 
 
-def _check_constant(used, constant):
+def _check_constant(used, constant, name):
     if not used.any():
-        raise ValueError("every score column is constant in the fitting sample; nothing can be whitened")
+        raise ValueError(
+            f"every column of {name} is constant, so its correlation matrix and the Gini "
+            "weights are undefined; nothing can be whitened"
+        )
     if constant == "raise" and not used.all():
         raise ValueError(
-            f"score columns {np.flatnonzero(~used).tolist()} are constant in the fitting sample; "
-            "their correlations are undefined (pass constant='drop' to give them weight 0)"
+            f"columns {np.flatnonzero(~used).tolist()} of {name} are constant; their "
+            "correlations are undefined (pass constant='drop' to give them weight 0)"
         )
 
 
@@ -279,8 +302,9 @@ def warn_about_whitening(whitening, classes, fitted_on):
         )
     if whitening.n_samples <= whitening.used.sum():
         warnings.warn(
-            f"{fitted_on} has {whitening.n_samples:g} samples for {int(whitening.used.sum())} "
-            "whitened columns; W is unreliable (fit it on more data via reference_scores)",
+            f"{fitted_on} has {whitening.n_samples:.4g} (effective) samples for "
+            f"{int(whitening.used.sum())} whitened columns; W is unreliable (fit it on more data "
+            "via reference_scores)",
             WhiteningWarning,
             stacklevel=3,
         )

@@ -2,6 +2,12 @@
 
 Every step returns library result objects (kept for the figures); the numbers
 of the report are read off those objects by :mod:`polyroc.report._results`.
+
+Errors in the inputs are found by :func:`~polyroc.report._inputs.check_report_inputs`
+before any work. A step that still raises ``ValueError`` met scores its method
+is not defined for (e.g. scores that are constant up to rounding have no Gini
+weights): the section is skipped, the method's message is recorded as the
+reason (``ModelAnalysis.skipped``), and the other sections run.
 """
 
 from __future__ import annotations
@@ -17,12 +23,21 @@ from polyroc.gini import gini_roc
 from polyroc.resampling import paired_rule_scores
 from polyroc.thresholds import compare_rules, roc_cloud
 
-__all__ = ["ModelAnalysis", "analysis_steps"]
+__all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps"]
+
+
+#: Section of the report that each step fills (keys of ``ModelAnalysis.skipped``).
+SECTIONS = {"metrics": "metrics", "threshold tuning": "tuning", "ROC clouds": "roc_cloud",
+            "Gini ROC": "gini", "ROC-DMF": "dmf"}
 
 
 @dataclass
 class ModelAnalysis:
-    """Library results of one model; None for a step that was not run."""
+    """Library results of one model; None for a step that was not run.
+
+    ``skipped`` maps a section (``"metrics"``, ``"tuning"``, ``"roc_cloud"``,
+    ``"dmf"``, ``"gini"``) to the reason it could not be computed.
+    """
 
     name: str
     evaluation: object = None
@@ -32,6 +47,7 @@ class ModelAnalysis:
     dmf: object = None
     gini: object = None
     warnings: list = field(default_factory=list)
+    skipped: dict = field(default_factory=dict)
 
 
 def _recorded(analysis, step, function):
@@ -48,9 +64,21 @@ def _recorded(analysis, step, function):
     return value
 
 
+def _section(analysis, step, function):
+    """``_recorded`` for one section; a ``ValueError`` skips the section with its message as reason.
+
+    Returns the step's value, or None when it was skipped.
+    """
+    try:
+        return _recorded(analysis, step, function)
+    except ValueError as error:
+        analysis.skipped[SECTIONS[step]] = f"{step} could not be computed for these scores: {error}"
+        return None
+
+
 def _evaluation_step(inputs, analysis):
     scores = inputs.test[analysis.name]
-    analysis.evaluation = _recorded(analysis, "metrics", lambda: evaluate(
+    analysis.evaluation = _section(analysis, "metrics", lambda: evaluate(
         inputs.y_test, scores, labels=inputs.classes, n_boot=inputs.n_boot,
         confidence=inputs.confidence, random_state=inputs.random_state,
     ))
@@ -74,33 +102,58 @@ def _tuning_step(inputs, analysis):
         )
         return comparison, rules
 
-    analysis.comparison, analysis.test_rules = _recorded(analysis, "threshold tuning", tune_and_compare)
+    analysis.comparison, analysis.test_rules = _section(analysis, "threshold tuning", tune_and_compare) or (None, None)
 
 
 def _cloud_step(inputs, analysis):
-    analysis.cloud = _recorded(analysis, "ROC clouds", lambda: roc_cloud(
+    analysis.cloud = _section(analysis, "ROC clouds", lambda: roc_cloud(
         inputs.y_test, inputs.test[analysis.name], labels=inputs.classes,
     ))
 
 
 def _gini_step(inputs, analysis):
-    analysis.gini = _recorded(analysis, "Gini ROC", lambda: gini_roc(
+    analysis.gini = _section(analysis, "Gini ROC", lambda: gini_roc(
         inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, absent="drop",
         n_boot=inputs.n_boot, confidence=inputs.confidence, random_state=inputs.random_state,
     ))
 
 
+@dataclass(frozen=True)
+class SkippedComparison:
+    """The ROC-DMF model comparison could not be computed; ``reason`` says why."""
+
+    reason: str
+
+
+def _dmf_options(inputs):
+    return {"labels": inputs.classes, "bootstrap": "stratified", "n_boot": inputs.n_boot,
+            "confidence": inputs.confidence, "random_state": inputs.random_state}
+
+
+def _single_dmf(inputs, analysis):
+    analysis.dmf = _section(analysis, "ROC-DMF", lambda: roc_dmf(
+        inputs.y_test, inputs.test[analysis.name], **_dmf_options(inputs)))
+
+
 def _dmf_step(inputs, analyses):
-    """ROC-DMF of every model with a stratified bootstrap; ranking probabilities for several."""
+    """ROC-DMF of every model with a stratified bootstrap; ranking probabilities for several.
+
+    Returns the comparison (None for one model). When the paired comparison
+    cannot be computed, each model gets its own ROC-DMF and the comparison is
+    a :class:`SkippedComparison` with the reason.
+    """
     first = analyses[0]
-    options = {"labels": inputs.classes, "bootstrap": "stratified", "n_boot": inputs.n_boot,
-                   "confidence": inputs.confidence, "random_state": inputs.random_state}
     if len(analyses) == 1:
-        first.dmf = _recorded(first, "ROC-DMF", lambda: roc_dmf(
-            inputs.y_test, inputs.test[first.name], **options))
+        _single_dmf(inputs, first)
         return None
     step = "ROC-DMF (all models, paired bootstrap)"
-    comparison = _recorded(first, step, lambda: compare_models(inputs.y_test, inputs.test, **options))
+    try:
+        comparison = _recorded(first, step, lambda: compare_models(
+            inputs.y_test, inputs.test, **_dmf_options(inputs)))
+    except ValueError as error:
+        for analysis in analyses:
+            _single_dmf(inputs, analysis)
+        return SkippedComparison(f"the paired ROC-DMF comparison could not be computed: {error}")
     shared = [record for record in first.warnings if record["step"] == step]
     for analysis in analyses:
         analysis.dmf = comparison.results[analysis.name]

@@ -1,7 +1,8 @@
 """The report's figures, drawn by polyroc's displays on pyplot-free figures and kept as PNG bytes.
 
 Figures are built with :class:`matplotlib.figure.Figure` directly, so making a
-report neither needs nor changes a pyplot backend.
+report neither needs nor changes a pyplot backend. A skipped section has no
+figure.
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ def _roc_and_pr(analysis, inputs):
     y, scores = inputs.y_test, inputs.test[analysis.name]
 
     def draw(figure, axes):
-        RocCurveDisplay.from_result(analysis.cloud.ovr_curves, ax=axes[0])
+        if analysis.cloud is not None:
+            RocCurveDisplay.from_result(analysis.cloud.ovr_curves, ax=axes[0])
+        else:
+            RocCurveDisplay.from_predictions(y, scores, labels=inputs.classes, ax=axes[0])
         PrecisionRecallDisplay.from_predictions(y, scores, labels=inputs.classes, ax=axes[1])
         for ax in axes:
             ax.legend(loc="lower right" if ax is axes[0] else "lower left", fontsize="x-small")
@@ -116,20 +120,26 @@ def _gini(analysis, inputs):
 
 
 def model_figures(analysis, inputs):
-    """The figures of one model's section, in the order they appear."""
+    """The figures of one model's section, in the order they appear (none for a skipped section)."""
     figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
     if analysis.comparison is not None:
         figures.append(_tuning(analysis, inputs))
-    figures += [_clouds(analysis, inputs), _gini(analysis, inputs)]
+    if analysis.cloud is not None:
+        figures.append(_clouds(analysis, inputs))
+    if analysis.gini is not None:
+        figures.append(_gini(analysis, inputs))
     return figures
 
 
 def comparison_figures(analyses):
-    """The ROC-DMF curves of every model, with their bootstrap bands, on one plot."""
+    """The ROC-DMF curves of every model with one, with their bootstrap bands, on one plot."""
+    if all(analysis.dmf is None for analysis in analyses):
+        return []
 
     def draw(figure, ax):
         for index, analysis in enumerate(analyses):
-            analysis.dmf.plot(ax=ax, name=analysis.name if len(analyses) > 1 else None, color=f"C{index}")
+            if analysis.dmf is not None:
+                analysis.dmf.plot(ax=ax, name=analysis.name if len(analyses) > 1 else None, color=f"C{index}")
         ax.set_title("ROC-DMF")
 
     return [_render("dmf", "ROC-DMF curves on test with stratified bootstrap bands.", draw,

@@ -92,6 +92,11 @@ def _dmf_reading(model):
 
 def _gini_reading(model):
     gini = model["gini"]
+    if not gini["weights_defined"]:
+        return (f"The Gini-weighted AUC is {_ci(gini['auc'])}: the scores are the same on every row, so "
+                "every one-vs-rest curve is the chance diagonal, and so is any weighted average of them. "
+                "The Gini class weights (each score column's spread over the total spread, here 0/0) "
+                "are undefined and not shown.")
     text = (f"The Gini-weighted AUC is {_ci(gini['auc'])}. Its class weights come from the spread of "
             "the scores, not from the labels")
     if gini["degenerate"]:
@@ -100,20 +105,38 @@ def _gini_reading(model):
     return text + "."
 
 
+def _baseline_reading():
+    return ("This model gives every row the same scores (a constant baseline, such as a class-prior "
+            "classifier): it ranks nothing, so its ROC numbers sit at chance (AUC 0.5, DFP 1) and every "
+            "row gets the same predicted class. Read it as the floor the other models must beat.")
+
+
+def _skipped_reading(reason):
+    return f"This section was skipped: {reason.rstrip('.')}. The other sections were computed as usual."
+
+
 def model_readings(model, results):
-    """Readings of one model's sections, keyed by section."""
-    readings = {"metrics": _metrics_reading(model, results)}
-    if model["tuning"] is not None:
-        readings["tuning"] = _tuning_reading(model)
-    readings["roc_cloud"] = _cloud_reading(model)
-    readings["dmf"] = _dmf_reading(model)
-    readings["gini"] = _gini_reading(model)
+    """Readings of one model's sections, keyed by section (a skipped section's reading gives the reason).
+
+    A model with constant scores also gets a ``"baseline"`` reading.
+    """
+    readers = {"metrics": lambda: _metrics_reading(model, results), "tuning": lambda: _tuning_reading(model),
+               "roc_cloud": lambda: _cloud_reading(model), "dmf": lambda: _dmf_reading(model),
+               "gini": lambda: _gini_reading(model)}
+    readings = {"baseline": _baseline_reading()} if model["constant_scores"] else {}
+    for section, reader in readers.items():
+        if section in model["skipped"]:
+            readings[section] = _skipped_reading(model["skipped"][section])
+        elif model[section] is not None:
+            readings[section] = reader()
     return readings
 
 
 def comparison_reading(results):
     """Which model ranks first by ROC-DMF D and how sure the bootstrap is; None for one model."""
     comparison = results["model_comparison"]
+    if "model_comparison" in results.get("skipped", {}):
+        return _skipped_reading(results["skipped"]["model_comparison"])
     if comparison is None:
         return None
     top = comparison["ranking_probabilities"][0]

@@ -1,4 +1,10 @@
-"""The report's numbers as one JSON-ready document (``results.json``); the HTML reads the same."""
+"""The report's numbers as one JSON-ready document (``results.json``); the HTML reads the same.
+
+A section that could not be computed is null, and ``skipped`` (per model, and
+at the top for the model comparison) maps its name to the reason. A model
+whose scores are the same on every row (a constant baseline, e.g. a
+class-prior classifier) has ``constant_scores: true``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import math
 import numpy as np
 
 import polyroc
+from polyroc.report._analysis import SkippedComparison
 
 __all__ = ["interval_record", "jsonable", "results_document"]
 
@@ -86,25 +93,33 @@ def _gini_section(gini):
     return {
         "auc": interval_record(gini.bootstrap.auc),
         "weights": dict(zip(map(str, gini.classes), gini.weights)),
+        "weights_defined": bool(np.all(np.isfinite(gini.weights))),
         "class_auc": dict(zip(map(str, gini.classes), gini.class_auc)),
         "g1": gini.g1, "whitening": gini.settings.get("whitening"),
         "degenerate": gini.degenerate,
     }
 
 
-def _model_section(analysis):
-    section = {"metrics": _metrics_section(analysis.evaluation), "tuning": None}
-    if analysis.comparison is not None:
-        section["tuning"] = _tuning_section(analysis.comparison, analysis.test_rules)
-    section["roc_cloud"] = _cloud_section(analysis.cloud)
-    section["dmf"] = _dmf_section(analysis.dmf)
-    section["gini"] = _gini_section(analysis.gini)
-    section["warnings"] = analysis.warnings
-    return section
+def _optional(build, *results):
+    """``build(*results)``, or None when the step was skipped (its result is None)."""
+    return None if results[0] is None else build(*results)
+
+
+def _model_section(analysis, scores):
+    return {
+        "constant_scores": bool(np.all(scores == scores[0])),
+        "metrics": _optional(_metrics_section, analysis.evaluation),
+        "tuning": _optional(_tuning_section, analysis.comparison, analysis.test_rules),
+        "roc_cloud": _optional(_cloud_section, analysis.cloud),
+        "dmf": _optional(_dmf_section, analysis.dmf),
+        "gini": _optional(_gini_section, analysis.gini),
+        "skipped": dict(analysis.skipped),
+        "warnings": analysis.warnings,
+    }
 
 
 def _comparison_section(dmf_comparison):
-    if dmf_comparison is None:
+    if dmf_comparison is None or isinstance(dmf_comparison, SkippedComparison):
         return None
     names = list(dmf_comparison.names)
     return {
@@ -127,6 +142,8 @@ def results_document(inputs, analyses, dmf_comparison, *, title, source, notes):
         "settings": {"metric": inputs.metric, "n_boot": inputs.n_boot, "confidence": inputs.confidence,
                      "random_state": inputs.random_state, "bootstrap": "stratified percentile"},
         "data": _data_section(inputs),
-        "models": {analysis.name: _model_section(analysis) for analysis in analyses},
+        "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
         "model_comparison": _comparison_section(dmf_comparison),
+        "skipped": ({"model_comparison": dmf_comparison.reason}
+                    if isinstance(dmf_comparison, SkippedComparison) else {}),
     })
