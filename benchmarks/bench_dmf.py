@@ -10,6 +10,8 @@ multinomial logistic regressions on the first d covariates (in-sample) next
 to Hand & Till's M, with a classifier fitted on independent noise as d = 0,
 and the argmax-labelled variant at d = p.
 
+Both parts print Markdown tables (the ones in docs/dmf.md), with their seeds.
+
 Timings use one BLAS thread by default (--blas-threads), which keeps them
 stable on a shared machine; the batched fits use small matrix products.
 
@@ -19,11 +21,11 @@ Run: python benchmarks/bench_dmf.py [--n N] [--k K] [--n-boot B] [--skip-simulat
 import argparse
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from _common import best_time, make_problem
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
+from threadpoolctl import threadpool_limits
 
-from _common import best_time, make_problem
 from polyroc.dmf import roc_dmf
 from polyroc.dmf._simulation import simulate_paper_design
 
@@ -32,22 +34,25 @@ def bootstrap_ratio(n, k, n_boot, repeat):
     y, P = make_problem(n, k, signal=1.0, decimals=None)
     roc_dmf(y, P)  # warm-up (imports, BLAS threads)
     single, fit = best_time(lambda: roc_dmf(y, P), repeat)
-    print(f"ROC-DMF fit: n = {n:,}, k = {k} ({k * (k - 1)} pairs), T = 99: "
-          f"{single:.3f} s, {fit.n_iter} iterations, D = {fit.D:.4f}")
-    print(f"{'bootstrap':<12}{'B':>6}{'time s':>9}{'ratio':>8}  {'CI of D':<22}unconverged")
+    print(f"k = {k}, T = 99, n = {n:,} (make_problem seed 0): one `roc_dmf` fit {single:.3f} s "
+          f"({fit.n_iter} iterations, D = {fit.D:.4f}).\n")
+    print("| bootstrap | B | time | ratio to one fit | CI of D | unconverged refits |")
+    print("|---|---|---|---|---|---|")
     for kind in ("parametric", "stratified"):
         elapsed, result = best_time(
-            lambda: roc_dmf(y, P, bootstrap=kind, n_boot=n_boot, random_state=0), 1
+            lambda kind=kind: roc_dmf(y, P, bootstrap=kind, n_boot=n_boot, random_state=0), 1
         )
         boot = result.bootstrap
-        print(f"{kind:<12}{n_boot:>6}{elapsed:>9.2f}{elapsed / single:>8.1f}  "
-              f"[{boot.ci.low:.4f}, {boot.ci.high:.4f}]    {boot.n_unconverged}")
+        print(f"| {kind} | {n_boot} | {elapsed:.2f} s | {elapsed / single:.0f} | "
+              f"[{boot.ci.low:.4f}, {boot.ci.high:.4f}] | {boot.n_unconverged} |")
 
 
 def paper_simulation(n, random_state=1):
     sim = simulate_paper_design(n, 10, 5, random_state=random_state)
-    print(f"\nSec. 5.1 simulation: n = {n:,}, p = 10, k = 5, class counts {np.bincount(sim.y).tolist()}")
-    print(f"{'d':>3}{'D intercept':>13}{'D algorithm1':>14}{'Hand-Till M':>13}")
+    print(f"\nSec. 5.1 simulation: n = {n:,}, p = 10, k = 5, seed {random_state}, "
+          f"class counts {np.bincount(sim.y).tolist()}\n")
+    print("| d | D intercept | D algorithm1 | Hand–Till M |")
+    print("|---|---|---|---|")
     noise = np.random.default_rng(random_state + 1).normal(size=sim.X.shape)
     rows = [("0*", noise, sim.y)] + [(str(d), sim.X[:, :d], sim.y) for d in (1, 2, 3, 5, 8, 10)]
     argmax = simulate_paper_design(n, 10, 5, labels="argmax", random_state=random_state)
@@ -57,8 +62,8 @@ def paper_simulation(n, random_state=1):
         d_intercept = roc_dmf(y, P).D
         d_algorithm1 = roc_dmf(y, P, method="algorithm1").D
         m = roc_auc_score(y, P, multi_class="ovo")
-        print(f"{name:>3}{d_intercept:>13.4f}{d_algorithm1:>14.4f}{m:>13.4f}")
-    print("0* = classifier fitted on independent noise; 10a = argmax labels, d = p")
+        print(f"| {name} | {d_intercept:.4f} | {d_algorithm1:.4f} | {m:.4f} |")
+    print("\n0* = classifier fitted on independent noise (seed 2); 10a = argmax labels, d = p")
 
 
 def main():

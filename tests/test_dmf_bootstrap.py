@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from polyroc.dmf import compare_models, pairwise_rates, roc_dmf
-from polyroc.dmf._bootstrap import _simulate, _warm_start
+from polyroc.dmf._bootstrap import _restart_unconverged, _simulate, _warm_start
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import fit_factorization
-from polyroc.dmf._model import check_settings, fit_point
+from polyroc.dmf._model import check_settings, fit_point, response_rates
 from polyroc.dmf._rates import prepare_problem
 from polyroc.resampling import ConfidenceInterval, bootstrap_multiplicities
 
@@ -22,14 +22,15 @@ def _scores(seed, n=150, k=3, signal=0.6):
 
 
 def _settings(**overrides):
-    options = dict(method="intercept", weighting="unweighted", trials="pairs", monotone=False, tol=1e-8,
-                   max_iter=200, bootstrap="stratified", n_boot=6, confidence=0.95, random_state=0)
+    options = {"method": "intercept", "weighting": "unweighted", "trials": "pairs", "monotone": False,
+               "tol": 1e-8, "max_iter": 200, "bootstrap": "stratified", "n_boot": 6, "confidence": 0.95,
+               "random_state": 0}
     options.update(overrides)
     return check_settings(**options)
 
 
 def _single_area(rates, point, settings):
-    fit = fit_factorization(rates[None], point.weights, method=settings.method,
+    fit = fit_factorization(response_rates(rates[None], point.counts), point.weights, method=settings.method,
                             start=_warm_start(point, settings), tol=settings.tol, max_iter=settings.max_iter)
     return roc_area(*roc_points(fit.intercept))[0]
 
@@ -55,15 +56,16 @@ def test_interval_and_band(kind):
     assert ci.method == f"{kind} bootstrap percentile"
     boot = result.bootstrap
     assert boot.D.shape == (60,) and boot.fpr.shape == boot.tpr.shape == (60, 19)
+    assert boot.n_iter.shape == (60,) and np.all(boot.n_iter >= 1)
     assert np.all(boot.band_low <= boot.band_high)
     assert boot.band_low[0] == 0 and boot.band_high[-1] == 1
 
 
 def test_parametric_intervals_are_narrower_than_stratified():
     y, P = _scores(2, n=300)
-    width = {kind: (lambda ci: ci.high - ci.low)(roc_dmf(y, P, n_levels=19, bootstrap=kind, n_boot=60,
-                                                         random_state=0).ci)
-             for kind in ("parametric", "stratified")}
+    intervals = {kind: roc_dmf(y, P, n_levels=19, bootstrap=kind, n_boot=60, random_state=0).ci
+                 for kind in ("parametric", "stratified")}
+    width = {kind: ci.high - ci.low for kind, ci in intervals.items()}
     assert width["parametric"] < width["stratified"]
 
 
@@ -142,3 +144,24 @@ def test_compare_models_parametric_sums_to_one():
 def test_compare_models_errors(scores, kwargs, error, match):
     with pytest.raises(error, match=match):
         compare_models([0, 1, 0, 1], scores, **kwargs)
+
+
+def test_unconverged_replicates_are_restarted_from_their_own_start():
+    # with one iteration nothing converges; the restart keeps, replicate by replicate, the
+    # lower deviance of the warm-started fit and of a cold fit of that replicate alone
+    y, P = _scores(10)
+    settings = _settings(max_iter=1)
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=9, thresholds="pooled"), settings)
+    rng = np.random.default_rng(0)
+    response = response_rates(np.clip(point.rates + rng.normal(0, 0.05, (4, *point.rates.shape)), 0, 1),
+                              point.counts)
+    warm = fit_factorization(response, point.weights, start=_warm_start(point, settings), max_iter=1)
+    assert not np.any(warm.converged)
+    restarted = _restart_unconverged(warm, response, point, settings)
+    for b in range(4):
+        cold = fit_factorization(response[b : b + 1], point.weights, max_iter=1)
+        best = min(warm.deviance[b], cold.deviance[0])
+        assert restarted.deviance[b] == pytest.approx(best, rel=1e-12)
+        source = cold.intercept[0] if cold.deviance[0] < warm.deviance[b] else warm.intercept[b]
+        np.testing.assert_allclose(restarted.intercept[b], source, rtol=0, atol=1e-9)
+        assert restarted.n_iter[b] == 2  # one warm and one cold iteration

@@ -1,6 +1,6 @@
 """ROC-DMF: one multiclass ROC curve from a binomial factorization of the pairwise rates.
 
-Wang & Carvalho, "Multiclass ROC". For every ordered class pair the TPR and
+Wang & Carvalho (2024), "Multiclass ROC", arXiv:2404.13147. For every ordered class pair the TPR and
 FPR at T quantile thresholds form two T × K matrices (:func:`pairwise_rates`);
 a weighted binomial rank-one factorization of them (:func:`roc_dmf`) gives one
 curve and its area D, with a parametric or stratified bootstrap for its
@@ -14,13 +14,14 @@ Modules: ``_rates`` (pairwise matrices), ``_factorization`` (batched IRLS),
 from polyroc.dmf._bootstrap import DmfBootstrap
 from polyroc.dmf._compare import ModelComparison, compare_models
 from polyroc.dmf._rates import PairwiseRates, pairwise_rates
-from polyroc.dmf._roc import DmfRoc, roc_dmf
+from polyroc.dmf._roc import DmfRoc, NonMonotoneCurveWarning, roc_dmf
 from polyroc.dmf._weights import majority_cost_weights
 
 __all__ = [
     "DmfBootstrap",
     "DmfRoc",
     "ModelComparison",
+    "NonMonotoneCurveWarning",
     "PairwiseRates",
     "compare_models",
     "majority_cost_weights",

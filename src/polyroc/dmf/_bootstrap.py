@@ -18,7 +18,12 @@ from scipy.special import expit
 
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
-from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
+from polyroc.dmf._factorization import (
+    fit_factorization,
+    linear_predictor,
+    start_from_logits,
+)
+from polyroc.dmf._model import observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
 from polyroc.exceptions import ConvergenceWarning
 from polyroc.resampling import (
@@ -59,7 +64,11 @@ class DmfBootstrap:
         Vertical band: pointwise percentiles of the replicate curves'
         TPR on a fixed FPR grid.
     n_unconverged : int
-        Number of replicate fits that reached ``max_iter``.
+        Number of replicate fits that reached ``max_iter`` (a replicate that
+        does not converge from the point fit is refitted from its own start,
+        and counts only if that fails too).
+    n_iter : ndarray of shape (n_boot,)
+        Iterations spent on each replicate (both fits for a restarted one).
     """
 
     kind: str
@@ -74,15 +83,17 @@ class DmfBootstrap:
     band_low: np.ndarray
     band_high: np.ndarray
     n_unconverged: int
+    n_iter: np.ndarray | None = None
 
 
 class Replicates(NamedTuple):
-    """Areas (B,), curves (B, T) and the number of unconverged fits of a batch."""
+    """Areas (B,), curves (B, T), the number of unconverged fits and the iterations of a batch."""
 
     area: np.ndarray
     fpr: np.ndarray
     tpr: np.ndarray
     n_unconverged: int
+    n_iter: np.ndarray
 
 
 def replicate_fits(problems, points, settings):
@@ -139,17 +150,25 @@ def summarise(replicates, point, settings):
         band_low=band_low,
         band_high=band_high,
         n_unconverged=replicates.n_unconverged,
+        n_iter=replicates.n_iter,
     )
 
 
 def _warm_start(point, settings):
+    """The point fit as starting values; None for one pair (solved in closed form)."""
+    if point.rates.shape[1] == 1:
+        return None
     eta = linear_predictor(point.factorization)
     return start_from_logits(eta, intercept=settings.method == "intercept")
 
 
 def _simulate(point, n_boot, rng, chunk):
-    """Rate matrices M* = Z*/N with Z* ~ Bin(N, μ̂), a chunk of replicates at a time."""
-    mean = expit(linear_predictor(point.factorization)[0])
+    """Rate matrices M* = Z*/N with Z* ~ Bin(N, μ̂), a chunk of replicates at a time.
+
+    μ̂ is the fitted rate on the scale of the observed rates (the fit
+    describes the continuity-corrected rates, see :func:`observed_rate_means`).
+    """
+    mean = observed_rate_means(expit(linear_predictor(point.factorization)[0]), point.counts)
     trials = point.trials.astype(np.int64)
     for first in range(0, n_boot, chunk):
         size = min(chunk, n_boot - first)
@@ -161,17 +180,39 @@ def _refit(rates, point, start, settings):
     step = max(1, FIT_CELLS // point.rates.size)
     parts = []
     for first in range(0, rates.shape[0], step):
-        fit = fit_factorization(
-            rates[first : first + step],
-            point.weights,
-            method=settings.method,
-            start=start,
-            tol=settings.tol,
-            max_iter=settings.max_iter,
-        )
+        response = response_rates(rates[first : first + step], point.counts)
+        fit = _fit(response, point, start, settings)
+        if not np.all(fit.converged):
+            fit = _restart_unconverged(fit, response, point, settings)
         fpr, tpr = roc_points(fit.intercept, monotone=settings.monotone)
-        parts.append(Replicates(roc_area(fpr, tpr), fpr, tpr, int(np.sum(~fit.converged))))
+        parts.append(Replicates(roc_area(fpr, tpr), fpr, tpr, int(np.sum(~fit.converged)), fit.n_iter))
     return _combine(parts)
+
+
+def _fit(response, point, start, settings):
+    return fit_factorization(
+        response, point.weights, method=settings.method, start=start, tol=settings.tol,
+        max_iter=settings.max_iter,
+    )
+
+
+def _restart_unconverged(fit, response, point, settings):
+    """Refit the replicates that did not converge from their own (cold) start; keep the lower deviance.
+
+    A replicate whose optimum lies far from the point fit can crawl from the
+    warm start along a flat valley of the alternating steps; started from the
+    SVD of its own logits it usually converges in a few dozen iterations.
+    """
+    stuck = np.flatnonzero(~fit.converged)
+    cold = _fit(response[stuck], point, None, settings)
+    better = cold.deviance < fit.deviance[stuck]
+    chosen = stuck[better]
+    merged = [np.array(value, copy=True) for value in fit]
+    for whole, part in zip(merged, cold):
+        whole[chosen] = part[better]
+    result = type(fit)(*merged)
+    result.n_iter[stuck] = fit.n_iter[stuck] + cold.n_iter  # the work spent on both fits
+    return result
 
 
 def _combine(parts):
@@ -180,6 +221,7 @@ def _combine(parts):
         np.vstack([p.fpr for p in parts]),
         np.vstack([p.tpr for p in parts]),
         sum(p.n_unconverged for p in parts),
+        np.concatenate([p.n_iter for p in parts]),
     )
 
 
@@ -189,7 +231,8 @@ def _warn_unconverged(replicates, settings):
         total = settings.n_boot * len(replicates)
         warnings.warn(
             f"{failed} of {total} bootstrap refits did not converge within max_iter="
-            f"{settings.max_iter}; their D is kept (raise max_iter or tol to change this)",
+            f"{settings.max_iter}, from the point fit nor from their own start; their D is kept "
+            "(raise max_iter or tol to change this)",
             ConvergenceWarning,
             stacklevel=4,
         )

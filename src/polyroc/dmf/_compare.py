@@ -8,9 +8,9 @@ import numpy as np
 
 from polyroc._validation import check_model_scores
 from polyroc.dmf._bootstrap import replicate_fits, summarise
-from polyroc.dmf._model import check_settings, fit_point
+from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point
 from polyroc.dmf._rates import prepare_problem
-from polyroc.dmf._roc import assemble, warn_if_unconverged
+from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,31 @@ class ModelComparison:
     random_state: object
 
     def probability(self, ordering):
-        """P(the models' D rank as ``ordering``, best first); 0 for orderings never seen."""
-        return self.ranking_probabilities.get(tuple(ordering), 0.0)
+        """P(the models' D rank as ``ordering``, best first); 0 for orderings never seen.
+
+        Parameters
+        ----------
+        ordering : sequence of str
+            Every model name once, best first.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        TypeError
+            If ``ordering`` is a string or not a sequence.
+        ValueError
+            If ``ordering`` does not name every model exactly once.
+        """
+        if isinstance(ordering, str) or not hasattr(ordering, "__iter__"):
+            raise TypeError(f"ordering must be a sequence of model names, got {type(ordering).__name__}")
+        ordering = tuple(ordering)
+        named = all(isinstance(name, str) and name in self.names for name in ordering)
+        if not named or len(set(ordering)) != len(ordering) or len(ordering) != len(self.names):
+            raise ValueError(f"ordering must name every model once, {self.names}; got {ordering}")
+        return self.ranking_probabilities.get(ordering, 0.0)
 
 
 def compare_models(
@@ -103,6 +126,11 @@ confidence, random_state, tol, max_iter
         As :func:`roc_dmf`; also for fewer than 2 models, a model name that is
         not a string, or ``bootstrap=None``.
 
+    Warns
+    -----
+    UndefinedMetricWarning, ConvergenceWarning, NonMonotoneCurveWarning
+        As :func:`roc_dmf`, for each model.
+
     Examples
     --------
     >>> rng = np.random.default_rng(1)
@@ -131,13 +159,17 @@ confidence, random_state, tol, max_iter
     )
     problems = [
         prepare_problem(
-            y_true, scores[name], labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds
+            y_true, scores[name], labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds,
+            one_binary_pair=True,
         )
         for name in names
     ]
+    for problem in problems:
+        check_bootstrap_size(problem, settings)
     points = [fit_point(problem, settings) for problem in problems]
     for point in points:
         warn_if_unconverged(point, settings)
+        warn_if_reversed(point, settings)
     replicates = replicate_fits(problems, points, settings)
     results = {
         name: assemble(problem, point, settings, summarise(reps, point, settings))

@@ -15,21 +15,24 @@ Two parameterisations:
   intercept (‖V‖ = 1), whose row intercept is afterwards the projection
   ``Λ0 = mean(V) Λ``.
 
-The rates are clipped to [:data:`RATE_CLIP`, 1 - :data:`RATE_CLIP`] before fitting.
-An exact 0 or 1 has an infinite logit, and a row whose cells are partly 0 or 1
-otherwise sends Λ_i and the row intercept (the mean logit of the row) to ±∞
-along a direction of ever-decreasing deviance, so that the curve point and D
-depend on where the iterations stop. With the clip the estimate is finite,
-D moves by at most about 1e-4, and the fit does not depend on the scale or on
-the class sizes (unlike a correction such as (N M + 0.5) / (N + 1)).
+The rates must lie strictly inside (0, 1) (``roc_dmf`` fits empirical-logit
+rates, see :func:`polyroc.dmf._model.response_rates`): every cell then has a
+finite logit and, since a binomial deviance term with 0 < M < 1 grows without
+bound as |η| grows, the deviance has a finite minimiser. A single column
+(K = 1, the binary case) is the saturated model and is solved in closed form,
+``η = logit(M)``, for rates anywhere in [0, 1] (±∞ at 0 and 1).
 
 The weights are divided by their mean before fitting, so that multiplying
 them by a constant changes neither the iterations nor the result (only the
 reported deviance, which is on the original scale).
 
-Safeguards: η is clamped to ±:data:`ETA_BOUND` when forming the means, each
-block step is halved (at most :data:`MAX_HALVINGS` times) while it raises the
-deviance, and denominators are floored. A fit stops when the relative change
+Numerical safeguards, none of which is active at a solution of ordinary data
+(tightening any of them by a factor 10⁴ moves D by less than 1e-6 in the tests):
+η is clamped to ±:data:`ETA_BOUND` when forming the means, each block step is
+halved (at most :data:`MAX_HALVINGS` times) while it raises the deviance, the
+IRLS weights are floored at :data:`VARIANCE_FLOOR`, a row whose 2 × 2 system is
+singular to :data:`SINGULAR_RTOL` gets an intercept-only step, and denominators
+are floored at :data:`DENOMINATOR_FLOOR`. A fit stops when the relative change
 of deviance ``|Dev_old - Dev_new| / (|Dev_new| + 0.1)`` falls below ``tol``.
 """
 
@@ -38,15 +41,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import logit, xlogy
+from scipy.special import logit
 
 METHODS = ("intercept", "algorithm1")
 ETA_BOUND = 30.0
 MAX_HALVINGS = 20
 VARIANCE_FLOOR = 1e-12
 DENOMINATOR_FLOOR = 1e-300
-START_CLIP = 1e-3
-RATE_CLIP = 1e-4
+SINGULAR_RTOL = 1e-12
 #: |η| below which μ (1 - μ) >= exp(-|η|) / 4 stays above VARIANCE_FLOOR (with a margin).
 VARIANCE_BOUND = 26.0
 #: At most this many rows for the deviance's product form (see _Solver).
@@ -56,7 +58,8 @@ PRODUCT_ROWS = 1000
 class Factorization(NamedTuple):
     """A batch of fits: ``η = intercept[:, :, None] + slope[:, :, None] * effect[:, None, :]``.
 
-    ``effect`` is centred with unit norm and its first entry is >= 0.
+    ``effect`` is centred with unit norm and its first entry is >= 0 (for a
+    single column, K = 1, it is 0: there is no pair effect).
     """
 
     intercept: np.ndarray  # (B, R)
@@ -73,14 +76,15 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
     Parameters
     ----------
     rates : ndarray of shape (B, R, K)
-        Observed proportions in [0, 1].
+        Observed proportions, strictly inside (0, 1) when K >= 2; a single
+        column (K = 1) may hold 0 and 1.
     weights : ndarray of shape (R, K)
         Positive fit weights ω, shared by the batch.
     method : {"intercept", "algorithm1"}
     start : Factorization, optional
         Starting values in the fitting parameterisation (see
         :func:`start_from_logits`), broadcast over the batch. Default: the
-        rank-one SVD of the logits of the rates clipped to [1e-3, 1 - 1e-3].
+        rank-one SVD of the logits of the rates. Ignored when K = 1.
     tol : float
         Convergence threshold on the relative change of deviance.
     max_iter : int
@@ -90,18 +94,28 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
     -------
     Factorization
 
+    Raises
+    ------
+    ValueError
+        If K >= 2 and a rate is not strictly inside (0, 1).
+
     Examples
     --------
     >>> rates = np.array([[[0.9, 0.6, 0.7], [0.4, 0.1, 0.2]]])
     >>> fit = fit_factorization(rates, np.ones((2, 3)))
     >>> bool(fit.converged[0]), np.round(np.abs(fit.effect[0]).sum(), 6) > 0
     (True, np.True_)
+    >>> fit_factorization(np.array([[[1.0], [0.25]]]), np.ones((2, 1))).intercept.tolist()
+    [[inf, -1.0986122886681098]]
     """
-    rates = np.clip(np.asarray(rates, dtype=np.float64), RATE_CLIP, 1 - RATE_CLIP)
+    rates = np.asarray(rates, dtype=np.float64)
+    if rates.shape[2] == 1:
+        return saturated_fit(rates)
+    if not (rates.min() > 0 and rates.max() < 1):
+        raise ValueError("rates must lie strictly inside (0, 1) to be factorized")
     intercept_model = method == "intercept"
     if start is None:
-        clipped = np.clip(rates, START_CLIP, 1 - START_CLIP)
-        start = start_from_logits(logit(clipped), intercept=intercept_model)
+        start = start_from_logits(logit(rates), intercept=intercept_model)
     batch, n_rows, n_cols = rates.shape
     params = _Params(
         np.broadcast_to(start.intercept, (batch, n_rows)).copy(),
@@ -112,6 +126,22 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
     result = _Solver(rates, weights / scale, intercept_model).run(params, tol, max_iter)
     result = result._replace(deviance=result.deviance * scale)
     return result if intercept_model else _project_on_ones(result)
+
+
+def saturated_fit(rates):
+    """The closed-form fit of one column (B, R, 1): η = logit(M), no pair effect, deviance 0.
+
+    Both parameterisations coincide: with one pair the centred effect is 0
+    (and Algorithm 1's projection of η = Λ V on V0 = 1 is η itself).
+    """
+    batch, n_rows, _ = rates.shape
+    with np.errstate(divide="ignore"):
+        intercept = logit(rates[:, :, 0])
+    zeros = np.zeros(batch)
+    return Factorization(
+        intercept, np.zeros((batch, n_rows)), np.zeros((batch, 1)), zeros,
+        np.zeros(batch, dtype=np.int64), np.ones(batch, dtype=bool),
+    )
 
 
 def start_from_logits(eta, *, intercept=True):
@@ -295,7 +325,7 @@ class _Solver:
         a, lam = params.intercept, params.slope
         if self.intercept_model:
             det = s0 * s2 - s1 * s1
-            singular = det <= 1e-12 * s0 * s2
+            singular = det <= SINGULAR_RTOL * s0 * s2
             det = np.where(singular, 1.0, det)
             intercept = np.where(singular, a + (g0 + lam * s1) / s0, a + (s2 * g0 - s1 * g1) / det)
             slope = np.where(singular, 0.0, lam + (s0 * g1 - s1 * g0) / det)
@@ -350,16 +380,14 @@ class _Solver:
 
 
 def _negative_entropy(rates):
-    """``M log M + (1 - M) log(1 - M)``; with the rates clipped inside (0, 1) no ``xlogy`` is needed."""
-    if rates.size and rates.min() > 0 and rates.max() < 1:
-        complement = 1 - rates
-        out = np.log(rates)
-        out *= rates
-        log_complement = np.log(complement)
-        log_complement *= complement
-        out += log_complement
-        return out
-    return xlogy(rates, rates) + xlogy(1 - rates, 1 - rates)
+    """``M log M + (1 - M) log(1 - M)`` for rates strictly inside (0, 1)."""
+    complement = 1 - rates
+    out = np.log(rates)
+    out *= rates
+    log_complement = np.log(complement)
+    log_complement *= complement
+    out += log_complement
+    return out
 
 
 def _project_on_ones(fit):

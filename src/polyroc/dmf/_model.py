@@ -1,4 +1,24 @@
-"""Settings of a ROC-DMF fit and the fit of one problem (rates → weights → factorization → curve)."""
+"""Settings of a ROC-DMF fit and the fit of one problem (rates → weights → factorization → curve).
+
+The factorization models logits, and its row intercept is a mean of logits
+over the pairs, so a rate of exactly 0 or 1 (a class with every sample on one
+side of a threshold: common with tied scores, small classes or nearly
+separable classes) has an infinite logit that would drag a whole curve point
+to 0 or 1. Such cells are estimates from n samples, not certainties: the
+factorization fits the empirical-logit rates
+
+    M̃ = (n M + ½) / (n + 1),   logit M̃ = log((Z + ½) / (n − Z + ½)),   Z = n M,
+
+where n is the number of samples behind the rate (n_a for a TPR, n_b for an
+FPR). This is the continuity correction of Haldane (1956, Ann. Hum. Genet.
+20:309) and Anscombe (1956, Biometrika 43:461), whose logit estimates a
+binomial logit with bias O(n⁻²) (Cox & Snell, "Analysis of Binary Data",
+2nd ed., Chapman & Hall, 1989). It moves a rate by at most 1/(2(n + 1)), is
+finite for every count, vanishes as the classes grow and involves no tuning
+constant. With one pair (two classes) the model is saturated, no logits are
+averaged and the curve is the empirical binary ROC itself: the rates are
+fitted as they are.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +26,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._validation import check_option, check_positive_int, check_real
+from polyroc._validation import check_positive_int, check_random_state, check_real
+from polyroc.dmf._checks import check_bootstrap_work, check_choice
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import METHODS, fit_factorization
 from polyroc.dmf._rates import batch_rates, pair_sizes
 from polyroc.dmf._weights import TRIALS, binomial_trials, fit_weights
+
+#: Pseudo-observations added to the successes and to the failures behind every rate.
+CONTINUITY = 0.5
 
 BOOTSTRAPS = (None, "parametric", "stratified")
 
@@ -37,6 +61,7 @@ class PointFit(NamedTuple):
     thresholds: np.ndarray  # (T, K)
     weights: np.ndarray  # ω (2T, K)
     trials: np.ndarray  # N (2T, K)
+    counts: np.ndarray  # samples behind each rate (2T, K): n_a in the TP block, n_b in the FP block
     factorization: object  # Factorization with a batch of 1
     fpr: np.ndarray  # (T,)
     tpr: np.ndarray  # (T,)
@@ -47,11 +72,12 @@ def check_settings(
     *, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state
 ):
     """Validate the options shared by :func:`roc_dmf` and :func:`compare_models`."""
-    check_option("method", method, METHODS)
-    check_option("trials", trials, TRIALS)
-    check_option("bootstrap", bootstrap, BOOTSTRAPS)
+    check_choice("method", method, METHODS)
+    check_choice("trials", trials, TRIALS)
+    check_choice("bootstrap", bootstrap, BOOTSTRAPS)
     if not isinstance(monotone, (bool, np.bool_)):
         raise TypeError(f"monotone must be True or False, got {monotone!r}")
+    check_random_state(random_state)
     return Settings(
         method=method,
         weighting=weighting,
@@ -66,6 +92,12 @@ def check_settings(
     )
 
 
+def check_bootstrap_size(problem, settings):
+    """Refuse a bootstrap too large to run in reasonable time (see :func:`check_bootstrap_work`)."""
+    if settings.bootstrap is not None:
+        check_bootstrap_work(settings.n_boot, 2 * problem.levels.size * len(problem.pools.pairs))
+
+
 def problem_weights(problem, settings):
     """Binomial trials N and fit weights ω (2T, K) of a problem."""
     n_pos, n_neg = pair_sizes(problem)
@@ -74,13 +106,52 @@ def problem_weights(problem, settings):
     return trials, weights
 
 
+def rate_counts(problem):
+    """Number of samples behind each rate (2T, K): n_a for the TPRs, n_b for the FPRs."""
+    n_pos, n_neg = pair_sizes(problem)
+    return binomial_trials(n_pos, n_neg, problem.levels.size, "marginal")
+
+
+def response_rates(rates, counts):
+    """The rates the factorization fits: empirical-logit rates, or the rates themselves for one pair.
+
+    ``rates`` (..., 2T, K) are observed proportions of ``counts`` (2T, K)
+    samples; see the module docstring.
+
+    >>> response_rates(np.array([[0.0, 1.0], [0.5, 0.25]]), np.array([[4.0, 4.0], [2.0, 4.0]])).tolist()
+    [[0.1, 0.9], [0.5, 0.3]]
+    >>> response_rates(np.array([[0.0], [1.0]]), np.array([[4.0], [4.0]])).tolist()
+    [[0.0], [1.0]]
+    """
+    if rates.shape[-1] == 1:
+        return rates
+    return (counts * rates + CONTINUITY) / (counts + 2 * CONTINUITY)
+
+
+def observed_rate_means(fitted, counts):
+    """Means of the observed rates under the model: the inverse of :func:`response_rates`, within [0, 1].
+
+    The factorization describes the corrected rates; a simulated observed
+    rate must have the mean whose correction is the fitted rate, so that
+    refitting simulated data reproduces the fit instead of correcting twice.
+
+    >>> observed_rate_means(np.array([[0.1, 0.9], [0.05, 0.3]]), np.array([[4.0, 4.0], [4.0, 4.0]])).tolist()
+    [[0.0, 1.0], [0.0, 0.25]]
+    """
+    if fitted.shape[-1] == 1:
+        return fitted
+    return np.clip((fitted * (counts + 2 * CONTINUITY) - CONTINUITY) / counts, 0.0, 1.0)
+
+
 def fit_point(problem, settings):
     """Rates, weights, factorization and curve of the observed data."""
     trials, weights = problem_weights(problem, settings)
+    counts = rate_counts(problem)
     rates = batch_rates(problem.pools, problem.levels)
     stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
     fit = fit_factorization(
-        stacked, weights, method=settings.method, tol=settings.tol, max_iter=settings.max_iter
+        response_rates(stacked, counts), weights, method=settings.method, tol=settings.tol,
+        max_iter=settings.max_iter,
     )
     fpr, tpr = roc_points(fit.intercept, monotone=settings.monotone)
     return PointFit(
@@ -88,6 +159,7 @@ def fit_point(problem, settings):
         thresholds=rates.thresholds[0],
         weights=weights,
         trials=trials,
+        counts=counts,
         factorization=fit,
         fpr=fpr[0],
         tpr=tpr[0],

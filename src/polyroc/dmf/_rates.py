@@ -33,15 +33,17 @@ import numpy as np
 
 from polyroc._validation import (
     check_class_support,
-    check_option,
     check_positive_int,
     check_quantile_levels,
     check_scores,
 )
+from polyroc.dmf._checks import check_choice
 from polyroc.exceptions import UndefinedMetricWarning
 
 THRESHOLD_MODES = ("pooled", "column", "balanced")
 BALANCED_RTOL = 1e-12
+#: Largest rate matrix (2T × K cells) accepted: the solver's six float64 work arrays take 200 MiB.
+MAX_CELLS = 2**22
 
 
 class Column(NamedTuple):
@@ -130,6 +132,10 @@ class Problem(NamedTuple):
 def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, thresholds="pooled"):
     """Pairwise TPR and FPR matrices (T × K) for every ordered pair of classes.
 
+    With two classes both ordered pairs are returned (the paper's §3.1 builds
+    both); :func:`roc_dmf` factorizes only the first, (first class, second
+    class), which is the binary ROC.
+
     Parameters
     ----------
     y_true : array-like of shape (n,)
@@ -157,9 +163,10 @@ def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, th
 
     Raises
     ------
-    ValueError
+    ValueError, TypeError
         For invalid labels or scores, fewer than 2 classes with samples, bad
-        levels or an unknown ``thresholds``.
+        levels, more levels than fit in memory (2 T K > 2**22 cells) or an
+        unknown ``thresholds``.
 
     Warns
     -----
@@ -195,16 +202,24 @@ def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, th
     )
 
 
-def prepare_problem(y_true, y_score, *, labels, levels, n_levels, thresholds):
-    """Validate the inputs, drop the pairs without samples and sort every column once."""
+def prepare_problem(y_true, y_score, *, labels, levels, n_levels, thresholds, one_binary_pair=False):
+    """Validate the inputs, drop the pairs without samples and sort every column once.
+
+    With ``one_binary_pair``, two classes with samples give the single pair
+    (first class, second class), the binary construction of the paper's §3.1.
+    """
     y, scores, classes, _ = check_scores(y_true, y_score, labels=labels, require_simplex=False)
-    check_option("thresholds", thresholds, THRESHOLD_MODES)
-    if levels is None:
-        n_levels = check_positive_int("n_levels", n_levels, minimum=2)
-        levels = np.arange(1, n_levels + 1) / (n_levels + 1)
-    levels = check_quantile_levels("levels", levels)
+    check_choice("thresholds", thresholds, THRESHOLD_MODES)
     support = check_class_support(y, classes)
     pairs, dropped = _ordered_pairs(support)
+    if one_binary_pair and len(pairs) == 2:
+        pairs = pairs[:1]
+    if levels is None:
+        n_levels = check_positive_int("n_levels", n_levels, minimum=2)
+        check_problem_size("n_levels", n_levels, len(pairs))
+        levels = np.arange(1, n_levels + 1) / (n_levels + 1)
+    levels = check_quantile_levels("levels", levels)
+    check_problem_size("levels", levels.size, len(pairs))
     if dropped:
         named = ", ".join(f"({classes[a]!r}, {classes[b]!r})" for a, b in dropped)
         warnings.warn(
@@ -216,6 +231,17 @@ def prepare_problem(y_true, y_score, *, labels, levels, n_levels, thresholds):
     pools = _build_pools(y, scores, pairs, thresholds)
     dropped_labels = tuple((classes[a].item(), classes[b].item()) for a, b in dropped)
     return Problem(y, scores, classes, pools, levels[::-1].copy(), dropped_labels)
+
+
+def check_problem_size(name, n_levels, n_pairs):
+    """Refuse rate matrices (2T × K) too large to factorize in memory, naming their size."""
+    cells = 2 * n_levels * n_pairs
+    if cells > MAX_CELLS:
+        raise ValueError(
+            f"{name}: {n_levels:,} levels for {n_pairs} class pairs make {cells:,} matrix cells; the "
+            f"factorization holds several float64 arrays of that size (about {6 * 8 * cells / 2**30:.1f} GiB), "
+            f"and at most {MAX_CELLS:,} cells are allowed; use fewer levels"
+        )
 
 
 def pair_sizes(problem):

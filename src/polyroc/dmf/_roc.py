@@ -4,16 +4,32 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import expit
 
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
-from polyroc.dmf._curve import with_endpoints
+from polyroc.dmf._curve import roc_points, with_endpoints
 from polyroc.dmf._factorization import linear_predictor
-from polyroc.dmf._model import check_settings, fit_point
+from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning
+
+#: Largest decrease of the fitted curve from one row to the next that passes without a warning.
+REVERSAL_TOLERANCE = 0.01
+
+
+class NonMonotoneCurveWarning(UserWarning):
+    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone."""
+
+
+class Reversal(NamedTuple):
+    """The largest decrease of a fitted curve: its size, the block ("TPR" or "FPR") and the row."""
+
+    amount: float
+    block: str
+    row: int
 
 
 @dataclass(frozen=True)
@@ -34,17 +50,21 @@ class DmfRoc:
     thresholds : ndarray of shape (T, K)
         Threshold of each row for each pair.
     tpr_matrix, fpr_matrix : ndarray of shape (T, K)
-        The observed pairwise rates that were factorized.
+        The observed pairwise rates. With K >= 2 pairs the factorization fits
+        their empirical-logit version (n M + ½)/(n + 1), n = ``n_pos`` (TPR)
+        or ``n_neg`` (FPR); with one pair (two classes) the rates themselves.
     intercept, slope : ndarray of shape (2T,)
         Fitted Λ0 and Λ (TP rows first, then FP rows).
     pair_effect : ndarray of shape (K,)
-        Fitted V: centred, unit norm, first entry >= 0.
+        Fitted V: centred, unit norm, first entry >= 0 (``[0.0]`` for two
+        classes: one pair, no pair effect).
     fitted : ndarray of shape (2T, K)
-        Fitted rates expit(Λ0 + Λ V).
+        Fitted rates expit(Λ0 + Λ V) (of the corrected rates when K >= 2).
     weights, n_trials : ndarray of shape (2T, K)
         Fit weights ω and binomial trials N.
     pairs : ndarray of shape (K, 2)
-        Ordered class pairs (positive, negative) used, as labels.
+        Ordered class pairs (positive, negative) used, as labels; with two
+        classes only (first, second).
     dropped_pairs : tuple of tuple
         Pairs left out because one of their classes has no samples.
     n_pos, n_neg : ndarray of shape (K,)
@@ -60,6 +80,16 @@ class DmfRoc:
         The class order.
     bootstrap : DmfBootstrap or None
         Replicates, CI and band when a bootstrap was requested.
+    max_reversal : float
+        Largest decrease of the fitted ``fpr`` or ``tpr`` from one row to the
+        next, before any ``monotone`` running maximum (0.0 for a monotone
+        curve). The pairwise rates are monotone down every column, but each
+        row has its own intercept and slope: a row in which a few pairs sit far
+        from the others (a rate of 0 or 1 among intermediate ones, typical of
+        tied scores and small classes) is fitted with a steep slope Λ_i, which
+        moves its intercept, the model's logit at the average pair effect
+        V = 0. Above 0.01 :func:`roc_dmf` warns with
+        :class:`NonMonotoneCurveWarning`.
     """
 
     fpr: np.ndarray
@@ -89,6 +119,7 @@ class DmfRoc:
     monotone: bool
     classes: np.ndarray
     bootstrap: DmfBootstrap | None = None
+    max_reversal: float = 0.0
 
     @property
     def ci(self):
@@ -157,7 +188,17 @@ def roc_dmf(
     T quantile thresholds form two T × K matrices; a weighted binomial
     rank-one factorization ``logit M_ij ≈ Λ0_i + Λ_i V_j`` of the stacked
     matrices gives, through its row intercepts, one multiclass ROC curve
-    (Wang & Carvalho, "Multiclass ROC").
+    (Wang & Carvalho 2024, "Multiclass ROC", arXiv:2404.13147).
+
+    The rates are fitted as empirical-logit rates (n M + ½)/(n + 1), n the
+    samples behind the rate (Haldane 1956; Anscombe 1956), so that rates of 0
+    or 1 have finite logits and D is free of tuning constants; each rate moves
+    towards ½ by at most 1/(2(n + 1)), which lowers D noticeably only for
+    small classes (tens of samples) and nearly perfect classifiers. With
+    two classes the paper's §3.1 applies: the single pair (first class,
+    second class) is used, the model is saturated and the curve is the
+    empirical binary ROC at the quantile thresholds (D converges to the
+    binary AUC as the levels refine).
 
     Parameters
     ----------
@@ -188,7 +229,9 @@ def roc_dmf(
         :func:`majority_cost_weights`. Only relative weights matter.
     trials : {"pairs", "marginal"}, default="pairs"
         Binomial trials N: n_a·n_b in both blocks (the paper), or n_a for TPR
-        and n_b for FPR. Used by ``"weighted"`` and the parametric bootstrap.
+        and n_b for FPR. Used by ``"weighted"`` and the parametric bootstrap
+        (the continuity correction always uses n_a and n_b, the samples
+        behind each rate).
     monotone : bool, default=False
         Apply a running maximum to the curve before integrating.
     bootstrap : {None, "parametric", "stratified"}, default=None
@@ -212,15 +255,20 @@ def roc_dmf(
     ------
     ValueError, TypeError
         Invalid labels or scores, fewer than 2 classes with samples, bad
-        levels, unknown options, weights of the wrong shape or not positive.
+        levels or more than fit in memory (2 T K > 2**22 matrix cells),
+        unknown options, weights of the wrong shape or not positive, a bad
+        ``random_state``, or a bootstrap of more than 2**34 cell refits
+        (``n_boot`` × 2 T K; about an hour). All are checked before any work.
 
     Warns
     -----
     UndefinedMetricWarning
         Pairs with an empty class were dropped.
     ConvergenceWarning
-        The fit (or some bootstrap refits) stopped at ``max_iter``; this usually
-        means separable rows, whose intercepts diverge while D stays accurate.
+        The fit (or some bootstrap refits) stopped at ``max_iter``.
+    NonMonotoneCurveWarning
+        The fitted curve decreases by more than 0.01 somewhere (see
+        ``DmfRoc.max_reversal``).
 
     Examples
     --------
@@ -249,10 +297,13 @@ def roc_dmf(
         random_state=random_state,
     )
     problem = prepare_problem(
-        y_true, y_score, labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds
+        y_true, y_score, labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds,
+        one_binary_pair=True,
     )
+    check_bootstrap_size(problem, settings)
     point = fit_point(problem, settings)
     warn_if_unconverged(point, settings)
+    warn_if_reversed(point, settings)
     boot = None
     if settings.bootstrap is not None:
         replicates = replicate_fits([problem], [point], settings)[0]
@@ -265,11 +316,39 @@ def warn_if_unconverged(point, settings):
     if not point.factorization.converged[0]:
         warnings.warn(
             f"the factorization did not converge within max_iter={settings.max_iter} iterations "
-            f"(deviance {point.factorization.deviance[0]:.6g}); rows of rates that are all 0 or "
-            "all 1 have infinite intercepts, D is still accurate",
+            f"(deviance {point.factorization.deviance[0]:.6g}, tol={settings.tol:g}); raise max_iter",
             ConvergenceWarning,
             stacklevel=3,
         )
+
+
+def curve_reversal(point):
+    """The largest decrease of the point fit's curve (before any running maximum)."""
+    fpr, tpr = roc_points(point.factorization.intercept)
+    drops = {"TPR": -np.diff(tpr[0]), "FPR": -np.diff(fpr[0])}
+    block = max(drops, key=lambda name: drops[name].max(initial=0.0))
+    row = int(np.argmax(drops[block])) if drops[block].size else 0
+    return Reversal(max(0.0, float(drops[block].max(initial=0.0))), block, row)
+
+
+def warn_if_reversed(point, settings):
+    """Warn with :class:`NonMonotoneCurveWarning` when the curve decreases by more than the tolerance."""
+    reversal = curve_reversal(point)
+    if reversal.amount <= REVERSAL_TOLERANCE:
+        return
+    n_levels = point.rates.shape[0] // 2
+    offset = 0 if reversal.block == "TPR" else n_levels
+    slopes = point.factorization.slope[0, offset + reversal.row : offset + reversal.row + 2]
+    advice = "" if settings.monotone else "; monotone=True integrates its running maximum instead"
+    warnings.warn(
+        f"the ROC-DMF curve's {reversal.block} decreases by {reversal.amount:.3f} from row "
+        f"{reversal.row} to row {reversal.row + 1} although every pairwise rate column is monotone: "
+        f"the two rows are fitted with slopes {slopes[0]:.3g} and {slopes[1]:.3g}, and a steep row slope "
+        "(a few pairs far from the others, e.g. rates of 0 or 1 among intermediate ones with tied scores "
+        f"or small classes) moves the row intercept (see DmfRoc.max_reversal){advice}",
+        NonMonotoneCurveWarning,
+        stacklevel=3,
+    )
 
 
 def assemble(problem, point, settings, boot):
@@ -305,4 +384,5 @@ def assemble(problem, point, settings, boot):
         monotone=settings.monotone,
         classes=problem.classes,
         bootstrap=boot,
+        max_reversal=curve_reversal(point).amount,
     )

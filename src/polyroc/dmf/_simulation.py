@@ -60,3 +60,55 @@ def simulate_paper_design(n=50_000, p=10, k=5, *, labels="multinomial", random_s
         cumulative = probabilities.cumsum(axis=1)
         y = np.minimum((rng.random((n, 1)) > cumulative).sum(axis=1), k - 1)
     return Simulation(X, y, probabilities)
+
+
+def simulate_rare_class_scores(sizes=(3118, 620, 240, 45, 13, 4, 2), *, n_large=3, random_state=None):
+    """Scores of a classifier that separates the large classes and knows nothing of the rare ones.
+
+    An analogue of boosted trees on a very imbalanced problem (such as UCI
+    shuttle): each of the first ``n_large`` classes gets a large logit on its
+    own column (1% of its samples on the next large class instead); a
+    rare-class sample is scored like a random large class; the rare classes'
+    columns take two tied values independent of the label.
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Samples per class (each >= 1, at least ``n_large + 1`` classes).
+    n_large : int, default=3
+        Number of leading, well-separated classes (>= 1).
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    y : ndarray of shape (n,)
+    P : ndarray of shape (n, k)
+        Rows on the simplex.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For sizes that are not positive integers, too few classes, or a bad
+        ``n_large`` or ``random_state``.
+
+    Examples
+    --------
+    >>> y, P = simulate_rare_class_scores(random_state=0)
+    >>> np.bincount(y).tolist(), bool(np.allclose(P.sum(axis=1), 1))
+    ([3118, 620, 240, 45, 13, 4, 2], True)
+    """
+    n_large = check_positive_int("n_large", n_large)
+    sizes = [check_positive_int("sizes", size) for size in sizes]
+    if len(sizes) <= n_large:
+        raise ValueError(f"sizes must name more than n_large={n_large} classes, got {len(sizes)}")
+    rng = check_random_state(random_state)
+    k = len(sizes)
+    y = np.repeat(np.arange(k), sizes)
+    logits = np.zeros((y.size, k))
+    large = y < n_large
+    logits[large, y[large]] += 40 + rng.normal(0, 10, large.sum())
+    wrong = large & (rng.random(y.size) < 0.01)
+    logits[wrong, (y[wrong] + 1) % n_large] += 50
+    logits[~large, rng.integers(0, n_large, (~large).sum())] += 40
+    logits[:, n_large:] = rng.integers(0, 2, (y.size, k - n_large))
+    return y, softmax(logits, axis=1)

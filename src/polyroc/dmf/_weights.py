@@ -34,6 +34,8 @@ def fit_weights(weighting, trials, kept_pairs, n_classes):
     if isinstance(weighting, str):
         check_option("weighting", weighting, WEIGHTINGS)
         return np.ones_like(trials) if weighting == "unweighted" else trials.copy()
+    if weighting is None:
+        raise TypeError('weighting must be "unweighted", "weighted" or an array of positive weights, got None')
     costs = expand_costs(weighting, trials.shape[0] // 2, n_classes)
     return costs[:, _full_pair_index(kept_pairs, n_classes)] * trials
 
