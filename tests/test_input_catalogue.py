@@ -109,6 +109,10 @@ class Warned:
 
 
 ERRORS = {
+    # missing arrays and options given as arrays
+    "y_score None in log_loss": Error(lambda: pr.log_loss(Y, None), ValueError, "y_score", "must be an array"),
+    "average given as a list": Error(
+        lambda: pr.f1_score(Y, PRED, average=["macro"]), TypeError, "average", "must be one of"),
     # labels of two kinds, which numpy would silently merge into equal strings
     "y_true mixing 1 and '1'": Error(
         lambda: pr.accuracy_score([1, "1", 2], ["1", 1, 2]),

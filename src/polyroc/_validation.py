@@ -12,7 +12,7 @@ import numbers
 import os
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -190,6 +190,8 @@ def _numeric_array(name, array):
     """
     if array.dtype.kind != "O":
         return array
+    if array.ndim == 0:
+        raise ValueError(f"{name} must be an array, got {array.item()!r}")
     flat = array.ravel()
     missing = [i for i, value in enumerate(flat) if _is_missing(value)]
     if missing:
@@ -514,7 +516,10 @@ def check_zero_division(zero_division):
 
 
 def check_option(name, value, options):
-    """Raise unless ``value`` is one of ``options``."""
+    """Raise unless ``value`` is one of ``options``; an array or a list is a TypeError."""
+    if not isinstance(value, Hashable):
+        listed = ", ".join(repr(o) for o in options)
+        raise TypeError(f"{name} must be one of {listed}; got {type(value).__name__} {value!r}")
     if value not in options:
         listed = ", ".join(repr(o) for o in options)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
