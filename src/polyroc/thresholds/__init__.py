@@ -12,7 +12,6 @@ and :func:`tune_thresholds` returning a :class:`TuningResult`; ROC clouds and DF
 from polyroc.thresholds.batches import default_resolution, threshold_batches
 from polyroc.thresholds.clouds import RocCloud, cloud_rates, dfp, roc_cloud
 from polyroc.thresholds.compare import RuleComparison, compare_rules
-from polyroc.thresholds.estimator import SimplexThresholdClassifier
 from polyroc.thresholds.competing import (
     accuracy_among_singletons,
     average_set_size,
@@ -24,6 +23,7 @@ from polyroc.thresholds.competing import (
     singleton_correct,
     singleton_rate,
 )
+from polyroc.thresholds.estimator import SimplexThresholdClassifier
 from polyroc.thresholds.rules import apply_thresholds, ovr_assign, predict
 from polyroc.thresholds.samplers import barycentre, iter_lattice, iter_random_thresholds, lattice_size
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
