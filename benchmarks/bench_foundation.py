@@ -10,9 +10,9 @@ time (target: <= 1.0). Run: python benchmarks/bench_foundation.py [--n N] [--m M
 import argparse
 
 import numpy as np
+from _common import best_time, make_problem
 from sklearn import metrics as skm
 
-from _common import best_time, make_problem
 from polyroc import curves, metrics
 
 

@@ -37,7 +37,7 @@ def test_confusion_counts_equals_sklearn(seed, weighted):
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_batch_counts_equal_per_rule_loop_across_chunks(monkeypatch, weighted):
-    y, P, w = _random_problem(1)
+    y, _, w = _random_problem(1)
     w = w if weighted else None
     rng = np.random.default_rng(2)
     predictions = rng.integers(0, 4, (37, y.size))

@@ -7,17 +7,17 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.colors import to_rgb  # noqa: E402
-from matplotlib.path import Path  # noqa: E402
-from sklearn import metrics as skm  # noqa: E402
-from sklearn.preprocessing import label_binarize  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgb
+from matplotlib.path import Path
+from sklearn import metrics as skm
+from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import roc_curve  # noqa: E402
-from polyroc.exceptions import UndefinedMetricWarning  # noqa: E402
-from polyroc.plotting import (  # noqa: E402
+from polyroc.curves import roc_curve
+from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.plotting import (
     ConfusionMatrixDisplay,
     DecisionRegionsDisplay,
     PrecisionRecallDisplay,
@@ -27,7 +27,7 @@ from polyroc.plotting import (  # noqa: E402
     TuningProfileDisplay,
     simplex_to_cartesian,
 )
-from polyroc.thresholds import predict, roc_cloud, tune_thresholds  # noqa: E402
+from polyroc.thresholds import predict, roc_cloud, tune_thresholds
 
 #: The barycentric triangle, written out independently of the library.
 VERTICES = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])

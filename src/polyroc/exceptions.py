@@ -7,7 +7,7 @@ warnings also catches polyroc's.
 from sklearn.exceptions import ConvergenceWarning as _SkConvergenceWarning
 from sklearn.exceptions import UndefinedMetricWarning as _SkUndefinedMetricWarning
 
-__all__ = ["UndefinedMetricWarning", "ConvergenceWarning"]
+__all__ = ["ConvergenceWarning", "UndefinedMetricWarning"]
 
 
 class UndefinedMetricWarning(_SkUndefinedMetricWarning):

@@ -13,11 +13,6 @@ __all__ = ["RocCloudDisplay"]
 LAYOUTS = ("panels", "overlay")
 
 
-def _argmax_rows(thresholds):
-    """Rows of the sampled thresholds that are constant vectors (the plain argmax rule)."""
-    return np.flatnonzero(np.ptp(thresholds, axis=1) <= 1e-12)
-
-
 class RocCloudDisplay:
     """ROC clouds of the rule argmax(p − τ): one point per sampled τ and class.
 
@@ -46,7 +41,7 @@ class RocCloudDisplay:
     lines_ : list of matplotlib.lines.Line2D or None
         The OvR ROC curve of each class (None for a class without samples).
     argmax_markers_ : list of matplotlib.lines.Line2D or None
-        The plain argmax point of each class (None if no sampled τ is constant).
+        The plain argmax point of each class (None with ``argmax=False``).
     figure_ : matplotlib.figure.Figure
 
     Examples
@@ -117,7 +112,7 @@ class RocCloudDisplay:
         curve : bool, default=True
             Overlay each class's one-vs-rest ROC curve.
         argmax : bool, default=True
-            Mark the point of plain argmax (a constant τ among the samples).
+            Mark the point of plain argmax (the barycentre τ).
         scatter_kw : dict, default=None
             Passed to ``Axes.scatter`` (defaults: ``s=4``, ``alpha=0.3``).
 
@@ -134,10 +129,9 @@ class RocCloudDisplay:
         cloud = self.cloud
         self.axes_ = self._axes(ax, layout, ncols, cloud.classes.size)
         scatter_kw = {"s": 4, "alpha": 0.3, "linewidths": 0, **(scatter_kw or {})}
-        argmax_rows = _argmax_rows(cloud.thresholds) if argmax else np.array([], dtype=int)
         self.scatters_, self.lines_, self.argmax_markers_ = [], [], []
         for j, axes in enumerate(self.axes_):
-            self._draw_class(axes, j, layout == "overlay", curve, argmax_rows[:1], scatter_kw)
+            self._draw_class(axes, j, layout == "overlay", curve, argmax, scatter_kw)
             if layout == "panels":
                 self._finish_axes(axes, self._name(j))
         if layout == "overlay":
@@ -149,7 +143,7 @@ class RocCloudDisplay:
     def _name(self, j):
         return f"{self.cloud.classes[j]}: DFP = {self.cloud.dfp[j]:.3f}"
 
-    def _draw_class(self, axes, j, overlay, curve, argmax_row, scatter_kw):
+    def _draw_class(self, axes, j, overlay, curve, argmax, scatter_kw):
         """Cloud of class j, its OvR curve and its argmax point (colour C{j} when overlaid)."""
         cloud, curves = self.cloud, self.cloud.ovr_curves
         color = class_color(j) if overlay else "C0"
@@ -165,9 +159,9 @@ class RocCloudDisplay:
             )
         self.lines_.append(line)
         marker = None
-        if argmax_row.size:
+        if argmax:
             (marker,) = axes.plot(
-                cloud.fpr[argmax_row, j], cloud.tpr[argmax_row, j], linestyle="none", marker="X",
+                [cloud.argmax_fpr[j]], [cloud.argmax_tpr[j]], linestyle="none", marker="X",
                 markersize=8, color="black", label="argmax" if not overlay or j == 0 else "_nolegend_",
             )
         self.argmax_markers_.append(marker)
@@ -183,7 +177,7 @@ class RocCloudDisplay:
             else:
                 ncols = min(n_classes, 4) if ncols is None else ncols
                 nrows = -(-n_classes // ncols)
-                figure, grid = plt.subplots(
+                _, grid = plt.subplots(
                     nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False, layout="constrained"
                 )
                 for extra in grid.ravel()[n_classes:]:

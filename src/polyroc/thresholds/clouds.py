@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from polyroc._counts import per_class_counts, threshold_counts
+from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
 from polyroc.curves import roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
@@ -42,6 +42,9 @@ class RocCloud:
         Mean DFP over the classes (ignoring NaN).
     ovr_curves : OvrRocCurves
         The standard per-class OvR ROC curves of the same scores, for overlay.
+    argmax_fpr, argmax_tpr : ndarray of shape (m,)
+        The one-vs-rest rates of plain argmax (the barycentre), whether or not
+        it is among the sampled thresholds.
     settings : dict
         How the thresholds were sampled: sampler, resolution, n_samples,
         domain, random_state, n_thresholds, zero_division.
@@ -54,6 +57,8 @@ class RocCloud:
     dfp: np.ndarray
     dfp_overall: float
     ovr_curves: object
+    argmax_fpr: np.ndarray
+    argmax_tpr: np.ndarray
     settings: dict = field(default_factory=dict)
 
     def plot(self, ax=None, **plot_kw):
@@ -228,4 +233,11 @@ def roc_cloud(
     settings.update(n_thresholds=int(taus.shape[0]), zero_division=zero_division)
     curves = roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
                        sample_weight=targets.sample_weight)
-    return RocCloud(targets.classes, taus, fpr, tpr, per_class, overall, curves, settings)
+    argmax_counts = confusion_counts(
+        targets.y_true, np.argmax(targets.y_score, axis=1), n_classes, targets.sample_weight
+    )
+    argmax_fpr, argmax_tpr = cloud_rates(argmax_counts[None], zero_division=zero_division)
+    return RocCloud(
+        classes=targets.classes, thresholds=taus, fpr=fpr, tpr=tpr, dfp=per_class, dfp_overall=overall,
+        ovr_curves=curves, argmax_fpr=argmax_fpr[0], argmax_tpr=argmax_tpr[0], settings=settings,
+    )

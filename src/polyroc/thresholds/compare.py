@@ -58,8 +58,9 @@ class RuleComparison:
         """The table as aligned plain text, one row per data split."""
         width = max(len(c) for c in COLUMNS) + 2
         header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
-        lines = [f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
-                 f"inflated argmax eps = {self.eps:g}", header]
+        settings = (f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
+                    f"inflated argmax eps = {self.eps:g}")
+        lines = [settings, header]
         for split, values in self.rows.items():
             lines.append(split.ljust(12) + "".join(f"{values[c]:.{digits}f}".rjust(width) for c in COLUMNS))
         return "\n".join(lines)
@@ -84,7 +85,7 @@ def _rule_row(targets, tau, distances, eps, score_counts):
         return float(score_counts(confusion_counts(y, y_pred, m, weights)[None])[0])
 
     sets = inflated_argmax(scores, eps)
-    options = dict(labels=np.arange(m), sample_weight=weights)
+    options = {"labels": np.arange(m), "sample_weight": weights}
     return {
         "argmax": score(np.argmax(scores, axis=1)),
         "tuned": score(predict(scores, tau)),

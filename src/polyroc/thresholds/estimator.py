@@ -44,7 +44,7 @@ def _check_cv(cv, y):
             raise ValueError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
         return cv
     if isinstance(cv, bool) or (isinstance(cv, numbers.Real) and not isinstance(cv, numbers.Integral)):
-        raise ValueError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
+        raise TypeError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
     if isinstance(cv, numbers.Integral) and cv < 2:
         raise ValueError(f"cv must be at least 2 folds when an integer, got {cv}")
     return check_cv(cv, y, classifier=True)
@@ -262,7 +262,8 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         ------
         TypeError
             If ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
-            is not a bool, or ``scoring`` is neither a name nor callable.
+            is not a bool, ``scoring`` is neither a name nor callable, or
+            ``cv`` is a float or a bool.
         ValueError
             On an unknown ``scoring``, ``search``, ``domain`` or
             ``tie_break``; a bad ``cv``; ``refit=False`` with several splits;
