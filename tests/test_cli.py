@@ -1,6 +1,7 @@
 """The polyroc command: the evaluate subcommand on the bundled data and on a user file."""
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -104,8 +105,8 @@ def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys, wri
     assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]
 
 
-def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, write_scores):
-    import polyroc.io
+def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, capsys, write_scores):
+    import polyroc._outputs
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -113,7 +114,59 @@ def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, write
     y, P, classes = _labelled_scores(0, 30)
     val = write_scores(y, P, classes)
     out = tmp_path / "tau.json"
-    monkeypatch.setattr(polyroc.io.os, "replace", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)])
+    monkeypatch.setattr(polyroc._outputs, "_install", interrupted)
+    assert main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"polyroc tune: interrupted by SIGINT; --out {out} left as it was\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
+
+
+def test_a_failed_write_names_the_users_path_not_a_temporary(tmp_path, monkeypatch, capsys, write_scores):
+    import errno
+
+    import polyroc._outputs
+
+    def full_disk(temporary, data, mode):
+        raise OSError(errno.ENOSPC, "No space left on device", str(temporary))
+
+    y, P, classes = _labelled_scores(0, 30)
+    val = write_scores(y, P, classes)
+    out = tmp_path / "tau.json"
+    monkeypatch.setattr(polyroc._outputs, "_stage_file", full_disk)
+    assert main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".tmp" not in err
+    assert err.startswith(f"polyroc tune: error: --out {out}: cannot write ") and "No space left on device" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_output_directory_is_refused_before_the_work(tmp_path, capsys, write_scores):
+    y, P, classes = _labelled_scores(0, 30)
+    val = write_scores(y, P, classes)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert main(["tune", "--scores", str(val), "--out", str(locked / "tau.json")]) == 2
+        err = capsys.readouterr().err
+        assert err == (f"polyroc tune: error: --out {locked / 'tau.json'}: cannot write into {locked}: "
+                       "Permission denied\n")
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o755)
+
+
+def test_a_lock_that_cannot_be_created_names_the_directory(tmp_path, monkeypatch, capsys, write_scores):
+    import errno
+
+    import polyroc._outputs
+
+    def denied(lock, token):
+        raise PermissionError(errno.EACCES, "Permission denied", str(lock))
+
+    y, P, classes = _labelled_scores(0, 30)
+    val = write_scores(y, P, classes)
+    monkeypatch.setattr(polyroc._outputs, "_create_lock", denied)
+    assert main(["tune", "--scores", str(val), "--out", str(tmp_path / "tau.json")]) == 2
+    assert capsys.readouterr().err == (f"polyroc tune: error: --out {tmp_path / 'tau.json'}: cannot write into "
+                                       f"{tmp_path}: Permission denied\n")

@@ -1,14 +1,16 @@
-"""Reading score files: the documented format and each documented error."""
+"""Reading score and threshold files: the documented format and each documented error."""
+
+import json
 
 import numpy as np
 import pytest
 
-from polyroc.io import atomic_write, read_scores, read_thresholds
+from polyroc.io import read_scores, read_thresholds
 
 
 def _write(tmp_path, text, name="scores.csv"):
     path = tmp_path / name
-    path.write_text(text)
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
     return path
 
 
@@ -28,27 +30,61 @@ def test_explicit_score_columns_and_label_column(tmp_path):
     np.testing.assert_array_equal(table.y_score, [[0.8, 0.2], [0.4, 0.6]])
 
 
+PLAIN = "a,b,label\n0.25,0.75,b\n0.5,0.5,a\n"
+
+
+@pytest.mark.parametrize("text", [
+    "\ufeff" + PLAIN,                                   # a byte-order mark, as Excel writes
+    PLAIN.replace("\n", "\r\n"),                        # Windows line ends
+    '"a","b","label"\n"0.25","0.75","b"\n0.5,0.5,"a"\n',  # quoted fields
+    "a , b,label \n 0.25, 0.75 ,b\n\n0.5,0.5, a\n\n",  # spaces around fields, blank lines
+])
+def test_csv_dialect_variants_read_as_the_plain_file(tmp_path, text):
+    plain = read_scores(_write(tmp_path, PLAIN, "plain.csv"))
+    table = read_scores(_write(tmp_path, text))
+    assert table.classes == plain.classes == ("a", "b")
+    assert table.y_true.tolist() == plain.y_true.tolist() == ["b", "a"]
+    np.testing.assert_array_equal(table.y_score, [[0.25, 0.75], [0.5, 0.5]])
+
+
 @pytest.mark.parametrize(
     "text, kwargs, match",
     [
-        ("a,b,label\n", {}, "expected a header row and at least one data row"),
+        ("", {}, "the file is empty"),
+        ("a,b,label\n", {}, "a header row but no data rows"),
         ("a,b,y\n0.5,0.5,a\n", {}, "no label column 'label'"),
+        ("a;b;label\n0.5;0.5;a\n", {}, "polyroc reads comma-separated files"),
         ("a,b,label\n0.5,0.5,a\n", {"id_col": "id"}, "no id column 'id'"),
+        ("a,b,label\n0.5,0.5,a\n", {"id_col": "label"}, "the label column and the id column are both 'label'"),
         ("a,label\n1.0,a\n", {}, "need at least 2 score columns"),
-        ("a,b,label\n0.5,oops,a\n", {}, "non-numeric score 'oops' in column 'b', data row 1"),
-        ("a,b,label\n0.5,0.5\n", {}, "data row 1 has 2 fields, the header has 3"),
-        ("a,b,label\n0.5,0.5,c\n", {}, r"labels \['c'\] in column 'label' are not class names"),
+        ("a,b,label\n0.5,0.5,a\n0.5,oops,a\n", {}, "non-numeric score 'oops' in column 'b', line 3"),
+        ("a,b,label\n\n0.5,,a\n", {}, "an empty score in column 'b', line 3"),
+        ("a,b,label\n0.5,nan,a\n", {}, "score nan in column 'b', line 2 is not a finite number"),
+        ("a,b,label\n0.5,0.5,a\n-inf,1,b\n", {}, "score -inf in column 'a', line 3 is not a finite number"),
+        ("a,b,label\n0.5,0.5\n", {}, "line 2 has 2 fields, the header has 3"),
+        ("a,b,label\n0.5,0.5,a\n0.5,0.5,c\n", {},
+         r"labels \['c'\] in column 'label' are not class names \['a', 'b'\] \(first at line 3\)"),
         ("a,b,label\n0.5,0.5,a\n", {"score_columns": ["a", "z"]}, r"score columns \['z'\] not found"),
+        ("a,b,a,label\n0.1,0.2,0.7,a\n", {}, r"column name 'a' appears twice in the header \(columns 1 and 3\)"),
+        ("a,b,label,label\n0.5,0.5,a,b\n", {}, "column name 'label' appears twice"),
+        (b"a,b,label\n0.5,0.5,caf\xe9\n", {}, r"line 2 is not UTF-8 text \(byte 0xe9\)"),
+        ("a,b,label\n0.5,0.5," + "x" * 200_000 + "\n", {}, "line 2: field larger than field limit"),
     ],
 )
-def test_errors(tmp_path, text, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        read_scores(_write(tmp_path, text), **kwargs)
+def test_errors_name_the_file_and_the_place(tmp_path, text, kwargs, match):
+    path = _write(tmp_path, text)
+    with pytest.raises(ValueError, match=match) as error:
+        read_scores(path, **kwargs)
+    assert str(error.value).startswith(f"{path}: ")
 
 
-def test_missing_file(tmp_path):
-    with pytest.raises(OSError):
+def test_missing_file_and_directory_are_os_errors_naming_the_path(tmp_path):
+    with pytest.raises(FileNotFoundError) as error:
         read_scores(tmp_path / "absent.csv")
+    assert error.value.filename == str(tmp_path / "absent.csv")
+    (tmp_path / "folder.csv").mkdir()
+    with pytest.raises(IsADirectoryError):
+        read_scores(tmp_path / "folder.csv")
 
 
 def test_without_label_column(tmp_path):
@@ -66,13 +102,42 @@ def test_npz_round_trip(tmp_path):
     np.testing.assert_array_equal(table.y_score, [[0.2, 0.8], [0.6, 0.4]])
 
 
-def test_npz_errors(tmp_path):
+@pytest.mark.parametrize("arrays, match", [
+    ({"scores": np.ones((2, 2))}, r"lacks arrays \['classes', 'labels'\]"),
+    ({"scores": np.ones((2, 3)), "classes": np.array(["a", "b"]), "labels": np.array(["a", "b"])},
+     r"scores must be \(n, 2\), got \(2, 3\)"),
+    ({"scores": np.ones((2, 2)) / 2, "classes": np.array(["a", "b"]), "labels": np.array(["a", "b", "a"])},
+     r"array 'labels' must be \(2,\), got shape \(3,\)"),
+    ({"scores": np.ones((2, 2)) / 2, "classes": np.array(["a", "a"]), "labels": np.array(["a", "a"])},
+     "column name 'a' appears twice"),
+    ({"scores": np.array([[0.5, np.nan], [0.5, 0.5]]), "classes": np.array(["a", "b"]),
+      "labels": np.array(["a", "b"])}, "score nan in column 'b', row 1 is not a finite number"),
+    ({"scores": np.array([["x", "y"], ["z", "w"]]), "classes": np.array(["a", "b"]),
+      "labels": np.array(["a", "b"])}, "array 'scores' must be numeric"),
+])
+def test_npz_errors(tmp_path, arrays, match):
     path = tmp_path / "bad.npz"
-    np.savez(path, scores=np.ones((2, 2)))
-    with pytest.raises(ValueError, match=r"lacks arrays \['classes'\]"):
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match=match):
         read_scores(path)
-    np.savez(path, scores=np.ones((2, 3)), classes=np.array(["a", "b"]), labels=np.array(["a", "b"]))
-    with pytest.raises(ValueError, match=r"scores must be \(n, 2\), got \(2, 3\)"):
+
+
+@pytest.mark.parametrize("content, match", [
+    (b"PK\x03\x04 not really a zip file", "not a readable NPZ file"),
+    (bytes(range(256)) * 3, "not a readable NPZ file"),
+])
+def test_damaged_npz_is_one_value_error_naming_the_file(tmp_path, content, match):
+    path = _write(tmp_path, content, "scores.npz")
+    with pytest.raises(ValueError, match=match) as error:
+        read_scores(path)
+    assert str(error.value).startswith(str(path))
+
+
+def test_npy_array_saved_as_npz_is_named(tmp_path):
+    path = tmp_path / "scores.npz"
+    with path.open("wb") as handle:
+        np.save(handle, np.ones((2, 2)))
+    with pytest.raises(ValueError, match="holds a single .npy array, not an .npz archive"):
         read_scores(path)
 
 
@@ -81,20 +146,36 @@ def test_unknown_suffix(tmp_path):
         read_scores(tmp_path / "scores.xlsx")
 
 
-def test_atomic_write_leaves_old_file_on_failure(tmp_path):
-    path = tmp_path / "out.txt"
-    atomic_write(path, "old")
-
-    with pytest.raises(TypeError):
-        atomic_write(path, 12345)  # neither str nor bytes: the write fails
-    assert path.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+def test_read_thresholds_returns_the_checked_document(tmp_path):
+    document = {"classes": ["a", "b", "c"], "threshold": [0.2, 0.3, 0.5], "domain": "simplex", "metric": "f1"}
+    path = _write(tmp_path, json.dumps(document), "tau.json")
+    assert read_thresholds(path) == document
 
 
-def test_read_thresholds_errors(tmp_path):
-    path = _write(tmp_path, "not json", "tau.json")
-    with pytest.raises(ValueError, match="not a thresholds JSON file"):
+@pytest.mark.parametrize("text, error, match", [
+    ("not json", ValueError, r"not a thresholds JSON file \(Expecting value at line 1, column 1\)"),
+    ("[1, 2]", TypeError, "expected a JSON object, got list"),
+    ('{"classes": ["a", "b"], "threshold": [0.5, 0.5]}', ValueError, r"lacks \['domain'\]"),
+    ('{"classes": ["a"], "threshold": [1.0], "domain": "simplex"}', ValueError, "at least 2 class names"),
+    ('{"classes": "ab", "threshold": [0.5, 0.5], "domain": "simplex"}', ValueError, "'classes' must be a list"),
+    ('{"classes": ["a", "a"], "threshold": [0.5, 0.5], "domain": "simplex"}', ValueError, "'a' appears twice"),
+    ('{"classes": ["a", null], "threshold": [0.5, 0.5], "domain": "simplex"}', ValueError, "must hold class names"),
+    ('{"classes": ["a", "b"], "threshold": [0.5, 0.5, 0.0], "domain": "simplex"}', ValueError,
+     r"different lengths \(2 and 3\)"),
+    ('{"classes": ["a", "b"], "threshold": ["x", 0.5], "domain": "simplex"}', ValueError, "finite numbers"),
+    ('{"classes": ["a", "b"], "threshold": [NaN, 0.5], "domain": "simplex"}', ValueError, "finite numbers"),
+    ('{"classes": ["a", "b"], "threshold": [0.5, 0.5], "domain": "boxx"}', ValueError,
+     "'domain' must be 'simplex' or 'box', got 'boxx'"),
+    ('{"classes": ["a", "b"], "threshold": [0.6, 0.6], "domain": "simplex"}', ValueError,
+     "must lie on the probability simplex"),
+])
+def test_read_thresholds_errors_name_the_file(tmp_path, text, error, match):
+    path = _write(tmp_path, text, "tau.json")
+    with pytest.raises(error, match=match) as raised:
         read_thresholds(path)
-    path = _write(tmp_path, '{"classes": ["a"], "threshold": [0.5, 0.5], "domain": "simplex"}', "t.json")
-    with pytest.raises(ValueError, match="different lengths"):
-        read_thresholds(path)
+    assert str(raised.value).startswith(f"{path}: ")
+
+
+def test_integer_class_names_in_thresholds_are_read_as_column_names(tmp_path):
+    path = _write(tmp_path, '{"classes": [0, 1], "threshold": [0.5, 0.5], "domain": "simplex"}', "tau.json")
+    assert read_thresholds(path)["classes"] == ["0", "1"]

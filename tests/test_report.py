@@ -5,9 +5,22 @@ import re
 
 import numpy as np
 import pytest
-from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, roc_auc_score
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import (
+    accuracy_score,
+    confusion_matrix,
+    f1_score,
+    log_loss,
+    roc_auc_score,
+)
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
+import polyroc.report._analysis as analysis_module
 import polyroc.report._document as document_module
+from polyroc.datasets import load_glass
 from polyroc.dmf import roc_dmf
 from polyroc.gini import WhiteningWarning, gini_roc
 from polyroc.report import build_report
@@ -153,7 +166,7 @@ def test_comparison_reading_names_an_unclear_winner():
 
 def test_write_creates_report_json_and_figures(report, tmp_path):
     out = report.write(tmp_path / "out")
-    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "results.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".polyroc-manifest.json", "figures", "report.html", "results.json"]
     assert json.loads((out / "results.json").read_text()) == report.results
     assert len(list((out / "figures").glob("*.png"))) == 11
     report.write(out)  # an earlier report is replaced
@@ -195,3 +208,102 @@ def test_bad_inputs_fail_before_any_work(data, change, error, match, monkeypatch
     arguments.update(change)
     with pytest.raises(error, match=match):
         build_report(**arguments)
+
+
+@pytest.fixture(scope="module")
+def glass_with_baseline():
+    """Glass split 50/25/25 (seed 0): a logistic regression and a class-prior DummyClassifier."""
+    glass = load_glass()
+    X_train, X_rest, y_train, y_rest = train_test_split(
+        glass.data, glass.target, train_size=0.5, stratify=glass.target, random_state=0)
+    X_val, X_test, y_val, y_test = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0)
+    models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
+              "prior": DummyClassifier(strategy="prior")}
+    val, test = {}, {}
+    for name, model in models.items():
+        model.fit(X_train, y_train)
+        val[name], test[name] = model.predict_proba(X_val), model.predict_proba(X_test)
+    return {"y_val": y_val, "y_test": y_test, "val": val, "test": test, "classes": models["prior"].classes_}
+
+
+@pytest.fixture(scope="module")
+def baseline_report(glass_with_baseline):
+    data = glass_with_baseline
+    return build_report(data["y_test"], data["test"], y_val=data["y_val"], val_scores=data["val"],
+                        n_boot=30, random_state=0)
+
+
+def test_a_class_prior_baseline_is_accepted_beside_a_real_model(baseline_report, glass_with_baseline):
+    data, results = glass_with_baseline, baseline_report.results
+    prior, logistic = results["models"]["prior"], results["models"]["logistic"]
+    assert np.all(data["test"]["prior"] == data["test"]["prior"][0])  # the same scores on every row
+    assert prior["constant_scores"] and not logistic["constant_scores"]
+    assert prior["skipped"] == {} and logistic["skipped"] == {} and results["skipped"] == {}
+    y, scores = data["y_test"], data["test"]["prior"]
+    metrics = prior["metrics"]["scores"]
+    assert metrics["roc_auc_ovr_macro"]["estimate"] == pytest.approx(
+        roc_auc_score(y, scores, labels=data["classes"], multi_class="ovr"), abs=1e-12) == 0.5
+    assert metrics["log_loss"]["estimate"] == pytest.approx(log_loss(y, scores, labels=data["classes"]), abs=1e-12)
+    assert metrics["accuracy"]["estimate"] == pytest.approx(np.mean(y == data["classes"][scores[0].argmax()]))
+    # every threshold gives every row one class: each (FPR, TPR) is (0, 0) or (1, 1), Youden 0, DFP 1
+    assert prior["roc_cloud"]["dfp_overall"] == pytest.approx(1.0, abs=1e-12)
+    # the Gini section: every class curve is the diagonal, so AUC 0.5; the weights are 0/0
+    gini = prior["gini"]
+    assert (gini["auc"]["estimate"], gini["auc"]["low"], gini["auc"]["high"]) == (0.5, 0.5, 0.5)
+    assert not gini["weights_defined"] and all(w is None for w in gini["weights"].values())
+    assert set(gini["class_auc"].values()) == {0.5}
+    readings = baseline_report.readings["prior"]
+    assert "undefined" in readings["gini"] and "floor the other models must beat" in readings["baseline"]
+    # the real model is untouched by its neighbour
+    assert logistic["gini"]["weights_defined"]
+    with pytest.warns(WhiteningWarning):
+        direct = gini_roc(y, data["test"]["logistic"], labels=data["classes"])
+    assert logistic["gini"]["auc"]["estimate"] == pytest.approx(direct.auc_agg, abs=1e-12)
+    html = baseline_report.to_html()
+    assert readings["baseline"] in html and "(constant baseline)" in html
+    assert readings["gini"].replace("'", "&#39;") in html
+    assert json.loads(json.dumps(results, allow_nan=False)) == results
+
+
+def test_a_section_undefined_for_the_scores_is_skipped_with_its_reason(glass_with_baseline):
+    data = glass_with_baseline
+    nearly_constant = data["test"]["prior"].copy()  # one ulp apart on every other row: ranks rows, no spread
+    nearly_constant[::2, 0] = np.nextafter(nearly_constant[::2, 0], 1)
+    nearly_constant[::2, 1] = np.nextafter(nearly_constant[::2, 1], 0)
+    nearly = {"logistic": data["test"]["logistic"], "nearly constant": nearly_constant}
+    report = build_report(data["y_test"], nearly, n_boot=20, random_state=0)
+    model = report.results["models"]["nearly constant"]
+    assert model["gini"] is None and not model["constant_scores"]
+    assert "every column of y_score is constant" in model["skipped"]["gini"]
+    assert model["metrics"] is not None and model["roc_cloud"] is not None and model["dmf"] is not None
+    reading = report.readings["nearly constant"]["gini"]
+    assert reading.startswith("This section was skipped: Gini ROC could not be computed")
+    assert [f.key for f in report.figures["nearly constant"]] == ["confusion", "roc_pr", "clouds"]
+    assert report.results["models"]["logistic"]["gini"] is not None
+    html = report.to_html()
+    assert reading.replace("'", "&#39;") in html
+
+
+def test_a_comparison_that_cannot_be_computed_is_skipped_and_each_model_keeps_its_dmf(data, monkeypatch):
+    def undefined(*args, **kwargs):
+        raise ValueError("the ranking is undefined here")
+
+    monkeypatch.setattr(analysis_module, "compare_models", undefined)
+    report = build_report(data["y_test"], data["test"], n_boot=20, random_state=0)
+    assert report.results["model_comparison"] is None
+    assert "the ranking is undefined here" in report.results["skipped"]["model_comparison"]
+    assert "This section was skipped" in report.readings["comparison"]
+    for name, scores in data["test"].items():
+        assert report.results["models"][name]["dmf"]["D"]["estimate"] == pytest.approx(
+            roc_dmf(data["y_test"], scores, labels=CLASSES).D, abs=1e-9)
+    assert report.readings["comparison"] in report.to_html()
+
+
+def test_bad_baseline_scores_fail_before_any_work(glass_with_baseline, monkeypatch):
+    monkeypatch.setattr(document_module, "analysis_steps", lambda *a: pytest.fail("work started"))
+    data = glass_with_baseline
+    broken = data["test"]["prior"].copy()
+    broken[3, 1] = np.nan
+    with pytest.raises(ValueError, match="test scores of model 'prior'.*NaN"):
+        build_report(data["y_test"], {"logistic": data["test"]["logistic"], "prior": broken}, n_boot=10)

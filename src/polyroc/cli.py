@@ -1,26 +1,68 @@
 """The ``polyroc`` command line.
 
-Errors in the input become one-line messages on standard error and exit code 2.
+Every error in the input or the options is one line on standard error,
+``polyroc COMMAND: error: ...`` naming the file (with its line and column where
+one applies) or the option, with exit code 2 and nothing written. Outputs
+(``--out``) are checked and locked before any work and written as
+:mod:`polyroc.io` writes them: never over a file polyroc did not write, always
+the complete old or the complete new output. Ctrl-C (SIGINT), SIGTERM and
+SIGHUP stop a command with one line and exit code 128 + the signal number
+(130, 143, 129), leaving the output as it was (or complete, when the signal came
+while it was being written); warnings are one line each.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
+import threading
+import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from polyroc.evaluation import evaluate
 from polyroc.io import (
-    check_output_directory,
+    OutputDirectory,
+    OutputFile,
     read_scores,
     read_thresholds,
     write_predictions,
     write_thresholds,
 )
+from polyroc.metrics import get_counts_metric
 
 EXIT_BAD_INPUT = 2
+EXIT_BROKEN_PIPE = 128 + 13
+_STOP_SIGNALS = {getattr(signal, name): text for name, text in
+                 (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"))
+                 if hasattr(signal, name)}
+
+
+class Stopped(BaseException):
+    """Raised in the main thread when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self):
+        return 128 + self.signum
+
+    def describe(self, outputs):
+        """``interrupted by SIGINT; --out r was left as it was``."""
+        text = f"{_STOP_SIGNALS.get(self.signum, 'stopped')} by {signal.Signals(self.signum).name}"
+        written = [out.label for out in outputs if out.written]
+        untouched = [out.label for out in outputs if not out.written]
+        if written:
+            text += f" after writing {', '.join(written)}"
+        if untouched:
+            text += f"; {', '.join(untouched)} left as it was"
+        return text
 
 
 def glass_holdout_scores(random_state=0):
@@ -44,20 +86,36 @@ def glass_holdout_scores(random_state=0):
     return y_test, model.predict_proba(X_test), model.classes_
 
 
+@contextmanager
+def _blamed_on(source):
+    """Name ``source`` (the file the data came from) in a ValueError or TypeError of the block."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        raise (TypeError if isinstance(error, TypeError) else ValueError)(f"{source}: {error}") from None
+
+
+def _output(args, output):
+    """Record ``output`` (an OutputFile or OutputDirectory, not yet opened) for the closing message; return it."""
+    args.outputs.append(output)
+    return output
+
+
 def _evaluate(args):
     if args.scores is None:
         y_true, y_score, classes = glass_holdout_scores(args.random_state)
+        source = "the bundled glass data"
         title = (
             "polyroc evaluate: bundled UCI glass data, logistic regression, "
             f"stratified 70/30 split (random_state={args.random_state}), {len(y_true)} test rows"
         )
     else:
         table = read_scores(args.scores, label_col=args.label_col, id_col=args.id_col)
-        y_true, y_score, classes = table.y_true, table.y_score, table.classes
+        y_true, y_score, classes, source = table.y_true, table.y_score, table.classes, table.source
         title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
-    result = evaluate(
-        y_true, y_score, labels=classes, normalize=args.normalize, from_logits=args.from_logits
-    )
+    with _blamed_on(source):
+        result = evaluate(y_true, y_score, labels=classes, normalize_rows=args.normalize,
+                          from_logits=args.from_logits)
     print(title, end="\n\n")
     print(result.to_text())
 
@@ -65,13 +123,15 @@ def _evaluate(args):
 def _tune(args):
     from polyroc.thresholds import tune_thresholds
 
-    table = read_scores(args.scores, label_col=args.label_col, id_col=args.id_col)
-    result = tune_thresholds(
-        table.y_true, table.y_score, metric=args.metric, labels=table.classes, search=args.search,
-        resolution=args.resolution, n_samples=args.n_samples, domain=args.domain,
-        random_state=args.random_state,
-    )
-    write_thresholds(args.out, result)
+    with _output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
+        table = read_scores(args.scores, label_col=args.label_col, id_col=args.id_col)
+        with _blamed_on(table.source):
+            result = tune_thresholds(
+                table.y_true, table.y_score, metric=args.metric, labels=table.classes, search=args.search,
+                resolution=args.resolution, n_samples=args.n_samples, domain=args.domain,
+                random_state=args.random_state,
+            )
+        write_thresholds(out, result)
     print(f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
           f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}")
 
@@ -79,21 +139,26 @@ def _tune(args):
 def _apply(args):
     from polyroc.thresholds import apply_thresholds
 
-    tau = read_thresholds(args.tau)
-    table = read_scores(args.scores, label_col=None, id_col=args.id_col,
-                        score_columns=tau["classes"])
-    predictions = apply_thresholds(table.y_score, tau["threshold"], domain=tau["domain"],
-                                   labels=table.classes)
-    write_predictions(args.out, predictions, ids=table.ids)
+    inputs = {"--scores": args.scores, "--tau": args.tau}
+    with _output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
+        tau = read_thresholds(args.tau)
+        table = read_scores(args.scores, label_col=None, id_col=args.id_col, score_columns=tau["classes"])
+        with _blamed_on(table.source):
+            predictions = apply_thresholds(table.y_score, tau["threshold"], domain=tau["domain"],
+                                           labels=table.classes)
+        write_predictions(out, predictions, ids=table.ids)
     print(f"{len(predictions)} predictions written to {args.out}")
 
 
 def _named_paths(option, values):
-    """``[NAME=]PATH`` arguments as ``{name: path}``; the name defaults to the file's stem."""
+    """``[NAME=]PATH`` arguments as ``{name: path}``; the name defaults to the file's stem.
+
+    A value that is the path of an existing file is a PATH even if it holds ``=``.
+    """
     named = {}
     for value in values:
         name, separator, path = value.partition("=")
-        if not separator:
+        if not separator or Path(value).is_file():
             name, path = Path(value).stem, value
         if not name or not path:
             raise ValueError(f"{option} {value!r}: expected PATH or NAME=PATH")
@@ -135,7 +200,14 @@ def _progress_bar(enabled):
     return progress, bar.close
 
 
-def _write_report(args, *, title, source, y_test, test_scores, y_val, val_scores, labels, notes=()):
+def _report_output(args):
+    """The report directory ``--out``, opened (checked and locked) before any work."""
+    from polyroc.report._document import REPORT_PATHS
+
+    return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
+
+
+def _write_report(args, out, *, title, source, y_test, test_scores, y_val, val_scores, labels, notes=()):
     from polyroc.report import build_report
 
     progress, close = _progress_bar(not args.no_progress)
@@ -145,9 +217,13 @@ def _write_report(args, *, title, source, y_test, test_scores, y_val, val_scores
             n_boot=args.n_boot, random_state=args.random_state, title=title, source=source, notes=notes,
             progress=progress,
         )
-        out = report.write(args.out)
     finally:
         close()
+    report.write(out)
+    return report
+
+
+def _print_report_summary(report, out):
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
     for name, model in report.results["models"].items():
         scores = model["metrics"]["scores"]
@@ -160,8 +236,8 @@ def _write_report(args, *, title, source, y_test, test_scores, y_val, val_scores
         print(line)
 
 
-def _report(args):
-    _check_output_directory(args.out)
+def _report_inputs(args):
+    """Labels, scores and classes of the --scores (and --val) files."""
     y_test, test_scores, classes = _read_split("--scores", args.scores, args.label_col, args.id_col)
     y_val = val_scores = None
     if args.val:
@@ -172,47 +248,102 @@ def _report(args):
             if len(val_scores) != len(test_scores):
                 raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(test_scores)}")
             val_scores = dict(zip(test_scores, val_scores.values()))
-    sources = ", ".join(args.scores)
-    _write_report(args, title="polyroc report", source=sources, y_test=y_test, test_scores=test_scores,
-                  y_val=y_val, val_scores=val_scores, labels=classes)
+    return {"y_test": y_test, "test_scores": test_scores, "y_val": y_val, "val_scores": val_scores,
+            "labels": classes}
+
+
+def _report(args):
+    with _report_output(args) as out:
+        inputs = _report_inputs(args)
+        report = _write_report(args, out, title="polyroc report", source=", ".join(args.scores), **inputs)
+    _print_report_summary(report, out.path)
 
 
 def _demo(args):
     from polyroc.report._demo import glass_demo_scores
 
-    _check_output_directory(args.out)
-    demo = glass_demo_scores(args.random_state)
-    _write_report(args, title="polyroc demo: imbalanced glass identification", source=demo.source,
-                  y_test=demo.y_test, test_scores=demo.test_scores, y_val=demo.y_val,
-                  val_scores=demo.val_scores, labels=demo.classes, notes=demo.notes)
+    with _report_output(args) as out:
+        demo = glass_demo_scores(args.random_state)
+        report = _write_report(args, out, title="polyroc demo: imbalanced glass identification",
+                               source=demo.source, y_test=demo.y_test, test_scores=demo.test_scores,
+                               y_val=demo.y_val, val_scores=demo.val_scores, labels=demo.classes,
+                               notes=demo.notes)
+    _print_report_summary(report, out.path)
 
 
-def _check_output_directory(out):
-    """Fail before any work when the report could not be written to ``out``."""
-    from polyroc.report import is_report_directory
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) and exit code 2."""
 
-    check_output_directory(out, replace_if=is_report_directory)
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _Once(argparse.Action):
+    """Store an option's value, refusing the option a second time (argparse would keep the last)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_options", set())
+        if self.dest in given:
+            raise argparse.ArgumentError(self, f"given twice (the second time as {values!r}); give it once")
+        given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {value}")
+    return value
+
+
+def _metric(text):
+    try:
+        get_counts_metric(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _path(text):
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a path, got an empty string")
+    return text
 
 
 def _add_report_options(parser, out_default=None):
-    parser.add_argument("--out", metavar="DIR", required=out_default is None, default=out_default,
-                        help="directory to write report.html, results.json and figures/ into"
-                        + (f" (default {out_default})" if out_default else ""))
-    parser.add_argument("--metric", default="f1_macro",
+    parser.add_argument("--out", metavar="DIR", action=_Once, type=_path, required=out_default is None,
+                        default=out_default,
+                        help="directory to write report.html, results.json and figures/ into: a new or empty "
+                        "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""))
+    parser.add_argument("--metric", action=_Once, type=_metric, default="f1_macro",
                         help="threshold tuning metric from polyroc.metrics.COUNTS_METRICS (default f1_macro)")
-    parser.add_argument("--n-boot", type=int, default=500, help="bootstrap replicates of every interval")
-    parser.add_argument("--random-state", type=int, default=0, help="seed of every resampling")
+    parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=500,
+                        help="bootstrap replicates of every interval")
+    parser.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
 
 
 def _add_input_options(parser):
-    parser.add_argument("--label-col", default="label", help="name of the true-label column")
-    parser.add_argument("--id-col", default=None, help="name of an id column")
+    parser.add_argument("--label-col", action=_Once, default="label", help="name of the true-label column")
+    parser.add_argument("--id-col", action=_Once, default=None, help="name of an id column")
 
 
 def build_parser():
     """The argument parser of the ``polyroc`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="polyroc",
         description="Evaluate multiclass classifiers from their predicted scores.",
     )
@@ -227,12 +358,14 @@ def build_parser():
             "score, and a label column holding the true class (spelled as a column name)."
         ),
     )
-    ev.add_argument("--scores", metavar="FILE", help="CSV of per-class scores and true labels")
+    ev.add_argument("--scores", metavar="FILE", action=_Once, type=_path,
+                    help="CSV of per-class scores and true labels")
     _add_input_options(ev)
     transform = ev.add_mutually_exclusive_group()
-    transform.add_argument("--normalize", action="store_true", help="rescale rows to sum to 1")
+    transform.add_argument("--normalize", "--normalize-rows", dest="normalize", action="store_true",
+                           help="rescale rows to sum to 1")
     transform.add_argument("--from-logits", action="store_true", help="scores are logits")
-    ev.add_argument("--random-state", type=int, default=0, help="seed of the demo split")
+    ev.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split")
     ev.set_defaults(run=_evaluate)
 
     tune = commands.add_parser(
@@ -240,16 +373,20 @@ def build_parser():
         help="tune simplex thresholds tau on validation scores and write them as JSON",
         description="Tune the rule argmax(p - tau) on validation scores for a metric.",
     )
-    tune.add_argument("--scores", metavar="FILE", required=True, help="validation score file")
+    tune.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True,
+                      help="validation score file")
     _add_input_options(tune)
-    tune.add_argument("--metric", default="accuracy",
+    tune.add_argument("--metric", action=_Once, type=_metric, default="accuracy",
                       help="metric name from polyroc.metrics.COUNTS_METRICS (e.g. f1_macro)")
-    tune.add_argument("--search", default="lattice", choices=["lattice", "random", "coordinate"])
-    tune.add_argument("--resolution", type=int, default=None, help="lattice resolution r")
-    tune.add_argument("--n-samples", type=int, default=None, help="random thresholds to draw")
-    tune.add_argument("--domain", default="simplex", choices=["simplex", "box"])
-    tune.add_argument("--random-state", type=int, default=0, help="seed of random search")
-    tune.add_argument("--out", metavar="JSON", required=True, help="where to write tau*")
+    tune.add_argument("--search", action=_Once, default="lattice", choices=["lattice", "random", "coordinate"])
+    tune.add_argument("--resolution", action=_Once, type=_positive_int, default=None,
+                      help="lattice resolution r")
+    tune.add_argument("--n-samples", action=_Once, type=_positive_int, default=None,
+                      help="random thresholds to draw")
+    tune.add_argument("--domain", action=_Once, default="simplex", choices=["simplex", "box"])
+    tune.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of random search")
+    tune.add_argument("--out", metavar="JSON", action=_Once, type=_path, required=True,
+                      help="where to write tau* (a new file, or one polyroc wrote)")
     tune.set_defaults(run=_tune)
 
     apply = commands.add_parser(
@@ -258,10 +395,13 @@ def build_parser():
         description="Predict argmax(p - tau*) for every row; the output has the id column "
         "(if --id-col is given) and a prediction column.",
     )
-    apply.add_argument("--scores", metavar="FILE", required=True, help="score file to predict")
-    apply.add_argument("--id-col", default=None, help="name of an id column kept in the output")
-    apply.add_argument("--tau", metavar="JSON", required=True, help="thresholds from polyroc tune")
-    apply.add_argument("--out", metavar="CSV", required=True, help="where to write predictions")
+    apply.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True,
+                       help="score file to predict")
+    apply.add_argument("--id-col", action=_Once, default=None, help="name of an id column kept in the output")
+    apply.add_argument("--tau", metavar="JSON", action=_Once, type=_path, required=True,
+                       help="thresholds from polyroc tune")
+    apply.add_argument("--out", metavar="CSV", action=_Once, type=_path, required=True,
+                       help="where to write predictions (a new file, or one polyroc wrote)")
     apply.set_defaults(run=_apply)
 
     report = commands.add_parser(
@@ -274,9 +414,9 @@ def build_parser():
             "PATH: the name is the file stem); --val files are matched to models by name, else by order."
         ),
     )
-    report.add_argument("--scores", metavar="[NAME=]FILE", action="append", required=True,
+    report.add_argument("--scores", metavar="[NAME=]FILE", action="append", type=_path, required=True,
                         help="test score file of a model (repeat for several models)")
-    report.add_argument("--val", metavar="[NAME=]FILE", action="append", default=[],
+    report.add_argument("--val", metavar="[NAME=]FILE", action="append", type=_path, default=[],
                         help="validation score file of a model, for threshold tuning")
     _add_input_options(report)
     _add_report_options(report)
@@ -296,14 +436,82 @@ def build_parser():
     return parser
 
 
+def _say(text):
+    """Print one line on standard error, even if standard error has gone away."""
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _describe(error):
+    """One line for an error: ``path: reason`` for an OSError of a file."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror if error.filename is None else f"{error.filename}: {error.strerror}"
+    return str(error).replace("\n", " ")
+
+
+@contextmanager
+def _stopping_on_signals():
+    """Turn SIGINT, SIGTERM and SIGHUP into :class:`Stopped`; later ones do not cut the cleanup short."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        for other in _STOP_SIGNALS:
+            signal.signal(other, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = {signum: signal.signal(signum, stop) for signum in _STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+
+@contextmanager
+def _one_line_warnings(command):
+    with warnings.catch_warnings():
+        def show(message, category, filename, lineno, file=None, line=None):
+            _say(f"polyroc {command}: warning: {str(message).replace(chr(10), ' ')} ({category.__name__})")
+
+        warnings.showwarning = show
+        yield
+
+
+def _quiet_stdout():
+    """Point standard output at the null device, so that no flush at exit fails on a closed pipe."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     """Run the ``polyroc`` command; return its exit code."""
-    args = build_parser().parse_args(argv)
     try:
-        args.run(args)
-    except (ValueError, TypeError, OSError) as error:
-        print(f"polyroc {args.command}: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code
+    args.outputs = []
+    with _stopping_on_signals(), _one_line_warnings(args.command):
+        try:
+            args.run(args)
+        except Stopped as stop:
+            _say(f"polyroc {args.command}: {stop.describe(args.outputs)}")
+            return stop.exit_code
+        except KeyboardInterrupt:
+            _say(f"polyroc {args.command}: {Stopped(signal.SIGINT).describe(args.outputs)}")
+            return 128 + signal.SIGINT
+        except BrokenPipeError:
+            _quiet_stdout()
+            return EXIT_BROKEN_PIPE
+        except (ValueError, TypeError, OSError) as error:
+            _say(f"polyroc {args.command}: error: {_describe(error)}")
+            return EXIT_BAD_INPUT
     return 0
 
 

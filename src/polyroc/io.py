@@ -1,4 +1,4 @@
-"""Reading predicted scores from files and writing results atomically.
+"""Reading predicted scores and tuned thresholds from files, and writing predictions and thresholds.
 
 Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
 
@@ -8,16 +8,20 @@ Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
   row, spelled exactly as one of the score column names (optional where
   labels are not needed, e.g. when applying tuned thresholds);
 - optionally an id column, carried into outputs;
-- every other column is an error unless ``score_columns`` names the score
-  columns explicitly.
+- every other column is taken as a score column unless ``score_columns``
+  names the score columns explicitly.
+
+CSV files are UTF-8 text (a byte-order mark is skipped), comma-separated,
+with quoted fields and any line ends; blank lines are skipped and errors name
+the file's line. A column name may appear only once in the header; every score
+must be a finite number.
 
 NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
 optionally ``labels`` (n,) and ``ids`` (n,).
 
-Every file polyroc writes goes to a temporary file in the same directory first
-and is renamed into place, so an error or an interrupt never leaves a
-half-written output. A directory of outputs (a report) is built in a
-temporary sibling directory and renamed into place the same way.
+Outputs (predictions, tuned thresholds) are written through
+:class:`polyroc._outputs.OutputFile`, which never overwrites a file polyroc did
+not write; see :mod:`polyroc._outputs` for the guarantees.
 """
 
 from __future__ import annotations
@@ -25,25 +29,33 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import shutil
-import tempfile
-from contextlib import contextmanager
+import math
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
+from polyroc._validation import check_thresholds
+
 __all__ = [
+    "MANIFEST_NAME",
+    "OutputDirectory",
+    "OutputFile",
     "ScoreTable",
-    "atomic_directory",
-    "atomic_write",
-    "check_output_directory",
+    "directory_refusal",
     "read_scores",
     "read_thresholds",
     "write_predictions",
     "write_thresholds",
 ]
+
+_THRESHOLD_DOMAINS = ("simplex", "box")
+
+
+# --------------------------------------------------------------------------- reading
 
 
 @dataclass(frozen=True)
@@ -57,18 +69,68 @@ class ScoreTable:
     source: str
 
 
-def _csv_columns(path):
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = [row for row in csv.reader(handle) if row]
-    if len(rows) < 2:
-        raise ValueError(f"{path}: expected a header row and at least one data row")
-    header = [name.strip() for name in rows[0]]
-    for number, row in enumerate(rows[1:], start=1):
-        if len(row) != len(header):
+@dataclass(frozen=True)
+class _Columns:
+    """The columns of a file by name, and the file's line of each data row (None: not a text file)."""
+
+    cells: dict
+    lines: list | None
+
+    def where(self, row):
+        """``line 7`` of a text file, ``row 6`` of any other."""
+        return f"row {row + 1}" if self.lines is None else f"line {self.lines[row]}"
+
+
+def _decoded(path):
+    """The text of ``path`` as UTF-8 (a byte-order mark is dropped)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ValueError(
+            f"{path}: line {line} is not UTF-8 text (byte 0x{data[error.start]:02x}); save the file as UTF-8"
+        ) from None
+
+
+def _csv_records(path):
+    """(line, fields) of every non-blank row of a CSV file."""
+    reader = csv.reader(io.StringIO(_decoded(path), newline=""))
+    records = []
+    try:
+        for fields in reader:
+            if fields and not (len(fields) == 1 and not fields[0].strip()):
+                records.append((reader.line_num, fields))
+    except csv.Error as error:
+        raise ValueError(f"{path}: line {reader.line_num}: {error}; is this a CSV file of scores?") from None
+    return records
+
+
+def _check_unique_names(header, path):
+    seen = {}
+    for position, name in enumerate(header, start=1):
+        if name in seen:
             raise ValueError(
-                f"{path}: data row {number} has {len(row)} fields, the header has {len(header)}"
+                f"{path}: column name {name!r} appears twice in the header (columns {seen[name]} and "
+                f"{position}); rename one of them"
             )
-    return {name: [row[i].strip() for row in rows[1:]] for i, name in enumerate(header)}
+        seen[name] = position
+
+
+def _csv_columns(path):
+    records = _csv_records(path)
+    if not records:
+        raise ValueError(f"{path}: the file is empty; expected a header row and at least one data row")
+    header = [name.strip() for name in records[0][1]]
+    _check_unique_names(header, path)
+    data = records[1:]
+    if not data:
+        raise ValueError(f"{path}: a header row but no data rows")
+    for line, fields in data:
+        if len(fields) != len(header):
+            raise ValueError(f"{path}: line {line} has {len(fields)} fields, the header has {len(header)}")
+    cells = {name: [fields[i].strip() for _, fields in data] for i, name in enumerate(header)}
+    return _Columns(cells, [line for line, _ in data])
 
 
 def _parquet_columns(path):
@@ -76,44 +138,105 @@ def _parquet_columns(path):
         import pyarrow.parquet as pq
     except ImportError:
         raise ValueError(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
-    table = pq.read_table(path).to_pydict()
-    return {str(name): values for name, values in table.items()}
+    with path.open("rb") as handle:
+        try:
+            table = pq.read_table(handle)
+        except (ValueError, OSError) as error:
+            raise ValueError(f"{path}: not a readable Parquet file ({error})") from None
+    header = [str(name) for name in table.column_names]
+    _check_unique_names(header, path)
+    if table.num_rows == 0:
+        raise ValueError(f"{path}: no data rows")
+    return _Columns({name: table.column(i).to_pylist() for i, name in enumerate(header)}, None)
+
+
+def _npz_arrays(path):
+    """Every array of an NPZ file, read eagerly; a damaged file is a ValueError naming it."""
+    with path.open("rb") as handle:
+        try:
+            loaded = np.load(handle, allow_pickle=False)
+            if isinstance(loaded, np.ndarray):
+                kind = "a single .npy array"
+            else:
+                with loaded as data:
+                    return {key: data[key] for key in data.files}
+        except (ValueError, EOFError, OSError, KeyError, zipfile.BadZipFile, zlib.error) as error:
+            raise ValueError(f"{path}: not a readable NPZ file ({error})") from None
+    raise ValueError(f"{path}: holds {kind}, not an .npz archive of named arrays")
+
+
+def _npz_vector(arrays, key, length, path):
+    vector = arrays[key]
+    if vector.ndim != 1 or (length is not None and vector.size != length):
+        expected = f"({length},)" if length is not None else "1-D"
+        raise ValueError(f"{path}: array {key!r} must be {expected}, got shape {vector.shape}")
+    return vector.astype(str)
 
 
 def _npz_table(path, require_labels):
-    with np.load(path, allow_pickle=False) as data:
-        missing = [key for key in ("scores", "classes") if key not in data]
-        if missing:
-            raise ValueError(f"{path}: NPZ file lacks arrays {missing}; it has {sorted(data)}")
-        if require_labels and "labels" not in data:
-            raise ValueError(f"{path}: NPZ file lacks the array 'labels' of true classes")
-        scores = np.asarray(data["scores"], dtype=np.float64)
-        classes = tuple(str(c) for c in data["classes"])
-        labels = data["labels"].astype(str) if "labels" in data else None
-        ids = data["ids"].astype(str) if "ids" in data else None
-    if scores.ndim != 2 or scores.shape[1] != len(classes):
-        raise ValueError(f"{path}: scores must be (n, {len(classes)}), got {scores.shape}")
+    arrays = _npz_arrays(path)
+    missing = [key for key in ("scores", "classes") if key not in arrays]
+    if require_labels and "labels" not in arrays:
+        missing.append("labels")
+    if missing:
+        raise ValueError(f"{path}: NPZ file lacks arrays {missing}; it has {sorted(arrays)}")
+    classes = tuple(_npz_vector(arrays, "classes", None, path).tolist())
+    _check_unique_names(classes, path)
+    raw = arrays["scores"]
+    if raw.ndim != 2 or raw.shape[1] != len(classes):
+        raise ValueError(f"{path}: scores must be (n, {len(classes)}), got {raw.shape}")
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(f"{path}: array 'scores' must be numeric, got dtype {raw.dtype}")
+    scores = raw.astype(np.float64)
+    _check_finite(scores, classes, _Columns({}, None), path)
+    n = scores.shape[0]
+    labels = _npz_vector(arrays, "labels", n, path) if require_labels else None
+    ids = _npz_vector(arrays, "ids", n, path) if "ids" in arrays else None
     return labels, scores, classes, ids
 
 
-def _parse_column(values, name, path):
+def _first_bad_number(values):
+    """Index of the first value ``float()`` does not read."""
+    for row, value in enumerate(values):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return row
+    return None
+
+
+def _parse_column(columns, name, path):
+    values = columns.cells[name]
     try:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        for number, value in enumerate(values, start=1):
-            try:
-                float(value)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"{path}: non-numeric score {value!r} in column {name!r}, data row {number}"
-                ) from None
-        raise
+        row = _first_bad_number(values)
+        if row is None:
+            raise ValueError(f"{path}: column {name!r} is not numeric") from None
+        value = values[row]
+        what = "an empty score" if value in ("", None) else f"non-numeric score {value!r}"
+        raise ValueError(f"{path}: {what} in column {name!r}, {columns.where(row)}") from None
+
+
+def _check_finite(scores, names, columns, path):
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        row, column = np.argwhere(bad)[0]
+        raise ValueError(
+            f"{path}: score {float(scores[row, column])!r} in column {names[column]!r}, {columns.where(row)} "
+            "is not a finite number"
+        )
 
 
 def _check_columns(header, label_col, id_col, score_columns, path):
+    if label_col is not None and label_col == id_col:
+        raise ValueError(f"{path}: the label column and the id column are both {label_col!r}")
     for name, role in ((label_col, "label"), (id_col, "id")):
         if name is not None and name not in header:
-            raise ValueError(f"{path}: no {role} column {name!r}; columns are {header}")
+            hint = ""
+            if len(header) == 1 and any(mark in header[0] for mark in ";\t"):
+                hint = " (the header has one column: polyroc reads comma-separated files)"
+            raise ValueError(f"{path}: no {role} column {name!r}; columns are {header}{hint}")
     if score_columns is None:
         columns = [c for c in header if c not in (label_col, id_col)]
     else:
@@ -127,12 +250,22 @@ def _check_columns(header, label_col, id_col, score_columns, path):
 
 
 def _column_table(columns, label_col, id_col, score_columns, path):
-    header = list(columns)
-    names = _check_columns(header, label_col, id_col, score_columns, path)
-    scores = np.column_stack([_parse_column(columns[name], name, path) for name in names])
-    labels = None if label_col is None else np.array([str(v).strip() for v in columns[label_col]])
-    ids = None if id_col is None else np.array([str(v) for v in columns[id_col]])
-    return labels, scores, tuple(names), ids
+    names = _check_columns(list(columns.cells), label_col, id_col, score_columns, path)
+    scores = np.column_stack([_parse_column(columns, name, path) for name in names])
+    _check_finite(scores, names, columns, path)
+    labels = None if label_col is None else np.array([str(v).strip() for v in columns.cells[label_col]])
+    ids = None if id_col is None else np.array([str(v) for v in columns.cells[id_col]])
+    return labels, scores, tuple(names), ids, columns
+
+
+def _check_labels(labels, classes, label_col, columns, path):
+    unknown = ~np.isin(labels, classes)
+    if unknown.any():
+        names = sorted(set(labels[unknown].tolist()))
+        raise ValueError(
+            f"{path}: labels {names[:5]} in column {label_col!r} are not class names {list(classes)} "
+            f"(first at {columns.where(int(np.argmax(unknown)))})"
+        )
 
 
 def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
@@ -141,7 +274,8 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     Parameters
     ----------
     path : str or Path
-        ``.csv``, ``.parquet`` or ``.npz`` file (see the module docstring).
+        ``.csv`` (or ``.txt``), ``.parquet`` or ``.npz`` file (see the module
+        docstring).
     label_col : str or None, default="label"
         Name of the column of true labels; None when the file has none.
     id_col : str, optional
@@ -157,11 +291,15 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     Raises
     ------
     ValueError
-        If the file is empty or of an unknown type, a named column is missing,
-        fewer than two score columns remain, a score is not a number, a row has
-        the wrong number of fields, or a label is not one of the class names.
+        Each naming the file (and the line or row, and the column, where one
+        applies): an unknown file type; a file that is not UTF-8 text, not
+        CSV, or a damaged NPZ or Parquet file; an empty file or a header
+        without data rows; a column name given twice; a missing label, id or
+        score column; fewer than two score columns; a score that is empty, not
+        a number, NaN or infinite; a row with the wrong number of fields; a
+        label that is not one of the class names.
     OSError
-        If the file cannot be read.
+        If the file cannot be read (missing, a directory, no permission).
 
     Examples
     --------
@@ -177,150 +315,125 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     suffix = path.suffix.lower()
     if suffix == ".npz":
         labels, scores, classes, ids = _npz_table(path, label_col is not None)
+        columns = _Columns({}, None)
     elif suffix in (".csv", ".txt", ".parquet", ".pq"):
-        columns = _parquet_columns(path) if suffix in (".parquet", ".pq") else _csv_columns(path)
-        labels, scores, classes, ids = _column_table(columns, label_col, id_col, score_columns, path)
+        read = _parquet_columns if suffix in (".parquet", ".pq") else _csv_columns
+        labels, scores, classes, ids, columns = _column_table(read(path), label_col, id_col, score_columns, path)
     else:
         raise ValueError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
     if labels is not None:
-        unknown = sorted(set(labels.tolist()) - set(classes))
-        if unknown:
-            raise ValueError(
-                f"{path}: labels {unknown[:5]} in column {label_col!r} are not class names "
-                f"{list(classes)}"
-            )
+        _check_labels(labels, classes, label_col, columns, path)
     return ScoreTable(labels, scores, classes, ids, str(path))
 
 
-def atomic_write(path, content):
-    """Write ``content`` (str or bytes) to ``path`` via a temporary file and a rename.
+def _threshold_classes(value, path):
+    if not isinstance(value, list) or len(value) < 2:
+        raise ValueError(f"{path}: 'classes' must be a list of at least 2 class names, got {value!r}")
+    if not all(isinstance(c, (str, int)) and not isinstance(c, bool) for c in value):
+        raise ValueError(f"{path}: 'classes' must hold class names (strings), got {value!r}")
+    classes = [str(c) for c in value]
+    _check_unique_names(classes, path)
+    return classes
 
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     atomic_write(os.path.join(tmp, "a.txt"), "hello")
-    ...     open(os.path.join(tmp, "a.txt")).read()
-    'hello'
-    """
-    path = Path(path)
-    mode = "wb" if isinstance(content, bytes) else "w"
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+
+def _threshold_values(value, n_classes, domain, path):
+    if not isinstance(value, list) or not all(
+        isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) for t in value
+    ):
+        raise ValueError(f"{path}: 'threshold' must be a list of finite numbers, got {value!r}")
+    if len(value) != n_classes:
+        raise ValueError(f"{path}: 'classes' and 'threshold' have different lengths ({n_classes} and {len(value)})")
     try:
-        with os.fdopen(handle, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as out:
-            out.write(content)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        return check_thresholds(value, n_classes, domain=domain).tolist()
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
-def _swap_directory(new, old):
-    """Put directory ``new`` in place of ``old``, restoring ``old`` if the swap fails."""
-    retired = Path(tempfile.mkdtemp(dir=old.parent, prefix=f".{old.name}.", suffix=".old"))
-    os.replace(old, retired / old.name)
-    try:
-        os.replace(new, old)
-    except BaseException:
-        os.replace(retired / old.name, old)
-        raise
-    finally:
-        shutil.rmtree(retired, ignore_errors=True)
-
-
-def check_output_directory(path, *, replace_if=None):
-    """Return ``path`` as a Path if a directory may be written there, else raise.
-
-    It may when ``path`` does not exist and its parent does, or when it is a
-    directory that ``replace_if(path)`` accepts (e.g. an earlier report).
+def read_thresholds(path):
+    """Read and check a thresholds JSON written by :func:`write_thresholds`; return the document.
 
     Raises
     ------
-    FileExistsError
-        ``path`` exists and may not be replaced.
-    FileNotFoundError
-        The parent directory of ``path`` does not exist.
+    TypeError
+        Naming the file: it holds JSON but not a JSON object.
+    ValueError
+        Naming the file: it is not UTF-8 JSON; it lacks
+        ``classes``, ``threshold`` or ``domain``; ``classes`` is not a list of
+        at least two distinct names; ``threshold`` is not a list of finite
+        numbers of the same length; ``domain`` is not ``"simplex"`` or
+        ``"box"``; the thresholds lie outside their domain.
+    OSError
+        If the file cannot be read.
 
     Examples
     --------
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     check_output_directory(os.path.join(tmp, "new")).name
-    'new'
+    ...     path = os.path.join(tmp, "tau.json")
+    ...     _ = open(path, "w").write('{"classes": ["a", "b"], "threshold": [0.4, 0.6], "domain": "simplex"}')
+    ...     read_thresholds(path)["threshold"]
+    [0.4, 0.6]
     """
     path = Path(path)
-    if path.exists() and not (path.is_dir() and replace_if is not None and replace_if(path)):
-        raise FileExistsError(
-            f"{path} already exists and is not an earlier polyroc output; choose another "
-            "output directory or remove it"
-        )
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"the parent directory of {path} does not exist")
-    return path
-
-
-@contextmanager
-def atomic_directory(path, *, replace_if=None):
-    """Build a directory in a temporary sibling and rename it to ``path`` on success.
-
-    Yields the temporary directory (a :class:`pathlib.Path`). When the block
-    raises (or is interrupted), the temporary directory is removed and ``path``
-    is left as it was. An existing ``path`` is replaced only if
-    ``replace_if(path)`` is true (e.g. it holds an earlier report); otherwise
-    the call fails before anything is written.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The directory to create; its parent must exist.
-    replace_if : callable, optional
-        Predicate on an existing ``path``; default: never replace.
-
-    Raises
-    ------
-    FileExistsError
-        ``path`` exists and may not be replaced (raised before the block runs).
-    FileNotFoundError
-        The parent directory of ``path`` does not exist.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     with atomic_directory(os.path.join(tmp, "out")) as building:
-    ...         _ = (building / "a.txt").write_text("hello")
-    ...     sorted(os.listdir(tmp)), open(os.path.join(tmp, "out", "a.txt")).read()
-    (['out'], 'hello')
-    """
-    path = check_output_directory(path, replace_if=replace_if)
-    building = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     try:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(building, 0o777 & ~umask)  # mkdtemp's 0o700 would make the result private
-        yield building
-        if path.exists():
-            _swap_directory(building, path)
-        else:
-            os.replace(building, path)
-    except BaseException:
-        shutil.rmtree(building, ignore_errors=True)
-        raise
+        document = json.loads(_decoded(path))
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{path}: not a thresholds JSON file ({error.msg} at line {error.lineno}, column {error.colno})"
+        ) from None
+    if not isinstance(document, dict):
+        raise TypeError(f"{path}: not a thresholds file: expected a JSON object, got {type(document).__name__}")
+    missing = [key for key in ("classes", "threshold", "domain") if key not in document]
+    if missing:
+        raise ValueError(f"{path}: thresholds file lacks {missing}")
+    if document["domain"] not in _THRESHOLD_DOMAINS:
+        raise ValueError(f"{path}: 'domain' must be 'simplex' or 'box', got {document['domain']!r}")
+    classes = _threshold_classes(document["classes"], path)
+    threshold = _threshold_values(document["threshold"], len(classes), document["domain"], path)
+    return {**document, "classes": classes, "threshold": threshold}
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _write_to(path, content):
+    if isinstance(path, OutputFile):
+        path.write(content)
+        return
+    with OutputFile(path) as out:
+        out.write(content)
 
 
 def write_predictions(path, predictions, *, ids=None, y_true=None):
-    """Write predicted labels as CSV (``id`` if given, ``prediction``, ``label`` if given)."""
+    """Write predicted labels as CSV (``id`` if given, ``prediction``, ``label`` if given).
+
+    ``path`` is a path or an open :class:`OutputFile`; the file is written as
+    :class:`OutputFile` writes (never over a file polyroc did not write).
+
+    Raises
+    ------
+    FileExistsError, OSError
+        As :class:`OutputFile`.
+    """
     columns = {"id": ids, "prediction": predictions, "label": y_true}
     columns = {name: values for name, values in columns.items() if values is not None}
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
     writer.writerows(zip(*columns.values()))
-    atomic_write(path, buffer.getvalue())
+    _write_to(path, buffer.getvalue())
 
 
 def write_thresholds(path, result):
-    """Write a :class:`~polyroc.thresholds.TuningResult` as JSON (exact float round trip)."""
+    """Write a :class:`~polyroc.thresholds.TuningResult` as JSON (exact float round trip).
+
+    ``path`` is a path or an open :class:`OutputFile`, written as :class:`OutputFile` writes.
+
+    Raises
+    ------
+    FileExistsError, OSError
+        As :class:`OutputFile`.
+    """
     document = {
         "classes": [str(c) for c in result.classes],
         "threshold": [float(t) for t in result.best_threshold],
@@ -333,26 +446,4 @@ def write_thresholds(path, result):
         "n_samples": result.n_samples,
         "n_thresholds": result.n_thresholds,
     }
-    atomic_write(path, json.dumps(document, indent=2) + "\n")
-
-
-def read_thresholds(path):
-    """Read a thresholds JSON written by :func:`write_thresholds`; return the document.
-
-    Raises
-    ------
-    ValueError
-        If the file is not JSON or lacks ``classes``, ``threshold`` or
-        ``domain``, or their lengths differ.
-    """
-    path = Path(path)
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not a thresholds JSON file ({error.msg})") from None
-    missing = [key for key in ("classes", "threshold", "domain") if key not in document]
-    if missing:
-        raise ValueError(f"{path}: thresholds file lacks {missing}")
-    if len(document["classes"]) != len(document["threshold"]):
-        raise ValueError(f"{path}: 'classes' and 'threshold' have different lengths")
-    return document
+    _write_to(path, json.dumps(document, indent=2) + "\n")

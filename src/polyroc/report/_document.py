@@ -9,7 +9,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from polyroc.io import atomic_directory
+from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import comparison_figures, model_figures
 from polyroc.report._inputs import check_report_inputs
@@ -18,7 +18,7 @@ from polyroc.report._results import results_document
 
 __all__ = ["Report", "build_report", "is_report_directory"]
 
-REPORT_FILES = frozenset({"report.html", "results.json", "figures"})
+REPORT_PATHS = ("report.html", "results.json", "figures/")  # what a report writes into its directory
 
 METRIC_NAMES = {
     "accuracy": "Accuracy",
@@ -64,9 +64,29 @@ def _format_percent(share):
 
 
 def is_report_directory(path):
-    """True for an empty directory or one holding only what :meth:`Report.write` writes."""
-    names = {entry.name for entry in path.iterdir()}
-    return names <= REPORT_FILES and (not names or (path / "results.json").is_file())
+    """True if :meth:`Report.write` may write into the existing directory ``path``.
+
+    That is an empty directory, or one holding an earlier report whose files
+    (``report.html``, ``results.json``, ``figures/``) are all listed, unchanged,
+    in the directory's manifest of the files polyroc wrote (other files may sit
+    beside them and are left alone).
+
+    Raises
+    ------
+    ValueError
+        The directory's manifest is damaged.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     empty = is_report_directory(tmp)
+    ...     _ = (pathlib.Path(tmp) / "report.html").write_text("mine")
+    ...     empty, is_report_directory(tmp)
+    (True, False)
+    """
+    path = Path(path)
+    return path.is_dir() and directory_refusal(path, reserved=REPORT_PATHS) is None
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,31 +138,50 @@ class Report:
             metric_names=METRIC_NAMES, overview_metrics=OVERVIEW_METRICS, rule_columns=RULE_COLUMNS,
         )
 
-    def write(self, directory):
-        """Write ``report.html``, ``results.json`` and ``figures/*.png`` into ``directory``, atomically.
+    def files(self):
+        """The report's files as ``{relative path: bytes}``: the figures, ``results.json``, ``report.html``."""
+        named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
+        files = {f"figures/{prefix}-{figure.key}.png": figure.png
+                 for prefix, figures in [*named, ("all", self.shared_figures)] for figure in figures}
+        files["results.json"] = (json.dumps(self.results, indent=2, allow_nan=False) + "\n").encode("utf-8")
+        files["report.html"] = self.to_html().encode("utf-8")
+        return files
 
-        The directory is built next to its destination and renamed into place,
-        so an error or an interrupt leaves no partial output. An existing
-        directory is replaced only if it is empty or holds an earlier report.
+    def write(self, directory):
+        """Write ``report.html``, ``results.json`` and ``figures/*.png`` into ``directory``.
+
+        ``directory`` is a path or an open :class:`polyroc.io.OutputDirectory`
+        (checked and locked before the work, as the command line does). It is
+        created if absent; an existing one must be empty or hold an earlier
+        report (see :func:`is_report_directory`), whose files are then replaced
+        one by one, each atomically, and those the new report lacks removed.
+        Files polyroc did not write are never touched, and the directory never
+        lacks a complete ``report.html`` (see :mod:`polyroc.io`). Every byte
+        is computed before the first is written, so an error leaves the
+        earlier report as it was.
+
+        Returns
+        -------
+        Path
+            ``directory``.
 
         Raises
         ------
         FileExistsError
-            ``directory`` exists and holds other files.
+            ``directory`` holds other files where the report goes, or another
+            process is writing it.
         FileNotFoundError
             Its parent directory does not exist.
+        OSError
+            Writing failed (e.g. the disk is full).
         """
-        html = self.to_html()
-        with atomic_directory(directory, replace_if=is_report_directory) as building:
-            (building / "report.html").write_text(html, encoding="utf-8")
-            (building / "results.json").write_text(
-                json.dumps(self.results, indent=2, allow_nan=False) + "\n", encoding="utf-8")
-            (building / "figures").mkdir()
-            named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
-            for prefix, figures in [*named, ("all", self.shared_figures)]:
-                for figure in figures:
-                    (building / "figures" / f"{prefix}-{figure.key}.png").write_bytes(figure.png)
-        return Path(directory)
+        files = self.files()
+        if isinstance(directory, OutputDirectory):
+            directory.write(files)
+            return directory.path
+        with OutputDirectory(directory, reserved=REPORT_PATHS) as output:
+            output.write(files)
+        return output.path
 
 
 def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=None, metric="f1_macro",
@@ -155,7 +194,10 @@ def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=Non
     ``metric`` and compared on test with argmax, Fréchet and inflated-argmax
     rules (paired bootstrap of tuned − argmax); ROC clouds and DFP; ROC-DMF
     with a bootstrap interval (and ranking probabilities for several models);
-    the Gini-weighted ROC; plain-words readings of each.
+    the Gini-weighted ROC; plain-words readings of each. A baseline with
+    constant scores is accepted; a section whose method is undefined for a
+    model's scores is skipped, with the reason in ``results.json``
+    (``skipped``) and in its reading, and the other sections still run.
 
     Parameters
     ----------
@@ -202,7 +244,7 @@ def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=Non
     >>> report.results["data"]["test"]["class_counts"]
     {'a': 20, 'b': 20, 'c': 20}
     >>> sorted(report.results["models"]["model"])
-    ['dmf', 'gini', 'metrics', 'roc_cloud', 'tuning', 'warnings']
+    ['constant_scores', 'dmf', 'gini', 'metrics', 'roc_cloud', 'skipped', 'tuning', 'warnings']
     """
     inputs = check_report_inputs(y_test, test_scores, y_val=y_val, val_scores=val_scores, labels=labels,
                                  metric=metric, n_boot=n_boot, confidence=confidence,
