@@ -510,7 +510,26 @@ def _as_bytes(content):
     raise TypeError(f"content must be str or bytes, got {type(content).__name__}")
 
 
-class OutputFile:
+class _Output:
+    """Opened (lock taken, checks made) on entering a ``with`` block, closed on leaving it.
+
+    Signals are held while opening, so an interrupt never leaves a lock behind.
+    """
+
+    def __enter__(self):
+        try:
+            with _signals_deferred():
+                self._open()
+        except BaseException:
+            self._close()
+            raise
+        return self
+
+    def __exit__(self, *exc_info):
+        self._close()
+
+
+class OutputFile(_Output):
     """One output file, checked and locked on entry, before the work that produces it.
 
     Use as a context manager; call :meth:`write` once the content is ready.
@@ -560,18 +579,6 @@ class OutputFile:
     @property
     def _lock(self):
         return self.path.parent / f".{self.path.name}.lock"
-
-    def __enter__(self):
-        try:
-            with _signals_deferred():
-                self._open()
-        except BaseException:
-            self._close()
-            raise
-        return self
-
-    def __exit__(self, *exc_info):
-        self._close()
 
     def _open(self):
         parent = self.path.parent
@@ -711,7 +718,7 @@ def directory_refusal(path, *, reserved=()):
     return f"{problem}; polyroc replaces only files it wrote and nobody changed: move it away or choose another directory"
 
 
-class OutputDirectory:
+class OutputDirectory(_Output):
     """A directory output (e.g. a report), checked and locked on entry, before the work that fills it.
 
     Use as a context manager; call :meth:`write` once the files are ready. On
@@ -762,18 +769,6 @@ class OutputDirectory:
     @property
     def _lock(self):
         return self.path / DIRECTORY_LOCK_NAME
-
-    def __enter__(self):
-        try:
-            with _signals_deferred():
-                self._open()
-        except BaseException:
-            self._close()
-            raise
-        return self
-
-    def __exit__(self, *exc_info):
-        self._close()
 
     def _open(self):
         if not self.path.exists() and not self.path.is_symlink():

@@ -289,24 +289,23 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
-    return value
+def _integer_at_least(minimum, expected):
+    """An argparse type: an integer >= ``minimum``, else an error saying what was ``expected``."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
+        return value
+
+    return parse
 
 
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {value}")
-    return value
+_positive_int = _integer_at_least(1, "an integer >= 1")
+_seed = _integer_at_least(0, "a non-negative integer seed")
 
 
 def _metric(text):
