@@ -301,6 +301,8 @@ def test_signals_are_held_back_until_the_block_ends(signum, raised):
     def handler(number, frame):
         raise ZeroDivisionError(number)
 
+    # Python's own SIGINT handler, which a shell leaves out for a background job (SIG_IGN)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     previous = signal.signal(signal.SIGTERM, handler)
     reached = []
     try:
@@ -309,8 +311,10 @@ def test_signals_are_held_back_until_the_block_ends(signum, raised):
             reached.append("after the signal")
         assert reached == ["after the signal"]
         assert signal.getsignal(signal.SIGTERM) is handler
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 def test_is_report_directory_follows_the_manifest(tmp_path):
