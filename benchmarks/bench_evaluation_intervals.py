@@ -3,7 +3,7 @@
 For n = 20,000 samples, m = 6 classes and B = 1,000 stratified replicates it
 times ``evaluate(..., n_boot=B)`` against a loop calling scikit-learn once per
 replicate and metric, with weights = multiplicity (the weighted one-vs-one AUC
-uses polyroc's ``roc_auc``, since scikit-learn refuses weights there). The loop
+uses polyroc's ``roc_auc_score``, since scikit-learn refuses weights there). The loop
 is timed on ``--timed`` replicates and scaled to B. Both must give the same
 interval for accuracy and the OvR macro AUC (the loop is run on all B
 replicates for these two). Prints ratio = polyroc time / loop time.
@@ -18,7 +18,7 @@ from _common import best_time, make_problem
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import roc_auc
+from polyroc.curves import roc_auc_score
 from polyroc.evaluation import evaluate
 from polyroc.resampling import bootstrap_multiplicities
 
@@ -40,7 +40,7 @@ def replicate_scores(y, P, weight, labels):
         "roc_auc_ovr_micro": skm.roc_auc_score(
             label_binarize(y, classes=labels), P, average="micro", **common
         ),
-        "roc_auc_ovo_macro": roc_auc(y, P, labels=labels, multi_class="ovo", **common),
+        "roc_auc_ovo_macro": roc_auc_score(y, P, labels=labels, multi_class="ovo", **common),
         "log_loss": skm.log_loss(y, P, labels=labels, **common),
         "brier_score": np.average(((P - np.eye(len(labels))[y]) ** 2).sum(axis=1), weights=weight),
         "top_2_accuracy": skm.top_k_accuracy_score(y, P, k=2, labels=labels, **common),

@@ -28,7 +28,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from polyroc.curves import roc_auc
+from polyroc.curves import roc_auc_score
 from polyroc.datasets import load_glass
 from polyroc.gini import WhiteningWarning, gini_roc
 
@@ -66,8 +66,8 @@ def main_row(name, y_test, classes, test, train, n_boot, seed):
     return (
         f"| {name} | {gini.auc_agg:.3f} [{ci.low:.3f}, {ci.high:.3f}] | {threshold.auc_agg:.3f} "
         f"| {gini.auc_theory:.3f} | {reference.auc_agg:.3f} | {reference.auc_theory:.3f} "
-        f"| {roc_auc(y_test, test, labels=classes):.3f} "
-        f"| {roc_auc(y_test, test, labels=classes, average='micro'):.3f} "
+        f"| {roc_auc_score(y_test, test, labels=classes):.3f} "
+        f"| {roc_auc_score(y_test, test, labels=classes, average='micro'):.3f} "
         f"| {np.nanmin(gini.class_auc):.3f}–{np.nanmax(gini.class_auc):.3f} |"
     )
 

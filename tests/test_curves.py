@@ -15,11 +15,11 @@ from hypothesis.extra.numpy import arrays
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import average_precision, precision_recall_curve, roc_auc, roc_curve
+from polyroc.curves import average_precision_score, ovr_precision_recall_curve, ovr_roc_curve, roc_auc_score
 from polyroc.exceptions import UndefinedMetricWarning
 
 SEEDS = range(8)
-FUNCTIONS = [roc_curve, precision_recall_curve, roc_auc, average_precision]
+FUNCTIONS = [ovr_roc_curve, ovr_precision_recall_curve, roc_auc_score, average_precision_score]
 TOL = 1e-12
 
 
@@ -66,7 +66,7 @@ def assert_close(actual, expected):
 @pytest.mark.parametrize("drop_intermediate", [True, False])
 def test_roc_curve_matches_sklearn_per_class(seed, n_classes, ties, weighted, drop_intermediate):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    curves = roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
+    curves = ovr_roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
     for k in range(n_classes):
         fpr, tpr, thresholds = skm.roc_curve(
             y == k, scores[:, k], sample_weight=weights, drop_intermediate=drop_intermediate
@@ -80,7 +80,7 @@ def test_roc_curve_matches_sklearn_per_class(seed, n_classes, ties, weighted, dr
 @pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
 def test_micro_roc_curve_matches_sklearn_on_raveled_cells(seed, n_classes, ties, weighted):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    curves = roc_curve(y, scores, sample_weight=weights)
+    curves = ovr_roc_curve(y, scores, sample_weight=weights)
     cells = (y[:, None] == np.arange(n_classes)).ravel()
     cell_weights = None if weights is None else np.repeat(weights, n_classes)
     fpr, tpr, thresholds = skm.roc_curve(cells, scores.ravel(), sample_weight=cell_weights)
@@ -92,15 +92,15 @@ def test_micro_roc_curve_matches_sklearn_on_raveled_cells(seed, n_classes, ties,
 
 def test_roc_curve_without_micro_keeps_the_class_curves():
     y, scores, weights = make_problem(3, 4, ties=True, weighted=True)
-    full = roc_curve(y, scores, sample_weight=weights)
-    lean = roc_curve(y, scores, sample_weight=weights, micro=False)
+    full = ovr_roc_curve(y, scores, sample_weight=weights)
+    lean = ovr_roc_curve(y, scores, sample_weight=weights, micro=False)
     for k in range(4):
         np.testing.assert_array_equal(lean.fpr[k], full.fpr[k])
         np.testing.assert_array_equal(lean.tpr[k], full.tpr[k])
     np.testing.assert_array_equal(lean.auc, full.auc)
     assert lean.micro_fpr is None and lean.micro_tpr is None and np.isnan(lean.micro_auc)
     with pytest.raises(ValueError, match="micro must be one of"):
-        roc_curve(y, scores, micro="yes")
+        ovr_roc_curve(y, scores, micro="yes")
 
 
 @pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
@@ -109,7 +109,7 @@ def test_precision_recall_curve_matches_sklearn_per_class(
     seed, n_classes, ties, weighted, drop_intermediate
 ):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    curves = precision_recall_curve(
+    curves = ovr_precision_recall_curve(
         y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
     )
     for k in range(n_classes):
@@ -127,8 +127,8 @@ def test_curves_with_string_labels_follow_the_labels_order():
     y, scores, weights = make_problem(3, 3, ties=True, weighted=True)
     names = np.array(["owl", "cat", "dog"])
     y_named = names[y]
-    curves = roc_curve(y_named, scores, labels=names, sample_weight=weights)
-    pr = precision_recall_curve(y_named, scores, labels=names, sample_weight=weights)
+    curves = ovr_roc_curve(y_named, scores, labels=names, sample_weight=weights)
+    pr = ovr_precision_recall_curve(y_named, scores, labels=names, sample_weight=weights)
     np.testing.assert_array_equal(curves.classes, names)
     for k, name in enumerate(names):
         fpr, tpr, _ = skm.roc_curve(y_named == name, scores[:, k], sample_weight=weights)
@@ -144,13 +144,13 @@ def test_curves_with_string_labels_follow_the_labels_order():
 def test_curves_accept_scores_that_are_not_probabilities():
     y, scores, _ = make_problem(5, 4)
     logits = np.log(scores) * 3 - 7
-    curves = roc_curve(y, logits)
+    curves = ovr_roc_curve(y, logits)
     for k in range(4):
         fpr, tpr, _ = skm.roc_curve(y == k, logits[:, k])
         assert_close(curves.fpr[k], fpr)
         assert_close(curves.tpr[k], tpr)
     expected = skm.roc_auc_score(label_binarize(y, classes=range(4)), logits, average=None)
-    assert_close(roc_auc(y, logits, average=None), expected)
+    assert_close(roc_auc_score(y, logits, average=None), expected)
 
 
 # --- scikit-learn equality: AUC and average precision ------------------------------------------
@@ -160,7 +160,7 @@ def test_curves_accept_scores_that_are_not_probabilities():
 @pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
 def test_roc_auc_ovr_matches_sklearn(seed, n_classes, ties, weighted, average):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    ours = roc_auc(y, scores, sample_weight=weights, average=average)
+    ours = roc_auc_score(y, scores, sample_weight=weights, average=average)
     if n_classes == 2:
         per_class = [skm.roc_auc_score(y == k, scores[:, k], sample_weight=weights) for k in (0, 1)]
         support = np.bincount(y, weights, minlength=2)
@@ -183,7 +183,7 @@ def test_roc_auc_ovr_matches_sklearn(seed, n_classes, ties, weighted, average):
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_roc_auc_ovo_matches_sklearn_without_weights(seed, n_classes, ties, weighted, average):
     y, scores, _ = make_problem(seed, n_classes, ties=ties)
-    ours = roc_auc(y, scores, multi_class="ovo", average=average)
+    ours = roc_auc_score(y, scores, multi_class="ovo", average=average)
     if n_classes == 2:
         assert_close(ours, skm.roc_auc_score(y, scores[:, 1]))
     else:
@@ -194,7 +194,7 @@ def test_roc_auc_ovo_matches_sklearn_without_weights(seed, n_classes, ties, weig
 @pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
 def test_average_precision_matches_sklearn(seed, n_classes, ties, weighted, average):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    ours = average_precision(y, scores, sample_weight=weights, average=average)
+    ours = average_precision_score(y, scores, sample_weight=weights, average=average)
     # label_binarize gives one column for two classes, so spell out both columns.
     indicator = (y[:, None] == np.arange(n_classes)).astype(int)
     expected = skm.average_precision_score(
@@ -227,7 +227,7 @@ def brute_force_hand_till(y, scores, weights, average):
 @pytest.mark.parametrize("average", ["macro", "weighted"])
 def test_weighted_ovo_matches_pairwise_brute_force(seed, n_classes, ties, average):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=True)
-    ours = roc_auc(y, scores, sample_weight=weights, multi_class="ovo", average=average)
+    ours = roc_auc_score(y, scores, sample_weight=weights, multi_class="ovo", average=average)
     assert_close(ours, brute_force_hand_till(y, scores, weights, average))
 
 
@@ -238,16 +238,16 @@ def test_weighted_ovo_matches_pairwise_brute_force(seed, n_classes, ties, averag
 def test_integer_weights_equal_repeated_samples(seed, multi_class, average):
     y, scores, _ = make_problem(seed, 4, ties=True)
     counts = np.random.default_rng(seed).integers(1, 4, y.size)
-    weighted = roc_auc(y, scores, sample_weight=counts, multi_class=multi_class, average=average)
+    weighted = roc_auc_score(y, scores, sample_weight=counts, multi_class=multi_class, average=average)
     repeated_y, repeated_scores = np.repeat(y, counts), np.repeat(scores, counts, axis=0)
-    repeated = roc_auc(repeated_y, repeated_scores, multi_class=multi_class, average=average)
+    repeated = roc_auc_score(repeated_y, repeated_scores, multi_class=multi_class, average=average)
     assert_close(weighted, repeated)
 
 
 def test_unit_weights_equal_no_weights_for_ovo():
     y, scores, _ = make_problem(11, 5, ties=True)
     assert_close(
-        roc_auc(y, scores, sample_weight=np.ones(y.size), multi_class="ovo"),
+        roc_auc_score(y, scores, sample_weight=np.ones(y.size), multi_class="ovo"),
         skm.roc_auc_score(y, scores, multi_class="ovo"),
     )
 
@@ -255,15 +255,15 @@ def test_unit_weights_equal_no_weights_for_ovo():
 def test_zero_weight_samples_are_the_same_as_removed_samples():
     y, scores, weights = make_problem(2, 4, ties=True, weighted=True)
     kept = weights > 0
-    full = roc_curve(y, scores, sample_weight=weights)
-    reduced = roc_curve(y[kept], scores[kept], sample_weight=weights[kept])
+    full = ovr_roc_curve(y, scores, sample_weight=weights)
+    reduced = ovr_roc_curve(y[kept], scores[kept], sample_weight=weights[kept])
     for k in range(4):
         np.testing.assert_array_equal(full.thresholds[k], reduced.thresholds[k])
         assert_close(full.tpr[k], reduced.tpr[k])
     for multi_class in ("ovr", "ovo"):
         assert_close(
-            roc_auc(y, scores, sample_weight=weights, multi_class=multi_class),
-            roc_auc(y[kept], scores[kept], sample_weight=weights[kept], multi_class=multi_class),
+            roc_auc_score(y, scores, sample_weight=weights, multi_class=multi_class),
+            roc_auc_score(y[kept], scores[kept], sample_weight=weights[kept], multi_class=multi_class),
         )
 
 
@@ -284,19 +284,19 @@ O30_P = np.array(
 
 def test_o16_binary_roc_corner_points_auc_and_average_precision():
     scores = np.column_stack([1 - O16_S, O16_S])
-    curves = roc_curve(O16_Y, scores)
+    curves = ovr_roc_curve(O16_Y, scores)
     np.testing.assert_allclose(curves.fpr[1], [0, 0, 0, 0.2, 0.2, 0.6, 0.6, 1], atol=TOL)
     np.testing.assert_allclose(curves.tpr[1], [0, 0.2, 0.6, 0.6, 0.8, 0.8, 1, 1], atol=TOL)
     assert curves.auc[1] == pytest.approx(0.84, abs=TOL)
-    assert roc_auc(O16_Y, scores, average=None)[1] == pytest.approx(0.84, abs=TOL)
-    assert average_precision(O16_Y, scores, average=None)[1] == pytest.approx(0.885, abs=TOL)
+    assert roc_auc_score(O16_Y, scores, average=None)[1] == pytest.approx(0.84, abs=TOL)
+    assert average_precision_score(O16_Y, scores, average=None)[1] == pytest.approx(0.885, abs=TOL)
 
 
 def test_o17_separable_demo_has_auc_and_average_precision_one():
     scores = np.column_stack([1 - O17_S, O17_S])
-    assert roc_auc(O17_Y, scores) == pytest.approx(1.0, abs=TOL)
-    assert roc_auc(O17_Y, scores, multi_class="ovo") == pytest.approx(1.0, abs=TOL)
-    assert average_precision(O17_Y, scores, average=None)[1] == pytest.approx(1.0, abs=TOL)
+    assert roc_auc_score(O17_Y, scores) == pytest.approx(1.0, abs=TOL)
+    assert roc_auc_score(O17_Y, scores, multi_class="ovo") == pytest.approx(1.0, abs=TOL)
+    assert average_precision_score(O17_Y, scores, average=None)[1] == pytest.approx(1.0, abs=TOL)
 
 
 @pytest.mark.parametrize(
@@ -310,7 +310,7 @@ def test_o17_separable_demo_has_auc_and_average_precision_one():
     ],
 )
 def test_o30_roc_auc(kwargs, expected):
-    np.testing.assert_allclose(roc_auc(O30_Y, O30_P, **kwargs), expected, atol=5e-7)
+    np.testing.assert_allclose(roc_auc_score(O30_Y, O30_P, **kwargs), expected, atol=5e-7)
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_o30_roc_auc(kwargs, expected):
     [(None, [0.833333, 0.45, 1.0]), ("macro", 0.761111), ("micro", 0.703846)],
 )
 def test_o30_average_precision(average, expected):
-    ours = average_precision(O30_Y, O30_P, average=average)
+    ours = average_precision_score(O30_Y, O30_P, average=average)
     np.testing.assert_allclose(ours, expected, atol=5e-7)
 
 
@@ -333,29 +333,29 @@ def absent_class_problem():
 def test_absent_class_gets_nan_auc_and_is_left_out_of_averages():
     y, scores, labels = absent_class_problem()
     with pytest.warns(UndefinedMetricWarning, match=r"labels \[3\] have no samples"):
-        per_class = roc_auc(y, scores, labels=labels, average=None)
+        per_class = roc_auc_score(y, scores, labels=labels, average=None)
     assert np.isnan(per_class[3])
     expected = [skm.roc_auc_score(y == k, scores[:, k]) for k in range(3)]
     assert_close(per_class[:3], expected)
     with pytest.warns(UndefinedMetricWarning):
-        assert_close(roc_auc(y, scores, labels=labels), np.mean(expected))
+        assert_close(roc_auc_score(y, scores, labels=labels), np.mean(expected))
     with pytest.warns(UndefinedMetricWarning):
-        ovo = roc_auc(y, scores, labels=labels, multi_class="ovo")
+        ovo = roc_auc_score(y, scores, labels=labels, multi_class="ovo")
     assert_close(ovo, skm.roc_auc_score(y, scores, labels=labels, multi_class="ovo"))
 
 
 def test_absent_class_gets_nan_curves_and_average_precision():
     y, scores, labels = absent_class_problem()
     with pytest.warns(UndefinedMetricWarning, match="ROC curve is undefined"):
-        curves = roc_curve(y, scores, labels=labels)
+        curves = ovr_roc_curve(y, scores, labels=labels)
     assert np.all(np.isnan(curves.tpr[3])) and np.isnan(curves.auc[3])
     with pytest.warns(UndefinedMetricWarning, match="average precision is undefined"):
-        per_class = average_precision(y, scores, labels=labels, average=None)
+        per_class = average_precision_score(y, scores, labels=labels, average=None)
     assert np.isnan(per_class[3])
     with pytest.warns(UndefinedMetricWarning):
-        assert_close(average_precision(y, scores, labels=labels), np.mean(per_class[:3]))
+        assert_close(average_precision_score(y, scores, labels=labels), np.mean(per_class[:3]))
     assert_close(
-        average_precision(y, scores, labels=labels, average="micro"),
+        average_precision_score(y, scores, labels=labels, average="micro"),
         skm.average_precision_score(label_binarize(y, classes=labels), scores, average="micro"),
     )
 
@@ -368,7 +368,7 @@ def test_one_class_in_y_true_raises(function):
 
 def test_one_class_left_after_zero_weights_raises():
     with pytest.raises(ValueError, match="of only one class"):
-        roc_auc([0, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], sample_weight=[0, 1, 2])
+        roc_auc_score([0, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], sample_weight=[0, 1, 2])
 
 
 # --- properties -----------------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
         (same_transform, "ovr", "micro"),  # micro compares columns: one transform for all
     ]:
         options = {"sample_weight": weights, "multi_class": multi_class, "average": average}
-        assert_close(roc_auc(y, transformed, **options), roc_auc(y, scores, **options))
+        assert_close(roc_auc_score(y, transformed, **options), roc_auc_score(y, scores, **options))
 
 
 @settings(max_examples=60, deadline=None)
@@ -408,12 +408,12 @@ def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
 def test_reversed_scores_give_one_minus_auc(problem):
     y, scores, weights = problem
     assert_close(
-        roc_auc(y, -scores, sample_weight=weights, average=None),
-        1 - roc_auc(y, scores, sample_weight=weights, average=None),
+        roc_auc_score(y, -scores, sample_weight=weights, average=None),
+        1 - roc_auc_score(y, scores, sample_weight=weights, average=None),
     )
     assert_close(
-        roc_auc(y, -scores, sample_weight=weights, multi_class="ovo"),
-        1 - roc_auc(y, scores, sample_weight=weights, multi_class="ovo"),
+        roc_auc_score(y, -scores, sample_weight=weights, multi_class="ovo"),
+        1 - roc_auc_score(y, scores, sample_weight=weights, multi_class="ovo"),
     )
 
 
@@ -421,7 +421,7 @@ def test_reversed_scores_give_one_minus_auc(problem):
 @given(scored_problems(), st.booleans())
 def test_roc_curves_are_monotone_from_origin_to_one_one(problem, drop_intermediate):
     y, scores, weights = problem
-    curves = roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
+    curves = ovr_roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
     for fpr, tpr, thresholds in zip(
         curves.fpr + (curves.micro_fpr,), curves.tpr + (curves.micro_tpr,), curves.thresholds
     ):
@@ -435,16 +435,16 @@ def test_roc_curves_are_monotone_from_origin_to_one_one(problem, drop_intermedia
 @given(scored_problems())
 def test_curve_areas_equal_rank_auc(problem):
     y, scores, weights = problem
-    curves = roc_curve(y, scores, sample_weight=weights)
-    assert_close(curves.auc, roc_auc(y, scores, sample_weight=weights, average=None))
-    assert_close(curves.micro_auc, roc_auc(y, scores, sample_weight=weights, average="micro"))
+    curves = ovr_roc_curve(y, scores, sample_weight=weights)
+    assert_close(curves.auc, roc_auc_score(y, scores, sample_weight=weights, average=None))
+    assert_close(curves.micro_auc, roc_auc_score(y, scores, sample_weight=weights, average="micro"))
 
 
 @settings(max_examples=60, deadline=None)
 @given(scored_problems(), st.booleans())
 def test_precision_recall_curves_run_from_full_recall_to_zero(problem, drop_intermediate):
     y, scores, weights = problem
-    curves = precision_recall_curve(
+    curves = ovr_precision_recall_curve(
         y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
     )
     for precision, recall, thresholds in zip(curves.precision, curves.recall, curves.thresholds):
@@ -464,15 +464,15 @@ def test_relabelling_the_classes_permutes_the_results(problem, random):
     for average in ("macro", "weighted"):
         options = {"sample_weight": weights, "multi_class": "ovo", "average": average}
         assert_close(
-            roc_auc(y, scores[:, perm], labels=labels, **options), roc_auc(y, scores, **options)
+            roc_auc_score(y, scores[:, perm], labels=labels, **options), roc_auc_score(y, scores, **options)
         )
     assert_close(
-        roc_auc(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
-        roc_auc(y, scores, sample_weight=weights, average=None)[perm],
+        roc_auc_score(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
+        roc_auc_score(y, scores, sample_weight=weights, average=None)[perm],
     )
     assert_close(
-        average_precision(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
-        average_precision(y, scores, sample_weight=weights, average=None)[perm],
+        average_precision_score(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
+        average_precision_score(y, scores, sample_weight=weights, average=None)[perm],
     )
 
 
@@ -480,7 +480,7 @@ def test_relabelling_the_classes_permutes_the_results(problem, random):
 @given(scored_problems())
 def test_macro_is_the_mean_of_the_per_class_values(problem):
     y, scores, weights = problem
-    for function in (roc_auc, average_precision):
+    for function in (roc_auc_score, average_precision_score):
         per_class = function(y, scores, sample_weight=weights, average=None)
         support = np.bincount(y, weights)
         assert_close(function(y, scores, sample_weight=weights), np.mean(per_class))
@@ -499,17 +499,17 @@ P3 = [[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.3, 0.4, 0.3]]
 @pytest.mark.parametrize(
     "function, kwargs, match",
     [
-        (roc_auc, {"multi_class": "ova"}, r"multi_class must be one of 'ovr', 'ovo'; got 'ova'"),
-        (roc_auc, {"average": "samples"}, r"average \(with multi_class='ovr'\) must be one of"),
-        (roc_auc, {"multi_class": "ovo", "average": "micro"}, r"multi_class='ovo'.*got 'micro'"),
-        (roc_auc, {"multi_class": "ovo", "average": None}, r"multi_class='ovo'.*got None"),
-        (average_precision, {"average": "samples"}, "average must be one of"),
-        (roc_curve, {"drop_intermediate": "yes"}, "drop_intermediate must be one of True, False"),
-        (precision_recall_curve, {"drop_intermediate": None}, "drop_intermediate must be one of"),
-        (roc_auc, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
-        (roc_curve, {"sample_weight": [1, 1]}, r"sample_weight must have shape \(4,\)"),
-        (roc_auc, {"labels": [0, 1]}, r"y_true contains labels not in labels: \[2\]"),
-        (average_precision, {"labels": [0, 1, 2, 3]}, "y_score has 3 columns but labels names 4"),
+        (roc_auc_score, {"multi_class": "ova"}, r"multi_class must be one of 'ovr', 'ovo'; got 'ova'"),
+        (roc_auc_score, {"average": "samples"}, r"average \(with multi_class='ovr'\) must be one of"),
+        (roc_auc_score, {"multi_class": "ovo", "average": "micro"}, r"multi_class='ovo'.*got 'micro'"),
+        (roc_auc_score, {"multi_class": "ovo", "average": None}, r"multi_class='ovo'.*got None"),
+        (average_precision_score, {"average": "samples"}, "average must be one of"),
+        (ovr_roc_curve, {"drop_intermediate": "yes"}, "drop_intermediate must be one of True, False"),
+        (ovr_precision_recall_curve, {"drop_intermediate": None}, "drop_intermediate must be one of"),
+        (roc_auc_score, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
+        (ovr_roc_curve, {"sample_weight": [1, 1]}, r"sample_weight must have shape \(4,\)"),
+        (roc_auc_score, {"labels": [0, 1]}, r"y_true contains labels not in labels: \[2\]"),
+        (average_precision_score, {"labels": [0, 1, 2, 3]}, "y_score has 3 columns but labels names 4"),
     ],
 )
 def test_bad_options_raise(function, kwargs, match):
@@ -519,7 +519,7 @@ def test_bad_options_raise(function, kwargs, match):
 
 def test_labels_of_another_kind_raise():
     with pytest.raises(TypeError, match="y_true holds numbers but labels holds strings"):
-        roc_auc(Y3, P3, labels=["a", "b", "c"])
+        roc_auc_score(Y3, P3, labels=["a", "b", "c"])
 
 
 @pytest.mark.parametrize(
@@ -543,13 +543,13 @@ def test_bad_arrays_raise(function, y_true, y_score, error, match):
 
 WEIGHT_SCALES = [1e-300, 1e-10, 1e10, 1e300]
 RANKING_SCORES = [
-    (roc_auc, {"multi_class": "ovr", "average": "macro"}),
-    (roc_auc, {"multi_class": "ovr", "average": "weighted"}),
-    (roc_auc, {"multi_class": "ovr", "average": "micro"}),
-    (roc_auc, {"multi_class": "ovo", "average": "macro"}),
-    (roc_auc, {"multi_class": "ovo", "average": "weighted"}),
-    (average_precision, {"average": "macro"}),
-    (average_precision, {"average": "micro"}),
+    (roc_auc_score, {"multi_class": "ovr", "average": "macro"}),
+    (roc_auc_score, {"multi_class": "ovr", "average": "weighted"}),
+    (roc_auc_score, {"multi_class": "ovr", "average": "micro"}),
+    (roc_auc_score, {"multi_class": "ovo", "average": "macro"}),
+    (roc_auc_score, {"multi_class": "ovo", "average": "weighted"}),
+    (average_precision_score, {"average": "macro"}),
+    (average_precision_score, {"average": "micro"}),
 ]
 
 
@@ -576,8 +576,8 @@ def test_integer_weights_of_any_binary_scale_equal_repeated_samples(seed, power_
             function(y, scores, sample_weight=weights, **options),
             function(repeated_y, repeated_scores, **options),
         )
-    curves = roc_curve(y, scores, sample_weight=weights)
-    repeated = roc_curve(repeated_y, repeated_scores)
+    curves = ovr_roc_curve(y, scores, sample_weight=weights)
+    repeated = ovr_roc_curve(repeated_y, repeated_scores)
     for k in range(4):
         np.testing.assert_array_equal(curves.fpr[k], repeated.fpr[k])
         np.testing.assert_array_equal(curves.tpr[k], repeated.tpr[k])

@@ -20,7 +20,7 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 from polyroc._bootstrap_metrics import RankedScores, Rankings, binary_auc, ranking_aucs
-from polyroc.curves import roc_auc
+from polyroc.curves import roc_auc_score
 from polyroc.evaluation import evaluate
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.resampling import bootstrap_multiplicities
@@ -205,7 +205,7 @@ def test_batched_aucs_leave_out_a_class_without_weight_as_roc_auc_does():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for (multi_class, average), values in aucs.items():
-            expected = [roc_auc(y, scores, labels=range(4), sample_weight=row,
+            expected = [roc_auc_score(y, scores, labels=range(4), sample_weight=row,
                                 multi_class=multi_class, average=average) for row in rows]
             np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12)
 

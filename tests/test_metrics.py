@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from polyroc import counts as pc
 from polyroc import metrics as pm
 from polyroc.exceptions import UndefinedMetricWarning
 
@@ -150,7 +151,7 @@ def test_cohen_kappa_matches_sklearn(case, weights):
 def test_matthews_corrcoef_matches_sklearn(case):
     y_true, y_pred, labels, w = case
     assert_close(
-        pm.matthews_corrcoef_score(y_true, y_pred, labels=labels, sample_weight=w),
+        pm.matthews_corrcoef(y_true, y_pred, labels=labels, sample_weight=w),
         skm.matthews_corrcoef(y_true, y_pred, sample_weight=w),
     )
 
@@ -219,7 +220,7 @@ def test_log_loss_and_brier_match_sklearn(seed, weighted, strings):
         skm.log_loss(y, scores, labels=labels, sample_weight=w),
     )
     assert_close(
-        pm.brier_score(y, scores, labels=labels, sample_weight=w),
+        pm.brier_score_loss(y, scores, labels=labels, sample_weight=w),
         skm.brier_score_loss(y, scores, labels=labels, sample_weight=w, scale_by_half=False),
     )
 
@@ -244,7 +245,7 @@ def test_top_k_accuracy_matches_sklearn_with_ties(seed, weighted):
     w = rng.uniform(0, 2, n) if weighted else None
     labels = np.arange(m)
     for k in range(1, m):
-        ours = pm.top_k_accuracy(y, scores, k=k, labels=labels, sample_weight=w)
+        ours = pm.top_k_accuracy_score(y, scores, k=k, labels=labels, sample_weight=w)
         assert_close(ours, brute_top_k(y, scores, k, w))
         if m > 2:  # scikit-learn's binary path wants one score column
             assert_close(ours, skm.top_k_accuracy_score(y, scores, k=k, labels=labels, sample_weight=w))
@@ -324,9 +325,9 @@ def test_per_class_counts_of_labels_match_brute_force(case):
     y_true, y_pred, labels, w = case
     counts = pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w)
     tables = np.array(brute_tables(y_true, y_pred, labels, w))
-    assert_close(pm.support(counts), tables[:, 0] + tables[:, 2])
+    assert_close(pc.support(counts), tables[:, 0] + tables[:, 2])
     assert_close(
-        pm.precision(counts, average=None, zero_division=np.nan),
+        pc.precision(counts, average=None, zero_division=np.nan),
         [t[0] / (t[0] + t[1]) if t[0] + t[1] else np.nan for t in tables],
     )
 
@@ -401,26 +402,26 @@ def test_o8_per_class_counts_and_scores():
     ):
         exact(value, fraction)
     np.testing.assert_array_equal(s, [10, 8, 9])
-    np.testing.assert_array_equal(pm.specificity(O8, average=None) * [17, 19, 18], [14, 17, 17])
+    np.testing.assert_array_equal(pc.specificity(O8, average=None) * [17, 19, 18], [14, 17, 17])
 
 
 def test_o8_averages():
-    exact(pm.f1(O8, average="micro"), Fraction(21, 27))
-    exact(pm.accuracy(O8), Fraction(21, 27))
-    exact(pm.f1(O8), (Fraction(16, 21) + Fraction(3, 4) + Fraction(14, 17)) / 3)
-    assert round(pm.f1(O8), 6) == 0.778478
-    assert round(pm.f1(O8, average="weighted"), 6) == 0.778919
-    assert round(pm.precision(O8), 6) == 0.784091
-    assert round(pm.recall(O8), 6) == 0.775926
-    assert round(pm.precision(O8, average="weighted"), 6) == 0.783249
-    assert round(pm.recall(O8, average="weighted"), 6) == 0.777778
+    exact(pc.f1(O8, average="micro"), Fraction(21, 27))
+    exact(pc.accuracy(O8), Fraction(21, 27))
+    exact(pc.f1(O8), (Fraction(16, 21) + Fraction(3, 4) + Fraction(14, 17)) / 3)
+    assert round(pc.f1(O8), 6) == 0.778478
+    assert round(pc.f1(O8, average="weighted"), 6) == 0.778919
+    assert round(pc.precision(O8), 6) == 0.784091
+    assert round(pc.recall(O8), 6) == 0.775926
+    assert round(pc.precision(O8, average="weighted"), 6) == 0.783249
+    assert round(pc.recall(O8, average="weighted"), 6) == 0.777778
 
 
 def test_o9_o10_kappa_and_mcc():
-    exact(pm.cohen_kappa(O8), Fraction(107, 161))
-    assert round(pm.matthews_corrcoef(O8), 6) == 0.665981
-    assert round(pm.cohen_kappa(O8, weights="linear"), 6) == 0.673716
-    assert round(pm.cohen_kappa(O8, weights="quadratic"), 6) == 0.682353
+    exact(pc.cohen_kappa(O8), Fraction(107, 161))
+    assert round(pc.matthews_corrcoef(O8), 6) == 0.665981
+    assert round(pc.cohen_kappa(O8, weights="linear"), 6) == 0.673716
+    assert round(pc.cohen_kappa(O8, weights="quadratic"), 6) == 0.682353
     y_true, y_pred = labels_from_counts(O8)
     exact(pm.cohen_kappa_score(y_true, y_pred), Fraction(107, 161))
 
@@ -435,54 +436,54 @@ def test_o14_fifteen_labels():
     exact(pm.f1_score(y_true, y_pred, average="micro"), Fraction(11, 15))
     exact(pm.f1_score(y_true, y_pred, average="weighted"), Fraction(11, 15))
     exact(pm.cohen_kappa_score(y_true, y_pred), Fraction(9, 14))
-    exact(pm.matthews_corrcoef_score(y_true, y_pred), Fraction(9, 14))
+    exact(pm.matthews_corrcoef(y_true, y_pred), Fraction(9, 14))
 
 
 def test_o15_kappa_boundary():
-    exact(pm.accuracy(O15), Fraction(260, 300))
-    exact(pm.cohen_kappa(O15), Fraction(4, 5))
-    assert round(pm.matthews_corrcoef(O15), 6) == 0.800654
-    np.testing.assert_allclose(pm.f1(O15, average=None), [0.886700, 0.833333, 0.878049], atol=5e-7)
-    assert round(pm.f1(O15), 6) == 0.866027
+    exact(pc.accuracy(O15), Fraction(260, 300))
+    exact(pc.cohen_kappa(O15), Fraction(4, 5))
+    assert round(pc.matthews_corrcoef(O15), 6) == 0.800654
+    np.testing.assert_allclose(pc.f1(O15, average=None), [0.886700, 0.833333, 0.878049], atol=5e-7)
+    assert round(pc.f1(O15), 6) == 0.866027
 
 
 def test_o23_majority_class_of_three():
     counts = np.array([[90, 0, 0], [5, 0, 0], [5, 0, 0]])
-    exact(pm.accuracy(counts), Fraction(9, 10))
-    exact(pm.f1(counts), Fraction(6, 19))
-    assert round(pm.f1(counts, average="weighted"), 6) == 0.852632
-    assert pm.cohen_kappa(counts) == 0.0
-    assert pm.matthews_corrcoef(counts) == 0.0
+    exact(pc.accuracy(counts), Fraction(9, 10))
+    exact(pc.f1(counts), Fraction(6, 19))
+    assert round(pc.f1(counts, average="weighted"), 6) == 0.852632
+    assert pc.cohen_kappa(counts) == 0.0
+    assert pc.matthews_corrcoef(counts) == 0.0
 
 
 def test_o24_majority_class_of_two():
     counts = np.array([[95, 0], [5, 0]])
-    exact(pm.accuracy(counts), Fraction(95, 100))
-    assert pm.matthews_corrcoef(counts) == 0.0
-    assert pm.cohen_kappa(counts) == 0.0
+    exact(pc.accuracy(counts), Fraction(95, 100))
+    assert pc.matthews_corrcoef(counts) == 0.0
+    assert pc.cohen_kappa(counts) == 0.0
 
 
 def test_o25_healthy_always():
     counts = np.array([[1000, 0, 0], [50, 0, 0], [10, 0, 0]])
-    exact(pm.accuracy(counts), Fraction(1000, 1060))
-    assert round(pm.f1(counts), 6) == 0.323625
-    assert round(pm.f1(counts, average="weighted"), 6) == 0.915919
-    exact(pm.balanced_accuracy(counts), Fraction(1, 3))
-    assert pm.matthews_corrcoef(counts) == 0.0
+    exact(pc.accuracy(counts), Fraction(1000, 1060))
+    assert round(pc.f1(counts), 6) == 0.323625
+    assert round(pc.f1(counts, average="weighted"), 6) == 0.915919
+    exact(pc.balanced_accuracy(counts), Fraction(1, 3))
+    assert pc.matthews_corrcoef(counts) == 0.0
 
 
 def test_o29b_top_k():
     y = [0, 1, 2, 2]
     scores = [[0.5, 0.2, 0.2], [0.3, 0.4, 0.2], [0.2, 0.4, 0.3], [0.7, 0.2, 0.1]]
-    assert pm.top_k_accuracy(y, scores, k=1) == 0.5
-    assert pm.top_k_accuracy(y, scores, k=2) == 0.75
+    assert pm.top_k_accuracy_score(y, scores, k=1) == 0.5
+    assert pm.top_k_accuracy_score(y, scores, k=2) == 0.75
     with pytest.warns(UndefinedMetricWarning, match="perfect score"):
-        assert pm.top_k_accuracy(y, scores, k=3) == 1.0
+        assert pm.top_k_accuracy_score(y, scores, k=3) == 1.0
 
 
 def test_brier_by_hand():
     # (0.8-1)^2 + 0.2^2 = 0.08 and 0.4^2 + (0.6-1)^2 = 0.32 (3rd column 0)
-    assert_close(pm.brier_score([0, 1], [[0.8, 0.2, 0.0], [0.4, 0.6, 0.0]], labels=[0, 1, 2]), 0.2)
+    assert_close(pm.brier_score_loss([0, 1], [[0.8, 0.2, 0.0], [0.4, 0.6, 0.0]], labels=[0, 1, 2]), 0.2)
 
 
 def test_log_loss_from_logits_and_normalize_rows():
@@ -493,8 +494,8 @@ def test_log_loss_from_logits_and_normalize_rows():
         pm.log_loss([0, 2], logits, labels=labels, from_logits=True), pm.log_loss([0, 2], p, labels=labels)
     )
     assert_close(
-        pm.brier_score([0, 2], 3 * p, labels=labels, normalize_rows=True),
-        pm.brier_score([0, 2], p, labels=labels),
+        pm.brier_score_loss([0, 2], 3 * p, labels=labels, normalize_rows=True),
+        pm.brier_score_loss([0, 2], p, labels=labels),
     )
 
 
@@ -505,7 +506,7 @@ counts_batches = st.integers(2, 5).flatmap(
         np.int64, st.tuples(st.integers(1, 4), st.just(m), st.just(m)), elements=st.integers(0, 12)
     )
 )
-OVR_METRICS = [pm.precision, pm.recall, pm.f1, pm.specificity, pm.youden, pm.heidke_skill]
+OVR_METRICS = [pc.precision, pc.recall, pc.f1, pc.specificity, pc.youden, pc.heidke_skill]
 
 
 @given(
@@ -531,8 +532,8 @@ def test_macro_is_the_mean_of_the_per_class_values(counts):
 @given(counts_batches)
 def test_micro_f1_precision_recall_equal_accuracy(counts):
     counts = counts + np.eye(counts.shape[-1], dtype=np.int64)  # total > 0
-    accuracy = pm.accuracy(counts)
-    for metric in (pm.precision, pm.recall, pm.f1):
+    accuracy = pc.accuracy(counts)
+    for metric in (pc.precision, pc.recall, pc.f1):
         np.testing.assert_allclose(metric(counts, average="micro"), accuracy, rtol=1e-12)
 
 
@@ -541,7 +542,7 @@ def test_micro_f1_precision_recall_equal_accuracy(counts):
 def test_batch_equals_the_per_matrix_loop(counts):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # registry metrics never warn
-        for name, metric in pm.COUNTS_METRICS.items():
+        for name, metric in pc.METRICS.items():
             batch = metric(counts)
             assert batch.shape == counts.shape[:1], name
             np.testing.assert_allclose(batch, [metric(c) for c in counts], equal_nan=True, err_msg=name)
@@ -549,7 +550,7 @@ def test_batch_equals_the_per_matrix_loop(counts):
 
 @given(counts_batches)
 def test_float_counts_give_the_same_values(counts):
-    for name, metric in pm.COUNTS_METRICS.items():
+    for name, metric in pc.METRICS.items():
         np.testing.assert_allclose(metric(counts.astype(float)), metric(counts), equal_nan=True, err_msg=name)
 
 
@@ -574,19 +575,19 @@ def test_registry_names_and_aliases():
         "heidke_skill_macro",
         "hss",
     }
-    assert required <= set(pm.COUNTS_METRICS)
-    assert pm.get_counts_metric("mcc") is pm.COUNTS_METRICS["matthews_corrcoef"]
-    assert pm.get_counts_metric("tss")(O8) == pm.youden(O8)
-    assert pm.get_counts_metric("hss")(O8) == pm.heidke_skill(O8)
-    assert pm.get_counts_metric("f1_weighted")(O8) == pm.f1(O8, average="weighted")
-    assert pm.get_counts_metric(pm.accuracy) is pm.accuracy
+    assert required <= set(pc.METRICS)
+    assert pc.get_metric("mcc") is pc.METRICS["matthews_corrcoef"]
+    assert pc.get_metric("tss")(O8) == pc.youden(O8)
+    assert pc.get_metric("hss")(O8) == pc.heidke_skill(O8)
+    assert pc.get_metric("f1_weighted")(O8) == pc.f1(O8, average="weighted")
+    assert pc.get_metric(pc.accuracy) is pc.accuracy
 
 
 def test_registry_on_a_large_batch():
     counts = np.random.default_rng(0).integers(0, 50, (100_000, 4, 4))
-    values = pm.get_counts_metric("f1_macro")(counts)
+    values = pc.get_metric("f1_macro")(counts)
     assert values.shape == (100_000,)
-    np.testing.assert_allclose(values[:3], [pm.f1(c, zero_division=0.0) for c in counts[:3]])
+    np.testing.assert_allclose(values[:3], [pc.f1(c, zero_division=0.0) for c in counts[:3]])
 
 
 # --------------------------------------------------------------------------- zero_division and warnings
@@ -598,11 +599,11 @@ NEVER_PREDICTED = np.array([[3, 0, 1, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 
 @pytest.mark.parametrize(
     "metric, match, undefined",
     [
-        (pm.precision, "Precision is ill-defined", [1, 3]),
-        (pm.recall, "Recall is ill-defined", [2, 3]),
-        (pm.f1, "F-score is ill-defined", [3]),
-        (pm.youden, "Youden's J is ill-defined", [2, 3]),
-        (pm.heidke_skill, "Heidke skill score is ill-defined", [3]),
+        (pc.precision, "Precision is ill-defined", [1, 3]),
+        (pc.recall, "Recall is ill-defined", [2, 3]),
+        (pc.f1, "F-score is ill-defined", [3]),
+        (pc.youden, "Youden's J is ill-defined", [2, 3]),
+        (pc.heidke_skill, "Heidke skill score is ill-defined", [3]),
     ],
 )
 def test_zero_division_fills_exactly_the_undefined_classes(metric, match, undefined):
@@ -623,21 +624,21 @@ def test_zero_division_values_for_precision():
         warnings.simplefilter("error")
         for fill in (0.0, 1.0, np.nan):
             np.testing.assert_array_equal(
-                pm.precision(NEVER_PREDICTED, average=None, zero_division=fill), [0.6, fill, 0.0, fill]
+                pc.precision(NEVER_PREDICTED, average=None, zero_division=fill), [0.6, fill, 0.0, fill]
             )
-        assert pm.precision(NEVER_PREDICTED, zero_division=np.nan) == 0.3  # NaN left out of the mean
-        assert pm.precision(NEVER_PREDICTED, zero_division=1.0) == 0.65
+        assert pc.precision(NEVER_PREDICTED, zero_division=np.nan) == 0.3  # NaN left out of the mean
+        assert pc.precision(NEVER_PREDICTED, zero_division=1.0) == 0.65
 
 
 def test_f_uses_zero_division_only_when_class_absent_everywhere():
-    per_class = pm.f1(NEVER_PREDICTED, average=None, zero_division=1.0)
+    per_class = pc.f1(NEVER_PREDICTED, average=None, zero_division=1.0)
     np.testing.assert_array_equal(per_class, [6 / 9, 0.0, 0.0, 1.0])
 
 
 def test_specificity_undefined_when_every_sample_is_the_class():
     counts = np.array([[4, 1], [0, 0]])
     with pytest.warns(UndefinedMetricWarning, match="Specificity is ill-defined"):
-        assert pm.specificity(counts, average=None).tolist() == [0.0, 0.8]
+        assert pc.specificity(counts, average=None).tolist() == [0.0, 0.8]
 
 
 def test_kappa_undefined_matches_sklearn_replacement():
@@ -652,15 +653,15 @@ def test_kappa_undefined_matches_sklearn_replacement():
 
 def test_balanced_accuracy_warns_for_classes_without_true_samples():
     with pytest.warns(UndefinedMetricWarning, match="no true samples"):
-        assert pm.balanced_accuracy(NEVER_PREDICTED) == 0.375  # mean of 3/4 and 0
-    assert pm.COUNTS_METRICS["balanced_accuracy"](NEVER_PREDICTED) == 0.375
+        assert pc.balanced_accuracy(NEVER_PREDICTED) == 0.375  # mean of 3/4 and 0
+    assert pc.METRICS["balanced_accuracy"](NEVER_PREDICTED) == 0.375
 
 
 def test_registry_metrics_do_not_warn_on_degenerate_counts():
     degenerate = np.array([NEVER_PREDICTED, np.zeros((4, 4), int), np.diag([5, 0, 0, 0])])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for metric in pm.COUNTS_METRICS.values():
+        for metric in pc.METRICS.values():
             metric(degenerate)
 
 
@@ -670,13 +671,13 @@ def test_registry_metrics_do_not_warn_on_degenerate_counts():
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda: pm.precision(O8, average="binary"), ValueError, "average must be one of"),
+        (lambda: pc.precision(O8, average="binary"), ValueError, "average must be one of"),
         (lambda: pm.precision_score([0, 1], [0, 1], average="samples"), ValueError, "average must be one of"),
-        (lambda: pm.recall(O8, zero_division="ignore"), ValueError, "zero_division must be"),
+        (lambda: pc.recall(O8, zero_division="ignore"), ValueError, "zero_division must be"),
         (lambda: pm.f1_score([0, 1], [0, 1], zero_division=0.5), ValueError, "zero_division must be"),
-        (lambda: pm.fbeta(O8, beta=-1.0), ValueError, "beta must be a finite number in \\[0, inf\\)"),
+        (lambda: pc.fbeta(O8, beta=-1.0), ValueError, "beta must be a finite number in \\[0, inf\\)"),
         (lambda: pm.fbeta_score([0, 1], [0, 1], beta="1"), TypeError, "beta must be a real number"),
-        (lambda: pm.cohen_kappa(O8, weights="cubic"), ValueError, "weights must be one of"),
+        (lambda: pc.cohen_kappa(O8, weights="cubic"), ValueError, "weights must be one of"),
         (lambda: pm.accuracy_score([0, 1, 1], [0, 1]), ValueError, "inconsistent numbers of samples"),
         (
             lambda: pm.f1_score([0, 1, 2], [0, 1, 1], labels=[0, 1]),
@@ -704,23 +705,23 @@ def test_registry_metrics_do_not_warn_on_degenerate_counts():
             ValueError,
             "normalize must be one of",
         ),
-        (lambda: pm.accuracy(np.ones((2, 3))), ValueError, "counts must have shape"),
-        (lambda: pm.accuracy([[1, -1], [0, 1]]), ValueError, "counts must be non-negative"),
-        (lambda: pm.f1([[1, np.nan], [0, 1]]), ValueError, "counts contains NaN"),
-        (lambda: pm.matthews_corrcoef([["a", "b"], ["c", "d"]]), TypeError, "counts must be numeric"),
+        (lambda: pc.accuracy(np.ones((2, 3))), ValueError, "counts must have shape"),
+        (lambda: pc.accuracy([[1, -1], [0, 1]]), ValueError, "counts must be non-negative"),
+        (lambda: pc.f1([[1, np.nan], [0, 1]]), ValueError, "counts contains NaN"),
+        (lambda: pc.matthews_corrcoef([["a", "b"], ["c", "d"]]), TypeError, "counts must be numeric"),
         (
-            lambda: pm.get_counts_metric("f2_macro"),
+            lambda: pc.get_metric("f2_macro"),
             ValueError,
             "unknown metric 'f2_macro'; valid names are: .*f1_macro",
         ),
-        (lambda: pm.get_counts_metric(3), TypeError, "metric must be a metric name or a callable"),
-        (lambda: pm.top_k_accuracy([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=0), ValueError, "k must be >= 1"),
+        (lambda: pc.get_metric(3), TypeError, "metric must be a metric name or a callable"),
+        (lambda: pm.top_k_accuracy_score([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=0), ValueError, "k must be >= 1"),
         (
-            lambda: pm.top_k_accuracy([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=1.5),
+            lambda: pm.top_k_accuracy_score([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=1.5),
             TypeError,
             "k must be an integer",
         ),
-        (lambda: pm.top_k_accuracy([0, 1], [[0.5, 0.5, 0.0]]), ValueError, "inconsistent numbers of samples"),
+        (lambda: pm.top_k_accuracy_score([0, 1], [[0.5, 0.5, 0.0]]), ValueError, "inconsistent numbers of samples"),
         (lambda: pm.log_loss([0, 1], [[0.5, 0.6], [0.2, 0.8]]), ValueError, "rows of y_score must sum to 1"),
         (
             lambda: pm.log_loss([0, 1], [[0.5, 0.5], [0.2, 0.8]], eps=0.5),
@@ -733,12 +734,12 @@ def test_registry_metrics_do_not_warn_on_degenerate_counts():
             "eps must be a real number",
         ),
         (
-            lambda: pm.brier_score([0, 1], [[0.5, 0.5, 0.0], [0.2, 0.8, 0.0]]),
+            lambda: pm.brier_score_loss([0, 1], [[0.5, 0.5, 0.0], [0.2, 0.8, 0.0]]),
             ValueError,
             "y_score has 3 columns but y_true has 2",
         ),
         (
-            lambda: pm.brier_score([0, 1], [[1.5, -0.5], [0.2, 0.8]]),
+            lambda: pm.brier_score_loss([0, 1], [[1.5, -0.5], [0.2, 0.8]]),
             ValueError,
             "y_score has negative values",
         ),
@@ -843,7 +844,7 @@ weighted_label_rows = st.lists(
 ).filter(lambda rows: any(w > 0 for *_, w in rows))
 
 SCALE_FREE_METRICS = {
-    "mcc": pm.matthews_corrcoef_score,
+    "mcc": pm.matthews_corrcoef,
     "kappa": functools.partial(pm.cohen_kappa_score, zero_division=0.0),
     "kappa_quadratic": functools.partial(pm.cohen_kappa_score, weights="quadratic", zero_division=0.0),
     "f1_macro": functools.partial(pm.f1_score, zero_division=0.0),

@@ -15,7 +15,7 @@ from matplotlib.path import Path
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import roc_curve
+from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.plotting import (
     ConfusionMatrixDisplay,
@@ -182,14 +182,14 @@ def test_roc_display_skips_a_class_without_samples():
         disp = RocCurveDisplay.from_predictions(y, scores, labels=[0, 1, 2])
     assert disp.lines_[2] is None
     with pytest.warns(UndefinedMetricWarning):
-        auc = roc_curve(y, scores, labels=[0, 1, 2]).auc
+        auc = ovr_roc_curve(y, scores, labels=[0, 1, 2]).auc
     assert disp.macro_auc == pytest.approx(np.mean(auc[:2]))
 
 
 def test_roc_from_result_options_and_given_axes():
     y, scores = _data(3, seed=7)
     _, ax = plt.subplots()
-    disp = RocCurveDisplay.from_result(roc_curve(y, scores), ax=ax, micro=False, macro=False,
+    disp = RocCurveDisplay.from_result(ovr_roc_curve(y, scores), ax=ax, micro=False, macro=False,
                                        chance_level=False, show_classes=False)
     assert disp.ax_ is ax
     assert disp.lines_ == [None] * 3
@@ -199,7 +199,7 @@ def test_roc_from_result_options_and_given_axes():
 
 def test_roc_display_of_curves_without_micro_draws_no_micro_line():
     y, scores = _data(3, seed=8)
-    disp = RocCurveDisplay.from_result(roc_curve(y, scores, micro=False))
+    disp = RocCurveDisplay.from_result(ovr_roc_curve(y, scores, micro=False))
     assert disp.micro_line_ is None and disp.macro_line_ is not None
     assert not any(line.get_label().startswith("micro") for line in disp.ax_.get_lines())
     plt.close(disp.figure_)

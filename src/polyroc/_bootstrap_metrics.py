@@ -5,7 +5,7 @@ Row r of a batch ``weight_rows`` (b, n) weights sample s by ``weight_rows[r, s]`
 score column once; a batch is then transposed to (n, b), so that putting it in
 the order of a column gathers whole rows, and costs cumulative sums along the
 sorted axis and one matrix product per column, through the pairwise wins of
-:func:`polyroc.curves.roc_auc` (same ties, same averages). Weighted means are
+:func:`polyroc.curves.roc_auc_score` (same ties, same averages). Weighted means are
 one matrix product. Nothing loops over rows, and rows are taken in chunks so
 that the temporary arrays stay near :data:`polyroc._counts.CHUNK_BYTES`.
 """
@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from polyroc._counts import CHUNK_BYTES, chunk_length
-from polyroc.curves import _average, _hand_till, _ovr_auc, _ratio, _sum_per_class, _wins
+from polyroc._numeric import divide
+from polyroc._ranking import average_classes, count_wins, hand_till, ovr_auc, sum_per_class
 
 __all__ = ["RankedScores", "Rankings", "binary_auc", "rank_chunk_rows", "ranking_aucs", "weighted_means"]
 
@@ -91,9 +92,9 @@ def _binary_auc_of_columns(ranked, weight_columns):
     aucs = []
     for start in range(0, weight_columns.shape[1], step):
         sorted_weights = np.take(weight_columns[:, start : start + step], ranked.sample, axis=0)
-        correct = _wins(ranked.score, ranked.codes, sorted_weights, 1, 2)[0]
-        negative, positive = _sum_per_class(sorted_weights, ranked.codes, 2)
-        aucs.append(_ratio(correct, negative * positive))
+        correct = count_wins(ranked.score, ranked.codes, sorted_weights, 1, 2)[0]
+        negative, positive = sum_per_class(sorted_weights, ranked.codes, 2)
+        aucs.append(divide(correct, negative * positive))
     return np.concatenate(aucs)
 
 
@@ -113,7 +114,7 @@ def ranking_aucs(rankings, weight_rows, support):
     dict
         (multi_class, average) -> values (b,): ("ovr", "macro"), ("ovr",
         "weighted"), ("ovr", "micro") and ("ovo", "macro"), equal to
-        :func:`polyroc.curves.roc_auc` with each row as ``sample_weight``
+        :func:`polyroc.curves.roc_auc_score` with each row as ``sample_weight``
         (classes without weight in a row are left out of its averages).
 
     Examples
@@ -128,21 +129,21 @@ def ranking_aucs(rankings, weight_rows, support):
     """
     weight_columns = np.ascontiguousarray(weight_rows.T)
     wins = _pairwise_wins_of_columns(rankings, weight_columns)
-    per_class = _ovr_auc(wins, support)
+    per_class = ovr_auc(wins, support)
     return {
-        ("ovr", "macro"): _average(per_class, support, "macro"),
-        ("ovr", "weighted"): _average(per_class, support, "weighted"),
+        ("ovr", "macro"): average_classes(per_class, support, "macro"),
+        ("ovr", "weighted"): average_classes(per_class, support, "weighted"),
         ("ovr", "micro"): _binary_auc_of_columns(rankings.cells, weight_columns),
-        ("ovo", "macro"): _hand_till(wins, support, "macro"),
+        ("ovo", "macro"): hand_till(wins, support, "macro"),
     }
 
 
 def _pairwise_wins_of_columns(rankings, weight_columns):
-    """Wins (b, m, m) of :func:`polyroc.curves._pairwise_wins` for weight columns (n, b)."""
+    """Wins (b, m, m) of :func:`polyroc._ranking.pairwise_wins` for weight columns (n, b)."""
     n_classes = len(rankings.columns)
     sorted_weights = np.empty_like(weight_columns)  # reused: one column's order at a time
     wins = [
-        _wins(column.score, column.codes, np.take(weight_columns, column.sample, axis=0, out=sorted_weights),
+        count_wins(column.score, column.codes, np.take(weight_columns, column.sample, axis=0, out=sorted_weights),
               k, n_classes)
         for k, column in enumerate(rankings.columns)
     ]

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from polyroc.counts import get_metric
 from polyroc.evaluation import evaluate
 from polyroc.io import (
     OutputDirectory,
@@ -33,7 +34,6 @@ from polyroc.io import (
     write_predictions,
     write_thresholds,
 )
-from polyroc.metrics import get_counts_metric
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 128 + 13
@@ -310,7 +310,7 @@ _seed = _integer_at_least(0, "a non-negative integer seed")
 
 def _metric(text):
     try:
-        get_counts_metric(text)
+        get_metric(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
@@ -328,7 +328,7 @@ def _add_report_options(parser, out_default=None):
                         help="directory to write report.html, results.json and figures/ into: a new or empty "
                         "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""))
     parser.add_argument("--metric", action=_Once, type=_metric, default="f1_macro",
-                        help="threshold tuning metric from polyroc.metrics.COUNTS_METRICS (default f1_macro)")
+                        help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)")
     parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=500,
                         help="bootstrap replicates of every interval")
     parser.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling")
@@ -376,7 +376,7 @@ def build_parser():
                       help="validation score file")
     _add_input_options(tune)
     tune.add_argument("--metric", action=_Once, type=_metric, default="accuracy",
-                      help="metric name from polyroc.metrics.COUNTS_METRICS (e.g. f1_macro)")
+                      help="metric name from polyroc.counts.METRICS (e.g. f1_macro)")
     tune.add_argument("--search", action=_Once, default="lattice", choices=["lattice", "random", "coordinate"])
     tune.add_argument("--resolution", action=_Once, type=_positive_int, default=None,
                       help="lattice resolution r")

@@ -34,6 +34,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from polyroc._ranking import (
+    average_classes,
+    class_counts,
+    hand_till,
+    micro_auc,
+    micro_counts,
+    ovr_auc,
+    pairwise_wins,
+    pr_points,
+    roc_points,
+    step_area,
+    trapezoid_area,
+    vertical_average,
+)
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -42,15 +56,15 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.metrics import _finish, _nan_average
 
 __all__ = [
     "OvrPrecisionRecallCurves",
     "OvrRocCurves",
-    "average_precision",
-    "precision_recall_curve",
-    "roc_auc",
-    "roc_curve",
+    "average_precision_score",
+    "macro_roc_curve",
+    "ovr_precision_recall_curve",
+    "ovr_roc_curve",
+    "roc_auc_score",
 ]
 
 MULTI_CLASS_OPTIONS = ("ovr", "ovo")
@@ -130,7 +144,7 @@ class OvrPrecisionRecallCurves:
     drop_intermediate: bool
 
 
-def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, micro=True):
+def ovr_roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, micro=True):
     """One-vs-rest ROC curve of every class, plus the micro-average curve.
 
     Parameters
@@ -176,7 +190,7 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
     --------
     >>> y = ["cat", "cat", "dog", "dog"]
     >>> scores = [[0.9, 0.1], [0.4, 0.6], [0.65, 0.35], [0.2, 0.8]]
-    >>> curves = roc_curve(y, scores)
+    >>> curves = ovr_roc_curve(y, scores)
     >>> curves.fpr[1], curves.tpr[1]
     (array([0. , 0. , 0.5, 0.5, 1. ]), array([0. , 0.5, 0.5, 1. , 1. ]))
     >>> curves.thresholds[1]
@@ -187,9 +201,9 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
     check_option("drop_intermediate", drop_intermediate, (True, False))
     check_option("micro", micro, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
-    counts = _class_counts(y, scores, weights)
-    per_class = [_roc_points(*class_counts, drop_intermediate) for class_counts in counts]
-    micro = _roc_points(*_micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
+    counts = class_counts(y, scores, weights)
+    per_class = [roc_points(*class_counts, drop_intermediate) for class_counts in counts]
+    micro = roc_points(*micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
     _warn_undefined(classes, support, "ROC curve")
     fpr, tpr, thresholds = zip(*per_class)
     return OvrRocCurves(
@@ -197,16 +211,16 @@ def roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermed
         fpr=fpr,
         tpr=tpr,
         thresholds=thresholds,
-        auc=np.array([_trapezoid_area(f, t) for f, t in zip(fpr, tpr)]),
+        auc=np.array([trapezoid_area(f, t) for f, t in zip(fpr, tpr)]),
         micro_fpr=micro[0],
         micro_tpr=micro[1],
         micro_thresholds=micro[2],
-        micro_auc=np.nan if micro[0] is None else _trapezoid_area(micro[0], micro[1]),
+        micro_auc=np.nan if micro[0] is None else trapezoid_area(micro[0], micro[1]),
         drop_intermediate=drop_intermediate,
     )
 
 
-def precision_recall_curve(
+def ovr_precision_recall_curve(
     y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=False
 ):
     """One-vs-rest precision-recall curve of every class, plus the micro-average curve.
@@ -252,7 +266,7 @@ def precision_recall_curve(
     --------
     >>> y = [0, 0, 1, 1]
     >>> scores = [[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]]
-    >>> curves = precision_recall_curve(y, scores)
+    >>> curves = ovr_precision_recall_curve(y, scores)
     >>> curves.precision[1]
     array([0.5       , 0.66666667, 0.5       , 1.        , 1.        ])
     >>> curves.recall[1]
@@ -264,9 +278,9 @@ def precision_recall_curve(
     """
     check_option("drop_intermediate", drop_intermediate, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
-    counts = _class_counts(y, scores, weights)
-    per_class = [_pr_points(*class_counts, drop_intermediate) for class_counts in counts]
-    micro = _pr_points(*_micro_counts(y, scores, weights), drop_intermediate)
+    counts = class_counts(y, scores, weights)
+    per_class = [pr_points(*class_counts, drop_intermediate) for class_counts in counts]
+    micro = pr_points(*micro_counts(y, scores, weights), drop_intermediate)
     _warn_undefined(classes, support, "precision-recall curve")
     precision, recall, thresholds = zip(*per_class)
     return OvrPrecisionRecallCurves(
@@ -274,16 +288,16 @@ def precision_recall_curve(
         precision=precision,
         recall=recall,
         thresholds=thresholds,
-        average_precision=np.array([_step_area(p, r) for p, r in zip(precision, recall)]),
+        average_precision=np.array([step_area(p, r) for p, r in zip(precision, recall)]),
         micro_precision=micro[0],
         micro_recall=micro[1],
         micro_thresholds=micro[2],
-        micro_average_precision=_step_area(micro[0], micro[1]),
+        micro_average_precision=step_area(micro[0], micro[1]),
         drop_intermediate=drop_intermediate,
     )
 
 
-def roc_auc(
+def roc_auc_score(
     y_true, y_score, *, labels=None, sample_weight=None, multi_class="ovr", average="macro"
 ):
     """Area under the ROC curve: one-vs-rest, or one-vs-one (Hand & Till's M).
@@ -345,11 +359,11 @@ def roc_auc(
     >>> y = [0, 0, 1, 1, 2, 2, 2]
     >>> P = [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
     ...      [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
-    >>> roc_auc(y, P, average=None)
+    >>> roc_auc_score(y, P, average=None)
     array([0.9, 0.7, 1. ])
-    >>> round(roc_auc(y, P), 6), round(roc_auc(y, P, average="weighted"), 6)
+    >>> round(roc_auc_score(y, P), 6), round(roc_auc_score(y, P, average="weighted"), 6)
     (0.866667, 0.885714)
-    >>> round(roc_auc(y, P, multi_class="ovo"), 6)
+    >>> round(roc_auc_score(y, P, multi_class="ovo"), 6)
     0.861111
     """
     check_option("multi_class", multi_class, MULTI_CLASS_OPTIONS)
@@ -360,17 +374,17 @@ def roc_auc(
     )
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     if average == "micro":
-        return _micro_auc(y, scores, weights)
-    wins = _pairwise_wins(y, scores, weights)
+        return micro_auc(y, scores, weights)
+    wins = pairwise_wins(y, scores, weights)
     if multi_class == "ovo":
         _warn_undefined(classes, support, "one-vs-one AUC with any class")
-        return _hand_till(wins, support, average)
-    per_class = _ovr_auc(wins, support)
+        return hand_till(wins, support, average)
+    per_class = ovr_auc(wins, support)
     _warn_undefined(classes, support, "ROC AUC")
-    return _average(per_class, support, average)
+    return average_classes(per_class, support, average)
 
 
-def average_precision(y_true, y_score, *, labels=None, sample_weight=None, average="macro"):
+def average_precision_score(y_true, y_score, *, labels=None, sample_weight=None, average="macro"):
     """Average precision of each class against the rest, or an average of them.
 
     The average precision of a curve is ``sum_n (R_n - R_{n-1}) P_n`` over its
@@ -421,20 +435,20 @@ def average_precision(y_true, y_score, *, labels=None, sample_weight=None, avera
     >>> y = [0, 0, 1, 1, 2, 2, 2]
     >>> P = [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
     ...      [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
-    >>> average_precision(y, P, average=None).round(6)
+    >>> average_precision_score(y, P, average=None).round(6)
     array([0.833333, 0.45    , 1.      ])
-    >>> round(average_precision(y, P), 6), round(average_precision(y, P, average="micro"), 6)
+    >>> round(average_precision_score(y, P), 6), round(average_precision_score(y, P, average="micro"), 6)
     (0.761111, 0.703846)
     """
     check_option("average", average, OVR_AVERAGES)
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     if average == "micro":
-        precision, recall, _ = _pr_points(*_micro_counts(y, scores, weights), False)
-        return _step_area(precision, recall)
-    curves = [_pr_points(*counts, False) for counts in _class_counts(y, scores, weights)]
-    per_class = np.array([_step_area(precision, recall) for precision, recall, _ in curves])
+        precision, recall, _ = pr_points(*micro_counts(y, scores, weights), False)
+        return step_area(precision, recall)
+    curves = [pr_points(*counts, False) for counts in class_counts(y, scores, weights)]
+    per_class = np.array([step_area(precision, recall) for precision, recall, _ in curves])
     _warn_undefined(classes, support, "average precision")
-    return _average(per_class, support, average)
+    return average_classes(per_class, support, average)
 
 
 def _checked(y_true, y_score, labels, sample_weight):
@@ -463,195 +477,39 @@ def _warn_undefined(classes, support, what):
         )
 
 
-def _tie_ends(sorted_score):
-    """Index of the last element of each run of equal values in a sorted array."""
-    return np.append(np.flatnonzero(np.diff(sorted_score)), sorted_score.size - 1)
+def macro_roc_curve(curves):
+    """Macro-average ROC curve: the mean TPR of the classes on the union FPR grid.
 
+    The grid is the union of the FPR values of every class with samples. At
+    each grid value the curve has two points, the mean over classes of their
+    lowest and of their highest TPR there (they differ where some class's
+    curve is vertical); in between, each class's curve is linear, so the mean
+    is exact (no resampling on a fixed grid) and its area equals the mean of
+    the per-class AUCs, i.e. ``roc_auc_score(average="macro")``. Classes without
+    samples (NaN curve) are left out.
 
-def _binary_counts(positive, score, weight=None):
-    """Weighted false and true positives at each distinct score, highest score first.
+    Parameters
+    ----------
+    curves : OvrRocCurves
+        From :func:`polyroc.curves.ovr_roc_curve`.
 
-    Like scikit-learn's binary curve core: ``fps[i]`` and ``tps[i]`` count the
-    samples with ``score >= thresholds[i]``. Zero-weight samples must have been
-    removed, since scikit-learn does not let them create thresholds.
+    Returns
+    -------
+    fpr, tpr : ndarray
+        The curve, from (0, 0) to (1, 1).
+    auc : float
+        Its area (trapezoid rule).
+
+    Examples
+    --------
+    >>> from polyroc.curves import ovr_roc_curve
+    >>> curves = ovr_roc_curve([0, 0, 1, 1, 2, 2], [[.6, .3, .1], [.3, .4, .3], [.2, .5, .3],
+    ...                                         [.4, .4, .2], [.1, .2, .7], [.3, .3, .4]])
+    >>> fpr, tpr, auc = macro_roc_curve(curves)
+    >>> round(auc, 6) == round(float(curves.auc.mean()), 6)
+    True
     """
-    order = np.argsort(-score, kind="stable")
-    score = score[order]
-    positive = positive[order]
-    ends = _tie_ends(score)
-    if weight is None:
-        tps = np.cumsum(positive, dtype=np.float64)[ends]
-        fps = 1.0 + ends - tps
-    else:
-        weight = weight[order]
-        tps = np.cumsum(positive * weight)[ends]
-        fps = np.cumsum(~positive * weight)[ends]
-    return fps, tps, score[ends]
-
-
-def _without_zero_weights(y, scores, weights):
-    if weights is None:
-        return y, scores, weights
-    keep = weights > 0
-    return y[keep], scores[keep], weights[keep]
-
-
-def _class_counts(y, scores, weights):
-    """``_binary_counts`` of each class against the rest."""
-    y, scores, weights = _without_zero_weights(y, scores, weights)
-    return [_binary_counts(y == k, scores[:, k], weights) for k in range(scores.shape[1])]
-
-
-def _micro_counts(y, scores, weights):
-    """``_binary_counts`` of the binarized labels against the raveled scores."""
-    y, scores, weights = _without_zero_weights(y, scores, weights)
-    n_classes = scores.shape[1]
-    cells = (y[:, None] == np.arange(n_classes)).ravel()
-    cell_weights = None if weights is None else np.repeat(weights, n_classes)
-    return _binary_counts(cells, scores.ravel(), cell_weights)
-
-
-def _rate(counts):
-    """Counts divided by their final (total) value; NaN when the total is zero."""
-    if counts[-1] <= 0:
-        return np.full(counts.shape, np.nan)
-    return counts / counts[-1]
-
-
-def _roc_points(fps, tps, thresholds, drop_intermediate):
-    """(fpr, tpr, thresholds) from binary counts, as scikit-learn's ``roc_curve``."""
-    if drop_intermediate and fps.size > 2:
-        corner = np.logical_or(np.diff(fps, 2), np.diff(tps, 2))
-        keep = np.concatenate(([True], corner, [True]))
-        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    fpr = _rate(np.concatenate(([0.0], fps)))
-    tpr = _rate(np.concatenate(([0.0], tps)))
-    return fpr, tpr, np.concatenate(([np.inf], thresholds))
-
-
-def _pr_points(fps, tps, thresholds, drop_intermediate):
-    """(precision, recall, thresholds) from binary counts, as scikit-learn's curve."""
-    if drop_intermediate and fps.size > 2:
-        recall_changes = np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:]))
-        keep = np.concatenate(([True], recall_changes, [True]))
-        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
-    predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted != 0)
-    recall = _rate(tps)
-    return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), thresholds[::-1]
-
-
-def _trapezoid_area(fpr, tpr):
-    return float(np.trapezoid(tpr, fpr))
-
-
-def _step_area(precision, recall):
-    """Average precision ``sum (R_n - R_{n-1}) P_n`` of a curve from ``_pr_points``."""
-    if np.isnan(recall[0]):
-        return np.nan
-    return max(0.0, float(-np.sum(np.diff(recall) * precision[:-1])))
-
-
-def _wins(sorted_score, sorted_class, sorted_weight, positive, n_classes):
-    """Per class j, the weighted count of (positive-class, class-j) pairs ranked correctly.
-
-    Scores are sorted ascending. A pair counts 1 when the positive-class sample
-    scores higher and 1/2 on a tie. Each sample gets the positive weight strictly
-    above its score plus half the positive weight tied with it, then these are
-    summed per class. The cumulative positive weight runs over the positive
-    samples only and is read at the end of each run of tied scores.
-
-    ``sorted_weight`` may also be a batch (n, b) of weights, one column per
-    replicate (sorted along axis 0 like the scores); the wins are then (n_classes, b).
-    """
-    positive_at = np.flatnonzero(sorted_class == positive)
-    if sorted_weight is None:
-        cumulative = np.arange(positive_at.size + 1, dtype=np.float64)
-    else:
-        cumulative = np.zeros((positive_at.size + 1,) + sorted_weight.shape[1:])
-        np.cumsum(sorted_weight[positive_at], axis=0, out=cumulative[1:])
-    ends = _tie_ends(sorted_score)
-    positives_up_to = np.searchsorted(positive_at, ends, side="right")
-    positives_below = np.concatenate(([0], positives_up_to[:-1]))
-    # total - (below + up_to) / 2, in place: a batch makes these (n_ties, b) arrays
-    above_plus_half_tied = cumulative[positives_up_to]
-    above_plus_half_tied += cumulative[positives_below]
-    above_plus_half_tied *= -0.5
-    above_plus_half_tied += cumulative[-1]
-    per_sample = np.repeat(above_plus_half_tied, np.diff(ends, prepend=-1), axis=0)
-    if sorted_weight is not None:
-        per_sample *= sorted_weight
-    return _sum_per_class(per_sample, sorted_class, n_classes)
-
-
-def _sum_per_class(values, classes, n_classes):
-    """Sum of ``values`` (n,) per class code, or of each column of a batch (n, b): (n_classes, b)."""
-    if values.ndim == 1:
-        return np.bincount(classes, weights=values, minlength=n_classes)
-    return (classes == np.arange(n_classes)[:, None]).astype(np.float64) @ values
-
-
-def _pairwise_wins(y, scores, weights):
-    """Matrix ``wins[k, j]``: correctly ranked (class k, class j) pairs on column k.
-
-    One sort per column; with the class sizes W, ``wins[k, j] / (W_k W_j)`` is
-    Hand & Till's ``A(k|j)``, and row k summed over ``j != k`` is the
-    numerator of the one-vs-rest AUC of class k.
-    """
-    n_classes = scores.shape[1]
-    codes = y.astype(np.min_scalar_type(n_classes))
-    wins = np.empty((n_classes, n_classes))
-    for k, column in enumerate(np.ascontiguousarray(scores.T)):
-        order = np.argsort(column)  # unstable is fine: ties are grouped in _wins
-        sorted_weight = None if weights is None else weights[order]
-        wins[k] = _wins(column[order], codes[order], sorted_weight, k, n_classes)
-    return wins
-
-
-def _micro_auc(y, scores, weights):
-    """AUC of the binarized labels against the raveled scores."""
-    n_classes = scores.shape[1]
-    cells = (y[:, None] == np.arange(n_classes)).ravel().view(np.uint8)
-    flat = scores.ravel()
-    order = np.argsort(flat)
-    cell_weights = None if weights is None else np.repeat(weights, n_classes)[order]
-    wins = _wins(flat[order], cells[order], cell_weights, 1, 2)
-    total = y.size if weights is None else weights.sum()
-    return float(wins[0] / (total * total * (n_classes - 1)))
-
-
-def _ovr_auc(wins, support):
-    """Per-class one-vs-rest AUC from the pairwise wins; NaN for a class without samples.
-
-    Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m).
-    """
-    correct = wins.sum(axis=-1) - np.diagonal(wins, axis1=-2, axis2=-1)
-    return _ratio(correct, support * (support.sum(axis=-1, keepdims=True) - support))
-
-
-def _hand_till(wins, support, average):
-    """Mean over pairs of classes with samples of ``(A(a|b) + A(b|a)) / 2``.
-
-    Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m).
-    """
-    pairwise = _ratio(wins, support[..., :, None] * support[..., None, :])
-    first, second = np.triu_indices(support.shape[-1], 1)
-    pair_auc = (pairwise[..., first, second] + pairwise[..., second, first]) / 2
-    prevalence = support[..., first] + support[..., second] if average == "weighted" else None
-    return _finish(_nan_average(pair_auc, prevalence))
-
-
-def _ratio(numerator, denominator):
-    """Elementwise ratio, NaN where the denominator is zero."""
-    out = np.full(np.shape(numerator), np.nan)
-    return np.divide(numerator, denominator, out=out, where=denominator > 0)
-
-
-def _average(per_class, support, average):
-    """Per-class values, or their macro / support-weighted mean over defined classes.
-
-    Works on leading batch axes: ``per_class`` and ``support`` (..., m).
-    """
-    if average is None:
-        return per_class
-    return _finish(_nan_average(per_class, support if average == "weighted" else None))
+    defined = ~np.isnan(curves.auc)
+    weights = np.where(defined, 1.0 / defined.sum(), 0.0)
+    fpr, tpr, _ = vertical_average(curves.fpr, curves.tpr, weights)
+    return fpr, tpr, trapezoid_area(fpr, tpr)

@@ -29,7 +29,8 @@ from polyroc._validation import (
     check_scores,
     scale_weights,
 )
-from polyroc.curves import roc_auc
+from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.curves import roc_auc_score
 from polyroc.resampling import (
     ConfidenceInterval,
     bootstrap_multiplicities,
@@ -38,7 +39,7 @@ from polyroc.resampling import (
 
 __all__ = ["Evaluation", "evaluate"]
 
-#: Counts metrics of the summary, by their name in :data:`polyroc.metrics.COUNTS_METRICS`
+#: Counts metrics of the summary, by their name in :data:`polyroc.counts.METRICS`
 #: (undefined ratios are 0, as in the report).
 COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef")
 
@@ -46,7 +47,7 @@ COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "ma
 RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro"))
 
 #: Per-class scores that get intervals (argmax predictions, zero_division 0).
-CLASS_SCORES = {"precision": metrics.precision, "recall": metrics.recall, "f1-score": metrics.f1}
+CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
 
 BOOTSTRAP_METHOD = "stratified percentile bootstrap"
 
@@ -208,7 +209,7 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
     counts = confusion_counts(y_idx, predicted, classes.size, weights)
     losses = _sample_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
     ranking = {
-        _ranking_name(key): roc_auc(
+        _ranking_name(key): roc_auc_score(
             y_labels, scores, labels=classes, sample_weight=weights, multi_class=key[0], average=key[1]
         )
         for key in RANKING_SCORES
@@ -251,7 +252,7 @@ def _ranking_name(key):
 
 def _counts_scores(counts):
     """The counts metrics of counts (..., m, m), each of shape (...)."""
-    return {name: metrics.get_counts_metric(name)(counts) for name in COUNTS_SCORES}
+    return {name: get_metric(name)(counts) for name in COUNTS_SCORES}
 
 
 def _class_scores(counts):

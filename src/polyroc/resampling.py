@@ -22,7 +22,7 @@ from polyroc._validation import (
     check_targets,
     scale_weights,
 )
-from polyroc.metrics import get_counts_metric, metric_name
+from polyroc.counts import get_metric, metric_name
 
 __all__ = [
     "ConfidenceInterval",
@@ -157,7 +157,7 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     predictions : mapping of str to array-like of shape (n,)
         Each rule's predicted labels.
     metric : str or callable, default="accuracy"
-        As :func:`polyroc.metrics.get_counts_metric`.
+        As :func:`polyroc.counts.get_metric`.
     labels : array-like, optional
         Class order; default the sorted labels of ``y_true`` and the predictions.
     baseline : str, optional
@@ -195,7 +195,7 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
         raise ValueError("predictions must name at least one rule")
     if baseline is not None and baseline not in predictions:
         raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
-    score_counts = get_counts_metric(metric)
+    score_counts = get_metric(metric)
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)

@@ -19,7 +19,7 @@ from polyroc._counts import (
     threshold_counts,
 )
 from polyroc._validation import check_scores
-from polyroc.metrics import get_counts_metric
+from polyroc.counts import get_metric
 from polyroc.thresholds import iter_lattice, threshold_batches
 from polyroc.thresholds.search import best_on_line, coordinate_ascent, coordinate_bounds, score_at
 
@@ -120,7 +120,7 @@ def test_line_search_optimum_equals_the_dense_grid_optimum(metric, seed):
     m = 3 + seed % 3
     y, P, rng = dyadic_data(seed, 80, m)
     targets = check_scores(y, P, labels=np.arange(m))
-    score_counts = get_counts_metric(metric)
+    score_counts = get_metric(metric)
     tau = rng.integers(0, 5, m) / 16
     j = seed % m
     # breakpoints are multiples of 1/16: odd multiples of 1/64 hit every open segment
@@ -140,7 +140,7 @@ def test_line_search_optimum_equals_the_dense_grid_optimum(metric, seed):
 def test_coordinate_ascent_never_ends_worse_and_stays_in_the_domain(seed, m, domain):
     y, P, rng = continuous_data(seed, 120, m)
     targets = check_scores(y, P, labels=np.arange(m))
-    score_counts = get_counts_metric("f1_macro")
+    score_counts = get_metric("f1_macro")
     start = rng.dirichlet(np.ones(m)) if domain == "simplex" else rng.random(m) * 0.5
     start = start - (start.min() if domain == "box" else 0)
     tau, score = coordinate_ascent(targets, start, score_counts, domain=domain)

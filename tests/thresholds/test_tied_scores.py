@@ -17,7 +17,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 
 from polyroc._counts import confusion_counts, lattice_threshold_counts
-from polyroc.metrics import get_counts_metric
+from polyroc.counts import get_metric
 from polyroc.thresholds import apply_thresholds, iter_lattice, predict, roc_cloud, tune_thresholds
 
 SKLEARN = {
@@ -100,7 +100,7 @@ def test_reported_best_is_the_applied_score_and_never_below_argmax(
     applied = apply_thresholds(P, result.best_threshold, domain=domain)
     np.testing.assert_array_equal(applied, loop_rule(P, result.best_threshold))
     counts = confusion_counts(y, applied, m, w)
-    assert result.best_score == get_counts_metric(metric)(counts[None])[0]  # bit for bit
+    assert result.best_score == get_metric(metric)(counts[None])[0]  # bit for bit
     assert result.best_score == pytest.approx(SKLEARN[metric](y, applied, w), abs=1e-12)
     assert result.best_score >= result.argmax_score
     assert result.argmax_score == pytest.approx(SKLEARN[metric](y, np.argmax(P, axis=1), w), abs=1e-12)

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from polyroc.metrics import get_counts_metric
+from polyroc.counts import get_metric
 from polyroc.thresholds import predict, tune_thresholds
 
 # (label, numerators of p over 120, multiplicity)
@@ -96,4 +96,4 @@ def test_lattice_search_scores_the_three_taus_exactly():
             assert result.scores[row] == pytest.approx(float(value), abs=1e-12)
         assert result.argmax_score == pytest.approx(float(expected[0]), abs=1e-12)
         assert result.best_score >= result.argmax_score
-        assert float(get_counts_metric(metric)(exact_counts(TAUS[0])[None])[0]) == pytest.approx(float(expected[0]))
+        assert float(get_metric(metric)(exact_counts(TAUS[0])[None])[0]) == pytest.approx(float(expected[0]))

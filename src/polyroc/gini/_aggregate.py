@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from polyroc._ranking import binary_counts, class_counts, roc_points, trapezoid_area, vertical_average
 from polyroc._validation import _describe
-from polyroc.curves import _binary_counts, _class_counts, _roc_points, _trapezoid_area
 
 
 class ClassCurves(NamedTuple):
@@ -47,10 +47,10 @@ class AggregatedCurve(NamedTuple):
 
 def class_curves(y, scores, weights):
     """One-vs-rest ROC curves of encoded labels ``y`` against each score column."""
-    points = [_roc_points(*counts, True) for counts in _class_counts(y, scores, weights)]
+    points = [roc_points(*counts, True) for counts in class_counts(y, scores, weights)]
     fpr = tuple(f for f, _, _ in points)
     tpr = tuple(t for _, t, _ in points)
-    return ClassCurves(fpr, tpr, np.array([_trapezoid_area(f, t) for f, t in zip(fpr, tpr)]))
+    return ClassCurves(fpr, tpr, np.array([trapezoid_area(f, t) for f, t in zip(fpr, tpr)]))
 
 
 def aggregate_vertical(curves, weights, grid=None):
@@ -59,18 +59,8 @@ def aggregate_vertical(curves, weights, grid=None):
     ``grid=None`` gives the exact curve (see the module notes); an integer
     gives ``grid`` equispaced FPR values in [0, 1], upper values at jumps.
     """
-    involved = np.flatnonzero(weights > 0)
-    fpr_of = [curves.fpr[i] for i in involved]
-    tpr_of = [curves.tpr[i] for i in involved]
-    if grid is None:
-        fpr, class_tpr = _exact_points(fpr_of, tpr_of)
-    else:
-        fpr = np.linspace(0.0, 1.0, grid)
-        class_tpr = np.array([np.interp(fpr, f, t) for f, t in zip(fpr_of, tpr_of)])
-    share = weights[involved]
-    tpr = share @ class_tpr
-    dispersion = np.sqrt(np.maximum(share @ (class_tpr - tpr) ** 2, 0.0))
-    return AggregatedCurve(fpr, tpr, dispersion, float(np.trapezoid(tpr, fpr)))
+    fpr, tpr, dispersion = vertical_average(curves.fpr, curves.tpr, weights, grid)
+    return AggregatedCurve(fpr, tpr, dispersion, trapezoid_area(fpr, tpr))
 
 
 def aggregate_threshold(y, scores, sample_weight, weights):
@@ -83,17 +73,17 @@ def aggregate_threshold(y, scores, sample_weight, weights):
     """
     involved = np.flatnonzero(weights > 0)
     thresholds = np.unique(scores[:, involved])[::-1]
-    counts = [_binary_counts(y == i, scores[:, i], sample_weight) for i in involved]
+    counts = [binary_counts(y == i, scores[:, i], sample_weight) for i in involved]
     fpr, tpr, spread = (np.zeros(thresholds.size + 1) for _ in range(3))
-    for share, class_counts in zip(weights[involved], counts):
-        class_fpr, class_tpr = _rates_at(class_counts, thresholds)
+    for share, counts_of_class in zip(weights[involved], counts):
+        class_fpr, class_tpr = _rates_at(counts_of_class, thresholds)
         fpr += share * class_fpr
         tpr += share * class_tpr
-    for share, class_counts in zip(weights[involved], counts):
-        spread += share * (_rates_at(class_counts, thresholds)[1] - tpr) ** 2
+    for share, counts_of_class in zip(weights[involved], counts):
+        spread += share * (_rates_at(counts_of_class, thresholds)[1] - tpr) ** 2
     # exactly, both coordinates are non-decreasing and end at Σ w_i = 1; keep it so after rounding
     fpr, tpr = (np.maximum.accumulate(values / values[-1]) for values in (fpr, tpr))
-    return AggregatedCurve(fpr, tpr, np.sqrt(spread), _trapezoid_area(fpr, tpr))
+    return AggregatedCurve(fpr, tpr, np.sqrt(spread), trapezoid_area(fpr, tpr))
 
 
 def resample_curve(curve, grid):
@@ -101,7 +91,7 @@ def resample_curve(curve, grid):
     fpr = np.linspace(0.0, 1.0, grid)
     tpr = np.interp(fpr, curve.fpr, curve.tpr)
     return AggregatedCurve(fpr, tpr, np.interp(fpr, curve.fpr, curve.dispersion),
-                           _trapezoid_area(fpr, tpr))
+                           trapezoid_area(fpr, tpr))
 
 
 def diagonal_curve(grid=None):
@@ -130,18 +120,3 @@ def restrict_weights(weights, present, classes):
             "the aggregated curve is undefined"
         )
     return kept / kept.sum()
-
-
-def _exact_points(fpr_of, tpr_of):
-    """Union of the breakpoints, each with the lower and upper TPR of every class.
-
-    A breakpoint keeps its lower point only where some class jumps there.
-    """
-    breakpoints = np.unique(np.concatenate(fpr_of))
-    upper = np.array([np.interp(breakpoints, f, t) for f, t in zip(fpr_of, tpr_of)])
-    lower = np.array([np.interp(-breakpoints, -f[::-1], t[::-1]) for f, t in zip(fpr_of, tpr_of)])
-    jumps = np.any(lower != upper, axis=0)
-    fpr = np.concatenate((breakpoints[jumps], breakpoints))
-    class_tpr = np.concatenate((lower[:, jumps], upper), axis=1)
-    order = np.lexsort((np.concatenate((np.zeros(jumps.sum()), np.ones(breakpoints.size))), fpr))
-    return fpr[order], class_tpr[:, order]

@@ -21,7 +21,7 @@ from polyroc.plotting._common import simplex_to_cartesian
 from polyroc.plotting._confusion_matrix import ConfusionMatrixDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
-from polyroc.plotting._roc import RocCurveDisplay, macro_roc_curve
+from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay, decision_region
 
 __all__ = [
@@ -33,6 +33,5 @@ __all__ = [
     "SimplexHeatmapDisplay",
     "TuningProfileDisplay",
     "decision_region",
-    "macro_roc_curve",
     "simplex_to_cartesian",
 ]

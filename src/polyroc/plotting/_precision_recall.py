@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyroc.curves import precision_recall_curve
+from polyroc.curves import ovr_precision_recall_curve
 from polyroc.plotting._common import class_color, new_axes
 
 __all__ = ["PrecisionRecallDisplay"]
@@ -22,7 +22,7 @@ class PrecisionRecallDisplay:
     Parameters
     ----------
     curves : OvrPrecisionRecallCurves
-        From :func:`polyroc.curves.precision_recall_curve`.
+        From :func:`polyroc.curves.ovr_precision_recall_curve`.
 
     Attributes
     ----------
@@ -61,7 +61,7 @@ class PrecisionRecallDisplay:
     def from_predictions(
         cls, y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=False, **plot_kw
     ):
-        """Compute :func:`polyroc.curves.precision_recall_curve` and plot it.
+        """Compute :func:`polyroc.curves.ovr_precision_recall_curve` and plot it.
 
         Parameters
         ----------
@@ -82,9 +82,9 @@ class PrecisionRecallDisplay:
         Raises
         ------
         ValueError, TypeError
-            As :func:`polyroc.curves.precision_recall_curve`.
+            As :func:`polyroc.curves.ovr_precision_recall_curve`.
         """
-        curves = precision_recall_curve(
+        curves = ovr_precision_recall_curve(
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
         return cls(curves).plot(**plot_kw)

@@ -6,7 +6,7 @@ import numpy as np
 
 from polyroc._counts import line_sweep_counts
 from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_scores, check_thresholds
-from polyroc.metrics import get_counts_metric, metric_name
+from polyroc.counts import get_metric, metric_name
 from polyroc.plotting._common import class_color, new_axes
 from polyroc.thresholds.samplers import barycentre
 from polyroc.thresholds.search import coordinate_bounds, score_at
@@ -123,7 +123,7 @@ class TuningProfileDisplay:
             Invalid scores, labels, weights, metric, domain or threshold.
         """
         check_option("domain", domain, THRESHOLD_DOMAINS)
-        score_counts = get_counts_metric(metric)
+        score_counts = get_metric(metric)
         targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
         n_classes = targets.classes.size
         threshold = check_thresholds(threshold, n_classes, domain=domain)

@@ -4,68 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyroc.curves import roc_curve
+from polyroc.curves import macro_roc_curve, ovr_roc_curve
 from polyroc.plotting._common import class_color, new_axes
 
-__all__ = ["RocCurveDisplay", "macro_roc_curve"]
-
-
-def _tpr_limits(fpr, tpr, grid):
-    """Lowest and highest TPR of one ROC curve at each FPR of an increasing ``grid``.
-
-    Between its points the curve is linear; where it is vertical (several
-    points at one FPR) the two limits differ.
-    """
-    first = np.searchsorted(fpr, grid, side="left")
-    last = np.searchsorted(fpr, grid, side="right") - 1
-    on_point = first <= last
-    left, right = np.minimum(last, first), np.maximum(last, first)
-    span = fpr[right] - fpr[left]
-    weight = np.divide(grid - fpr[left], span, out=np.zeros_like(grid), where=span > 0)
-    between = tpr[left] + weight * (tpr[right] - tpr[left])
-    return np.where(on_point, tpr[first], between), np.where(on_point, tpr[last], between)
-
-
-def macro_roc_curve(curves):
-    """Macro-average ROC curve: the mean TPR of the classes on the union FPR grid.
-
-    The grid is the union of the FPR values of every class with samples. At
-    each grid value the curve has two points, the mean over classes of their
-    lowest and of their highest TPR there (they differ where some class's
-    curve is vertical); in between, each class's curve is linear, so the mean
-    is exact (no resampling on a fixed grid) and its area equals the mean of
-    the per-class AUCs, i.e. ``roc_auc(average="macro")``. Classes without
-    samples (NaN curve) are left out.
-
-    Parameters
-    ----------
-    curves : OvrRocCurves
-        From :func:`polyroc.curves.roc_curve`.
-
-    Returns
-    -------
-    fpr, tpr : ndarray
-        The curve, from (0, 0) to (1, 1).
-    auc : float
-        Its area (trapezoid rule).
-
-    Examples
-    --------
-    >>> from polyroc.curves import roc_curve
-    >>> curves = roc_curve([0, 0, 1, 1, 2, 2], [[.6, .3, .1], [.3, .4, .3], [.2, .5, .3],
-    ...                                         [.4, .4, .2], [.1, .2, .7], [.3, .3, .4]])
-    >>> fpr, tpr, auc = macro_roc_curve(curves)
-    >>> round(auc, 6) == round(float(curves.auc.mean()), 6)
-    True
-    """
-    defined = [k for k, auc in enumerate(curves.auc) if not np.isnan(auc)]
-    grid = np.unique(np.concatenate([curves.fpr[k] for k in defined]))
-    limits = [_tpr_limits(curves.fpr[k], curves.tpr[k], grid) for k in defined]
-    low = np.mean([lower for lower, _ in limits], axis=0)
-    high = np.mean([upper for _, upper in limits], axis=0)
-    fpr = np.repeat(grid, 2)
-    tpr = np.column_stack([low, high]).ravel()
-    return fpr, tpr, float(np.trapezoid(tpr, fpr))
+__all__ = ["RocCurveDisplay"]
 
 
 class RocCurveDisplay:
@@ -74,7 +16,7 @@ class RocCurveDisplay:
     Parameters
     ----------
     curves : OvrRocCurves
-        From :func:`polyroc.curves.roc_curve`.
+        From :func:`polyroc.curves.ovr_roc_curve`.
 
     Attributes
     ----------
@@ -110,7 +52,7 @@ class RocCurveDisplay:
     def from_predictions(
         cls, y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, **plot_kw
     ):
-        """Compute :func:`polyroc.curves.roc_curve` and plot it.
+        """Compute :func:`polyroc.curves.ovr_roc_curve` and plot it.
 
         Parameters
         ----------
@@ -131,9 +73,9 @@ class RocCurveDisplay:
         Raises
         ------
         ValueError, TypeError
-            As :func:`polyroc.curves.roc_curve`.
+            As :func:`polyroc.curves.ovr_roc_curve`.
         """
-        curves = roc_curve(
+        curves = ovr_roc_curve(
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
         return cls(curves).plot(**plot_kw)
@@ -154,7 +96,7 @@ class RocCurveDisplay:
             Draw one curve per class (colour ``C{k}``).
         micro, macro : bool, default=True
             Draw the micro-average (dotted) and macro-average (dashed) curves
-            (no micro curve for curves computed with ``roc_curve(..., micro=False)``).
+            (no micro curve for curves computed with ``ovr_roc_curve(..., micro=False)``).
         chance_level : bool, default=True
             Draw the diagonal of a random classifier.
 

@@ -211,7 +211,7 @@ def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=Non
     labels : array-like of shape (m,), optional
         Class order of the columns; default the sorted labels of ``y_test``.
     metric : str, default="f1_macro"
-        Tuning metric (a name of :data:`polyroc.metrics.COUNTS_METRICS`).
+        Tuning metric (a name of :data:`polyroc.counts.METRICS`).
     n_boot : int, default=500
         Bootstrap replicates of every interval.
     confidence : float, default=0.95

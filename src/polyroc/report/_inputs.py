@@ -13,7 +13,7 @@ from polyroc._validation import (
     check_real,
     check_scores,
 )
-from polyroc.metrics import get_counts_metric
+from polyroc.counts import get_metric
 
 __all__ = ["ReportInputs", "check_report_inputs"]
 
@@ -71,7 +71,7 @@ def check_report_inputs(y_test, test_scores, *, y_val=None, val_scores=None, lab
     """
     if (y_val is None) != (val_scores is None):
         raise ValueError("y_val and val_scores go together: give both or neither")
-    get_counts_metric(metric)
+    get_metric(metric)
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a metric name, got {type(metric).__name__}")
     n_boot = check_positive_int("n_boot", n_boot)

@@ -16,7 +16,7 @@ import numpy as np
 
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
-from polyroc.curves import roc_curve
+from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import default_resolution, threshold_batches
 
@@ -231,7 +231,7 @@ def roc_cloud(
     fpr, tpr = cloud_rates(counts, zero_division=zero_division)
     per_class, overall = _dfp_from_rates(fpr, tpr)
     settings.update(n_thresholds=int(taus.shape[0]), zero_division=zero_division)
-    curves = roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
+    curves = ovr_roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
                        sample_weight=targets.sample_weight)
     argmax_counts = confusion_counts(
         targets.y_true, np.argmax(targets.y_score, axis=1), n_classes, targets.sample_weight

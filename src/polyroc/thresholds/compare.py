@@ -13,7 +13,7 @@ import numpy as np
 
 from polyroc._counts import confusion_counts
 from polyroc._validation import check_positive_float, check_scores, with_scaled_weights
-from polyroc.metrics import get_counts_metric, metric_name
+from polyroc.counts import get_metric, metric_name
 from polyroc.thresholds.competing import (
     average_set_size,
     coverage,
@@ -120,7 +120,7 @@ def compare_rules(
         Probability scores, columns in the class order.
     metric : str or callable, default="accuracy"
         Tuning metric, also used for the argmax, tuned and Fréchet columns
-        (see :func:`polyroc.metrics.get_counts_metric`).
+        (see :func:`polyroc.counts.get_metric`).
     labels : array-like of shape (m,), optional
         Class order; default the sorted labels of ``y_val``.
     distances : array-like of shape (m, m), optional
@@ -155,7 +155,7 @@ def compare_rules(
     (['test', 'validation'], True)
     """
     eps = check_positive_float("eps", eps)
-    score_counts = get_counts_metric(metric)
+    score_counts = get_metric(metric)
     validation = with_scaled_weights(check_scores(y_val, score_val, labels=labels, sample_weight=sample_weight_val))
     test = with_scaled_weights(
         check_scores(y_test, score_test, labels=validation.classes, sample_weight=sample_weight_test)

@@ -21,7 +21,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
 from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_sample_weight, encode_labels
-from polyroc.metrics import get_counts_metric
+from polyroc.counts import get_metric
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
 
@@ -86,7 +86,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         ``cv="prefit"``.
     scoring : str or callable, default="accuracy"
         The metric to maximise: a name known to
-        :func:`polyroc.metrics.get_counts_metric` (e.g. ``"f1_macro"``,
+        :func:`polyroc.counts.get_metric` (e.g. ``"f1_macro"``,
         ``"balanced_accuracy"``, ``"mcc"``) or a callable mapping confusion
         counts of shape (M, m, m) to scores (M,). Higher is better.
     cv : "prefit", int, cross-validation generator or iterable, default=5
@@ -218,7 +218,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 f"thresholded); got {self.estimator!r}"
             )
         try:
-            get_counts_metric(self.scoring)
+            get_metric(self.scoring)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"invalid scoring={self.scoring!r}: {exc}") from exc
         if not isinstance(self.refit, (bool, np.bool_)):

@@ -23,8 +23,8 @@ from polyroc._validation import (
     check_scores,
     with_scaled_weights,
 )
+from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.metrics import get_counts_metric, metric_name
 from polyroc.thresholds.batches import iter_batches, resolve_sampler
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
@@ -122,7 +122,7 @@ def checked_metric(metric):
     A callable written for one (m, m) matrix, or returning another shape,
     raises a ValueError naming the metric instead of failing later.
     """
-    score_counts, name = get_counts_metric(metric), metric_name(metric)
+    score_counts, name = get_metric(metric), metric_name(metric)
 
     def objective(counts):
         try:
@@ -203,7 +203,7 @@ def tune_thresholds(
     y_score : array-like of shape (n_samples, n_classes)
         Probability scores, columns in the class order.
     metric : str or callable, default="accuracy"
-        A name known to :func:`polyroc.metrics.get_counts_metric` (e.g.
+        A name known to :func:`polyroc.counts.get_metric` (e.g.
         ``"f1_macro"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``) or a
         callable mapping counts (M, m, m) to scores (M,). Higher is better.
     search : {"lattice", "random", "coordinate"}, default="lattice"
