@@ -18,8 +18,8 @@ from _common import best_time, make_problem
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import roc_auc_score
 from polyroc.evaluation import evaluate
+from polyroc.metrics import roc_auc_score
 from polyroc.resampling import bootstrap_multiplicities
 
 

@@ -32,19 +32,19 @@ def main():
             lambda: skm.classification_report(y, y_pred, labels=labels, output_dict=True),
         ),
         "roc_auc OvR macro": (
-            lambda: curves.roc_auc(y, P, labels=labels, multi_class="ovr", average="macro"),
+            lambda: metrics.roc_auc_score(y, P, labels=labels, multi_class="ovr", average="macro"),
             lambda: skm.roc_auc_score(y, P, labels=labels, multi_class="ovr", average="macro"),
         ),
         "roc_auc OvO macro": (
-            lambda: curves.roc_auc(y, P, labels=labels, multi_class="ovo", average="macro"),
+            lambda: metrics.roc_auc_score(y, P, labels=labels, multi_class="ovo", average="macro"),
             lambda: skm.roc_auc_score(y, P, labels=labels, multi_class="ovo", average="macro"),
         ),
         "roc_curve per class": (
-            lambda: _points(curves.roc_curve(y, P, labels=labels, micro=False)),
+            lambda: _points(curves.ovr_roc_curve(y, P, labels=labels, micro=False)),
             lambda: _sklearn_points(y, P, labels, micro=False),
         ),
         "roc_curve with micro": (
-            lambda: _points(curves.roc_curve(y, P, labels=labels)),
+            lambda: _points(curves.ovr_roc_curve(y, P, labels=labels)),
             lambda: _sklearn_points(y, P, labels, micro=True),
         ),
     }

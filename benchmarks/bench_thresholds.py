@@ -3,7 +3,7 @@
 The baseline is what the reference code does, vectorised per threshold: for
 each tau, predictions argmax(P - tau), then the metric (scikit-learn's macro F1
 or accuracy) — one call per tau. It is run over the same thresholds and must
-find the same best score. Cases (spec §7):
+find the same best score. Cases (the scale targets of polyroc's simplex threshold tuning):
 
 - m = 3, lattice r = 200 (20,301 thresholds), n = 3,000, macro-F1 (target >= 100x)
 - m = 4, lattice r = 50 (23,426 thresholds), n = 11,000, macro-F1 (target >= 50x)
@@ -51,16 +51,16 @@ def baseline_best(y, P, thresholds, metric):
     return max(score(np.argmax(P - (tau - tau.min()), axis=1)) for tau in thresholds)
 
 
-TIES = {
+TIED_SCORES = {
     None: lambda P: P,
     "rounded": lambda P: np.round(P, 2),
     "votes": lambda P: np.round(P * 10) / 10,
 }
 
 
-def lattice_case(m, resolution, n, metric, baseline_fraction, ties=None):
+def lattice_case(m, resolution, n, metric, baseline_fraction, tied=None):
     y, P = make_scores(n, m)
-    P = TIES[ties](normalised(P))
+    P = TIED_SCORES[tied](normalised(P))
     P = normalised(P)
     # the lattice plus the barycentre, exactly as the tuner searches
     thresholds = np.vstack([next(iter_lattice(m, resolution, chunk_size=10**7)) / resolution,
@@ -80,7 +80,7 @@ def lattice_case(m, resolution, n, metric, baseline_fraction, ties=None):
         same = "same best score"
     else:
         same = f"DIFFERENT best score: baseline {best}"
-    print(f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} {ties or 'continuous':<10} M={len(thresholds):<8,} "
+    print(f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} {tied or 'continuous':<10} M={len(thresholds):<8,} "
           f"polyroc {ours:8.3f} s  baseline {theirs:8.2f} s  ratio {theirs / ours:7.0f}x  "
           f"best {result.best_score:.6f}  {same}")
 
@@ -118,8 +118,8 @@ def main():
     lattice_case(3, 200, 3_000, "f1_macro", fraction)
     lattice_case(4, 50, 11_000, "f1_macro", fraction)
     lattice_case(3, 200, 3_000, "accuracy", fraction)
-    lattice_case(3, 200, 3_000, "f1_macro", fraction, ties="rounded")
-    lattice_case(3, 200, 3_000, "f1_macro", fraction, ties="votes")
+    lattice_case(3, 200, 3_000, "f1_macro", fraction, tied="rounded")
+    lattice_case(3, 200, 3_000, "f1_macro", fraction, tied="votes")
     random_case()
 
 

@@ -28,9 +28,9 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from polyroc.curves import roc_auc_score
 from polyroc.datasets import load_glass
 from polyroc.gini import WhiteningWarning, gini_roc
+from polyroc.metrics import roc_auc_score
 
 
 def models(seed):
@@ -52,7 +52,7 @@ def scored(split, seed):
 
 
 def compat(y_test, classes, test, train, noise_seed):
-    return gini_roc(y_test, test, labels=classes, reference_scores=train, compat="reference",
+    return gini_roc(y_test, test, labels=classes, reference_scores=train, compat="reference", n_boot=0,
                     random_state=noise_seed)
 
 
@@ -60,14 +60,14 @@ def main_row(name, y_test, classes, test, train, n_boot, seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)  # probabilities: singular, as expected
         gini = gini_roc(y_test, test, labels=classes, n_boot=n_boot, random_state=seed)
-        threshold = gini_roc(y_test, test, labels=classes, averaging="threshold")
+        threshold = gini_roc(y_test, test, labels=classes, averaging="threshold", n_boot=0)
     reference = compat(y_test, classes, test, train, seed)
     ci = gini.bootstrap.auc
     return (
         f"| {name} | {gini.auc_agg:.3f} [{ci.low:.3f}, {ci.high:.3f}] | {threshold.auc_agg:.3f} "
         f"| {gini.auc_theory:.3f} | {reference.auc_agg:.3f} | {reference.auc_theory:.3f} "
-        f"| {roc_auc_score(y_test, test, labels=classes):.3f} "
-        f"| {roc_auc_score(y_test, test, labels=classes, average='micro'):.3f} "
+        f"| {roc_auc_score(y_test, test, labels=classes, multi_class='ovr'):.3f} "
+        f"| {roc_auc_score(y_test, test, labels=classes, multi_class='ovr', average='micro'):.3f} "
         f"| {np.nanmin(gini.class_auc):.3f}–{np.nanmax(gini.class_auc):.3f} |"
     )
 

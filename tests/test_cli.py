@@ -33,6 +33,30 @@ def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys, write_scores):
     assert float(line.split()[-1]) == pytest.approx(expected, abs=5e-5)
 
 
+def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, capsys):
+    from sklearn.metrics import accuracy_score
+
+    rng = np.random.default_rng(1)
+    y = rng.choice(["ant", "bee", "cow"], 120)
+    P = rng.dirichlet(np.ones(3), 120)
+    weights = rng.integers(0, 5, 120)
+    rows = [f"{w},{a:.17g},{b:.17g},{c:.17g},{label}" for w, (a, b, c), label in zip(weights, P, y)]
+    path = tmp_path / "weighted.csv"
+    path.write_text("\n".join(["w,ant,bee,cow,label", *rows]) + "\n")
+    assert main(["evaluate", "--scores", str(path), "--weight-col", "w"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line.split()[-1] for line in out.splitlines() if line.strip()}
+    expected = roc_auc_score(y, P, labels=["ant", "bee", "cow"], multi_class="ovr", sample_weight=weights)
+    assert float(lines["roc_auc_ovr_macro"]) == pytest.approx(expected, abs=5e-5)
+    assert float(lines["accuracy"]) == pytest.approx(
+        accuracy_score(y, np.array(["ant", "bee", "cow"])[P.argmax(axis=1)], sample_weight=weights), abs=5e-5)
+    assert "CI" not in out  # the command prints point estimates, as before
+    path.write_text("w,ant,bee,cow,label\n1,0.2,0.3,0.5,ant\n-1,0.2,0.3,0.5,bee\n")
+    assert main(["evaluate", "--scores", str(path), "--weight-col", "w"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"polyroc evaluate: error: {path}: weight -1.0 in column 'w', line 3 is not a finite number >= 0\n"
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -91,6 +115,23 @@ def test_apply_keeps_ids_and_needs_every_class_column(tmp_path, capsys):
     assert main(["apply", "--scores", str(scores), "--tau", str(tau), "--out", str(out)]) == 2
     assert "score columns ['b'] not found" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_tune_weight_column_gives_the_weighted_tuning(tmp_path, capsys, write_scores):
+    y_val, P_val, classes = _labelled_scores(2)
+    weights = np.arange(len(y_val)) % 4
+    path = write_scores(y_val, P_val, classes, "val.csv")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0] + ",w", *(f"{line},{w}" for line, w in zip(lines[1:], weights))]) + "\n")
+    tau_path = tmp_path / "tau.json"
+    assert main(["tune", "--scores", str(path), "--weight-col", "w", "--metric", "accuracy", "--resolution", "30",
+                 "--out", str(tau_path)]) == 0
+    document = json.loads(tau_path.read_text())
+    expected = tune_thresholds(y_val, P_val, resolution=30, labels=classes, sample_weight=weights)
+    unweighted = tune_thresholds(y_val, P_val, resolution=30, labels=classes)
+    assert document["classes"] == list(classes)
+    assert (document["threshold"], document["best_score"]) == (expected.best_threshold.tolist(), expected.best_score)
+    assert document["best_score"] != unweighted.best_score
 
 
 def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys, write_scores):

@@ -40,8 +40,9 @@ def test_report_writes_html_and_json_of_the_score_files(files, tmp_path, capsys)
     model = results["models"]["mine"]
     predicted = np.array(CLASSES)[files["P_test"].argmax(axis=1)]
     expected = f1_score(files["y_test"], predicted, average="macro")
-    assert model["metrics"]["scores"]["f1_macro"]["estimate"] == pytest.approx(expected, abs=1e-12)
-    assert model["tuning"]["metric"] == "f1_macro" and results["settings"]["n_boot"] == 30
+    assert model["metrics"]["intervals"]["f1_macro"]["estimate"] == pytest.approx(expected, abs=1e-12)
+    assert model["tuning"]["comparison"]["metric"] == "f1_macro" and results["settings"]["n_boot"] == 30
+    assert results["settings"]["random_state"] == 0  # the command line seeds every report
     assert "<img" in (out / "report.html").read_text()
     printed = capsys.readouterr().out
     assert "mine: accuracy" in printed and "tuned - argmax f1_macro on test" in printed
@@ -55,7 +56,25 @@ def test_report_compares_several_models(files, write_scores, tmp_path):
                  "--n-boot", "20", "--metric", "accuracy", "--out", str(out)]) == 0
     results = json.loads((out / "results.json").read_text())
     assert list(results["models"]) == ["strong", "weak"]
-    assert results["model_comparison"]["pairwise"]["strong"]["weak"] > 0.9
+    assert results["model_comparison"]["names"] == ["strong", "weak"]
+    assert results["model_comparison"]["pairwise"][0][1] > 0.9
+
+
+def test_report_weight_column_weighs_every_row(files, tmp_path):
+    weights = np.random.default_rng(3).integers(0, 4, 150)
+    for split in ("test", "val"):
+        lines = files[split].read_text().splitlines()
+        column = weights if split == "test" else np.ones(len(lines) - 1, dtype=int)
+        lines = [lines[0] + ",w"] + [f"{line},{w}" for line, w in zip(lines[1:], column)]
+        files[split].write_text("\n".join(lines) + "\n")
+    out = tmp_path / "report"
+    assert main(["report", "--scores", f"mine={files['test']}", "--val", str(files["val"]), "--weight-col", "w",
+                 "--n-boot", "10", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text())
+    predicted = np.array(CLASSES)[files["P_test"].argmax(axis=1)]
+    expected = f1_score(files["y_test"], predicted, average="macro", sample_weight=weights)
+    assert results["models"]["mine"]["metrics"]["scores"]["f1_macro"] == pytest.approx(expected, abs=1e-12)
+    assert results["settings"]["weighted"] and "w" not in results["data"]["classes"]
 
 
 @pytest.mark.parametrize("text, message", [
@@ -130,7 +149,7 @@ def test_demo_reports_three_imbalance_models_on_glass(tmp_path, capsys):
     for name, scores in demo.test_scores.items():
         predicted = demo.classes[scores.argmax(axis=1)]
         expected = f1_score(demo.y_test, predicted, average="macro", zero_division=0)
-        assert results["models"][name]["metrics"]["scores"]["f1_macro"]["estimate"] == pytest.approx(expected)
+        assert results["models"][name]["metrics"]["intervals"]["f1_macro"]["estimate"] == pytest.approx(expected)
     assert "report written to" in capsys.readouterr().out
 
 

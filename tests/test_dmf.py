@@ -1,19 +1,19 @@
 """ROC-DMF end to end: the paper's properties, the weights, the result object, errors and warnings."""
 
+import dataclasses
+import json
 import warnings
 
-import matplotlib
 import numpy as np
 import pytest
 from scipy.special import softmax
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
+from polyroc._results import Result
 from polyroc.dmf import NonMonotoneCurveWarning, majority_cost_weights, roc_dmf
 from polyroc.dmf._simulation import simulate_paper_design
 from polyroc.exceptions import ConvergenceWarning, UndefinedMetricWarning
-
-matplotlib.use("Agg")
 
 
 def _informative(seed, n=150, k=3, signal=0.5):
@@ -57,13 +57,13 @@ def test_d_increases_with_informative_covariates_in_the_paper_simulation():
     np.testing.assert_allclose(areas[1:], hand_till, atol=0.04)  # D tracks Hand & Till's M
 
 
-def test_balanced_thresholds_make_d_invariant_to_class_sizes_up_to_the_correction():
+def test_balanced_cutoffs_make_d_invariant_to_class_sizes_up_to_the_correction():
     # the balanced rates are identical (test_dmf_rates); D moves only through the continuity
     # correction, which shifts a rate of n samples by at most 1/(2(n + 1)) (here n >= 79)
     y, P = _informative(3, n=240)
     repeat = np.where(y == 1, 3, 1)
-    a = roc_dmf(y, P, thresholds="balanced")
-    b = roc_dmf(np.repeat(y, repeat), np.repeat(P, repeat, axis=0), thresholds="balanced")
+    a = roc_dmf(y, P, cutoff_grid="balanced")
+    b = roc_dmf(np.repeat(y, repeat), np.repeat(P, repeat, axis=0), cutoff_grid="balanced")
     np.testing.assert_array_equal(a.tpr_matrix, b.tpr_matrix)
     assert abs(a.D - b.D) < 1 / (2 * (np.bincount(y).min() + 1))
 
@@ -93,7 +93,7 @@ def test_weight_forms_and_presets_agree():
     full = roc_dmf(y, P, n_levels=T, weighting=np.tile(q, (2 * T, 1)))
     np.testing.assert_array_equal(vector.intercept, pair.intercept)
     np.testing.assert_array_equal(vector.intercept, full.intercept)
-    assert vector.weighting == "custom"
+    assert vector.settings["weighting"] == "custom"
     n = np.bincount(y)
     sizes = np.array([n[a] * n[b] for a in range(3) for b in range(3) if a != b], dtype=float)
     weighted = roc_dmf(y, P, n_levels=T, weighting="weighted")
@@ -134,14 +134,16 @@ def test_result_holds_the_fit_and_the_settings():
     y, P = _informative(8)
     result = roc_dmf(y, P, n_levels=19)
     assert result.fpr.shape == result.tpr.shape == (19,)
-    assert result.tpr_matrix.shape == result.fpr_matrix.shape == result.thresholds.shape == (19, 6)
+    assert result.tpr_matrix.shape == result.fpr_matrix.shape == result.cutoffs.shape == (19, 6)
     assert result.fitted.shape == result.weights.shape == (38, 6)
-    assert np.all(np.diff(result.levels) < 0) and np.all(np.diff(result.thresholds, axis=0) <= 0)
+    assert np.all(np.diff(result.levels) < 0) and np.all(np.diff(result.cutoffs, axis=0) <= 0)
     assert abs(result.pair_effect.sum()) < 1e-10 and result.pair_effect[0] >= 0
     assert result.converged and result.n_iter >= 1 and result.deviance >= 0
-    assert (result.method, result.threshold_mode, result.weighting, result.trials) == (
+    settings = result.settings
+    assert (settings["method"], settings["cutoff_grid"], settings["weighting"], settings["trials"]) == (
         "intercept", "pooled", "unweighted", "pairs"
     )
+    assert (settings["n_levels"], settings["bootstrap"], settings["n_boot"]) == (19, None, 0)
     assert result.bootstrap is None and result.ci is None
     # the curve is expit of the row intercepts, and D its trapezoid area with the endpoints
     x = np.concatenate([[0], 1 / (1 + np.exp(-result.intercept[19:])), [1]])
@@ -193,16 +195,40 @@ def test_a_monotone_curve_has_no_reversal():
     assert result.max_reversal <= 0.01
 
 
-def test_plot_draws_the_curve_without_showing():
+def test_plot_delegates_to_the_display(monkeypatch):
+    import polyroc.plotting
+
+    calls = []
+
+    class Display:
+        @classmethod
+        def from_result(cls, result, *, ax=None, **kwargs):
+            calls.append((result, ax, kwargs))
+            return "drawn"
+
+    monkeypatch.setattr(polyroc.plotting, "DmfRocDisplay", Display, raising=False)
+    y, P = _informative(10)
+    result = roc_dmf(y, P, n_levels=9)
+    assert result.plot("axes", name="model", color="C1") == "drawn"
+    assert calls == [(result, "axes", {"name": "model", "color": "C1"})]
+
+
+def test_result_protocol_json_and_frame():
     y, P = _informative(10)
     result = roc_dmf(y, P, n_levels=9, bootstrap="stratified", n_boot=10, random_state=0)
-    ax = result.plot(name="model")
-    assert ax.get_lines()[0].get_xdata()[0] == 0 and ax.get_lines()[0].get_xdata()[-1] == 1
-    assert "D = " in ax.get_legend().get_texts()[0].get_text()
-    assert len(ax.collections) == 1  # the band
-    import matplotlib.pyplot as plt
-
-    plt.close(ax.figure)
+    assert isinstance(result, Result) and isinstance(result.bootstrap, Result)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.D = 0.0
+    record = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert record["type"] == "DmfRoc" and record["D"] == result.D
+    assert record["cutoffs"] == result.cutoffs.tolist() and record["ci"]["low"] == result.ci.low
+    assert record["bootstrap"]["settings"]["interval_method"] == "stratified percentile bootstrap"
+    assert record["settings"]["cutoff_grid"] == "pooled" and record["settings"]["n_boot"] == 10
+    frame = result.to_frame()
+    assert list(frame.columns) == ["level", "fpr", "tpr"]
+    np.testing.assert_array_equal(frame["fpr"], result.fpr)
+    np.testing.assert_array_equal(frame["level"], result.levels)
+    assert len(result.bootstrap.to_frame()) == 10
 
 
 # --- errors and warnings -----------------------------------------------------------------------
@@ -230,9 +256,10 @@ def test_missing_class_pairs_are_dropped_with_a_warning():
         ({"levels": [-0.1, 0.5]}, ValueError, r"levels must lie strictly inside \(0, 1\)"),
         ({"method": "svd"}, ValueError, "method must be one of"),
         ({"trials": "n"}, ValueError, "trials must be one of"),
-        ({"thresholds": "all"}, ValueError, "thresholds must be one of"),
+        ({"cutoff_grid": "all"}, ValueError, "cutoff_grid must be one of"),
         ({"bootstrap": "jackknife"}, ValueError, "bootstrap must be one of"),
-        ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
+        ({"bootstrap": "parametric", "n_boot": 0}, ValueError, "n_boot must be >= 1"),
+        ({"n_boot": -1}, ValueError, "n_boot must be >= 0"),
         ({"confidence": 1.0}, ValueError, "confidence must be"),
         ({"monotone": "yes"}, TypeError, "monotone must be True or False"),
     ],
@@ -242,6 +269,13 @@ def test_bad_arguments_raise_clear_errors(kwargs, error, match):
     kwargs.setdefault("n_levels", 9)
     with pytest.raises(error, match=match):
         roc_dmf(y, P, **kwargs)
+
+
+def test_n_boot_zero_without_a_bootstrap_means_no_interval():
+    y, P = _informative(12)
+    result = roc_dmf(y, P, n_levels=9, n_boot=0)
+    assert result.ci is None and result.settings["n_boot"] == 0
+    assert result.D == roc_dmf(y, P, n_levels=9).D
 
 
 def test_fewer_than_two_classes_is_refused():

@@ -1,4 +1,4 @@
-"""ROC-DMF with two classes is the empirical binary ROC (Wang & Carvalho 2024, arXiv:2404.13147, §3.1).
+"""ROC-DMF with two classes is the empirical binary ROC (Wang & Carvalho 2024, arXiv:2404.13147, section 3.1).
 
 Oracles: scikit-learn's ``roc_auc_score`` and ``roc_curve``, and a brute-force
 count of the samples above each quantile threshold.
@@ -88,12 +88,12 @@ def test_d_converges_to_the_auc_and_equals_it_once_the_grid_reaches_every_cut(ca
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_curve_is_the_empirical_roc_at_the_quantile_thresholds(case):
+def test_curve_is_the_empirical_roc_at_the_quantile_cutoffs(case):
     y, P = CASES[case]()
     result = roc_dmf(y, P, n_levels=19)
     positive, score = y == 0, P[:, 0]
     brute = np.array([[np.mean(score[~positive] > t), np.mean(score[positive] > t)]
-                      for t in result.thresholds[:, 0]])
+                      for t in result.cutoffs[:, 0]])
     np.testing.assert_allclose(result.fpr, brute[:, 0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(result.tpr, brute[:, 1], rtol=0, atol=1e-12)
     # every point is a vertex of scikit-learn's ROC curve
@@ -124,7 +124,7 @@ def test_the_first_class_is_the_positive_one():
     assert swapped.D == pytest.approx(roc_auc_score(y, P[:, 1]), abs=1e-12)
     ordered = roc_dmf(y, P[:, ::-1], labels=[1, 0], n_levels=19)  # columns follow labels
     assert ordered.pairs.tolist() == [[1, 0]]
-    np.testing.assert_allclose(ordered.tpr, [np.mean(P[y == 1, 1] > t) for t in ordered.thresholds[:, 0]])
+    np.testing.assert_allclose(ordered.tpr, [np.mean(P[y == 1, 1] > t) for t in ordered.cutoffs[:, 0]])
 
 
 def test_two_classes_with_samples_among_more_labels_use_one_pair():

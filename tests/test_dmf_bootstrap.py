@@ -53,7 +53,8 @@ def test_interval_and_band(kind):
     assert isinstance(ci, ConfidenceInterval)
     assert ci.low <= result.D <= ci.high and ci.estimate == result.D
     assert (ci.n_boot, ci.confidence, ci.random_state) == (60, 0.95, 0)
-    assert ci.method == f"{kind} bootstrap percentile"
+    assert ci.method == f"{kind} percentile bootstrap"
+    assert result.settings["interval_method"] == result.bootstrap.settings["interval_method"] == ci.method
     boot = result.bootstrap
     assert boot.D.shape == (60,) and boot.fpr.shape == boot.tpr.shape == (60, 19)
     assert boot.n_iter.shape == (60,) and np.all(boot.n_iter >= 1)
@@ -75,7 +76,7 @@ def test_stratified_replicates_equal_single_fits_of_the_resampled_data():
     y, P = _scores(3)
     settings = _settings(n_boot=6, random_state=11)
     result = roc_dmf(y, P, n_levels=19, bootstrap="stratified", n_boot=6, random_state=11)
-    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, thresholds="pooled"),
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"),
                       settings)
     multiplicities = np.vstack(list(bootstrap_multiplicities(y, 6, random_state=11)))
     for m, area in zip(multiplicities, result.bootstrap.D):
@@ -88,7 +89,7 @@ def test_parametric_replicates_equal_single_fits_of_the_simulated_matrices():
     y, P = _scores(4)
     settings = _settings(bootstrap="parametric", n_boot=5, random_state=2)
     result = roc_dmf(y, P, n_levels=19, bootstrap="parametric", n_boot=5, random_state=2)
-    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, thresholds="pooled"),
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"),
                       settings)
     child = np.random.default_rng(2).spawn(1)[0]
     simulated = np.concatenate(list(_simulate(point, 5, child, chunk=2)))
@@ -127,7 +128,7 @@ def test_compare_models_parametric_sums_to_one():
     y, a = _scores(8)
     _, b = _scores(9)
     cmp = compare_models(y, {"a": a, "b": b}, n_levels=9, n_boot=20, random_state=0)
-    assert cmp.bootstrap == "parametric" and cmp.replicates.shape == (20, 2)
+    assert cmp.settings["bootstrap"] == "parametric" and cmp.replicates.shape == (20, 2)
     assert sum(cmp.ranking_probabilities.values()) == pytest.approx(1.0)
     assert cmp.pairwise[0, 1] + cmp.pairwise[1, 0] == pytest.approx(1.0)
 
@@ -151,7 +152,7 @@ def test_unconverged_replicates_are_restarted_from_their_own_start():
     # lower deviance of the warm-started fit and of a cold fit of that replicate alone
     y, P = _scores(10)
     settings = _settings(max_iter=1)
-    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=9, thresholds="pooled"), settings)
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=9, cutoff_grid="pooled"), settings)
     rng = np.random.default_rng(0)
     response = response_rates(np.clip(point.rates + rng.normal(0, 0.05, (4, *point.rates.shape)), 0, 1),
                               point.counts)
@@ -165,3 +166,24 @@ def test_unconverged_replicates_are_restarted_from_their_own_start():
         source = cold.intercept[0] if cold.deviance[0] < warm.deviance[b] else warm.intercept[b]
         np.testing.assert_allclose(restarted.intercept[b], source, rtol=0, atol=1e-9)
         assert restarted.n_iter[b] == 2  # one warm and one cold iteration
+
+
+def test_comparison_result_protocol():
+    import json
+
+    y, a = _scores(8)
+    _, b = _scores(9, signal=0.1)
+    cmp = compare_models(y, {"a": a, "b": b}, n_levels=9, bootstrap="stratified", n_boot=25, random_state=0)
+    best = {name: np.mean(np.argmax(cmp.replicates, axis=1) == i) for i, name in enumerate(cmp.names)}
+    assert cmp.probability_best() == pytest.approx(best)
+    frame = cmp.to_frame()
+    assert list(frame["model"]) == ["a", "b"]
+    np.testing.assert_array_equal(frame["D"], cmp.D)
+    for row, name in zip(frame.itertuples(), cmp.names):
+        ci = cmp.results[name].ci
+        assert (row.D_low, row.D_high) == (ci.low, ci.high) and row.probability_best == best[name]
+        assert ci.low == np.quantile(cmp.replicates[:, cmp.names.index(name)], 0.025)
+    record = json.loads(json.dumps(cmp.to_dict(), allow_nan=False))
+    assert record["type"] == "ModelComparison" and record["settings"]["bootstrap"] == "stratified"
+    shares = {tuple(item["ordering"]): item["probability"] for item in record["ranking_probabilities"]}
+    assert shares == cmp.ranking_probabilities

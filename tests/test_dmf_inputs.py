@@ -47,8 +47,8 @@ ROC_DMF_CASES = {
     "n_levels bool": ((Y, P), {"n_levels": True}, TypeError, "n_levels must be an integer"),
     "n_levels 1": ((Y, P), {"n_levels": 1}, ValueError, "n_levels must be >= 2"),
     "n_levels huge": ((Y, P), {"n_levels": 10**12}, ValueError, r"n_levels: 1,000,000,000,000 levels .* GiB"),
-    "thresholds None": ((Y, P), {"thresholds": None}, ValueError, "thresholds must be one of"),
-    "thresholds list": ((Y, P), {"thresholds": ["pooled"]}, TypeError, "thresholds must be one of"),
+    "cutoff_grid None": ((Y, P), {"cutoff_grid": None}, ValueError, "cutoff_grid must be one of"),
+    "cutoff_grid list": ((Y, P), {"cutoff_grid": ["pooled"]}, TypeError, "cutoff_grid must be one of"),
     "method unknown": ((Y, P), {"method": "svd"}, ValueError, "method must be one of"),
     "method array": ((Y, P), {"method": np.array(["intercept", "x"])}, TypeError, "method must be one of"),
     "weighting unknown": ((Y, P), {"weighting": "prior"}, ValueError, "weighting must be one of"),
@@ -60,7 +60,7 @@ ROC_DMF_CASES = {
     "weighting scalar": ((Y, P), {"weighting": 2.0}, ValueError, "weighting must have shape"),
     "trials unknown": ((Y, P), {"trials": "n"}, ValueError, "trials must be one of"),
     "monotone 1": ((Y, P), {"monotone": 1}, TypeError, "monotone must be True or False"),
-    "bootstrap True": ((Y, P), {"bootstrap": True}, TypeError, "bootstrap must be one of"),
+    "bootstrap True": ((Y, P), {"bootstrap": True}, ValueError, "bootstrap must be one of"),
     "bootstrap unknown": ((Y, P), {"bootstrap": "jackknife"}, ValueError, "bootstrap must be one of"),
     "n_boot float": ((Y, P), {**BOOT, "n_boot": 10.0}, TypeError, "n_boot must be an integer"),
     "n_boot 0": ((Y, P), {**BOOT, "n_boot": 0}, ValueError, "n_boot must be >= 1"),
@@ -112,7 +112,7 @@ def test_compare_models_names_the_bad_argument(case):
 
 OTHER_CASES = {
     "pairwise_rates levels": (lambda: pairwise_rates(Y, P, levels=[1.0, 2.0]), ValueError, "levels must lie"),
-    "pairwise_rates thresholds": (lambda: pairwise_rates(Y, P, thresholds=3), TypeError, "thresholds must be"),
+    "pairwise_rates cutoff_grid": (lambda: pairwise_rates(Y, P, cutoff_grid=3), ValueError, "cutoff_grid must be"),
     "pairwise_rates n_levels": (lambda: pairwise_rates(Y, P, n_levels=10**9), ValueError, "n_levels: 1,000,000,000"),
     "cost c 0": (lambda: majority_cost_weights(Y, 0), ValueError, "c must be a finite number"),
     "cost c NaN": (lambda: majority_cost_weights(Y, np.nan), ValueError, "c must be a finite number"),

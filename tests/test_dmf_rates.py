@@ -22,9 +22,9 @@ def _balanced_threshold(pos, neg, level):
 
 
 def brute_force_rates(y, P, levels, mode):
-    """Rates (T, K) and thresholds by looping over ordered pairs and levels."""
+    """Rates (T, K) and cut-offs by looping over ordered pairs and levels."""
     classes = [c for c in range(P.shape[1]) if np.any(y == c)]
-    tpr, fpr, thresholds = [], [], []
+    tpr, fpr, cutoffs = [], [], []
     for a in classes:
         for b in classes:
             if a == b:
@@ -43,8 +43,8 @@ def brute_force_rates(y, P, levels, mode):
                 column[2].append(theta)
             tpr.append(column[0])
             fpr.append(column[1])
-            thresholds.append(column[2])
-    return np.array(tpr).T, np.array(fpr).T, np.array(thresholds).T
+            cutoffs.append(column[2])
+    return np.array(tpr).T, np.array(fpr).T, np.array(cutoffs).T
 
 
 def _scores(rng, n, k, decimals=None):
@@ -61,11 +61,11 @@ def test_rates_equal_brute_force(mode, decimals, seed):
     rng = np.random.default_rng(seed)
     y, P = _scores(rng, 37, 3, decimals)
     levels = np.array([0.01, 0.1, 0.25, 0.5, 0.6, 0.75, 0.9, 0.99])
-    result = pairwise_rates(y, P, levels=levels, thresholds=mode)
-    tpr, fpr, thresholds = brute_force_rates(y, P, levels, mode)
+    result = pairwise_rates(y, P, levels=levels, cutoff_grid=mode)
+    tpr, fpr, cutoffs = brute_force_rates(y, P, levels, mode)
     np.testing.assert_array_equal(result.tpr, tpr)
     np.testing.assert_array_equal(result.fpr, fpr)
-    np.testing.assert_array_equal(result.thresholds, thresholds)
+    np.testing.assert_array_equal(result.cutoffs, cutoffs)
     np.testing.assert_array_equal(result.levels, levels[::-1])
 
 
@@ -87,22 +87,22 @@ def test_replicate_rates_equal_rates_of_the_expanded_sample():
     counts = np.vstack(list(bootstrap_multiplicities(y, 2, random_state=5)))
     levels = np.arange(1, 10) / 10
     for mode in ["pooled", "column", "balanced"]:
-        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, thresholds=mode)
+        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, cutoff_grid=mode)
         batch = batch_rates(problem.pools, problem.levels, counts)
         for row in range(2):
             single = pairwise_rates(np.repeat(y, counts[row]), np.repeat(P, counts[row], axis=0),
-                                    levels=levels, thresholds=mode)
+                                    levels=levels, cutoff_grid=mode)
             np.testing.assert_array_equal(batch.tpr[row], single.tpr)
             np.testing.assert_array_equal(batch.fpr[row], single.fpr)
-            np.testing.assert_array_equal(batch.thresholds[row], single.thresholds)
+            np.testing.assert_array_equal(batch.cutoffs[row], single.cutoffs)
 
 
 def test_balanced_rates_ignore_class_sizes():
     rng = np.random.default_rng(4)
     y, P = _scores(rng, 60, 3)
     repeat = np.where(y == 2, 3, 1)
-    a = pairwise_rates(y, P, thresholds="balanced")
-    b = pairwise_rates(np.repeat(y, repeat), np.repeat(P, repeat, axis=0), thresholds="balanced")
+    a = pairwise_rates(y, P, cutoff_grid="balanced")
+    b = pairwise_rates(np.repeat(y, repeat), np.repeat(P, repeat, axis=0), cutoff_grid="balanced")
     np.testing.assert_array_equal(a.tpr, b.tpr)
     np.testing.assert_array_equal(a.fpr, b.fpr)
 
@@ -127,7 +127,7 @@ def test_empty_class_pairs_are_dropped_with_a_warning():
         ({"levels": [[0.2, 0.5]]}, ValueError, "1-D"),
         ({"levels": ["a", "b"]}, TypeError, "numeric"),
         ({"n_levels": 1}, ValueError, "n_levels must be >= 2"),
-        ({"thresholds": "mixed"}, ValueError, "thresholds must be one of"),
+        ({"cutoff_grid": "mixed"}, ValueError, "cutoff_grid must be one of"),
     ],
 )
 def test_bad_levels_and_options(kwargs, error, match):
@@ -150,13 +150,31 @@ def test_replicate_rates_equal_expanded_sample_for_large_and_unstratified_multip
     counts[0, :3] = [300, 0, 2]
     levels = np.array([0.05, 0.5, 0.95])
     for mode in ["pooled", "column", "balanced"]:
-        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, thresholds=mode)
+        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, cutoff_grid=mode)
         batch = batch_rates(problem.pools, problem.levels, counts)
         for row in range(3):
             keep = np.repeat(np.arange(y.size), counts[row])
             if np.unique(y[keep]).size < 3:
                 continue
-            single = pairwise_rates(y[keep], P[keep], levels=levels, thresholds=mode)
+            single = pairwise_rates(y[keep], P[keep], levels=levels, cutoff_grid=mode)
             np.testing.assert_array_equal(batch.tpr[row], single.tpr)
             np.testing.assert_array_equal(batch.fpr[row], single.fpr)
-            np.testing.assert_array_equal(batch.thresholds[row], single.thresholds)
+            np.testing.assert_array_equal(batch.cutoffs[row], single.cutoffs)
+
+
+def test_pairwise_rates_result_protocol():
+    import json
+
+    y = np.array([0, 0, 1, 1, 2, 2])
+    P = np.array([[0.8, 0.1, 0.1], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7],
+                  [0.3, 0.3, 0.4]])
+    result = pairwise_rates(y, P, levels=[0.25, 0.75], cutoff_grid="column")
+    assert result.settings == {"cutoff_grid": "column", "n_levels": 2}
+    frame = result.to_frame()
+    assert len(frame) == 2 * 6 and list(frame.columns) == ["level", "positive", "negative", "cutoff", "tpr", "fpr"]
+    row = frame.iloc[1]  # first row (level 0.75, the highest cut-off), second pair (0, 2)
+    assert (row.level, row.positive, row.negative) == (0.75, 0, 2)
+    assert row.cutoff == np.quantile(P[:, 0], 0.75)
+    assert row.tpr == np.mean(P[y == 0, 0] > row.cutoff) and row.fpr == np.mean(P[y == 2, 0] > row.cutoff)
+    record = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert record["type"] == "PairwiseRates" and record["cutoffs"] == result.cutoffs.tolist()

@@ -20,9 +20,9 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 from polyroc._bootstrap_metrics import RankedScores, Rankings, binary_auc, ranking_aucs
-from polyroc.curves import roc_auc_score
 from polyroc.evaluation import evaluate
 from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.metrics import roc_auc_score
 from polyroc.resampling import bootstrap_multiplicities
 
 TOL = 1e-10
@@ -110,6 +110,8 @@ def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
         assert interval.estimate == result.scores[name]
         assert (interval.confidence, interval.n_boot, interval.random_state) == (confidence, n_boot, seed)
         assert interval.method == "stratified percentile bootstrap"
+        assert interval.settings == {"confidence": confidence, "n_boot": n_boot, "random_state": seed,
+                                     "interval_method": "stratified percentile bootstrap"}
     assert list(result.class_intervals) == ["precision", "recall", "f1-score"]
     for name, by_class in result.class_intervals.items():
         values = np.array([per_class[name] for _, per_class in replicates])
@@ -123,8 +125,9 @@ def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
 def test_no_bootstrap_gives_empty_intervals_and_the_previous_text():
     y = ["b", "a", "c", "a", "b", "c"]
     P = [[.2, .7, .1], [.6, .3, .1], [.1, .3, .6], [.4, .4, .2], [.5, .3, .2], [.3, .3, .4]]
-    result = evaluate(y, P)
+    result = evaluate(y, P, n_boot=0)
     assert result.intervals == {} and result.class_intervals == {}
+    assert result.settings["n_boot"] == 0 and result.settings["interval_method"] is None
     assert result.to_text() == PREVIOUS_TEXT  # the output of the release before intervals
     with_intervals = evaluate(y, P, n_boot=20, random_state=0)
     assert dataclasses.replace(with_intervals, intervals={}, class_intervals={}).to_text() == PREVIOUS_TEXT
@@ -140,7 +143,13 @@ def test_text_shows_estimate_and_interval_of_every_score_and_class():
         assert line.split()[1:] == [f"{interval.estimate:.4f}", f"[{interval.low:.4f},", f"{interval.high:.4f}]"]
     header = next(line for line in text.splitlines() if line.startswith("class "))
     assert header.split() == ["class", "precision", "recall", "f1-score"]
-    assert text.endswith(evaluate(y, scores, sample_weight=weights).to_text().split("Confusion matrix")[1])
+    assert text.endswith(evaluate(y, scores, sample_weight=weights, n_boot=0).to_text().split("Confusion matrix")[1])
+
+
+def _records(result):
+    """The intervals of an evaluation as plain data (intervals compare by identity, as results do)."""
+    return ({name: ci.to_dict() for name, ci in result.intervals.items()},
+            {name: [ci.to_dict() for ci in by_class.values()] for name, by_class in result.class_intervals.items()})
 
 
 def test_same_seed_same_intervals_and_generator_seed_accepted():
@@ -149,8 +158,8 @@ def test_same_seed_same_intervals_and_generator_seed_accepted():
     second = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=11)
     other = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=12)
     from_generator = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=np.random.default_rng(11))
-    assert first.intervals == second.intervals and first.class_intervals == second.class_intervals
-    assert first.intervals != other.intervals
+    assert _records(first) == _records(second)
+    assert _records(first) != _records(other)
     low_high = {name: (ci.low, ci.high) for name, ci in first.intervals.items()}
     assert low_high == {name: (ci.low, ci.high) for name, ci in from_generator.intervals.items()}
 
@@ -171,10 +180,12 @@ def test_string_labels_give_the_intervals_of_their_codes():
     names = np.array(["ant", "bee", "cat", "dog"])
     coded = evaluate(y, scores, sample_weight=weights, n_boot=30, random_state=2)
     named = evaluate(names[y], scores, sample_weight=weights, n_boot=30, random_state=2)
-    assert named.intervals == coded.intervals
+    assert _records(named)[0] == _records(coded)[0]
     for metric, by_class in named.class_intervals.items():
         assert list(by_class) == names.tolist()
-        assert list(by_class.values()) == list(coded.class_intervals[metric].values())
+        assert [ci.to_dict() for ci in by_class.values()] == [
+            ci.to_dict() for ci in coded.class_intervals[metric].values()
+        ]
 
 
 @pytest.mark.parametrize(
@@ -196,7 +207,7 @@ def test_bad_bootstrap_options_raise_before_any_work(options, error, message):
         evaluate([0, 1], [[np.nan, 1.0]], **options)
 
 
-def test_batched_aucs_leave_out_a_class_without_weight_as_roc_auc_does():
+def test_batched_aucs_treat_a_class_without_weight_as_roc_auc_score_does():
     y, scores, _ = make_problem(n=40, seed=8)
     rows = np.random.default_rng(0).integers(0, 3, (6, y.size)).astype(float)
     rows[:3, y == 2] = 0.0  # class 2 has no weight in the first three rows
@@ -284,3 +295,53 @@ def test_weights_of_any_scale_give_the_same_scores_and_weighted_counts(scale):
         rtol=1e-13, atol=0,
     )
     assert scaled.report["weighted avg"]["support"] == pytest.approx((weights * scale).sum(), rel=1e-13)
+
+
+def test_default_evaluation_has_1000_replicates_and_records_its_settings():
+    y, scores, _ = make_problem(n=40, m=3, seed=9, weighted=False)
+    result = evaluate(y, scores, random_state=3)
+    assert {name: ci.n_boot for name, ci in result.intervals.items()} == dict.fromkeys(SCORE_NAMES, 1000)
+    assert result.settings == {"n_boot": 1000, "confidence": 0.95, "random_state": 3,
+                               "interval_method": "stratified percentile bootstrap",
+                               "normalize_rows": False, "from_logits": False}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.scores = {}
+
+
+def test_frames_hold_the_sklearn_scores_and_the_intervals():
+    m = 4
+    y, scores, weights = make_problem(m=m, seed=10)
+    result = evaluate(y, scores, sample_weight=weights, n_boot=30, confidence=0.8, random_state=4)
+    expected, by_class = sklearn_scores(y, scores, weights, m)
+    frame = result.to_frame()
+    assert frame["score"].tolist() == SCORE_NAMES
+    np.testing.assert_allclose(frame["estimate"], [expected[name] for name in SCORE_NAMES], rtol=0, atol=1e-12)
+    assert frame["low"].tolist() == [result.intervals[name].low for name in SCORE_NAMES]
+    assert frame["high"].tolist() == [result.intervals[name].high for name in SCORE_NAMES]
+    assert set(frame["method"]) == {"stratified percentile bootstrap"}
+    classes = result.to_frame(per_class=True)
+    assert classes["class"].tolist() == list(range(m))
+    np.testing.assert_allclose(classes["support"], [weights[y == k].sum() for k in range(m)], rtol=1e-12)
+    for name in ("precision", "recall", "f1-score"):
+        np.testing.assert_allclose(classes[name], by_class[name], rtol=0, atol=1e-12)
+        assert classes[f"{name}_low"].tolist() == [result.class_intervals[name][k].low for k in range(m)]
+    without = evaluate(y, scores, sample_weight=weights, n_boot=0).to_frame(per_class=True)
+    assert without["recall_low"].isna().all() and without["recall_high"].isna().all()
+
+
+def test_to_dict_is_strict_json_with_every_interval():
+    import json
+
+    y = ["b", "a", "c", "a", "b", "c"]
+    P = [[.2, .7, .1], [.6, .3, .1], [.1, .3, .6], [.4, .4, .2], [.5, .3, .2], [.3, .3, .4]]
+    document = json.loads(json.dumps(evaluate(y, P, n_boot=20, random_state=0).to_dict(), allow_nan=False))
+    assert document["type"] == "Evaluation" and document["classes"] == ["a", "b", "c"]
+    assert document["confusion_matrix"] == [[2, 0, 0], [1, 1, 0], [0, 0, 2]]
+    assert document["scores"]["accuracy"] == pytest.approx(5 / 6)
+    accuracy = document["intervals"]["accuracy"]
+    assert accuracy["type"] == "ConfidenceInterval" and accuracy["settings"]["n_boot"] == 20
+    assert accuracy["low"] <= 5 / 6 <= accuracy["high"]
+    assert set(document["class_intervals"]["recall"]) == {"a", "b", "c"}
+    assert document["settings"]["random_state"] == 0
+    html = evaluate(y, P, n_boot=0)._repr_html_()
+    assert html.startswith("<table><caption>Evaluation</caption>") and "accuracy" in html

@@ -1,5 +1,6 @@
 """gini_roc: weights, aggregated curve and area against independent oracles; invariances; errors."""
 
+import json
 import warnings
 
 import matplotlib
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
+from polyroc._results import Result
 from polyroc.gini import GiniRoc, ScoreScaleWarning, WhiteningWarning, gini_roc
 
 matplotlib.use("Agg")
@@ -59,7 +61,7 @@ def mann_whitney_auc(positive, score):
 @pytest.mark.parametrize("grid", [None, 100])
 def test_aggregated_curve_lies_between_the_class_curves(simplex, grid):
     y, P = scored_sample(120, 4, 0, simplex=simplex, decimals=2)
-    result = quiet_gini_roc(y, P, grid=grid)
+    result = quiet_gini_roc(y, P, grid=grid, n_boot=0)
     assert np.all(result.weights >= 0) and result.weights.sum() == pytest.approx(1, abs=1e-12)
     curves = [sk_roc_curve(y == i, P[:, i])[:2] for i in range(4)]
     for f, t in zip(result.fpr, result.tpr):
@@ -71,7 +73,7 @@ def test_aggregated_curve_lies_between_the_class_curves(simplex, grid):
 
 def test_grid_curve_is_weighted_upper_tpr_at_equispaced_fpr():
     y, P = scored_sample(90, 3, 1, decimals=1)
-    result = quiet_gini_roc(y, P, grid=100)
+    result = quiet_gini_roc(y, P, grid=100, n_boot=0)
     grid = np.linspace(0, 1, 100)
     curves = [sk_roc_curve(y == i, P[:, i])[:2] for i in range(3)]
     expected = [sum(w * tpr_interval(f, *c)[1] for w, c in zip(result.weights, curves)) for f in grid]
@@ -81,18 +83,18 @@ def test_grid_curve_is_weighted_upper_tpr_at_equispaced_fpr():
 
 def test_exact_area_is_the_weighted_mean_of_mann_whitney_aucs():
     y, P = scored_sample(80, 4, 2, decimals=2)  # ties: diagonal segments
-    result = quiet_gini_roc(y, P)
+    result = quiet_gini_roc(y, P, n_boot=0)
     aucs = np.array([mann_whitney_auc(y == i, P[:, i]) for i in range(4)])
     np.testing.assert_allclose(result.class_auc, aucs, atol=1e-12)
     assert result.auc_agg == pytest.approx(result.weights @ aucs, abs=1e-12)
     assert aucs.min() <= result.auc_agg <= aucs.max()
-    assert abs(quiet_gini_roc(y, P, grid=100).auc_agg - result.auc_agg) < 0.01
+    assert abs(quiet_gini_roc(y, P, grid=100, n_boot=0).auc_agg - result.auc_agg) < 0.01
 
 
 def test_limit_weights_on_probabilities_are_sigma_shares():
     y, P = scored_sample(150, 5, 3)
     with pytest.warns(WhiteningWarning, match="singular"):
-        result = gini_roc(y, P)
+        result = gini_roc(y, P, n_boot=0)
     sigma = P.std(axis=0, ddof=1)
     np.testing.assert_allclose(result.weights, sigma / sigma.sum(), rtol=1e-9)
     assert result.degenerate and result.g1 == 0 and result.auc_theory == 0.5
@@ -102,8 +104,8 @@ def test_limit_weights_on_probabilities_are_sigma_shares():
 def test_invariant_to_positive_column_scaling():
     for simplex in (True, False):
         y, P = scored_sample(100, 4, 4, simplex=simplex)
-        base = quiet_gini_roc(y, P)
-        scaled = quiet_gini_roc(y, P * np.array([2.0, 0.1, 30.0, 1.0]))
+        base = quiet_gini_roc(y, P, n_boot=0)
+        scaled = quiet_gini_roc(y, P * np.array([2.0, 0.1, 30.0, 1.0]), n_boot=0)
         np.testing.assert_allclose(scaled.weights, base.weights, rtol=1e-8)
         assert scaled.g1 == pytest.approx(base.g1, rel=1e-8, abs=1e-12)
         assert scaled.auc_agg == pytest.approx(base.auc_agg, rel=1e-12)
@@ -112,15 +114,15 @@ def test_invariant_to_positive_column_scaling():
 def test_class_permutation_permutes_weights_and_keeps_the_aggregate():
     y, P = scored_sample(100, 4, 5, simplex=False, decimals=2)
     names = np.array(["a", "b", "c", "d"])
-    base = quiet_gini_roc(names[y], P, labels=names)
+    base = quiet_gini_roc(names[y], P, labels=names, n_boot=0)
     perm = np.array([2, 0, 3, 1])
-    permuted = quiet_gini_roc(names[y], P[:, perm], labels=names[perm])
+    permuted = quiet_gini_roc(names[y], P[:, perm], labels=names[perm], n_boot=0)
     np.testing.assert_allclose(permuted.weights, base.weights[perm], rtol=1e-9)
     np.testing.assert_allclose(permuted.class_auc, base.class_auc[perm])
     np.testing.assert_allclose(permuted.fpr, base.fpr)
     np.testing.assert_allclose(permuted.tpr, base.tpr, atol=1e-12)
     rows = np.random.default_rng(0).permutation(100)
-    shuffled = quiet_gini_roc(names[y][rows], P[rows], labels=names)
+    shuffled = quiet_gini_roc(names[y][rows], P[rows], labels=names, n_boot=0)
     np.testing.assert_allclose(shuffled.weights, base.weights, rtol=1e-9)
     assert shuffled.auc_agg == pytest.approx(base.auc_agg, abs=1e-12)
 
@@ -129,7 +131,7 @@ def test_two_classes_reduce_to_the_binary_auc():
     rng = np.random.default_rng(6)
     y = rng.integers(0, 2, 200)
     p1 = np.round(1 / (1 + np.exp(-(rng.normal(size=200) + 1.5 * y))), 2)
-    result = quiet_gini_roc(y, np.column_stack([1 - p1, p1]))
+    result = quiet_gini_roc(y, np.column_stack([1 - p1, p1]), n_boot=0)
     np.testing.assert_allclose(result.weights, [0.5, 0.5], atol=1e-12)
     assert result.auc_agg == pytest.approx(roc_auc_score(y, p1), abs=1e-12)
 
@@ -137,7 +139,7 @@ def test_two_classes_reduce_to_the_binary_auc():
 def test_perfect_scores_give_one_and_random_scores_cover_one_half():
     y, P = scored_sample(60, 3, 7)
     perfect = np.eye(3)[y] * 0.8 + 0.1 * P
-    assert quiet_gini_roc(y, perfect).auc_agg == pytest.approx(1.0)
+    assert quiet_gini_roc(y, perfect, n_boot=0).auc_agg == pytest.approx(1.0)
     rng = np.random.default_rng(7)
     noise = rng.dirichlet(np.ones(3), size=300)
     result = quiet_gini_roc(rng.integers(0, 3, 300), noise, n_boot=200, random_state=0)
@@ -163,7 +165,7 @@ def test_monotone_transform_changes_weights_not_the_class_curve():
     y, P = scored_sample(100, 3, 9, simplex=False)
     transformed = P.copy()
     transformed[:, 0] = np.log(P[:, 0]) + 10
-    base, other = quiet_gini_roc(y, P), quiet_gini_roc(y, transformed)
+    base, other = quiet_gini_roc(y, P, n_boot=0), quiet_gini_roc(y, transformed, n_boot=0)
     np.testing.assert_allclose(other.class_fpr[0], base.class_fpr[0])
     np.testing.assert_allclose(other.class_tpr[0], base.class_tpr[0])
     assert not np.allclose(other.weights, base.weights)
@@ -172,7 +174,7 @@ def test_monotone_transform_changes_weights_not_the_class_curve():
 def test_reference_scores_fit_the_whitening():
     _, train = scored_sample(300, 4, 10)
     y_test, test = scored_sample(80, 4, 11)
-    result = quiet_gini_roc(y_test, test, reference_scores=train)
+    result = quiet_gini_roc(y_test, test, reference_scores=train, n_boot=0)
     sigma = train.std(axis=0, ddof=1)  # limit weights on simplex rows: σ of the *fitting* set
     np.testing.assert_allclose(result.weights, sigma / sigma.sum(), rtol=1e-8)
     assert result.settings["fitted_on"] == "reference_scores"
@@ -182,19 +184,19 @@ def test_constant_score_column_warns_and_gets_weight_zero():
     y, P = scored_sample(60, 4, 12, simplex=False)
     P[:, 1] = 0.5
     with pytest.warns(WhiteningWarning, match=r"classes \[1\] are constant"):
-        result = gini_roc(y, P)
+        result = gini_roc(y, P, n_boot=0)
     assert result.weights[1] == 0 and result.settings["constant_classes"] == [1]
     assert 1 not in result.classes_used and result.class_auc[1] == 0.5
     with pytest.raises(ValueError, match="constant"):
-        gini_roc(y, P, constant="raise")
+        gini_roc(y, P, constant="raise", n_boot=0)
 
 
 def test_absent_class_raises_or_is_dropped():
     y, P = scored_sample(60, 4, 13, simplex=False)
     y[y == 2] = 0
     with pytest.raises(ValueError, match=r"labels \[2\] have no samples"):
-        gini_roc(y, P, labels=[0, 1, 2, 3])
-    result = quiet_gini_roc(y, P, labels=[0, 1, 2, 3], absent="drop")
+        gini_roc(y, P, labels=[0, 1, 2, 3], n_boot=0)
+    result = quiet_gini_roc(y, P, labels=[0, 1, 2, 3], absent="drop", n_boot=0)
     assert result.weights[2] == 0 and result.weights.sum() == pytest.approx(1)
     assert result.settings["absent_classes"] == [2] and 2 not in result.classes_used
     assert result.auc_agg == pytest.approx(np.nansum(result.weights * result.class_auc), abs=1e-12)
@@ -203,14 +205,14 @@ def test_absent_class_raises_or_is_dropped():
 def test_singular_handling_is_recorded():
     y, P = scored_sample(50, 3, 14)
     with pytest.raises(ValueError, match="singular"):
-        gini_roc(y, P, singular="raise")
+        gini_roc(y, P, singular="raise", n_boot=0)
     with pytest.warns(WhiteningWarning, match="applied 'diagonal'"):
-        result = gini_roc(y, P, singular="diagonal")
+        result = gini_roc(y, P, singular="diagonal", n_boot=0)
     assert result.settings["whitening"] == "diagonal" and not result.degenerate
     assert np.isinf(result.settings["condition_number"]) or result.settings["condition_number"] > 1e8
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        full_rank = gini_roc(*scored_sample(50, 3, 14, simplex=False))
+        full_rank = gini_roc(*scored_sample(50, 3, 14, simplex=False), n_boot=0)
     assert full_rank.settings["whitening"] == "exact"
 
 
@@ -233,29 +235,57 @@ def test_singular_handling_is_recorded():
 )
 def test_bad_input_raises(y, P, kwargs, match):
     with pytest.raises(ValueError, match=match):
-        quiet_gini_roc(y, P, **kwargs)
+        quiet_gini_roc(y, P, **kwargs, n_boot=0)
 
 
 def test_fewer_than_two_samples_raise():
     with pytest.raises(ValueError, match="y_score has 1 samples; at least 2 are needed"):
-        gini_roc(["a"], [[0.3, 0.7]], labels=["a", "b"])
+        gini_roc(["a"], [[0.3, 0.7]], labels=["a", "b"], n_boot=0)
 
 
-def test_result_is_frozen_and_plots_without_showing():
-    import matplotlib.pyplot as plt
+def test_result_is_frozen_and_plot_delegates_to_the_display(monkeypatch):
+    import polyroc.plotting
 
     y, P = scored_sample(60, 3, 15, decimals=2)
     result = quiet_gini_roc(y, P, n_boot=20, random_state=0)
-    assert isinstance(result, GiniRoc)
+    assert isinstance(result, GiniRoc) and isinstance(result, Result) and isinstance(result.bootstrap, Result)
     with pytest.raises(AttributeError):
         result.g1 = 1.0
-    ax = result.plot()
-    labels = [line.get_label() for line in ax.get_lines()]
-    assert any(label.startswith("Gini-weighted ROC") for label in labels)
-    assert any(label.startswith("chance") for label in labels) and len(ax.get_lines()) == 5
-    _, ax2 = plt.subplots()
-    assert result.plot(ax=ax2, show_classes=False) is ax2
-    plt.close("all")
+    calls = []
+
+    class Display:
+        @classmethod
+        def from_result(cls, result, *, ax=None, **kwargs):
+            calls.append((result, ax, kwargs))
+            return "drawn"
+
+    monkeypatch.setattr(polyroc.plotting, "GiniRocDisplay", Display, raising=False)
+    assert result.plot("axes", show_classes=False) == "drawn"
+    assert calls == [(result, "axes", {"show_classes": False})]
+
+
+def test_result_protocol_json_and_frame():
+    y, P = scored_sample(60, 3, 15, decimals=2)
+    result = quiet_gini_roc(y, P, n_boot=20, random_state=0)
+    record = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert record["type"] == "GiniRoc" and record["auc_agg"] == result.auc_agg
+    assert record["bootstrap"]["auc"]["low"] == result.bootstrap.auc.low
+    assert record["bootstrap"]["settings"] == {"n_boot": 20, "confidence": 0.95, "random_state": 0,
+                                               "interval_method": "stratified percentile bootstrap",
+                                               "stratify": True}
+    assert record["settings"]["n_boot"] == 20 and record["settings"]["averaging"] == "vertical"
+    frame = result.to_frame()
+    assert list(frame["class"]) == result.classes.tolist()
+    np.testing.assert_array_equal(frame["weight"], result.weights)
+    np.testing.assert_array_equal(frame["auc"], result.class_auc)
+    assert len(result.bootstrap.to_frame()) == result.bootstrap.fpr.size
+
+
+def test_default_is_a_bootstrap_of_1000_replicates():
+    y, P = scored_sample(30, 3, 16, decimals=2)
+    result = quiet_gini_roc(y, P, random_state=0)
+    assert result.bootstrap.auc.n_boot == 1000 and result.settings["n_boot"] == 1000
+    assert quiet_gini_roc(y, P, n_boot=0).bootstrap is None
 
 
 def curve_range(f, fpr, values, tol=1e-12):
@@ -320,8 +350,8 @@ def test_integer_weights_equal_repeated_rows(seed, kind, averaging):
     counts = np.random.default_rng(seed).integers(0, 4, size=40)
     counts[:3] = [1, 2, 3]  # every class keeps a row
     options = {"averaging": averaging, "gini_norm": "plugin"}  # plugin: same pairs, same total
-    weighted = quiet_gini_roc(y, P, sample_weight=counts, **options)
-    repeated = quiet_gini_roc(np.repeat(y, counts), np.repeat(P, counts, axis=0), **options)
+    weighted = quiet_gini_roc(y, P, sample_weight=counts, **options, n_boot=0)
+    repeated = quiet_gini_roc(np.repeat(y, counts), np.repeat(P, counts, axis=0), **options, n_boot=0)
     assert_same_result(weighted, repeated, atol=1e-10, scale_free_only=True)
 
 
@@ -356,14 +386,14 @@ def test_zero_weight_removes_the_row_bootstrap_included(seed, kind, averaging):
 
 def test_weights_summing_to_one_give_the_unweighted_result():
     y, P = scored_sample(60, 3, 16, simplex=False, decimals=2)
-    plain = quiet_gini_roc(y, P)
+    plain = quiet_gini_roc(y, P, n_boot=0)
     uniform = np.full(60, 1 / 60)
     nudged = uniform.copy()
     nudged[0] += 2e-16  # a total of 1 + 2e-16 once gave G1 ≈ 8e15
     for weights in (uniform, nudged):
-        assert_same_result(quiet_gini_roc(y, P, sample_weight=weights), plain, atol=1e-12)
+        assert_same_result(quiet_gini_roc(y, P, sample_weight=weights, n_boot=0), plain, atol=1e-12)
     with pytest.raises(ValueError, match="sample_weight gives positive weight to 1 of the 60 samples"):
-        gini_roc(y, P, sample_weight=np.eye(60)[0])
+        gini_roc(y, P, sample_weight=np.eye(60)[0], n_boot=0)
 
 
 def brute_force_threshold_average(y, P, sample_weight, weights):
@@ -397,8 +427,8 @@ def test_threshold_averaging_equals_brute_force(k, seed, weighted, denominator):
     sample_weight = rng.integers(1, 4, n).astype(float) if weighted else np.ones(n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)
-        result = gini_roc(y, P, sample_weight=sample_weight if weighted else None, averaging="threshold")
-        vertical = gini_roc(y, P, sample_weight=sample_weight if weighted else None)
+        result = gini_roc(y, P, sample_weight=sample_weight if weighted else None, averaging="threshold", n_boot=0)
+        vertical = gini_roc(y, P, sample_weight=sample_weight if weighted else None, n_boot=0)
     np.testing.assert_allclose(result.weights, vertical.weights, rtol=1e-12)
     fpr, tpr, area = brute_force_threshold_average(y, P, sample_weight, result.weights)
     np.testing.assert_allclose(result.fpr, fpr, atol=1e-12)
@@ -409,8 +439,8 @@ def test_threshold_averaging_equals_brute_force(k, seed, weighted, denominator):
 
 def test_threshold_averaging_on_a_grid_bootstrap_and_dispersion():
     y, P = scored_sample(90, 3, 17, decimals=2)
-    exact = quiet_gini_roc(y, P, averaging="threshold")
-    on_grid = quiet_gini_roc(y, P, averaging="threshold", grid=50)
+    exact = quiet_gini_roc(y, P, averaging="threshold", n_boot=0)
+    on_grid = quiet_gini_roc(y, P, averaging="threshold", grid=50, n_boot=0)
     grid = np.linspace(0, 1, 50)
     np.testing.assert_allclose(on_grid.tpr, np.interp(grid, exact.fpr, exact.tpr), atol=1e-15)
     assert on_grid.auc_agg == pytest.approx(np.trapezoid(on_grid.tpr, grid), abs=1e-15)
@@ -433,12 +463,12 @@ def test_threshold_averaging_warns_when_the_columns_share_no_scale():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)
         warnings.simplefilter("error", ScoreScaleWarning)
-        gini_roc(y, P, averaging="threshold")  # probabilities: one scale
-        gini_roc(y, P * [1.0, 100.0, 1.0])  # vertical averaging is not affected
+        gini_roc(y, P, averaging="threshold", n_boot=0)  # probabilities: one scale
+        gini_roc(y, P * [1.0, 100.0, 1.0], n_boot=0)  # vertical averaging is not affected
         with pytest.warns(ScoreScaleWarning, match=r"ranges differ a lot \(class [02]: \[.*class 1: \["):
-            gini_roc(y, P * [1.0, 100.0, 1.0], averaging="threshold")
+            gini_roc(y, P * [1.0, 100.0, 1.0], averaging="threshold", n_boot=0)
         with pytest.warns(ScoreScaleWarning, match="no value lies in every range"):
-            gini_roc(y, P + [0.0, 0.0, 5.0], averaging="threshold")  # same spans, disjoint ranges
+            gini_roc(y, P + [0.0, 0.0, 5.0], averaging="threshold", n_boot=0)  # same spans, disjoint ranges
 
 
 @pytest.mark.parametrize("averaging", ["vertical", "threshold"])
@@ -462,14 +492,14 @@ def test_constant_scores_with_raise_or_a_constant_reference():
     y = np.repeat([0, 1, 2], [5, 3, 2])
     prior = np.tile([0.5, 0.3, 0.2], (10, 1))
     with pytest.raises(ValueError, match="every column of y_score is constant"):
-        gini_roc(y, prior, constant="raise")
+        gini_roc(y, prior, constant="raise", n_boot=0)
     y_other, P = scored_sample(10, 3, 19)
     with pytest.raises(ValueError, match="every column of reference_scores is constant"):
-        gini_roc(y_other, P, reference_scores=prior)
+        gini_roc(y_other, P, reference_scores=prior, n_boot=0)
     _, train = scored_sample(200, 3, 20)
-    fitted = quiet_gini_roc(y, prior, reference_scores=train)  # weights from the reference's fit
+    fitted = quiet_gini_roc(y, prior, reference_scores=train, n_boot=0)  # weights from the reference's fit
     sigma = train.std(axis=0, ddof=1)
     np.testing.assert_allclose(fitted.weights, sigma / sigma.sum(), rtol=1e-8)
     assert fitted.auc_agg == 0.5
-    weighted = quiet_gini_roc(np.r_[y, 0], np.vstack([prior, P[:1]]), sample_weight=np.r_[np.ones(10), 0])
+    weighted = quiet_gini_roc(np.r_[y, 0], np.vstack([prior, P[:1]]), sample_weight=np.r_[np.ones(10), 0], n_boot=0)
     assert weighted.auc_agg == 0.5 and np.all(np.isnan(weighted.weights))  # the row of weight 0 is gone

@@ -230,3 +230,27 @@ def test_few_samples_warn():
     with pytest.warns(WhiteningWarning) as record:
         multidimensional_gini(full_rank_scores(3, 3, 13))
     assert any("W is unreliable" in str(w.message) for w in record)
+
+
+def test_whitening_and_gini_results_follow_the_result_protocol():
+    import dataclasses
+    import json
+
+    from polyroc._results import Result
+
+    X = np.array([[1.0, 2.0, 0.5], [2.0, 1.0, 1.5], [3.0, 5.0, 0.2], [4.0, 3.0, 2.5], [2.5, 0.5, 1.0]])
+    whitening = zca_cor_whitening(X, singular="diagonal")
+    gini = multidimensional_gini(X, norm="plugin")
+    for result in (whitening, gini):
+        assert isinstance(result, Result)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.settings = {}
+    assert whitening.settings == {"singular": "diagonal", "ridge": None, "constant": "drop"}
+    assert gini.settings == {"norm": "plugin", "fitted_on": "X", "singular": "limit", "ridge": None,
+                             "constant": "drop"}
+    record = json.loads(json.dumps(gini.to_dict(), allow_nan=False))
+    assert record["auc_theory"] == (gini.g1 + 1) / 2 and record["whitening"]["type"] == "Whitening"
+    frame = gini.to_frame()
+    np.testing.assert_array_equal(frame["weight"], gini.weights)
+    np.testing.assert_array_equal(frame["gini"], gini.gini)
+    np.testing.assert_allclose(whitening.to_frame()["scale"], X.std(axis=0, ddof=1), rtol=1e-12)

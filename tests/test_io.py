@@ -62,6 +62,13 @@ def test_csv_dialect_variants_read_as_the_plain_file(tmp_path, text):
         ("a,b,label\n0.5,nan,a\n", {}, "score nan in column 'b', line 2 is not a finite number"),
         ("a,b,label\n0.5,0.5,a\n-inf,1,b\n", {}, "score -inf in column 'a', line 3 is not a finite number"),
         ("a,b,label\n0.5,0.5\n", {}, "line 2 has 2 fields, the header has 3"),
+        ("a,b,label\n0.5,0.5,a\n", {"weight_col": "w"}, "no weight column 'w'"),
+        ("a,b,label\n0.5,0.5,a\n", {"weight_col": "label"}, "the label column and the weight column are both 'label'"),
+        ("a,b,label,w\n0.5,0.5,a,1\n0.5,0.5,a,-2\n", {"weight_col": "w"},
+         "weight -2.0 in column 'w', line 3 is not a finite number >= 0"),
+        ("a,b,label,w\n0.5,0.5,a,inf\n", {"weight_col": "w"}, "weight inf in column 'w', line 2 is not a finite"),
+        ("a,b,label,w\n0.5,0.5,a,heavy\n", {"weight_col": "w"}, "non-numeric weight 'heavy' in column 'w', line 2"),
+        ("a,b,label,w\n0.5,0.5,a,\n", {"weight_col": "w"}, "an empty weight in column 'w', line 2"),
         ("a,b,label\n0.5,0.5,a\n0.5,0.5,c\n", {},
          r"labels \['c'\] in column 'label' are not class names \['a', 'b'\] \(first at line 3\)"),
         ("a,b,label\n0.5,0.5,a\n", {"score_columns": ["a", "z"]}, r"score columns \['z'\] not found"),
@@ -179,3 +186,23 @@ def test_read_thresholds_errors_name_the_file(tmp_path, text, error, match):
 def test_integer_class_names_in_thresholds_are_read_as_column_names(tmp_path):
     path = _write(tmp_path, '{"classes": [0, 1], "threshold": [0.5, 0.5], "domain": "simplex"}', "tau.json")
     assert read_thresholds(path)["classes"] == ["0", "1"]
+
+
+def test_weight_column_is_read_and_is_not_a_score_column(tmp_path):
+    path = _write(tmp_path, "w,a,b,label\n2,0.9,0.1,a\n0.5,0.3,0.7,b\n0,0.5,0.5,b\n")
+    table = read_scores(path, weight_col="w")
+    assert table.classes == ("a", "b")
+    assert table.sample_weight.tolist() == [2.0, 0.5, 0.0]
+    assert read_scores(path, score_columns=["a", "b"]).sample_weight is None
+
+
+def test_npz_weight_array(tmp_path):
+    path = tmp_path / "scores.npz"
+    np.savez(path, scores=np.array([[0.2, 0.8], [0.6, 0.4]]), classes=np.array(["x", "y"]),
+             labels=np.array(["y", "x"]), w=np.array([1, 3]), bad=np.array([1.0, -1.0]), short=np.ones(3))
+    assert read_scores(path, weight_col="w").sample_weight.tolist() == [1.0, 3.0]
+    assert read_scores(path).sample_weight is None
+    for name, match in [("absent", "lacks the weight array 'absent'"), ("short", r"must be \(2,\), got shape \(3,\)"),
+                        ("bad", "weight -1.0 in column 'bad', row 2 is not a finite number >= 0")]:
+        with pytest.raises(ValueError, match=match):
+            read_scores(path, weight_col=name)

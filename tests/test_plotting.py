@@ -27,10 +27,13 @@ from polyroc.plotting import (
     TuningProfileDisplay,
     simplex_to_cartesian,
 )
-from polyroc.thresholds import predict, roc_cloud, tune_thresholds
+from polyroc.thresholds import coordinate_profile, predict, roc_cloud, tune_thresholds
 
 #: The barycentric triangle, written out independently of the library.
 VERTICES = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
+
+#: matplotlib's tab10 colours, the class colours of up to 10 classes.
+TAB10 = [tuple(color) for color in matplotlib.colormaps["tab10"].colors]
 
 
 @pytest.fixture(autouse=True)
@@ -145,7 +148,7 @@ def test_roc_lines_equal_sklearn_curves_and_auc():
         np.testing.assert_allclose(line.get_xdata(), fpr)
         np.testing.assert_allclose(line.get_ydata(), tpr)
         assert legend[k] == f"{k} (AUC = {skm.roc_auc_score(y == k, scores[:, k]):.3f})"
-        assert line.get_color() == f"C{k}"
+        assert to_rgb(line.get_color()) == TAB10[k]
     fpr, tpr, _ = skm.roc_curve(label_binarize(y, classes=range(4)).ravel(), scores.ravel())
     np.testing.assert_allclose(disp.micro_line_.get_xdata(), fpr)
     np.testing.assert_allclose(disp.micro_line_.get_ydata(), tpr)
@@ -190,7 +193,7 @@ def test_roc_from_result_options_and_given_axes():
     y, scores = _data(3, seed=7)
     _, ax = plt.subplots()
     disp = RocCurveDisplay.from_result(ovr_roc_curve(y, scores), ax=ax, micro=False, macro=False,
-                                       chance_level=False, show_classes=False)
+                                       plot_chance_level=False, show_classes=False)
     assert disp.ax_ is ax
     assert disp.lines_ == [None] * 3
     assert disp.micro_line_ is None and disp.macro_line_ is None and disp.chance_level_ is None
@@ -221,7 +224,7 @@ def test_precision_recall_lines_ap_and_prevalence_equal_sklearn():
         assert disp.lines_[k].get_drawstyle() == "steps-post"
         ap = skm.average_precision_score(y == k, scores[:, k], sample_weight=weights)
         assert legend[k] == f"{k} (AP = {ap:.3f})"
-        np.testing.assert_allclose(disp.baselines_[k].get_ydata(), [prevalence[k]] * 2)
+        np.testing.assert_allclose(disp.chance_levels_[k].get_ydata(), [prevalence[k]] * 2)
     np.testing.assert_allclose(disp.prevalence, prevalence)
     binary = label_binarize(y, classes=range(3)).ravel()
     precision, recall, _ = skm.precision_recall_curve(binary, scores.ravel(), sample_weight=np.repeat(weights, 3))
@@ -266,7 +269,7 @@ def test_roc_cloud_overlay_and_panel_axes():
     assert legend[0] == f"0: DFP = {disp.cloud.dfp[0]:.3f}"
     assert f"{disp.cloud.dfp_overall:.3f}" in disp.ax_.get_title()
     for j, scatter in enumerate(disp.scatters_):
-        np.testing.assert_allclose(scatter.get_facecolor()[0][:3], to_rgb(f"C{j}"))
+        np.testing.assert_allclose(scatter.get_facecolor()[0][:3], TAB10[j])
     panels = RocCloudDisplay.from_result(disp.cloud, ncols=3)
     assert len(panels.figure_.axes) == 4  # 2 x 3 grid, the two spare panels removed
     _, axes = plt.subplots(2, 2)
@@ -317,7 +320,8 @@ def test_heatmap_masks_undefined_scores():
         correct = counts[..., 0, 0].astype(float)
         return np.where(correct > 5, correct, np.nan)
 
-    result = tune_thresholds(y, scores, metric=picky, resolution=10, return_surface=True)
+    with pytest.warns(UndefinedMetricWarning, match="picky"):
+        result = tune_thresholds(y, scores, metric=picky, resolution=10, return_surface=True)
     assert np.isnan(result.scores).any()
     disp = SimplexHeatmapDisplay.from_result(result)
     mask = disp.triangulation_.mask
@@ -366,7 +370,7 @@ def test_decision_regions_match_predict(tau):
     for point, expected in zip(_cartesian(probes), predicted):
         k = _region_at(disp, point)
         assert k == expected
-        assert disp.regions_[k].get_facecolor()[:3] == to_rgb(f"C{expected}")
+        assert disp.regions_[k].get_facecolor()[:3] == TAB10[expected]
     np.testing.assert_allclose(disp.threshold_marker_.get_xydata()[0], _cartesian(tau))
     for k in range(3):
         np.testing.assert_allclose(disp.scatters_[k].get_offsets(), _cartesian(scores[y == k]))
@@ -397,17 +401,20 @@ def test_decision_regions_refuse_other_than_three_classes():
 def test_profile_maximum_is_at_a_coordinate_optimum_and_values_match_sklearn():
     y, scores = _data(5, n_samples=150, seed=18)
     result = tune_thresholds(y, scores, metric="f1_macro", search="coordinate", resolution=6)
-    disp = TuningProfileDisplay.from_result(result, y, scores)
+    profile = coordinate_profile(y, scores, result.best_threshold, metric="f1_macro")
+    disp = TuningProfileDisplay.from_result(profile)
     tau = result.best_threshold
-    assert disp.best_score == pytest.approx(result.best_score)
-    np.testing.assert_allclose(disp.best_marker_.get_xydata()[0], [0.0, result.best_score])
+    tuned = skm.f1_score(y, predict(scores, tau), average="macro")
+    np.testing.assert_allclose(disp.best_marker_.get_xydata()[0], [0.0, tuned])
     argmax = skm.f1_score(y, scores.argmax(1), average="macro")
     np.testing.assert_allclose(disp.argmax_line_.get_ydata(), [argmax, argmax])
     rng = np.random.default_rng(18)
     for j, line in enumerate(disp.lines_):
         values, edges, _ = line.get_data()
-        assert values.max() <= result.best_score + 1e-12  # no single coordinate move improves τ*
-        assert values[np.searchsorted(edges, 0.0) - 1] == pytest.approx(result.best_score)
+        np.testing.assert_array_equal(values, profile.values[j])
+        np.testing.assert_array_equal(edges, profile.edges[j])
+        assert values.max() <= tuned + 1e-12  # no single coordinate move improves τ*
+        assert values[np.searchsorted(edges, 0.0) - 1] == pytest.approx(tuned)
         for segment in rng.choice(values.size, 8, replace=False):
             moved = tau.copy()
             moved[j] += (edges[segment] + edges[segment + 1]) / 2
@@ -417,22 +424,24 @@ def test_profile_maximum_is_at_a_coordinate_optimum_and_values_match_sklearn():
             assert recentred.min() >= -1e-9  # the line stays on the simplex once re-centred
 
 
-def test_profile_from_predictions_threshold_and_errors():
+def test_profile_from_predictions_threshold_axes_and_errors():
     y, scores = _data(4, n_samples=80, seed=19)
     _, ax = plt.subplots()
-    disp = TuningProfileDisplay.from_predictions(y, scores, resolution=5, ax=ax)
+    disp = TuningProfileDisplay.from_predictions(y, scores, ax=ax, name="model")
     assert disp.ax_ is ax and len(disp.lines_) == 4
-    assert disp.ax_.get_ylabel() == "accuracy"
+    assert disp.ax_.get_ylabel() == "accuracy" and disp.ax_.get_title().startswith("model: ")
     tau = np.array([0.1, 0.2, 0.3, 0.4])
-    disp = TuningProfileDisplay.from_threshold(y, scores, tau, metric="balanced_accuracy")
+    disp = TuningProfileDisplay.from_predictions(y, scores, threshold=tau, metric="balanced_accuracy",
+                                                 plot_argmax=False)
     expected = skm.balanced_accuracy_score(y, predict(scores, tau))
-    assert disp.best_score == pytest.approx(expected)
-    custom = tune_thresholds(y, scores, metric=lambda counts: np.trace(counts, axis1=-2, axis2=-1),
-                             resolution=4)
-    with pytest.raises(ValueError):
-        TuningProfileDisplay.from_result(custom, y, scores)
+    assert disp.best_marker_.get_xydata()[0, 1] == pytest.approx(expected)
+    assert disp.argmax_line_ is None
+    legend = [text.get_text() for text in disp.ax_.get_legend().get_texts()]
+    assert legend[:4] == [f"τ_{j} (τ* = {value:.3f})" for j, value in enumerate(tau)]
     with pytest.raises(ValueError, match="simplex"):
-        TuningProfileDisplay.from_threshold(y, scores, [0.5, 0.5, 0.5, 0.5])
+        TuningProfileDisplay.from_predictions(y, scores, threshold=[0.5, 0.5, 0.5, 0.5])
+    with pytest.raises(TypeError, match=r"CoordinateProfile; result is a TuningResult; for the τ\*"):
+        TuningProfileDisplay.from_result(tune_thresholds(y, scores, resolution=4))
 
 
 def test_result_plot_methods_delegate_to_the_displays():

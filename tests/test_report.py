@@ -66,7 +66,7 @@ def test_metrics_equal_scikit_learn(report, data):
     for name, scores in data["test"].items():
         metrics = report.results["models"][name]["metrics"]
         predicted = CLASSES[scores.argmax(axis=1)]
-        values = metrics["scores"]
+        values = metrics["intervals"]
         assert values["accuracy"]["estimate"] == pytest.approx(accuracy_score(y, predicted), abs=1e-12)
         assert values["f1_macro"]["estimate"] == pytest.approx(
             f1_score(y, predicted, average="macro", zero_division=0), abs=1e-12)
@@ -74,21 +74,24 @@ def test_metrics_equal_scikit_learn(report, data):
             roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr"), abs=1e-12)
         np.testing.assert_array_equal(metrics["confusion_matrix"], confusion_matrix(y, predicted, labels=CLASSES))
         for record in values.values():
-            assert record["low"] <= record["high"]
+            assert record["low"] <= record["high"] and record["settings"]["n_boot"] == 60
+        assert metrics["scores"]["accuracy"] == values["accuracy"]["estimate"]
 
 
 def test_tuning_section_equals_tuning_and_applying_directly(report, data):
     for name in data["test"]:
-        tuning = report.results["models"][name]["tuning"]
+        comparison = report.results["models"][name]["tuning"]["comparison"]
+        test_scores = report.results["models"][name]["tuning"]["test_scores"]
         direct = tune_thresholds(data["y_val"], data["val"][name], metric="f1_macro", labels=CLASSES)
-        np.testing.assert_allclose([tuning["threshold"][c] for c in CLASSES], direct.best_threshold, atol=0)
-        assert tuning["validation"]["tuned"] == pytest.approx(direct.best_score, abs=1e-12)
+        np.testing.assert_allclose(comparison["tuning"]["best_threshold"], direct.best_threshold, atol=0)
+        assert comparison["tuning"]["best_score"] == pytest.approx(direct.best_score, abs=1e-12)
         tuned = apply_thresholds(data["test"][name], direct.best_threshold, labels=CLASSES)
         argmax = CLASSES[data["test"][name].argmax(axis=1)]
         difference = (f1_score(data["y_test"], tuned, average="macro", zero_division=0)
                       - f1_score(data["y_test"], argmax, average="macro", zero_division=0))
-        assert tuning["test_difference"]["estimate"] == pytest.approx(difference, abs=1e-12)
-        assert tuning["rules"]["test"]["tuned"] == pytest.approx(tuning["test"]["tuned"]["estimate"], abs=1e-12)
+        assert test_scores["differences"]["tuned"]["estimate"] == pytest.approx(difference, abs=1e-12)
+        assert comparison["rows"]["test"]["tuned"] == pytest.approx(test_scores["scores"]["tuned"]["estimate"],
+                                                                    abs=1e-12)
 
 
 def test_clouds_dmf_and_gini_equal_the_library_called_directly(report, data):
@@ -98,10 +101,10 @@ def test_clouds_dmf_and_gini_equal_the_library_called_directly(report, data):
         cloud = roc_cloud(y, scores, labels=CLASSES)
         assert model["roc_cloud"]["dfp_overall"] == pytest.approx(cloud.dfp_overall, abs=1e-12)
         dmf = roc_dmf(y, scores, labels=CLASSES)
-        assert model["dmf"]["D"]["estimate"] == pytest.approx(dmf.D, abs=1e-9)
+        assert model["dmf"]["D"] == model["dmf"]["ci"]["estimate"] == pytest.approx(dmf.D, abs=1e-9)
         with pytest.warns(WhiteningWarning, match="singular"):  # probability rows, as in the report
             gini = gini_roc(y, scores, labels=CLASSES)
-        assert model["gini"]["auc"]["estimate"] == pytest.approx(gini.auc_agg, abs=1e-12)
+        assert model["gini"]["bootstrap"]["auc"]["estimate"] == pytest.approx(gini.auc_agg, abs=1e-12)
     ranking = report.results["model_comparison"]["ranking_probabilities"]
     assert sum(row["probability"] for row in ranking) == pytest.approx(1.0)
 
@@ -120,7 +123,7 @@ def test_html_is_self_contained_and_shows_every_figure(report):
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", html)
     n_figures = sum(len(figures) for figures in report.figures.values()) + len(report.shared_figures)
     assert html.count('src="data:image/png;base64,') == n_figures == 2 * 5 + 1
-    good = report.results["models"]["good"]["metrics"]["scores"]["accuracy"]
+    good = report.results["models"]["good"]["metrics"]["intervals"]["accuracy"]
     assert f'{good["estimate"]:.3f}' in html and f'{good["low"]:.3f}' in html
     for reading in report.readings["good"].values():
         assert reading.replace("'", "&#39;") in html
@@ -143,8 +146,8 @@ def test_progress_is_reported_step_by_step(data):
 
 
 def _difference(low, high):
-    return {"metric": "f1_macro", "validation": {"argmax": 0.5, "tuned": 0.6},
-            "test_difference": {"estimate": (low + high) / 2, "low": low, "high": high}}
+    return {"comparison": {"metric": "f1_macro", "tuning": {"argmax_score": 0.5, "best_score": 0.6}},
+            "test_scores": {"differences": {"tuned": {"estimate": (low + high) / 2, "low": low, "high": high}}}}
 
 
 @pytest.mark.parametrize("low, high, phrase", [
@@ -159,7 +162,7 @@ def test_tuning_reading_follows_the_interval(report, low, high, phrase):
 
 def test_comparison_reading_names_an_unclear_winner():
     results = {"model_comparison": {"ranking_probabilities": [
-        {"ranking": ["a", "b"], "probability": 0.55}, {"ranking": ["b", "a"], "probability": 0.45}]}}
+        {"ordering": ["a", "b"], "probability": 0.55}, {"ordering": ["b", "a"], "probability": 0.45}]}}
     reading = comparison_reading(results)
     assert "a > b (55% of replicates)" in reading and "not a clear winner" in reading
 
@@ -195,16 +198,23 @@ def test_failing_write_leaves_nothing(report, tmp_path, monkeypatch):
     ({"val_scores": None}, ValueError, "y_val and val_scores go together"),
     ({"val_scores": {"good": None}}, ValueError, "same models"),
     ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
-    ({"random_state": None}, TypeError, "random_state must be an integer seed"),
+    ({"random_state": -1}, ValueError, "random_state must be a non-negative integer seed"),
+    ({"random_state": "seed"}, TypeError, "random_state must be None, an integer seed"),
     ({"metric": "nope"}, ValueError, "nope"),
     ({"confidence": 1.5}, ValueError, r"confidence must be a finite number in \(0, 1\)"),
-    ({"test_scores": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
-    ({"test_scores": {}}, TypeError, "non-empty mapping"),
+    ({"y_score": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
+    ({"y_score": {}}, TypeError, "y_score must name at least one model"),
+    ({"y_score": "scores.csv"}, TypeError, "y_score must be a score matrix or a mapping"),
+    ({"sample_weight": -np.ones(200)}, ValueError, "sample_weight"),
+    ({"sample_weight": np.ones(3)}, ValueError, "sample_weight"),
+    ({"val_sample_weight": np.ones(7)}, ValueError, "sample_weight"),
+    ({"y_val": None, "val_scores": None, "val_sample_weight": np.ones(160)}, ValueError,
+     "val_sample_weight weighs validation rows"),
 ])
 def test_bad_inputs_fail_before_any_work(data, change, error, match, monkeypatch):
     monkeypatch.setattr(document_module, "analysis_steps", lambda *a: pytest.fail("work started"))
-    arguments = {"y_test": data["y_test"], "test_scores": data["test"], "y_val": data["y_val"],
-                     "val_scores": data["val"], "n_boot": 10}
+    arguments = {"y_true": data["y_test"], "y_score": data["test"], "y_val": data["y_val"],
+                 "val_scores": data["val"], "n_boot": 10}
     arguments.update(change)
     with pytest.raises(error, match=match):
         build_report(**arguments)
@@ -241,25 +251,26 @@ def test_a_class_prior_baseline_is_accepted_beside_a_real_model(baseline_report,
     assert prior["constant_scores"] and not logistic["constant_scores"]
     assert prior["skipped"] == {} and logistic["skipped"] == {} and results["skipped"] == {}
     y, scores = data["y_test"], data["test"]["prior"]
-    metrics = prior["metrics"]["scores"]
+    metrics = prior["metrics"]["intervals"]
     assert metrics["roc_auc_ovr_macro"]["estimate"] == pytest.approx(
         roc_auc_score(y, scores, labels=data["classes"], multi_class="ovr"), abs=1e-12) == 0.5
     assert metrics["log_loss"]["estimate"] == pytest.approx(log_loss(y, scores, labels=data["classes"]), abs=1e-12)
     assert metrics["accuracy"]["estimate"] == pytest.approx(np.mean(y == data["classes"][scores[0].argmax()]))
     # every threshold gives every row one class: each (FPR, TPR) is (0, 0) or (1, 1), Youden 0, DFP 1
     assert prior["roc_cloud"]["dfp_overall"] == pytest.approx(1.0, abs=1e-12)
-    # the Gini section: every class curve is the diagonal, so AUC 0.5; the weights are 0/0
+    # the Gini section: every class curve is the diagonal, so AUC 0.5; the weights are 0/0 (null)
     gini = prior["gini"]
-    assert (gini["auc"]["estimate"], gini["auc"]["low"], gini["auc"]["high"]) == (0.5, 0.5, 0.5)
-    assert not gini["weights_defined"] and all(w is None for w in gini["weights"].values())
-    assert set(gini["class_auc"].values()) == {0.5}
+    auc = gini["bootstrap"]["auc"]
+    assert (auc["estimate"], auc["low"], auc["high"]) == (0.5, 0.5, 0.5)
+    assert all(w is None for w in gini["weights"])
+    assert set(gini["class_auc"]) == {0.5}
     readings = baseline_report.readings["prior"]
     assert "undefined" in readings["gini"] and "floor the other models must beat" in readings["baseline"]
     # the real model is untouched by its neighbour
-    assert logistic["gini"]["weights_defined"]
+    assert all(w is not None for w in logistic["gini"]["weights"])
     with pytest.warns(WhiteningWarning):
         direct = gini_roc(y, data["test"]["logistic"], labels=data["classes"])
-    assert logistic["gini"]["auc"]["estimate"] == pytest.approx(direct.auc_agg, abs=1e-12)
+    assert logistic["gini"]["bootstrap"]["auc"]["estimate"] == pytest.approx(direct.auc_agg, abs=1e-12)
     html = baseline_report.to_html()
     assert readings["baseline"] in html and "(constant baseline)" in html
     assert readings["gini"].replace("'", "&#39;") in html
@@ -295,7 +306,7 @@ def test_a_comparison_that_cannot_be_computed_is_skipped_and_each_model_keeps_it
     assert "the ranking is undefined here" in report.results["skipped"]["model_comparison"]
     assert "This section was skipped" in report.readings["comparison"]
     for name, scores in data["test"].items():
-        assert report.results["models"][name]["dmf"]["D"]["estimate"] == pytest.approx(
+        assert report.results["models"][name]["dmf"]["ci"]["estimate"] == pytest.approx(
             roc_dmf(data["y_test"], scores, labels=CLASSES).D, abs=1e-9)
     assert report.readings["comparison"] in report.to_html()
 
@@ -307,3 +318,74 @@ def test_bad_baseline_scores_fail_before_any_work(glass_with_baseline, monkeypat
     broken[3, 1] = np.nan
     with pytest.raises(ValueError, match="test scores of model 'prior'.*NaN"):
         build_report(data["y_test"], {"logistic": data["test"]["logistic"], "prior": broken}, n_boot=10)
+
+
+def test_sections_are_the_results_to_dict_less_the_bulky_arrays(report):
+    from polyroc.report._results import OMITTED, compact
+
+    for analysis in report.analyses:
+        model = report.results["models"][analysis.name]
+        assert model["metrics"] == compact(analysis.evaluation.to_dict()) == analysis.evaluation.to_dict()
+        assert model["tuning"]["test_scores"] == analysis.test_rules.to_dict()
+        assert model["dmf"] == compact(analysis.dmf.to_dict())
+        assert "tpr_matrix" not in model["dmf"] and "fpr" not in model["dmf"]["bootstrap"]
+        assert model["roc_cloud"]["n_thresholds"] == analysis.cloud.thresholds.shape[0]
+        assert "thresholds" not in model["tuning"]["comparison"]["tuning"]
+    assert report.results["omitted"] == {kind: list(fields) for kind, fields in OMITTED.items()}
+    assert "results" not in report.results["model_comparison"]
+
+
+def test_one_score_array_is_a_model_named_model_and_no_seed_is_accepted(data):
+    single = build_report(data["y_test"], data["test"]["good"], y_val=data["y_val"], val_scores=data["val"]["good"],
+                          n_boot=10)
+    assert list(single.results["models"]) == ["model"]
+    assert single.results["settings"]["random_state"] is None
+    assert "no fixed seed" in single.to_html()
+    with pytest.raises(ValueError, match="same models"):
+        build_report(data["y_test"], data["test"]["good"], y_val=data["y_val"], val_scores=data["val"], n_boot=10)
+
+
+@pytest.fixture(scope="module")
+def weighted(data):
+    rng = np.random.default_rng(5)
+    weights = rng.integers(0, 4, data["y_test"].size).astype(float)
+    val_weights = rng.integers(1, 4, data["y_val"].size).astype(float)
+    report = build_report(data["y_test"], {"good": data["test"]["good"]}, y_val=data["y_val"],
+                          val_scores={"good": data["val"]["good"]}, sample_weight=weights,
+                          val_sample_weight=val_weights, n_boot=20, random_state=1)
+    return report, weights, val_weights
+
+
+def test_sample_weights_enter_the_metrics_as_scikit_learn_weights_them(weighted, data):
+    report, weights, _ = weighted
+    y, scores = data["y_test"], data["test"]["good"]
+    predicted = CLASSES[scores.argmax(axis=1)]
+    metrics = report.results["models"]["good"]["metrics"]
+    assert metrics["scores"]["accuracy"] == pytest.approx(accuracy_score(y, predicted, sample_weight=weights))
+    assert metrics["scores"]["roc_auc_ovr_macro"] == pytest.approx(
+        roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr", sample_weight=weights), abs=1e-12)
+    np.testing.assert_allclose(metrics["confusion_matrix"],
+                               confusion_matrix(y, predicted, labels=CLASSES, sample_weight=weights))
+    assert report.results["data"]["test"]["class_weights"] == {c: weights[y == c].sum() for c in CLASSES}
+    assert report.results["settings"]["weighted"] and "sample weights" in report.readings["data"]
+
+
+def test_sample_weights_enter_every_other_section(weighted, data):
+    report, weights, val_weights = weighted
+    y, scores = data["y_test"], data["test"]["good"]
+    model = report.results["models"]["good"]
+    direct = tune_thresholds(data["y_val"], data["val"]["good"], metric="f1_macro", labels=CLASSES,
+                             sample_weight=val_weights)
+    np.testing.assert_array_equal(model["tuning"]["comparison"]["tuning"]["best_threshold"], direct.best_threshold)
+    tuned = apply_thresholds(scores, direct.best_threshold, labels=CLASSES)
+    argmax = CLASSES[scores.argmax(axis=1)]
+    difference = (f1_score(y, tuned, average="macro", zero_division=0, sample_weight=weights)
+                  - f1_score(y, argmax, average="macro", zero_division=0, sample_weight=weights))
+    assert model["tuning"]["test_scores"]["differences"]["tuned"]["estimate"] == pytest.approx(difference, abs=1e-12)
+    cloud = roc_cloud(y, scores, labels=CLASSES, sample_weight=weights)
+    assert model["roc_cloud"]["dfp_overall"] == pytest.approx(cloud.dfp_overall, abs=1e-12)
+    assert cloud.dfp_overall != pytest.approx(roc_cloud(y, scores, labels=CLASSES).dfp_overall, abs=1e-6)
+    assert model["dmf"]["D"] == pytest.approx(roc_dmf(y, scores, labels=CLASSES, sample_weight=weights).D, abs=1e-9)
+    with pytest.warns(WhiteningWarning):
+        gini = gini_roc(y, scores, labels=CLASSES, sample_weight=weights)
+    assert model["gini"]["auc_agg"] == pytest.approx(gini.auc_agg, abs=1e-12)

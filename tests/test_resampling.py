@@ -86,3 +86,31 @@ def test_paired_rule_scores_equal_a_scikit_learn_loop_over_the_same_replicates()
     low, high = np.quantile(loop["b"] - loop["a"], [0.05, 0.95])
     assert (result.differences["b"].low, result.differences["b"].high) == pytest.approx((low, high), abs=1e-12)
     assert list(result.differences) == ["b"]
+    assert result.settings == {"metric": "f1_macro", "n_boot": 40, "confidence": 0.9, "random_state": 5,
+                               "interval_method": "paired stratified percentile bootstrap"}
+    frame = result.to_frame()
+    assert frame["rule"].tolist() == ["a", "b"]
+    assert frame["low"].tolist() == pytest.approx([np.quantile(loop[name], 0.05) for name in rules], abs=1e-12)
+    assert np.isnan(frame.loc[0, "difference"])
+    assert frame.loc[1, "difference_high"] == pytest.approx(high, abs=1e-12)
+
+
+def test_confidence_interval_is_a_result_with_its_settings():
+    import json
+
+    from polyroc.resampling import ConfidenceInterval
+
+    ci = ConfidenceInterval.from_replicates(2.0, [np.nan, *np.arange(1.0, 102.0)], confidence=0.8, random_state=3,
+                                            n_boot=102)
+    low, high = np.quantile(np.arange(1.0, 102.0), [0.1, 0.9])  # NaN replicates are left out
+    assert (ci.estimate, ci.low, ci.high) == pytest.approx((2.0, low, high), abs=1e-12)
+    low, high = ci.low, ci.high
+    assert (ci.confidence, ci.n_boot, ci.random_state, ci.method) == (0.8, 102, 3, "stratified percentile bootstrap")
+    document = json.loads(json.dumps(ci.to_dict(), allow_nan=False))
+    assert document == {"type": "ConfidenceInterval", "estimate": 2.0, "low": low, "high": high,
+                        "settings": {"confidence": 0.8, "n_boot": 102, "random_state": 3,
+                                     "interval_method": "stratified percentile bootstrap"}}
+    assert ci.to_frame().loc[0, ["low", "high"]].tolist() == [low, high]
+    assert str(ci) == f"2.0000 [80% CI {low:.4f}, {high:.4f}; stratified percentile bootstrap, B=102]"
+    with pytest.raises(ValueError, match="confidence"):
+        ConfidenceInterval.from_replicates(1.0, [1.0, 2.0], confidence=1.0)

@@ -74,7 +74,47 @@ _LOCATIONS = {
     "UndefinedMetricWarning": "polyroc.exceptions",
 }
 
-__all__ = ["__version__", *sorted(_LOCATIONS)]
+__all__ = [
+    "ConvergenceWarning",
+    "Evaluation",
+    "SimplexThresholdClassifier",
+    "UndefinedMetricWarning",
+    "__version__",
+    "accuracy_score",
+    "apply_thresholds",
+    "average_precision_score",
+    "balanced_accuracy_score",
+    "brier_score_loss",
+    "build_report",
+    "classification_report",
+    "cohen_kappa_score",
+    "compare_models",
+    "compare_rules",
+    "confusion_matrix",
+    "det_curve",
+    "evaluate",
+    "f1_score",
+    "fbeta_score",
+    "gini_roc",
+    "log_loss",
+    "matthews_corrcoef",
+    "one_hot",
+    "ovr_precision_recall_curve",
+    "ovr_roc_curve",
+    "precision_recall_curve",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+    "roc_auc_score",
+    "roc_cloud",
+    "roc_curve",
+    "roc_dmf",
+    "softmax",
+    "specificity_score",
+    "top_k_accuracy_score",
+    "tune_thresholds",
+    "youden_score",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -91,7 +131,6 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names directly
-    # ruff: noqa: F401
     from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
     from polyroc.dmf import compare_models, roc_dmf
     from polyroc.evaluation import Evaluation, evaluate

@@ -5,7 +5,7 @@ Row r of a batch ``weight_rows`` (b, n) weights sample s by ``weight_rows[r, s]`
 score column once; a batch is then transposed to (n, b), so that putting it in
 the order of a column gathers whole rows, and costs cumulative sums along the
 sorted axis and one matrix product per column, through the pairwise wins of
-:func:`polyroc.curves.roc_auc_score` (same ties, same averages). Weighted means are
+:func:`polyroc.metrics.roc_auc_score` (same ties, same averages). Weighted means are
 one matrix product. Nothing loops over rows, and rows are taken in chunks so
 that the temporary arrays stay near :data:`polyroc._counts.CHUNK_BYTES`.
 """
@@ -27,7 +27,7 @@ __all__ = ["RankedScores", "Rankings", "binary_auc", "rank_chunk_rows", "ranking
 RANK_ARRAY_BYTES = CHUNK_BYTES // 4
 
 
-def rank_chunk_rows(n_values):
+def rank_chunk_rows(n_values: int) -> int:
     """Weight rows per chunk so that one array of ``n_values`` floats per row fits the budget."""
     return chunk_length(n_values * 8, budget=RANK_ARRAY_BYTES)
 
@@ -41,7 +41,7 @@ class RankedScores:
     sample: np.ndarray
 
     @classmethod
-    def sort(cls, score, codes, sample=None):
+    def sort(cls, score: np.ndarray, codes: np.ndarray, sample: np.ndarray | None = None) -> RankedScores:
         """Sort ``score``; ``sample[i]`` names the weight of score i (default: i itself)."""
         order = np.argsort(score)  # unstable is fine: ties are grouped in _wins
         sample = order if sample is None else sample[order]
@@ -56,11 +56,11 @@ class Rankings:
     codes, for the micro-average AUC.
     """
 
-    columns: tuple
+    columns: tuple[RankedScores, ...]
     cells: RankedScores
 
     @classmethod
-    def of(cls, y, scores):
+    def of(cls, y: np.ndarray, scores: np.ndarray) -> Rankings:
         """Rankings of encoded labels ``y`` (n,) and a score matrix (n, m)."""
         n_samples, n_classes = scores.shape
         codes = y.astype(np.min_scalar_type(n_classes))
@@ -70,7 +70,7 @@ class Rankings:
         return cls(columns, cells)
 
 
-def binary_auc(ranked, weight_rows):
+def binary_auc(ranked: RankedScores, weight_rows: np.ndarray) -> np.ndarray:
     """Weighted ROC AUC of code 1 against code 0 under each weight row (b, n).
 
     Equal to ``sklearn.metrics.roc_auc_score(codes, score, sample_weight=row)``
@@ -86,7 +86,7 @@ def binary_auc(ranked, weight_rows):
     return _binary_auc_of_columns(ranked, np.ascontiguousarray(weight_rows.T))
 
 
-def _binary_auc_of_columns(ranked, weight_columns):
+def _binary_auc_of_columns(ranked: RankedScores, weight_columns: np.ndarray) -> np.ndarray:
     """:func:`binary_auc` of weights given as columns (n, b), a chunk of columns at a time."""
     step = rank_chunk_rows(ranked.sample.size)
     aucs = []
@@ -98,7 +98,7 @@ def _binary_auc_of_columns(ranked, weight_columns):
     return np.concatenate(aucs)
 
 
-def ranking_aucs(rankings, weight_rows, support):
+def ranking_aucs(rankings: Rankings, weight_rows: np.ndarray, support: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
     """OvR macro, weighted and micro AUC and OvO (Hand & Till) macro AUC of each weight row.
 
     Parameters
@@ -114,8 +114,9 @@ def ranking_aucs(rankings, weight_rows, support):
     dict
         (multi_class, average) -> values (b,): ("ovr", "macro"), ("ovr",
         "weighted"), ("ovr", "micro") and ("ovo", "macro"), equal to
-        :func:`polyroc.curves.roc_auc_score` with each row as ``sample_weight``
-        (classes without weight in a row are left out of its averages).
+        :func:`polyroc.metrics.roc_auc_score` with each row as ``sample_weight``:
+        a class without weight in a row makes that row's OvR macro AUC NaN
+        (undefined), and is left out of the weighted and OvO averages.
 
     Examples
     --------
@@ -131,14 +132,14 @@ def ranking_aucs(rankings, weight_rows, support):
     wins = _pairwise_wins_of_columns(rankings, weight_columns)
     per_class = ovr_auc(wins, support)
     return {
-        ("ovr", "macro"): average_classes(per_class, support, "macro"),
+        ("ovr", "macro"): per_class.mean(axis=-1),  # NaN when a class has no weight, as roc_auc_score
         ("ovr", "weighted"): average_classes(per_class, support, "weighted"),
         ("ovr", "micro"): _binary_auc_of_columns(rankings.cells, weight_columns),
         ("ovo", "macro"): hand_till(wins, support, "macro"),
     }
 
 
-def _pairwise_wins_of_columns(rankings, weight_columns):
+def _pairwise_wins_of_columns(rankings: Rankings, weight_columns: np.ndarray) -> np.ndarray:
     """Wins (b, m, m) of :func:`polyroc._ranking.pairwise_wins` for weight columns (n, b)."""
     n_classes = len(rankings.columns)
     sorted_weights = np.empty_like(weight_columns)  # reused: one column's order at a time
@@ -150,7 +151,7 @@ def _pairwise_wins_of_columns(rankings, weight_columns):
     return np.stack(wins).transpose(2, 0, 1)
 
 
-def weighted_means(values, weight_rows):
+def weighted_means(values: np.ndarray, weight_rows: np.ndarray) -> np.ndarray:
     """Weighted mean of each column of ``values`` (n, k) under each weight row (b, n): (b, k).
 
     >>> weighted_means(np.array([[1.0], [3.0]]), np.array([[1.0, 1.0], [3.0, 1.0]]))

@@ -65,10 +65,33 @@ class Stopped(BaseException):
         return text
 
 
-def glass_holdout_scores(random_state=0):
+def glass_holdout_scores(random_state: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Scores of a logistic regression on a stratified 30% test split of the glass data.
 
-    Returns ``(y_test, probabilities, classes)``.
+    Parameters
+    ----------
+    random_state : int, default=0
+        Seed of the split (the command line's ``--random-state``).
+
+    Returns
+    -------
+    y_test : ndarray of shape (65,)
+        True labels of the test rows.
+    probabilities : ndarray of shape (65, 6)
+        The model's probabilities, columns in ``classes`` order.
+    classes : ndarray of shape (6,)
+        The class labels.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`sklearn.model_selection.train_test_split` for a bad seed.
+
+    Examples
+    --------
+    >>> y, P, classes = glass_holdout_scores(0)
+    >>> P.shape, classes.tolist()
+    ((65, 6), ['1', '2', '3', '5', '6', '7'])
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import train_test_split
@@ -101,21 +124,28 @@ def _output(args, output):
     return output
 
 
+def _read_table(args, path):
+    """The score file ``path`` read with the label, id and weight columns of the options."""
+    return read_scores(path, label_col=args.label_col, id_col=args.id_col, weight_col=args.weight_col)
+
+
 def _evaluate(args):
     if args.scores is None:
         y_true, y_score, classes = glass_holdout_scores(args.random_state)
+        sample_weight = None
         source = "the bundled glass data"
         title = (
             "polyroc evaluate: bundled UCI glass data, logistic regression, "
             f"stratified 70/30 split (random_state={args.random_state}), {len(y_true)} test rows"
         )
     else:
-        table = read_scores(args.scores, label_col=args.label_col, id_col=args.id_col)
+        table = _read_table(args, args.scores)
         y_true, y_score, classes, source = table.y_true, table.y_score, table.classes, table.source
+        sample_weight = table.sample_weight
         title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
     with _blamed_on(source):
-        result = evaluate(y_true, y_score, labels=classes, normalize_rows=args.normalize,
-                          from_logits=args.from_logits)
+        result = evaluate(y_true, y_score, labels=classes, sample_weight=sample_weight,
+                          normalize_rows=args.normalize, from_logits=args.from_logits, n_boot=0)
     print(title, end="\n\n")
     print(result.to_text())
 
@@ -124,12 +154,12 @@ def _tune(args):
     from polyroc.thresholds import tune_thresholds
 
     with _output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
-        table = read_scores(args.scores, label_col=args.label_col, id_col=args.id_col)
+        table = _read_table(args, args.scores)
         with _blamed_on(table.source):
             result = tune_thresholds(
                 table.y_true, table.y_score, metric=args.metric, labels=table.classes, search=args.search,
                 resolution=args.resolution, n_samples=args.n_samples, domain=args.domain,
-                random_state=args.random_state,
+                sample_weight=table.sample_weight, random_state=args.random_state,
             )
         write_thresholds(out, result)
     print(f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
@@ -168,19 +198,25 @@ def _named_paths(option, values):
     return named
 
 
-def _read_split(option, values, label_col, id_col):
-    """Read the score files of one split; return (labels, {name: scores}, classes)."""
-    labels, scores, classes = None, {}, None
+def _read_split(args, option, values):
+    """Read the score files of one split; return (labels, {name: scores}, classes, sample weights).
+
+    The files of a split must agree on their classes, labels and weights (the
+    models are scored on the same rows).
+    """
+    labels, scores, classes, weights = None, {}, None, None
     for name, path in _named_paths(option, values).items():
-        table = read_scores(path, label_col=label_col, id_col=id_col)
+        table = _read_table(args, path)
         if classes is not None and table.classes != classes:
             raise ValueError(f"{path}: score columns {list(table.classes)} differ from the first "
                              f"{option} file's {list(classes)}")
-        if labels is not None and not np.array_equal(table.y_true, labels):
-            raise ValueError(f"{path}: its {label_col!r} column differs from the first {option} file's; "
-                             "the models of a report must be scored on the same rows")
-        labels, classes, scores[name] = table.y_true, table.classes, table.y_score
-    return labels, scores, classes
+        for column, first, this in ((args.label_col, labels, table.y_true),
+                                    (args.weight_col, weights, table.sample_weight)):
+            if scores and not np.array_equal(first, this):
+                raise ValueError(f"{path}: its {column!r} column differs from the first {option} file's; "
+                                 "the models of a report must be scored on the same rows")
+        labels, classes, weights, scores[name] = table.y_true, table.classes, table.sample_weight, table.y_score
+    return labels, scores, classes, weights
 
 
 def _progress_bar(enabled):
@@ -207,15 +243,16 @@ def _report_output(args):
     return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
 
 
-def _write_report(args, out, *, title, source, y_test, test_scores, y_val, val_scores, labels, notes=()):
+def _write_report(args, out, *, title, source, y_true, y_score, y_val, val_scores, labels, sample_weight=None,
+                  val_sample_weight=None, notes=()):
     from polyroc.report import build_report
 
     progress, close = _progress_bar(not args.no_progress)
     try:
         report = build_report(
-            y_test, test_scores, y_val=y_val, val_scores=val_scores, labels=labels, metric=args.metric,
-            n_boot=args.n_boot, random_state=args.random_state, title=title, source=source, notes=notes,
-            progress=progress,
+            y_true, y_score, y_val=y_val, val_scores=val_scores, labels=labels, sample_weight=sample_weight,
+            val_sample_weight=val_sample_weight, metric=args.metric, n_boot=args.n_boot,
+            random_state=args.random_state, title=title, source=source, notes=notes, progress=progress,
         )
     finally:
         close()
@@ -223,33 +260,42 @@ def _write_report(args, out, *, title, source, y_test, test_scores, y_val, val_s
     return report
 
 
+def _estimate(record, path):
+    """``record[path[0]][path[1]]...["estimate"]`` formatted, or "-" where a section was skipped."""
+    for key in path:
+        if record is None:
+            return "-"
+        record = record[key]
+    return "-" if record is None or record["estimate"] is None else f"{record['estimate']:.3f}"
+
+
 def _print_report_summary(report, out):
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
     for name, model in report.results["models"].items():
-        scores = model["metrics"]["scores"]
-        line = (f"  {name}: accuracy {scores['accuracy']['estimate']:.3f}, macro-F1 "
-                f"{scores['f1_macro']['estimate']:.3f}, D {model['dmf']['D']['estimate']:.3f}")
+        metrics = model["metrics"]
+        line = (f"  {name}: accuracy {_estimate(metrics, ('intervals', 'accuracy'))}, macro-F1 "
+                f"{_estimate(metrics, ('intervals', 'f1_macro'))}, D {_estimate(model['dmf'], ('ci',))}")
         if model["tuning"] is not None:
-            difference = model["tuning"]["test_difference"]
-            line += (f"; tuned - argmax {model['tuning']['metric']} on test {difference['estimate']:+.3f} "
-                     f"[{difference['low']:+.3f}, {difference['high']:+.3f}]")
+            difference = model["tuning"]["test_scores"]["differences"]["tuned"]
+            line += (f"; tuned - argmax {model['tuning']['comparison']['metric']} on test "
+                     f"{difference['estimate']:+.3f} [{difference['low']:+.3f}, {difference['high']:+.3f}]")
         print(line)
 
 
 def _report_inputs(args):
-    """Labels, scores and classes of the --scores (and --val) files."""
-    y_test, test_scores, classes = _read_split("--scores", args.scores, args.label_col, args.id_col)
-    y_val = val_scores = None
+    """Labels, scores, classes and weights of the --scores (and --val) files, as build_report's arguments."""
+    y_true, y_score, classes, sample_weight = _read_split(args, "--scores", args.scores)
+    y_val = val_scores = val_sample_weight = None
     if args.val:
-        y_val, val_scores, val_classes = _read_split("--val", args.val, args.label_col, args.id_col)
+        y_val, val_scores, val_classes, val_sample_weight = _read_split(args, "--val", args.val)
         if val_classes != classes:
             raise ValueError(f"--val score columns {list(val_classes)} differ from --scores columns {list(classes)}")
-        if set(val_scores) != set(test_scores):
-            if len(val_scores) != len(test_scores):
-                raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(test_scores)}")
-            val_scores = dict(zip(test_scores, val_scores.values()))
-    return {"y_test": y_test, "test_scores": test_scores, "y_val": y_val, "val_scores": val_scores,
-            "labels": classes}
+        if set(val_scores) != set(y_score):
+            if len(val_scores) != len(y_score):
+                raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(y_score)}")
+            val_scores = dict(zip(y_score, val_scores.values()))
+    return {"y_true": y_true, "y_score": y_score, "y_val": y_val, "val_scores": val_scores, "labels": classes,
+            "sample_weight": sample_weight, "val_sample_weight": val_sample_weight}
 
 
 def _report(args):
@@ -265,7 +311,7 @@ def _demo(args):
     with _report_output(args) as out:
         demo = glass_demo_scores(args.random_state)
         report = _write_report(args, out, title="polyroc demo: imbalanced glass identification",
-                               source=demo.source, y_test=demo.y_test, test_scores=demo.test_scores,
+                               source=demo.source, y_true=demo.y_test, y_score=demo.test_scores,
                                y_val=demo.y_val, val_scores=demo.val_scores, labels=demo.classes,
                                notes=demo.notes)
     _print_report_summary(report, out.path)
@@ -330,18 +376,32 @@ def _add_report_options(parser, out_default=None):
     parser.add_argument("--metric", action=_Once, type=_metric, default="f1_macro",
                         help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)")
     parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=500,
-                        help="bootstrap replicates of every interval")
-    parser.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling")
+                        help="bootstrap replicates of every interval (default 500)")
+    parser.add_argument("--random-state", action=_Once, type=_seed, default=0,
+                        help="seed of every resampling (default 0)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
 
 
 def _add_input_options(parser):
     parser.add_argument("--label-col", action=_Once, default="label", help="name of the true-label column")
     parser.add_argument("--id-col", action=_Once, default=None, help="name of an id column")
+    parser.add_argument("--weight-col", action=_Once, default=None,
+                        help="name of a column of sample weights (non-negative, relative importance)")
 
 
-def build_parser():
-    """The argument parser of the ``polyroc`` command."""
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``polyroc`` command.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Subcommands ``evaluate``, ``tune``, ``apply``, ``report`` and ``demo``.
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["tune", "--scores", "s.csv", "--out", "tau.json"]).metric
+    'accuracy'
+    """
     parser = _Parser(
         prog="polyroc",
         description="Evaluate multiclass classifiers from their predicted scores.",
@@ -489,8 +549,31 @@ def _quiet_stdout():
         pass
 
 
-def main(argv=None):
-    """Run the ``polyroc`` command; return its exit code."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``polyroc`` command; return its exit code.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments after ``polyroc``; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success; 2 for an error in the input or the options (one line
+        on standard error); 128 + the signal number when stopped by SIGINT,
+        SIGTERM or SIGHUP; 141 when standard output is a closed pipe.
+
+    Raises
+    ------
+    SystemExit
+        Never for errors (they are exit codes); ``--help`` prints and returns 0.
+
+    Examples
+    --------
+    >>> main(["tune", "--scores", "absent.csv", "--metric", "nope", "--out", "tau.json"])
+    2
+    """
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:

@@ -1,17 +1,20 @@
 """One-call evaluation of a classifier's scores: the standard multiclass summary.
 
-With ``n_boot > 0`` every number also gets a stratified percentile bootstrap
-interval. Replicate r weights sample s by its multiplicity times its sample
-weight, and all replicates of a chunk are evaluated together: confusion counts
-(b, m, m) feed the vectorised counts metrics, losses are weighted means, and
-AUCs come from score columns sorted once (see :mod:`polyroc._bootstrap_metrics`).
+With ``n_boot > 0`` (the default) every number also gets a stratified
+percentile bootstrap interval. Replicate r weights sample s by its multiplicity
+times its sample weight, and all replicates of a chunk are evaluated together:
+confusion counts (b, m, m) feed the vectorised counts metrics, losses are
+weighted means, and AUCs come from score columns sorted once (see
+:mod:`polyroc._bootstrap_metrics`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc import metrics
 from polyroc._bootstrap_metrics import (
@@ -21,6 +24,7 @@ from polyroc._bootstrap_metrics import (
     weighted_means,
 )
 from polyroc._counts import confusion_counts, replicate_confusion_counts
+from polyroc._results import Result
 from polyroc._validation import (
     as_array,
     check_positive_int,
@@ -30,11 +34,11 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.counts import f1, get_metric, precision, recall
-from polyroc.curves import roc_auc_score
+from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
+    STRATIFIED_PERCENTILE,
     ConfidenceInterval,
     bootstrap_multiplicities,
-    percentile_interval,
 )
 
 __all__ = ["Evaluation", "evaluate"]
@@ -49,32 +53,133 @@ RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo
 #: Per-class scores that get intervals (argmax predictions, zero_division 0).
 CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
 
-BOOTSTRAP_METHOD = "stratified percentile bootstrap"
 
-
-@dataclass(frozen=True)
-class Evaluation:
+@dataclass(frozen=True, eq=False)
+class Evaluation(Result):
     """Standard metrics of a score matrix, its argmax predictions and its rankings.
 
-    ``intervals`` maps each name of ``scores``, and ``class_intervals`` each of
-    "precision", "recall" and "f1-score" then each class label, to a
-    :class:`~polyroc.resampling.ConfidenceInterval`; both are empty without
-    bootstrap (``n_boot=0``).
+    Attributes
+    ----------
+    classes : tuple
+        The class labels, in the order of the score columns.
+    confusion_matrix : ndarray of shape (m, m)
+        Sums of sample weights of (true, argmax-predicted) classes.
+    report : dict
+        :func:`polyroc.metrics.classification_report` of the argmax
+        predictions (``output_dict=True``).
+    report_text : str
+        The same report as text.
+    scores : dict
+        Score name -> value: accuracy, balanced accuracy, macro-F1, Cohen's
+        kappa, MCC, OvR macro/weighted/micro and OvO (Hand & Till) macro ROC
+        AUC, log loss, Brier score and (m > 2) top-2 accuracy.
+    intervals : dict
+        Each name of ``scores`` -> its
+        :class:`~polyroc.resampling.ConfidenceInterval`; empty when
+        ``n_boot=0``.
+    class_intervals : dict
+        "precision", "recall" and "f1-score" -> class label -> its
+        :class:`~polyroc.resampling.ConfidenceInterval`; empty when
+        ``n_boot=0``.
+    settings : dict
+        ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as given),
+        ``"interval_method"`` (None without intervals), ``"normalize_rows"``
+        and ``"from_logits"``.
+
+    Notes
+    -----
+    :meth:`to_frame` gives one row per score (``score``, ``estimate``,
+    ``low``, ``high``, ``method``); ``to_frame(per_class=True)`` one row per
+    class (``class``, ``support``, then each per-class score with its
+    ``_low`` and ``_high`` bounds). Without intervals the bounds are NaN.
     """
 
     classes: tuple
     confusion_matrix: np.ndarray
-    report: dict
+    report: dict[str, Any]
     report_text: str
-    scores: dict
-    intervals: dict = field(default_factory=dict)
-    class_intervals: dict = field(default_factory=dict)
+    scores: dict[str, float]
+    intervals: dict[str, ConfidenceInterval] = field(default_factory=dict)
+    class_intervals: dict[str, dict[Any, ConfidenceInterval]] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def to_text(self):
+    def to_frame(self, *, per_class: bool = False):
+        """The scores (or, with ``per_class=True``, the per-class scores) as a pandas DataFrame.
+
+        Parameters
+        ----------
+        per_class : bool, default=False
+            False: one row per score with its estimate, interval bounds and
+            interval method. True: one row per class with its support and its
+            precision, recall and F1 (argmax predictions), each with its bounds.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed (``pip install pandas``).
+
+        Examples
+        --------
+        >>> result = evaluate([0, 1, 1, 0], [[.7, .3], [.4, .6], [.2, .8], [.6, .4]], n_boot=0)
+        >>> result.to_frame().loc[0, "score"], float(result.to_frame().loc[0, "estimate"])
+        ('accuracy', 1.0)
+        >>> result.to_frame(per_class=True)[["class", "support", "recall"]]
+           class  support  recall
+        0      0      2.0     1.0
+        1      1      2.0     1.0
+        """
+        if not per_class:
+            return super().to_frame()
+        try:
+            import pandas as pd
+        except ImportError as error:  # pragma: no cover - pandas is in the test extra
+            raise ImportError("Evaluation.to_frame needs pandas: pip install pandas") from error
+        return pd.DataFrame(self._class_rows())
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per score: its estimate, interval bounds and interval method."""
+        rows = []
+        for name, value in self.scores.items():
+            interval = self.intervals.get(name)
+            rows.append({"score": name, "estimate": value, **_bounds(interval),
+                         "method": None if interval is None else interval.method})
+        return rows
+
+    def _class_rows(self) -> list[dict[str, Any]]:
+        """One row per class: its support, and each per-class score with its bounds."""
+        rows = []
+        for label in self.classes:
+            entry = self.report[str(label)]
+            row = {"class": label, "support": float(entry["support"])}
+            for name in CLASS_SCORES:
+                interval = self.class_intervals.get(name, {}).get(label)
+                bounds = _bounds(interval)
+                row.update({name: float(entry[name]), f"{name}_low": bounds["low"], f"{name}_high": bounds["high"]})
+            rows.append(row)
+        return rows
+
+    def _summary(self) -> dict[str, Any]:
+        """The classes and every score, for ``_repr_html_``."""
+        return {"classes": list(self.classes), **self.scores}
+
+    def to_text(self) -> str:
         """Render the evaluation as plain text (report, scores, confusion matrix).
 
         With bootstrap intervals each score reads ``estimate [low, high]``, and
         a table of the per-class intervals follows the scores.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> print(evaluate([0, 1], [[.8, .2], [.3, .7]], n_boot=0).to_text().splitlines()[0])
+        Classification report (argmax predictions)
         """
         return "\n".join(
             ["Classification report (argmax predictions)", "", self.report_text.rstrip(), "",
@@ -82,7 +187,7 @@ class Evaluation:
              "Confusion matrix (rows: true, columns: predicted)", "", *self._matrix_lines()]
         )
 
-    def _score_lines(self):
+    def _score_lines(self) -> list[str]:
         name_width = max(len(name) for name in self.scores)
         if not self.intervals:
             return ["Scores", "", *(f"{name.ljust(name_width)}  {value:.4f}" for name, value in self.scores.items())]
@@ -90,7 +195,7 @@ class Evaluation:
             f"{name.ljust(name_width)}  {_interval_text(self.intervals[name])}" for name in self.scores
         )]
 
-    def _class_interval_lines(self):
+    def _class_interval_lines(self) -> list[str]:
         if not self.class_intervals:
             return []
         first = max(len("class"), *(len(str(c)) for c in self.classes)) + 2
@@ -102,11 +207,11 @@ class Evaluation:
                 for label, row in zip(self.classes, texts)]
         return [f"Per-class scores: {self._interval_settings()}", "", header, *rows, ""]
 
-    def _interval_settings(self):
+    def _interval_settings(self) -> str:
         interval = next(iter(self.intervals.values()))
         return f"estimate [{100 * interval.confidence:g}% CI], {interval.method}, B={interval.n_boot}"
 
-    def _matrix_lines(self):
+    def _matrix_lines(self) -> list[str]:
         corner = "true\\pred"
         first = max(len(corner), *(len(str(c)) for c in self.classes)) + 2
         cell = max(len(str(c)) for c in self.classes) + 2
@@ -118,13 +223,31 @@ class Evaluation:
         ]
 
 
-def _interval_text(interval):
+def _bounds(interval: ConfidenceInterval | None) -> dict[str, float]:
+    """``{"low", "high"}`` of an interval; NaN without one."""
+    if interval is None:
+        return {"low": float("nan"), "high": float("nan")}
+    return {"low": interval.low, "high": interval.high}
+
+
+def _interval_text(interval: ConfidenceInterval) -> str:
     return f"{interval.estimate:.4f} [{interval.low:.4f}, {interval.high:.4f}]"
 
 
-def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows=False,
-             from_logits=False, digits=3, n_boot=0, confidence=0.95, random_state=None):
-    """Evaluate a score matrix: argmax report, confusion matrix and ranking AUCs.
+def evaluate(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    normalize_rows: bool = False,
+    from_logits: bool = False,
+    digits: int = 3,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+) -> Evaluation:
+    """Evaluate a score matrix: argmax report, confusion matrix and ranking AUCs, with intervals.
 
     Parameters
     ----------
@@ -132,22 +255,24 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
         True labels (numbers or strings).
     y_score : array-like of shape (n_samples, n_classes)
         Class probabilities, columns in the order of ``labels``.
-    labels : array-like, optional
+    labels : array-like, default=None
         Class order of the columns; default the sorted unique values of ``y_true``.
-    sample_weight : array-like of shape (n_samples,), optional
+    sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights of relative importance: multiplying them all by
         a constant changes no score.
-    normalize_rows, from_logits : bool
-        Rescale rows to sum 1, or map logits through softmax, before evaluating.
+    normalize_rows : bool, default=False
+        Rescale rows to sum 1 before evaluating.
+    from_logits : bool, default=False
+        Map the rows (logits) through softmax before evaluating.
     digits : int, default=3
         Digits of the text report.
-    n_boot : int, default=0
+    n_boot : int, default=1000
         Bootstrap replicates for the intervals; 0 computes none. Replicates
         are drawn within each class (:func:`polyroc.resampling.bootstrap_multiplicities`)
         and weight each sample by its multiplicity times its sample weight.
     confidence : float, default=0.95
         Level of the equal-tailed percentile intervals, in (0, 1).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap; the same seed gives the same intervals.
 
     Returns
@@ -180,7 +305,7 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
 
     Examples
     --------
-    >>> result = evaluate([0, 1, 2, 2], [[.8, .1, .1], [.2, .7, .1], [.1, .2, .7], [.5, .1, .4]])
+    >>> result = evaluate([0, 1, 2, 2], [[.8, .1, .1], [.2, .7, .1], [.1, .2, .7], [.5, .1, .4]], n_boot=0)
     >>> round(result.scores["accuracy"], 2), round(result.scores["roc_auc_ovr_macro"], 4)
     (0.75, 1.0)
 
@@ -193,6 +318,8 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
     0.8000 [95% CI 0.7000, 0.9000; stratified percentile bootstrap, B=200]
     >>> print(result.class_intervals["recall"][0])
     0.8000 [95% CI 0.6488, 0.9500; stratified percentile bootstrap, B=200]
+    >>> result.to_frame().loc[0, ["score", "low", "high"]].tolist()
+    ['accuracy', np.float64(0.7), np.float64(0.9)]
     """
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
@@ -223,16 +350,20 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
     intervals, class_intervals = {}, {}
     if n_boot:
         replicates = _bootstrap_replicates(y_idx, predicted, scores, weights, losses, n_boot, rng)
-        settings = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
-        intervals = {name: _interval(value, replicates[name], **settings) for name, value in values.items()}
+        options = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
+        intervals = {name: ConfidenceInterval.from_replicates(value, replicates[name], **options)
+                     for name, value in values.items()}
         class_intervals = {
-            name: {label: _interval(value[k], replicates[name][:, k], **settings)
+            name: {label: ConfidenceInterval.from_replicates(value[k], replicates[name][:, k], **options)
                    for k, label in enumerate(classes.tolist())}
             for name, value in _class_scores(counts).items()
         }
     y_pred = classes[predicted]
     report_options = {"labels": classes, "sample_weight": given_weights,
                       "target_names": [str(c) for c in classes], "zero_division": 0.0}
+    settings = {"n_boot": n_boot, "confidence": confidence, "random_state": random_state,
+                "interval_method": STRATIFIED_PERCENTILE if n_boot else None,
+                "normalize_rows": normalize_rows, "from_logits": from_logits}
     return Evaluation(
         classes=tuple(classes.tolist()),
         confusion_matrix=scale.restore(counts),
@@ -241,6 +372,7 @@ def evaluate(y_true, y_score, *, labels=None, sample_weight=None, normalize_rows
         scores=values,
         intervals=intervals,
         class_intervals=class_intervals,
+        settings=settings,
     )
 
 
@@ -293,12 +425,3 @@ def _bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
             **_class_scores(counts),
         })
     return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}
-
-
-def _interval(estimate, replicates, *, confidence, n_boot, random_state):
-    """Percentile interval of the replicates (B,) of a statistic, around its estimate."""
-    low, high = percentile_interval(replicates, confidence=confidence)
-    return ConfidenceInterval(
-        estimate=float(estimate), low=float(low), high=float(high), confidence=confidence,
-        method=BOOTSTRAP_METHOD, n_boot=n_boot, random_state=random_state,
-    )

@@ -8,6 +8,8 @@ Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
   row, spelled exactly as one of the score column names (optional where
   labels are not needed, e.g. when applying tuned thresholds);
 - optionally an id column, carried into outputs;
+- optionally a weight column (``weight_col``): a non-negative sample weight
+  per row, of relative importance;
 - every other column is taken as a score column unless ``score_columns``
   names the score columns explicitly.
 
@@ -17,7 +19,7 @@ the file's line. A column name may appear only once in the header; every score
 must be a finite number.
 
 NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
-optionally ``labels`` (n,) and ``ids`` (n,).
+optionally ``labels`` (n,), ``ids`` (n,) and a weight array named by ``weight_col``.
 
 Outputs (predictions, tuned thresholds) are written through
 :class:`polyroc._outputs.OutputFile`, which never overwrites a file polyroc did
@@ -30,12 +32,16 @@ import csv
 import io
 import json
 import math
+import os
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
 from polyroc._validation import check_thresholds
@@ -60,13 +66,30 @@ _THRESHOLD_DOMAINS = ("simplex", "box")
 
 @dataclass(frozen=True)
 class ScoreTable:
-    """Scores read from a file: labels (or None), the score matrix, the class order, ids."""
+    """Scores read from a file: labels (or None), the score matrix, the class order, ids, weights.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n,) of str, or None
+        True labels (None when read with ``label_col=None``).
+    y_score : ndarray of shape (n, m)
+        The scores, columns in ``classes`` order.
+    classes : tuple of str
+        The score column names, i.e. the class labels.
+    ids : ndarray of shape (n,) of str, or None
+        The id column, when one was named.
+    source : str
+        The path read.
+    sample_weight : ndarray of shape (n,), or None
+        The weight column, when one was named.
+    """
 
     y_true: np.ndarray | None
     y_score: np.ndarray
     classes: tuple[str, ...]
     ids: np.ndarray | None
     source: str
+    sample_weight: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -173,7 +196,23 @@ def _npz_vector(arrays, key, length, path):
     return vector.astype(str)
 
 
-def _npz_table(path, require_labels):
+def _npz_weights(arrays, weight_col, n, path):
+    """The weight array ``weight_col`` of an NPZ file (None without one), checked."""
+    if weight_col is None:
+        return None
+    if weight_col not in arrays:
+        raise ValueError(f"{path}: NPZ file lacks the weight array {weight_col!r}; it has {sorted(arrays)}")
+    weights = arrays[weight_col]
+    if weights.ndim != 1 or weights.size != n:
+        raise ValueError(f"{path}: array {weight_col!r} must be ({n},), got shape {weights.shape}")
+    if weights.dtype.kind not in "biuf":
+        raise ValueError(f"{path}: array {weight_col!r} must be numeric, got dtype {weights.dtype}")
+    weights = weights.astype(np.float64)
+    _check_weights(weights, weight_col, _Columns({}, None), path)
+    return weights
+
+
+def _npz_table(path, require_labels, weight_col):
     arrays = _npz_arrays(path)
     missing = [key for key in ("scores", "classes") if key not in arrays]
     if require_labels and "labels" not in arrays:
@@ -192,7 +231,7 @@ def _npz_table(path, require_labels):
     n = scores.shape[0]
     labels = _npz_vector(arrays, "labels", n, path) if require_labels else None
     ids = _npz_vector(arrays, "ids", n, path) if "ids" in arrays else None
-    return labels, scores, classes, ids
+    return labels, scores, classes, ids, _npz_weights(arrays, weight_col, n, path)
 
 
 def _first_bad_number(values):
@@ -205,7 +244,8 @@ def _first_bad_number(values):
     return None
 
 
-def _parse_column(columns, name, path):
+def _parse_column(columns, name, path, what="score"):
+    """Column ``name`` as floats; an error names the first cell that is not a number (a ``what``)."""
     values = columns.cells[name]
     try:
         return np.asarray(values, dtype=np.float64)
@@ -214,8 +254,8 @@ def _parse_column(columns, name, path):
         if row is None:
             raise ValueError(f"{path}: column {name!r} is not numeric") from None
         value = values[row]
-        what = "an empty score" if value in ("", None) else f"non-numeric score {value!r}"
-        raise ValueError(f"{path}: {what} in column {name!r}, {columns.where(row)}") from None
+        problem = f"an empty {what}" if value in ("", None) else f"non-numeric {what} {value!r}"
+        raise ValueError(f"{path}: {problem} in column {name!r}, {columns.where(row)}") from None
 
 
 def _check_finite(scores, names, columns, path):
@@ -228,17 +268,33 @@ def _check_finite(scores, names, columns, path):
         )
 
 
-def _check_columns(header, label_col, id_col, score_columns, path):
-    if label_col is not None and label_col == id_col:
-        raise ValueError(f"{path}: the label column and the id column are both {label_col!r}")
-    for name, role in ((label_col, "label"), (id_col, "id")):
-        if name is not None and name not in header:
+def _check_weights(weights, name, columns, path):
+    """Every weight finite and >= 0; an error names the first bad one."""
+    bad = ~(np.isfinite(weights) & (weights >= 0))
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ValueError(
+            f"{path}: weight {float(weights[row])!r} in column {name!r}, {columns.where(row)} "
+            "is not a finite number >= 0"
+        )
+
+
+def _check_columns(header, roles, score_columns, path):
+    """The score columns, once the named ``roles`` ({role: column or None}) are checked against ``header``."""
+    named = {role: name for role, name in roles.items() if name is not None}
+    seen = {}
+    for role, name in named.items():
+        if name in seen:
+            raise ValueError(f"{path}: the {seen[name]} column and the {role} column are both {name!r}")
+        seen[name] = role
+    for role, name in named.items():
+        if name not in header:
             hint = ""
             if len(header) == 1 and any(mark in header[0] for mark in ";\t"):
                 hint = " (the header has one column: polyroc reads comma-separated files)"
             raise ValueError(f"{path}: no {role} column {name!r}; columns are {header}{hint}")
     if score_columns is None:
-        columns = [c for c in header if c not in (label_col, id_col)]
+        columns = [c for c in header if c not in seen]
     else:
         missing = [c for c in score_columns if c not in header]
         if missing:
@@ -249,13 +305,18 @@ def _check_columns(header, label_col, id_col, score_columns, path):
     return columns
 
 
-def _column_table(columns, label_col, id_col, score_columns, path):
-    names = _check_columns(list(columns.cells), label_col, id_col, score_columns, path)
+def _column_table(columns, label_col, id_col, weight_col, score_columns, path):
+    roles = {"label": label_col, "id": id_col, "weight": weight_col}
+    names = _check_columns(list(columns.cells), roles, score_columns, path)
     scores = np.column_stack([_parse_column(columns, name, path) for name in names])
     _check_finite(scores, names, columns, path)
     labels = None if label_col is None else np.array([str(v).strip() for v in columns.cells[label_col]])
     ids = None if id_col is None else np.array([str(v) for v in columns.cells[id_col]])
-    return labels, scores, tuple(names), ids, columns
+    weights = None
+    if weight_col is not None:
+        weights = _parse_column(columns, weight_col, path, what="weight")
+        _check_weights(weights, weight_col, columns, path)
+    return labels, scores, tuple(names), ids, weights
 
 
 def _check_labels(labels, classes, label_col, columns, path):
@@ -268,8 +329,15 @@ def _check_labels(labels, classes, label_col, columns, path):
         )
 
 
-def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
-    """Read per-class scores (and true labels) from a CSV, Parquet or NPZ file.
+def read_scores(
+    path: str | os.PathLike,
+    *,
+    label_col: str | None = "label",
+    id_col: str | None = None,
+    weight_col: str | None = None,
+    score_columns: Sequence[str] | None = None,
+) -> ScoreTable:
+    """Read per-class scores (and true labels, ids, sample weights) from a CSV, Parquet or NPZ file.
 
     Parameters
     ----------
@@ -278,11 +346,14 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
         docstring).
     label_col : str or None, default="label"
         Name of the column of true labels; None when the file has none.
-    id_col : str, optional
+    id_col : str, default=None
         Name of an id column kept in :attr:`ScoreTable.ids`.
-    score_columns : list of str, optional
-        The score columns, in class order; default every column but the label
-        and id columns.
+    weight_col : str, default=None
+        Name of a column (an array, in an NPZ file) of sample weights, kept in
+        :attr:`ScoreTable.sample_weight`; not a score column.
+    score_columns : list of str, default=None
+        The score columns, in class order; default every column but the
+        label, id and weight columns.
 
     Returns
     -------
@@ -294,10 +365,12 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
         Each naming the file (and the line or row, and the column, where one
         applies): an unknown file type; a file that is not UTF-8 text, not
         CSV, or a damaged NPZ or Parquet file; an empty file or a header
-        without data rows; a column name given twice; a missing label, id or
-        score column; fewer than two score columns; a score that is empty, not
-        a number, NaN or infinite; a row with the wrong number of fields; a
-        label that is not one of the class names.
+        without data rows; a column name given twice; a missing label, id,
+        weight or score column; one column named for two roles; fewer than
+        two score columns; a score that is empty, not a number, NaN or
+        infinite; a weight that is empty, not a number, negative or not
+        finite; a row with the wrong number of fields; a label that is not
+        one of the class names.
     OSError
         If the file cannot be read (missing, a directory, no permission).
 
@@ -306,24 +379,26 @@ def read_scores(path, *, label_col="label", id_col=None, score_columns=None):
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = os.path.join(tmp, "scores.csv")
-    ...     _ = open(path, "w").write("a,b,label\\n0.9,0.1,a\\n0.2,0.8,b\\n")
-    ...     table = read_scores(path)
-    >>> table.classes, table.y_true.tolist(), table.y_score.tolist()
-    (('a', 'b'), ['a', 'b'], [[0.9, 0.1], [0.2, 0.8]])
+    ...     _ = open(path, "w").write("a,b,label,w\\n0.9,0.1,a,1\\n0.2,0.8,b,2.5\\n")
+    ...     table = read_scores(path, weight_col="w")
+    >>> table.classes, table.y_true.tolist(), table.y_score.tolist(), table.sample_weight.tolist()
+    (('a', 'b'), ['a', 'b'], [[0.9, 0.1], [0.2, 0.8]], [1.0, 2.5])
     """
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".npz":
-        labels, scores, classes, ids = _npz_table(path, label_col is not None)
+        labels, scores, classes, ids, weights = _npz_table(path, label_col is not None, weight_col)
         columns = _Columns({}, None)
     elif suffix in (".csv", ".txt", ".parquet", ".pq"):
         read = _parquet_columns if suffix in (".parquet", ".pq") else _csv_columns
-        labels, scores, classes, ids, columns = _column_table(read(path), label_col, id_col, score_columns, path)
+        columns = read(path)
+        labels, scores, classes, ids, weights = _column_table(
+            columns, label_col, id_col, weight_col, score_columns, path)
     else:
         raise ValueError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
     if labels is not None:
         _check_labels(labels, classes, label_col, columns, path)
-    return ScoreTable(labels, scores, classes, ids, str(path))
+    return ScoreTable(labels, scores, classes, ids, str(path), weights)
 
 
 def _threshold_classes(value, path):
@@ -349,7 +424,7 @@ def _threshold_values(value, n_classes, domain, path):
         raise ValueError(f"{path}: {error}") from None
 
 
-def read_thresholds(path):
+def read_thresholds(path: str | os.PathLike) -> dict[str, Any]:
     """Read and check a thresholds JSON written by :func:`write_thresholds`; return the document.
 
     Raises
@@ -404,16 +479,46 @@ def _write_to(path, content):
         out.write(content)
 
 
-def write_predictions(path, predictions, *, ids=None, y_true=None):
+def write_predictions(
+    path: str | os.PathLike | OutputFile,
+    predictions: ArrayLike,
+    *,
+    ids: ArrayLike | None = None,
+    y_true: ArrayLike | None = None,
+) -> None:
     """Write predicted labels as CSV (``id`` if given, ``prediction``, ``label`` if given).
 
-    ``path`` is a path or an open :class:`OutputFile`; the file is written as
-    :class:`OutputFile` writes (never over a file polyroc did not write).
+    Parameters
+    ----------
+    path : str, Path or OutputFile
+        Where to write; a path is written as :class:`OutputFile` writes
+        (never over a file polyroc did not write).
+    predictions : array-like of shape (n,)
+        The predicted labels.
+    ids : array-like of shape (n,), default=None
+        Row ids, written first.
+    y_true : array-like of shape (n,), default=None
+        True labels, written last.
+
+    Returns
+    -------
+    None
 
     Raises
     ------
     FileExistsError, OSError
         As :class:`OutputFile`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "predictions.csv")
+    ...     write_predictions(path, ["a", "b"], ids=[7, 8])
+    ...     print(open(path).read(), end="")
+    id,prediction
+    7,a
+    8,b
     """
     columns = {"id": ids, "prediction": predictions, "label": y_true}
     columns = {name: values for name, values in columns.items() if values is not None}
@@ -424,15 +529,38 @@ def write_predictions(path, predictions, *, ids=None, y_true=None):
     _write_to(path, buffer.getvalue())
 
 
-def write_thresholds(path, result):
-    """Write a :class:`~polyroc.thresholds.TuningResult` as JSON (exact float round trip).
+def write_thresholds(path: str | os.PathLike | OutputFile, result: Any) -> None:
+    """Write the tuned thresholds of a :class:`~polyroc.thresholds.TuningResult` as JSON.
 
-    ``path`` is a path or an open :class:`OutputFile`, written as :class:`OutputFile` writes.
+    The floats round-trip exactly; :func:`read_thresholds` reads the file back.
+
+    Parameters
+    ----------
+    path : str, Path or OutputFile
+        Where to write; a path is written as :class:`OutputFile` writes
+        (never over a file polyroc did not write).
+    result : TuningResult
+        What :func:`polyroc.tune_thresholds` returned.
+
+    Returns
+    -------
+    None
 
     Raises
     ------
     FileExistsError, OSError
         As :class:`OutputFile`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from polyroc.thresholds import tune_thresholds
+    >>> result = tune_thresholds(["a", "b", "b"], [[.6, .4], [.55, .45], [.2, .8]], resolution=20)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "tau.json")
+    ...     write_thresholds(path, result)
+    ...     read_thresholds(path)["threshold"] == result.best_threshold.tolist()
+    True
     """
     document = {
         "classes": [str(c) for c in result.classes],

@@ -4,16 +4,24 @@ A bootstrap replicate is represented by its *multiplicities*: how many times
 each sample is drawn. Counts-based statistics of a replicate are then the
 counts weighted by the multiplicities, so a whole batch of replicates is one
 matrix product or one weighted ``bincount`` — no copies of the data.
+
+Intervals are equal-tailed percentile intervals (Efron & Tibshirani (1993),
+*An Introduction to the Bootstrap*, Chapman & Hall, doi:10.1201/9780429246593,
+chapter 13) of replicates drawn within each class, so that every replicate
+keeps the class sizes of the data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length, confusion_counts, replicate_confusion_counts
+from polyroc._results import Result
 from polyroc._validation import (
     check_label_vector,
     check_positive_int,
@@ -32,32 +40,53 @@ __all__ = [
     "percentile_interval",
 ]
 
+#: ``interval_method`` of the intervals of :func:`polyroc.evaluate`.
+STRATIFIED_PERCENTILE = "stratified percentile bootstrap"
+#: ``interval_method`` of the intervals of :func:`paired_rule_scores`.
+PAIRED_STRATIFIED_PERCENTILE = "paired stratified percentile bootstrap"
 
-def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chunk_size=None):
+
+def bootstrap_multiplicities(
+    y: ArrayLike,
+    n_boot: int,
+    *,
+    stratify: bool = True,
+    random_state: int | np.random.Generator | None = None,
+    chunk_size: int | None = None,
+) -> Iterator[np.ndarray]:
     """Yield bootstrap replicates as arrays of multiplicities, chunk by chunk.
 
     Each yielded array has shape (b, n): row r tells how many times each sample
     is drawn in replicate r, and each row sums to n. With ``stratify=True``
     every class keeps its size (the draw is made within each class of ``y``).
-    The same ``random_state`` gives the same replicates whatever ``chunk_size``.
+    The same ``random_state`` gives the same replicates whatever ``chunk_size``:
+    replicate r is drawn from the r-th child of the seed's generator
+    (:meth:`numpy.random.Generator.spawn`).
 
     Parameters
     ----------
-    y : ndarray of shape (n,)
+    y : array-like of shape (n,)
         Class indices (or any labels) defining the strata.
     n_boot : int
         Number of replicates, >= 1.
     stratify : bool, default=True
-    random_state : None, int or numpy.random.Generator
-    chunk_size : int, optional
+        Draw within each class of ``y`` (True) or from all samples (False).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the draws; None draws fresh entropy from the operating system.
+    chunk_size : int, default=None
         Replicates per yielded array; default keeps each array near 64 MiB.
+
+    Yields
+    ------
+    ndarray of shape (b, n), dtype int64
+        Multiplicities of ``b <= chunk_size`` replicates.
 
     Raises
     ------
     ValueError, TypeError
         If ``n_boot`` or ``chunk_size`` is not a positive integer, ``y`` is
-        not a 1-D array of labels (see ``check_label_vector``), or
-        ``random_state`` is invalid (e.g. a negative seed).
+        not a 1-D array of labels, or ``random_state`` is invalid (e.g. a
+        negative seed).
 
     Examples
     --------
@@ -84,8 +113,28 @@ def bootstrap_multiplicities(y, n_boot, *, stratify=True, random_state=None, chu
         yield out
 
 
-def percentile_interval(replicates, *, confidence=0.95, axis=0):
+def percentile_interval(
+    replicates: ArrayLike, *, confidence: float = 0.95, axis: int = 0
+) -> tuple[np.ndarray | float, np.ndarray | float]:
     """Equal-tailed percentile interval of bootstrap replicates along ``axis``.
+
+    Replicates that are NaN (a statistic undefined in that replicate) are left
+    out, as :func:`numpy.nanquantile` does.
+
+    Parameters
+    ----------
+    replicates : array-like
+        Bootstrap values of a statistic, replicates along ``axis``.
+    confidence : float, default=0.95
+        Level of the interval, in (0, 1): the bounds are the quantiles
+        ``(1 - confidence) / 2`` and ``(1 + confidence) / 2``.
+    axis : int, default=0
+        Axis of the replicates.
+
+    Returns
+    -------
+    low, high : float or ndarray
+        The bounds, of the shape of ``replicates`` without ``axis``.
 
     Raises
     ------
@@ -104,30 +153,127 @@ def percentile_interval(replicates, *, confidence=0.95, axis=0):
     return low, high
 
 
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    """A point estimate with a bootstrap interval and how it was computed."""
+@dataclass(frozen=True, eq=False)
+class ConfidenceInterval(Result):
+    """A point estimate with a bootstrap interval, and the settings that produced it.
+
+    Attributes
+    ----------
+    estimate : float
+        The statistic on the data as given.
+    low, high : float
+        The bounds of the interval (NaN when no replicate defines the statistic).
+    settings : dict
+        ``"confidence"`` (level of the interval), ``"n_boot"`` (number of
+        replicates), ``"random_state"`` (as given) and ``"interval_method"``
+        (how the interval was computed, e.g. ``"stratified percentile bootstrap"``).
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval.from_replicates(0.5, np.linspace(0.0, 1.0, 101), confidence=0.9,
+    ...                                         interval_method="percentile bootstrap", random_state=0)
+    >>> print(ci)
+    0.5000 [90% CI 0.0500, 0.9500; percentile bootstrap, B=101]
+    >>> ci.to_dict()["settings"]
+    {'confidence': 0.9, 'n_boot': 101, 'random_state': 0, 'interval_method': 'percentile bootstrap'}
+    """
 
     estimate: float
     low: float
     high: float
-    confidence: float
-    method: str
-    n_boot: int
-    random_state: object
+    settings: dict[str, Any]
 
-    def __str__(self):
+    @classmethod
+    def from_replicates(
+        cls,
+        estimate: float,
+        replicates: ArrayLike,
+        *,
+        confidence: float = 0.95,
+        interval_method: str = STRATIFIED_PERCENTILE,
+        n_boot: int | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> ConfidenceInterval:
+        """The percentile interval (:func:`percentile_interval`) of 1-D replicates around ``estimate``.
+
+        Parameters
+        ----------
+        estimate : float
+            The statistic on the data as given.
+        replicates : array-like of shape (n_boot,)
+            Its bootstrap values; NaN values are left out.
+        confidence : float, default=0.95
+            Level of the interval, in (0, 1).
+        interval_method : str, default="stratified percentile bootstrap"
+            How the replicates were drawn, recorded in ``settings``.
+        n_boot : int, default=None
+            Number of replicates drawn, recorded in ``settings``; default the
+            length of ``replicates``.
+        random_state : None, int or numpy.random.Generator, default=None
+            Seed of the replicates, recorded in ``settings`` as given.
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Raises
+        ------
+        ValueError, TypeError
+            If ``confidence`` is not a number in (0, 1).
+
+        Examples
+        --------
+        >>> ci = ConfidenceInterval.from_replicates(0.7, [0.6, 0.65, np.nan, 0.7, 0.8], confidence=0.5)
+        >>> ci.low, ci.high, ci.n_boot
+        (0.6375, 0.725, 5)
+        """
+        replicates = np.asarray(replicates, dtype=np.float64)
+        low, high = percentile_interval(replicates, confidence=confidence)
+        settings = {
+            "confidence": float(confidence),
+            "n_boot": int(replicates.size if n_boot is None else n_boot),
+            "random_state": random_state,
+            "interval_method": interval_method,
+        }
+        return cls(float(estimate), float(low), float(high), settings)
+
+    @property
+    def confidence(self) -> float:
+        """``settings["confidence"]``: the level of the interval."""
+        return self.settings["confidence"]
+
+    @property
+    def n_boot(self) -> int:
+        """``settings["n_boot"]``: the number of bootstrap replicates."""
+        return self.settings["n_boot"]
+
+    @property
+    def random_state(self) -> Any:
+        """``settings["random_state"]``: the seed of the replicates, as given."""
+        return self.settings["random_state"]
+
+    @property
+    def method(self) -> str:
+        """``settings["interval_method"]``: how the interval was computed."""
+        return self.settings["interval_method"]
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        return [{"estimate": self.estimate, "low": self.low, "high": self.high,
+                 "confidence": self.confidence, "method": self.method}]
+
+    def __str__(self) -> str:
         percent = f"{100 * self.confidence:g}%"
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}, B={self.n_boot}]"
 
 
-@dataclass(frozen=True)
-class PairedRuleScores:
+@dataclass(frozen=True, eq=False)
+class PairedRuleScores(Result):
     """Scores of several decision rules on the same samples, with paired bootstrap intervals.
 
     Attributes
     ----------
     metric : str
+        Name of the metric scored.
     baseline : str or None
         The rule the others are compared with.
     scores : dict
@@ -136,16 +282,66 @@ class PairedRuleScores:
         Rule name -> :class:`ConfidenceInterval` of (its score - the
         baseline's), from the same replicates (a paired comparison); empty
         without a baseline.
+    settings : dict
+        ``"metric"``, ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as
+        given) and ``"interval_method"``.
+
+    Examples
+    --------
+    >>> y = np.array([0, 1, 2] * 10)
+    >>> result = paired_rule_scores(y, {"same": y, "shifted": (y + 1) % 3}, baseline="same",
+    ...                             n_boot=20, random_state=0)
+    >>> result.to_frame()[["rule", "estimate", "difference"]]
+          rule  estimate  difference
+    0     same       1.0         NaN
+    1  shifted       0.0        -1.0
     """
 
     metric: str
     baseline: str | None
-    scores: dict
-    differences: dict
+    scores: dict[str, ConfidenceInterval]
+    differences: dict[str, ConfidenceInterval]
+    settings: dict[str, Any]
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per rule: its score and interval, and its difference from the baseline."""
+        nan = float("nan")
+        rows = []
+        for name, interval in self.scores.items():
+            difference = self.differences.get(name)
+            rows.append({
+                "rule": name, "estimate": interval.estimate, "low": interval.low, "high": interval.high,
+                "difference": nan if difference is None else difference.estimate,
+                "difference_low": nan if difference is None else difference.low,
+                "difference_high": nan if difference is None else difference.high,
+            })
+        return rows
 
 
-def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, baseline=None,
-                       sample_weight=None, n_boot=1000, confidence=0.95, random_state=None):
+def _check_predictions(predictions: Any, baseline: str | None) -> None:
+    if not isinstance(predictions, Mapping):
+        raise TypeError(
+            "predictions must be a mapping of rule name to predicted labels, "
+            f"got {type(predictions).__name__}"
+        )
+    if not predictions:
+        raise ValueError("predictions must name at least one rule")
+    if baseline is not None and baseline not in predictions:
+        raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
+
+
+def paired_rule_scores(
+    y_true: ArrayLike,
+    predictions: Mapping[str, ArrayLike],
+    *,
+    metric: str | Callable = "accuracy",
+    labels: ArrayLike | None = None,
+    baseline: str | None = None,
+    sample_weight: ArrayLike | None = None,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+) -> PairedRuleScores:
     """Score several rules' predictions with one stratified bootstrap shared by all rules.
 
     Every replicate resamples the same rows for every rule, so the interval of
@@ -154,18 +350,24 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     Parameters
     ----------
     y_true : array-like of shape (n,)
+        True labels.
     predictions : mapping of str to array-like of shape (n,)
         Each rule's predicted labels.
     metric : str or callable, default="accuracy"
         As :func:`polyroc.counts.get_metric`.
-    labels : array-like, optional
+    labels : array-like, default=None
         Class order; default the sorted labels of ``y_true`` and the predictions.
-    baseline : str, optional
+    baseline : str, default=None
         Name of the rule the others are compared with.
-    sample_weight : array-like of shape (n,), optional
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative weights of relative importance; a replicate weights each
+        sample by its multiplicity times its weight.
     n_boot : int, default=1000
+        Bootstrap replicates, >= 1.
     confidence : float, default=0.95
-    random_state : None, int or numpy.random.Generator
+        Level of the percentile intervals, in (0, 1).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the bootstrap.
 
     Returns
     -------
@@ -186,15 +388,7 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
     >>> result.scores["a"].estimate, round(result.differences["b"].estimate, 4)
     (1.0, -0.1667)
     """
-    if not isinstance(predictions, Mapping):
-        raise TypeError(
-            "predictions must be a mapping of rule name to predicted labels, "
-            f"got {type(predictions).__name__}"
-        )
-    if not predictions:
-        raise ValueError("predictions must name at least one rule")
-    if baseline is not None and baseline not in predictions:
-        raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
+    _check_predictions(predictions, baseline)
     score_counts = get_metric(metric)
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
@@ -215,15 +409,15 @@ def paired_rule_scores(y_true, predictions, *, metric="accuracy", labels=None, b
         for name, t in encoded.items():
             replicates[name].append(score_counts(replicate_confusion_counts(y_idx, t.y_pred, m, rows)))
     replicates = {name: np.concatenate(values) for name, values in replicates.items()}
-
-    def interval(estimate, values):
-        low, high = percentile_interval(values, confidence=confidence)
-        return ConfidenceInterval(estimate, float(low), float(high), confidence,
-                                  "paired stratified percentile bootstrap", n_boot, random_state)
-
-    scores = {name: interval(estimates[name], replicates[name]) for name in encoded}
+    options = {"confidence": confidence, "interval_method": PAIRED_STRATIFIED_PERCENTILE, "n_boot": n_boot,
+               "random_state": random_state}
+    scores = {name: ConfidenceInterval.from_replicates(estimates[name], replicates[name], **options)
+              for name in encoded}
     differences = {} if baseline is None else {
-        name: interval(estimates[name] - estimates[baseline], replicates[name] - replicates[baseline])
+        name: ConfidenceInterval.from_replicates(
+            estimates[name] - estimates[baseline], replicates[name] - replicates[baseline], **options)
         for name in encoded if name != baseline
     }
-    return PairedRuleScores(metric_name(metric), baseline, scores, differences)
+    settings = {"metric": metric_name(metric), "n_boot": n_boot, "confidence": confidence,
+                "random_state": random_state, "interval_method": PAIRED_STRATIFIED_PERCENTILE}
+    return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings)

@@ -17,7 +17,7 @@ F = Fraction
 
 
 def test_toy_dfp_is_the_papers_exact_fractions():
-    # spec §4 (d): DFP over exactly the three taus of the table
+    # the toy example of Legnaro, Guastavino & Marchetti (2025): DFP over exactly the three taus of its table
     per_class = []
     for j in range(3):
         terms = []
@@ -34,7 +34,7 @@ def test_toy_dfp_is_the_papers_exact_fractions():
     cloud = roc_cloud(TOY_Y, TOY_P, thresholds=[[float(t) for t in tau] for tau in TOY_TAUS])
     np.testing.assert_allclose(cloud.dfp, [176 / 357, 215 / 357, 103 / 210], rtol=1e-12)
     assert cloud.dfp_overall == pytest.approx(37 / 70, rel=1e-12)
-    assert cloud.settings["sampler"] == "explicit" and cloud.settings["n_thresholds"] == 3
+    assert cloud.settings["search"] is None and cloud.n_thresholds == 3
 
 
 def _loop_rates(y, P, taus, m):
@@ -50,30 +50,30 @@ def _loop_rates(y, P, taus, m):
     return fpr, tpr
 
 
-@pytest.mark.parametrize("sampler, options", [("lattice", {"resolution": 16}),
+@pytest.mark.parametrize("search, options", [("lattice", {"resolution": 16}),
                                               ("random", {"n_samples": 300, "random_state": 5})])
-def test_cloud_points_equal_a_per_tau_loop(sampler, options):
+def test_cloud_points_equal_a_per_tau_loop(search, options):
     rng = np.random.default_rng(0)
     y = rng.integers(0, 4, 250)
     P = rng.dirichlet(np.ones(4), 250)
-    cloud = roc_cloud(y, P, sampler=sampler, **options)
+    cloud = roc_cloud(y, P, search=search, **options)
     fpr, tpr = _loop_rates(y, P, cloud.thresholds, 4)
     np.testing.assert_allclose(cloud.fpr, fpr, atol=1e-12)
     np.testing.assert_allclose(cloud.tpr, tpr, atol=1e-12)
     np.testing.assert_allclose(cloud.dfp, 1 - np.mean(tpr - fpr, axis=0), atol=1e-12)
 
 
-@pytest.mark.parametrize("sampler, options, size", [("lattice", {"resolution": 6}, 84),
+@pytest.mark.parametrize("search, options, size", [("lattice", {"resolution": 6}, 84),
                                                     ("random", {"n_samples": 300, "random_state": 5}, 300)])
-def test_barycentre_is_added_only_on_request(sampler, options, size):
+def test_barycentre_is_added_only_on_request(search, options, size):
     # Algorithm 2 samples the grid alone (C(6 + 3, 3) = 84 points, 6 not a multiple of 4)
     rng = np.random.default_rng(0)
     y = rng.integers(0, 4, 50)
     P = rng.dirichlet(np.ones(4), 50)
-    plain = roc_cloud(y, P, sampler=sampler, **options)
+    plain = roc_cloud(y, P, search=search, **options)
     assert plain.thresholds.shape == (size, 4) and plain.settings["include_barycentre"] is False
     assert not np.any(np.all(np.isclose(plain.thresholds, 0.25), axis=1))
-    extended = roc_cloud(y, P, sampler=sampler, include_barycentre=True, **options)
+    extended = roc_cloud(y, P, search=search, include_barycentre=True, **options)
     assert extended.thresholds.shape == (size + 1, 4)
     np.testing.assert_array_equal(extended.thresholds[-1], np.full(4, 0.25))
     fpr, tpr = _loop_rates(y, P, extended.thresholds[-1:], 4)
@@ -94,12 +94,12 @@ def test_overlay_curves_are_the_standard_ovr_curves():
 
 
 def test_lattice_and_monte_carlo_dfp_agree_within_sampling_error():
-    # spec §3.3: lattice r = 200 and MC M = 20,000 approximate the same uniform measure
+    # lattice r = 200 and Monte Carlo M = 20,000 approximate the same uniform measure
     rng = np.random.default_rng(2)
     y = rng.integers(0, 3, 400)
     P = rng.dirichlet(np.ones(3) * 2, 400) * 0.6 + 0.4 * np.eye(3)[y]
     lattice = roc_cloud(y, P, resolution=200)
-    mc = roc_cloud(y, P, sampler="random", n_samples=20_000, random_state=3)
+    mc = roc_cloud(y, P, search="random", n_samples=20_000, random_state=3)
     np.testing.assert_allclose(lattice.dfp, mc.dfp, atol=0.02)
     assert lattice.settings["resolution"] == 200 and mc.settings["random_state"] == 3
 

@@ -28,7 +28,7 @@ def _problem(seed, n=400, m=4):
 @pytest.mark.parametrize("metric", ["accuracy", "f1_macro"])
 def test_columns_equal_sklearn_scores_of_each_rule(seed, metric):
     y_val, P_val, y_test, P_test = _problem(seed)
-    table = compare_rules(y_val, P_val, y_test, P_test, metric=metric, resolution=24)
+    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, metric=metric, resolution=24)
     sk = (lambda y, p: accuracy_score(y, p)) if metric == "accuracy" else (
         lambda y, p: f1_score(y, p, average="macro", labels=range(4), zero_division=0))
     for split, y, P in (("validation", y_val, P_val), ("test", y_test, P_test)):
@@ -42,9 +42,9 @@ def test_columns_equal_sklearn_scores_of_each_rule(seed, metric):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_table4_consistency_identities(seed):
-    # spec §5: inflated-argmax sets contain the argmax, so these hold for accuracy
+    # inflated-argmax sets contain the argmax, so these hold for accuracy
     y_val, P_val, y_test, P_test = _problem(seed)
-    table = compare_rules(y_val, P_val, y_test, P_test, eps=0.1, resolution=12)
+    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, eps=0.1, resolution=12)
     for row in table.rows.values():
         assert row["singleton"] <= row["argmax"] <= row["coverage"]
         assert row["coverage"] - row["singleton"] <= row["avg_set_size"] - 1 + 1e-12
@@ -53,7 +53,7 @@ def test_table4_consistency_identities(seed):
 
 def test_ordinal_frechet_column_and_text_rendering():
     y_val, P_val, y_test, P_test = _problem(7)
-    table = compare_rules(y_val, P_val, y_test, P_test, distances=ordinal_distance(4), resolution=8)
+    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, distances=ordinal_distance(4), resolution=8)
     D2 = ordinal_distance(4) ** 2
     expected = accuracy_score(y_test, np.argmin(P_test @ D2, axis=1))
     assert table.rows["test"]["frechet"] == pytest.approx(expected, abs=1e-12)
@@ -70,12 +70,12 @@ def test_glass_tuned_on_validation_applied_to_test_with_dfp():
         X_rest, y_rest, test_size=0.4, stratify=y_rest, random_state=0)
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)).fit(X_train, y_train)
     P_val, P_test = model.predict_proba(X_val), model.predict_proba(X_test)
-    table = compare_rules(y_val, P_val, y_test, P_test, metric="balanced_accuracy",
+    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, metric="balanced_accuracy",
                           labels=model.classes_, search="random", n_samples=5000, random_state=0)
     assert table.rows["validation"]["tuned"] >= table.rows["validation"]["argmax"]
     tuned_test = table.tuning.predict(P_test)
     assert table.rows["test"]["tuned"] == pytest.approx(balanced_accuracy_score(y_test, tuned_test))
-    cloud = roc_cloud(y_test, P_test, labels=model.classes_, sampler="random", n_samples=2000,
+    cloud = roc_cloud(y_test, P_test, labels=model.classes_, search="random", n_samples=2000,
                       random_state=0)
     assert np.all((cloud.dfp >= 0) & (cloud.dfp <= 2)) and 0 < cloud.dfp_overall < 1
 
@@ -91,10 +91,10 @@ def test_glass_tuned_on_validation_applied_to_test_with_dfp():
 def test_errors(kwargs, error, match):
     y_val, P_val, y_test, P_test = _problem(0)
     with pytest.raises(error, match=match):
-        compare_rules(y_val, P_val, y_test, P_test, **kwargs)
+        compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, **kwargs)
 
 
 def test_test_labels_outside_validation_classes():
     y_val, P_val, y_test, P_test = _problem(0)
     with pytest.raises(ValueError, match=r"y_true contains labels not in labels: \[9\]"):
-        compare_rules(y_val, P_val, np.where(y_test == 0, 9, y_test), P_test)
+        compare_rules(np.where(y_test == 0, 9, y_test), P_test, y_val=y_val, val_scores=P_val)

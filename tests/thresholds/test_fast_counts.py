@@ -1,7 +1,6 @@
 """Fast counts against the plain brute force (_counts.threshold_counts).
 
-Lattice dominance counting (spec §8.1) and the one-coordinate line sweep
-(§8.3) must return the brute-force counts: exactly on data without ties, and
+Lattice dominance counting and the one-coordinate line sweep must return the brute-force counts: exactly on data without ties, and
 on exact-tie (dyadic) data when r is a power of two.
 """
 

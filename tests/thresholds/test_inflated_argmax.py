@@ -1,4 +1,4 @@
-"""Epsilon-inflated argmax (spec §6.2) and the set metrics (§6.3)."""
+"""Epsilon-inflated argmax (Soloff, Barber & Willett 2024) and the set metrics."""
 
 import numpy as np
 import pytest

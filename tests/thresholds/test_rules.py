@@ -64,7 +64,7 @@ def test_predict_matches_a_plain_loop_and_rejects_boundary_points(data):
     assert np.array_equal(predict(P, tau), reference_predict(P, tau))
     shifted = P - tau
     tied = (shifted == shifted.max(axis=1, keepdims=True)).sum(axis=1) > 1
-    rejected = predict(P, tau, ties="reject")
+    rejected = predict(P, tau, tie_break="reject")
     assert np.array_equal(rejected == -1, tied)
     assert np.array_equal(rejected[~tied], reference_predict(P, tau)[~tied])
 
@@ -120,8 +120,8 @@ def test_bad_tau_and_options_are_rejected():
         apply_thresholds([[0.5, 0.3, 0.2]], [0.1, 0.3, 0.5], domain="box")
     with pytest.raises(ValueError, match=r"shape \(3,\)"):
         predict([[0.5, 0.3, 0.2]], [[0.1, 0.3, 0.6]])
-    with pytest.raises(ValueError, match="ties must be one of"):
-        predict([[0.5, 0.3, 0.2]], [0.1, 0.3, 0.6], ties="random")
+    with pytest.raises(ValueError, match="tie_break must be one of"):
+        predict([[0.5, 0.3, 0.2]], [0.1, 0.3, 0.6], tie_break="random")
     with pytest.raises(ValueError, match=r"shape \(2,\)"):
         ovr_assign([[0.5, 0.5]], [0.5])
 

@@ -1,4 +1,4 @@
-"""The paper's toy example (Figs. 1-2, spec §4), checked with exact fractions.
+"""The toy example of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794 (Figs. 1-2), checked with exact fractions.
 
 The point coordinates are not published; this 24-point dataset was designed
 (by an integer program) so that the natural rule reproduces every row of the

@@ -112,7 +112,9 @@ def test_result_records_settings_and_predicts_labels():
     result = tune_thresholds(y, P, metric="f1_macro", search="random", n_samples=50, random_state=0)
     assert isinstance(result, TuningResult)
     assert result.metric == "f1_macro" and result.search == "random" and result.domain == "simplex"
-    assert result.n_samples == 50 and result.resolution is None and result.random_state == 0
+    assert result.n_samples == 50 and result.resolution is None and result.settings["random_state"] == 0
+    assert result.settings == {"search": "random", "domain": "simplex", "tie_break": "closest",
+                               "resolution": None, "n_samples": 50, "random_state": 0}
     assert result.classes.tolist() == ["cat", "dog", "owl"]
     assert set(result.predict(P)) <= {"cat", "dog", "owl"}
     assert result.improvement == result.best_score - result.argmax_score
@@ -154,7 +156,7 @@ def test_too_large_lattice_is_refused_with_its_size_and_alternatives():
         ({"search": "grid"}, ValueError, "search must be one of"),
         ({"domain": "cube"}, ValueError, "domain must be one of"),
         ({"tie_break": "last"}, ValueError, "tie_break must be one of"),
-        ({"n_samples": 10}, ValueError, "n_samples applies to sampler='random'"),
+        ({"n_samples": 10}, ValueError, "n_samples applies to search='random'"),
         ({"search": "random", "resolution": 10}, ValueError, "resolution applies to the lattice"),
         ({"search": "coordinate", "resolution": 4, "n_samples": 4}, ValueError, "not both"),
         ({"resolution": 0}, ValueError, "resolution must be >= 1"),

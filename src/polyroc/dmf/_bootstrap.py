@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.special import expit
 
+from polyroc._results import Result
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import (
@@ -23,14 +24,10 @@ from polyroc.dmf._factorization import (
     linear_predictor,
     start_from_logits,
 )
-from polyroc.dmf._model import observed_rate_means, response_rates
+from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
 from polyroc.exceptions import ConvergenceWarning
-from polyroc.resampling import (
-    ConfidenceInterval,
-    bootstrap_multiplicities,
-    percentile_interval,
-)
+from polyroc.resampling import ConfidenceInterval, bootstrap_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
@@ -40,20 +37,12 @@ CHUNK_CELLS = 2**18
 FIT_CELLS = 2**17
 
 
-@dataclass(frozen=True)
-class DmfBootstrap:
+@dataclass(frozen=True, eq=False)
+class DmfBootstrap(Result):
     """Bootstrap replicates of a ROC-DMF fit and the intervals drawn from them.
 
     Attributes
     ----------
-    kind : str
-        ``"parametric"`` (binomial simulation from the fitted model, as in the
-        paper; intervals are much narrower) or ``"stratified"`` (observations
-        resampled within each class, the matrices rebuilt and refitted).
-    n_boot : int
-    confidence : float
-    random_state : object
-        The seed the replicates were drawn with.
     D : ndarray of shape (n_boot,)
         D of each replicate.
     fpr, tpr : ndarray of shape (n_boot, T)
@@ -69,12 +58,15 @@ class DmfBootstrap:
         and counts only if that fails too).
     n_iter : ndarray of shape (n_boot,)
         Iterations spent on each replicate (both fits for a restarted one).
+    settings : dict
+        ``bootstrap`` (``"parametric"``: binomial simulation from the fitted
+        model, as in the paper, with much narrower intervals; or
+        ``"stratified"``: observations resampled within each class, the
+        matrices rebuilt and refitted), ``n_boot``, ``confidence``,
+        ``random_state`` and ``interval_method`` (``"stratified percentile
+        bootstrap"`` or ``"parametric percentile bootstrap"``).
     """
 
-    kind: str
-    n_boot: int
-    confidence: float
-    random_state: object
     D: np.ndarray
     fpr: np.ndarray
     tpr: np.ndarray
@@ -83,7 +75,12 @@ class DmfBootstrap:
     band_low: np.ndarray
     band_high: np.ndarray
     n_unconverged: int
-    n_iter: np.ndarray | None = None
+    n_iter: np.ndarray
+    settings: dict
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per replicate: its D and iterations."""
+        return [{"replicate": i, "D": float(area), "n_iter": int(n)} for i, (area, n) in enumerate(zip(self.D, self.n_iter))]
 
 
 class Replicates(NamedTuple):
@@ -115,7 +112,7 @@ def replicate_fits(problems, points, settings):
         )
         for multiplicities in resampled:
             for store, problem, point, start in zip(parts, problems, points, starts):
-                rates = batch_rates(problem.pools, problem.levels, multiplicities)
+                rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights)
                 stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
                 store.append(_refit(stacked, point, start, settings))
         replicates = [_combine(store) for store in parts]
@@ -125,23 +122,13 @@ def replicate_fits(problems, points, settings):
 
 def summarise(replicates, point, settings):
     """Percentile interval of D and vertical band of the curve from the replicates."""
-    low, high = percentile_interval(replicates.area, confidence=settings.confidence)
     alpha = (1 - settings.confidence) / 2
     band_low, band_high = vertical_band(replicates.fpr, replicates.tpr, BAND_GRID, alpha, 1 - alpha)
-    ci = ConfidenceInterval(
-        estimate=point.area,
-        low=float(low),
-        high=float(high),
-        confidence=settings.confidence,
-        method=f"{settings.bootstrap} bootstrap percentile",
-        n_boot=settings.n_boot,
-        random_state=settings.random_state,
+    ci = ConfidenceInterval.from_replicates(
+        point.area, replicates.area, confidence=settings.confidence, interval_method=interval_method(settings),
+        n_boot=settings.n_boot, random_state=settings.random_state,
     )
     return DmfBootstrap(
-        kind=settings.bootstrap,
-        n_boot=settings.n_boot,
-        confidence=settings.confidence,
-        random_state=settings.random_state,
         D=replicates.area,
         fpr=replicates.fpr,
         tpr=replicates.tpr,
@@ -151,6 +138,8 @@ def summarise(replicates, point, settings):
         band_high=band_high,
         n_unconverged=replicates.n_unconverged,
         n_iter=replicates.n_iter,
+        settings={"bootstrap": settings.bootstrap, "n_boot": settings.n_boot, "confidence": settings.confidence,
+                  "random_state": settings.random_state, "interval_method": interval_method(settings)},
     )
 
 
@@ -167,12 +156,13 @@ def _simulate(point, n_boot, rng, chunk):
 
     μ̂ is the fitted rate on the scale of the observed rates (the fit
     describes the continuity-corrected rates, see :func:`observed_rate_means`).
+    Effective sizes (sample weights) are rounded to whole trials, at least 1.
     """
     mean = observed_rate_means(expit(linear_predictor(point.factorization)[0]), point.counts)
-    trials = point.trials.astype(np.int64)
+    trials = np.maximum(np.rint(point.trials), 1).astype(np.int64)
     for first in range(0, n_boot, chunk):
         size = min(chunk, n_boot - first)
-        yield rng.binomial(trials, mean, size=(size, *mean.shape)) / point.trials
+        yield rng.binomial(trials, mean, size=(size, *mean.shape)) / trials
 
 
 def _refit(rates, point, start, settings):

@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-from polyroc._validation import check_option
-
 #: Largest bootstrap: replicates × matrix cells refitted (about an hour at ~0.2 µs per cell refit).
 MAX_BOOTSTRAP_CELLS = 2**34
 #: Rough cost of refitting one matrix cell in a bootstrap replicate, for the error message.
 SECONDS_PER_CELL = 2e-7
-
-
-def check_choice(name, value, options):
-    """Raise unless ``value`` is one of the string (or None) ``options``, naming ``name``.
-
-    >>> check_choice("method", "intercept", ("intercept", "algorithm1"))
-    'intercept'
-    >>> check_choice("method", ["intercept"], ("intercept",))
-    Traceback (most recent call last):
-    ...
-    TypeError: method must be one of 'intercept'; got list ['intercept']
-    """
-    if value is not None and not isinstance(value, str):
-        listed = ", ".join(repr(o) for o in options)
-        raise TypeError(f"{name} must be one of {listed}; got {type(value).__name__} {value!r}")
-    return check_option(name, value, options)
 
 
 def check_bootstrap_work(n_boot, n_cells):

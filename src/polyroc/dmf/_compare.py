@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from polyroc._results import Result
 from polyroc._validation import check_model_scores
 from polyroc.dmf._bootstrap import replicate_fits, summarise
-from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point
+from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import prepare_problem
 from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
 
 
-@dataclass(frozen=True)
-class ModelComparison:
+@dataclass(frozen=True, eq=False)
+class ModelComparison(Result):
     """ROC-DMF of several models on the same labels, with ranking probabilities.
 
     Attributes
@@ -33,9 +37,9 @@ class ModelComparison:
         listed, most probable first; the values sum to 1.
     pairwise : ndarray of shape (G, G)
         ``pairwise[a, b]`` is the share of replicates with ``D_a > D_b``.
-    bootstrap : str
-    n_boot : int
-    random_state : object
+    settings : dict
+        The options, as :attr:`DmfRoc.settings` (``bootstrap``, ``n_boot``,
+        ``confidence``, ``random_state``, ``cutoff_grid`` ...).
     """
 
     names: tuple
@@ -44,11 +48,9 @@ class ModelComparison:
     replicates: np.ndarray
     ranking_probabilities: dict
     pairwise: np.ndarray
-    bootstrap: str
-    n_boot: int
-    random_state: object
+    settings: dict
 
-    def probability(self, ordering):
+    def probability(self, ordering: Sequence[str]) -> float:
         """P(the models' D rank as ``ordering``, best first); 0 for orderings never seen.
 
         Parameters
@@ -66,6 +68,13 @@ class ModelComparison:
             If ``ordering`` is a string or not a sequence.
         ValueError
             If ``ordering`` does not name every model exactly once.
+
+        Examples
+        --------
+        >>> cmp = ModelComparison(("a", "b"), {}, np.array([0.9, 0.8]), np.zeros((4, 2)),
+        ...                       {("a", "b"): 0.75, ("b", "a"): 0.25}, np.zeros((2, 2)), {})
+        >>> cmp.probability(["b", "a"])
+        0.25
         """
         if isinstance(ordering, str) or not hasattr(ordering, "__iter__"):
             raise TypeError(f"ordering must be a sequence of model names, got {type(ordering).__name__}")
@@ -75,33 +84,82 @@ class ModelComparison:
             raise ValueError(f"ordering must name every model once, {self.names}; got {ordering}")
         return self.ranking_probabilities.get(ordering, 0.0)
 
+    def probability_best(self) -> dict[str, float]:
+        """Share of the replicates in which each model has the largest D (name -> probability).
+
+        Returns
+        -------
+        dict
+            Model name -> probability; the values sum to 1.
+
+        Examples
+        --------
+        >>> cmp = ModelComparison(("a", "b", "c"), {}, np.array([0.9, 0.8, 0.7]), np.zeros((4, 3)),
+        ...                       {("a", "b", "c"): 0.5, ("a", "c", "b"): 0.25, ("b", "a", "c"): 0.25},
+        ...                       np.zeros((3, 3)), {})
+        >>> cmp.probability_best()
+        {'a': 0.75, 'b': 0.25, 'c': 0.0}
+        """
+        best = {name: 0.0 for name in self.names}
+        for ordering, share in self.ranking_probabilities.items():
+            best[ordering[0]] += share
+        return best
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data; the orderings of ``ranking_probabilities`` as lists.
+
+        Returns
+        -------
+        dict
+            As :meth:`polyroc._results.Result.to_dict`, with
+            ``ranking_probabilities`` a list of ``{"ordering": [...], "probability": p}``.
+        """
+        record = super().to_dict()
+        record["ranking_probabilities"] = [
+            {"ordering": list(ordering), "probability": share}
+            for ordering, share in self.ranking_probabilities.items()
+        ]
+        return record
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per model: D, its interval and the probability that it ranks first."""
+        best = self.probability_best()
+        rows = []
+        for name, area in zip(self.names, self.D):
+            ci = self.results[name].ci
+            rows.append({"model": name, "D": float(area), "D_low": ci.low, "D_high": ci.high,
+                         "confidence": ci.confidence, "probability_best": best[name]})
+        return rows
+
 
 def compare_models(
-    y_true,
-    scores,
+    y_true: ArrayLike,
+    scores: Mapping[str, ArrayLike],
     *,
-    labels=None,
-    levels=None,
-    n_levels=99,
-    thresholds="pooled",
-    method="intercept",
-    weighting="unweighted",
-    trials="pairs",
-    monotone=False,
-    bootstrap="parametric",
-    n_boot=100,
-    confidence=0.95,
-    random_state=None,
-    tol=1e-8,
-    max_iter=200,
-):
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    levels: ArrayLike | None = None,
+    n_levels: int = 99,
+    cutoff_grid: str = "pooled",
+    method: str = "intercept",
+    weighting: str | ArrayLike = "unweighted",
+    trials: str = "pairs",
+    monotone: bool = False,
+    bootstrap: str = "parametric",
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 200,
+) -> ModelComparison:
     """Bootstrap the ROC-DMF area D of several models and the probability of each ranking.
 
     Every model is fitted as by :func:`roc_dmf` and bootstrapped with replicate
     indices paired across models: ``"stratified"`` resamples the same
-    observations for every model (a paired comparison); ``"parametric"`` (the
-    paper's Table 1) simulates each model from its own fit with independent
-    streams, so only the replicate index is shared.
+    observations for every model (a paired comparison); ``"parametric"``
+    (Table 1 of Wang & Carvalho (2024), arXiv:2404.13147) simulates each model
+    from its own fit with independent streams, so only the replicate index is
+    shared.
 
     Parameters
     ----------
@@ -109,11 +167,22 @@ def compare_models(
         True labels, shared by the models.
     scores : mapping of str to array-like of shape (n, k)
         Each model's scores; at least 2 models.
+    labels : array-like of shape (k,), optional
+        Class order, as in :func:`roc_dmf`.
+    sample_weight : array-like of shape (n,), optional
+        Weights of relative importance of the samples, shared by the models
+        (see :func:`roc_dmf`).
+    levels, n_levels, cutoff_grid, method, weighting, trials, monotone
+        As in :func:`roc_dmf`.
     bootstrap : {"parametric", "stratified"}, default="parametric"
-    n_boot : int, default=100
+        How the replicates are drawn (see :func:`roc_dmf`).
+    n_boot : int, default=1000
         Replicates (the paper uses 100).
-    labels, levels, n_levels, thresholds, method, weighting, trials, monotone, \
-confidence, random_state, tol, max_iter
+    confidence : float, default=0.95
+        Level of the percentile intervals of D.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the bootstrap.
+    tol, max_iter
         As in :func:`roc_dmf`.
 
     Returns
@@ -122,9 +191,10 @@ confidence, random_state, tol, max_iter
 
     Raises
     ------
-    ValueError, TypeError
-        As :func:`roc_dmf`; also for fewer than 2 models, a model name that is
-        not a string, or ``bootstrap=None``.
+    ValueError
+        As :func:`roc_dmf`; also for fewer than 2 models or ``bootstrap=None``.
+    TypeError
+        As :func:`roc_dmf`; also for a model name that is not a string.
 
     Warns
     -----
@@ -141,6 +211,8 @@ confidence, random_state, tol, max_iter
     ...                      bootstrap="stratified", n_boot=20, random_state=0)
     >>> cmp.probability(("good", "poor")), float(cmp.pairwise[0, 1])
     (1.0, 1.0)
+    >>> cmp.probability_best()
+    {'good': 1.0, 'poor': 0.0}
     """
     names = check_model_scores(scores)
     if bootstrap is None:
@@ -159,8 +231,8 @@ confidence, random_state, tol, max_iter
     )
     problems = [
         prepare_problem(
-            y_true, scores[name], labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds,
-            one_binary_pair=True,
+            y_true, scores[name], labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
+            cutoff_grid=cutoff_grid, one_binary_pair=True,
         )
         for name in names
     ]
@@ -183,9 +255,7 @@ confidence, random_state, tol, max_iter
         replicates=areas,
         ranking_probabilities=ranking_probabilities(areas, names),
         pairwise=(areas[:, :, None] > areas[:, None, :]).mean(axis=0),
-        bootstrap=settings.bootstrap,
-        n_boot=settings.n_boot,
-        random_state=settings.random_state,
+        settings=settings_record(problems[0], settings),
     )
 
 

@@ -7,7 +7,7 @@ from scipy.special import expit
 
 
 def roc_points(intercept, *, monotone=False):
-    """FPR-like and TPR-like points (B, T) from intercepts (B, 2T) in decreasing-threshold order.
+    """FPR-like and TPR-like points (B, T) from intercepts (B, 2T) in decreasing-cut-off order.
 
     ``tpr = expit(Λ0^tp)`` (first T rows), ``fpr = expit(Λ0^fp)`` (last T rows).
     With ``monotone`` both get a running maximum along the rows.
@@ -32,7 +32,7 @@ def with_endpoints(fpr, tpr):
 
 
 def roc_area(fpr, tpr):
-    """D (B,): trapezoid sum in threshold order, with the endpoints (0, 0) and (1, 1).
+    """D (B,): trapezoid sum in cut-off order, with the endpoints (0, 0) and (1, 1).
 
     >>> roc_area(np.array([[0.5]]), np.array([[0.5]])).tolist()
     [0.5]

@@ -86,7 +86,7 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
         :func:`start_from_logits`), broadcast over the batch. Default: the
         rank-one SVD of the logits of the rates. Ignored when K = 1.
     tol : float
-        Convergence threshold on the relative change of deviance.
+        Convergence tolerance on the relative change of deviance.
     max_iter : int
         Maximum number of iterations.
 

@@ -2,7 +2,7 @@
 
 The factorization models logits, and its row intercept is a mean of logits
 over the pairs, so a rate of exactly 0 or 1 (a class with every sample on one
-side of a threshold: common with tied scores, small classes or nearly
+side of a cut-off: common with tied scores, small classes or nearly
 separable classes) has an infinite logit that would drag a whole curve point
 to 0 or 1. Such cells are estimates from n samples, not certainties: the
 factorization fits the empirical-logit rates
@@ -10,7 +10,9 @@ factorization fits the empirical-logit rates
     M̃ = (n M + ½) / (n + 1),   logit M̃ = log((Z + ½) / (n − Z + ½)),   Z = n M,
 
 where n is the number of samples behind the rate (n_a for a TPR, n_b for an
-FPR). This is the continuity correction of Haldane (1956, Ann. Hum. Genet.
+FPR; with sample weights Kish's effective size of the class, ``(Σw)² / Σw²``,
+which is the number of samples for equal weights and does not change when the
+weights are scaled). This is the continuity correction of Haldane (1956, Ann. Hum. Genet.
 20:309) and Anscombe (1956, Biometrika 43:461), whose logit estimates a
 binomial logit with bias O(n⁻²) (Cox & Snell, "Analysis of Binary Data",
 2nd ed., Chapman & Hall, 1989). It moves a rate by at most 1/(2(n + 1)), is
@@ -26,12 +28,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._validation import check_positive_int, check_random_state, check_real
-from polyroc.dmf._checks import check_bootstrap_work, check_choice
+from polyroc._validation import check_option, check_positive_int, check_random_state, check_real
+from polyroc.dmf._checks import check_bootstrap_work
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import METHODS, fit_factorization
 from polyroc.dmf._rates import batch_rates, pair_sizes
 from polyroc.dmf._weights import TRIALS, binomial_trials, fit_weights
+from polyroc.resampling import STRATIFIED_PERCENTILE
 
 #: Pseudo-observations added to the successes and to the failures behind every rate.
 CONTINUITY = 0.5
@@ -58,7 +61,7 @@ class PointFit(NamedTuple):
     """The fit to the observed data of one model."""
 
     rates: np.ndarray  # (2T, K): TPR rows then FPR rows
-    thresholds: np.ndarray  # (T, K)
+    cutoffs: np.ndarray  # (T, K)
     weights: np.ndarray  # ω (2T, K)
     trials: np.ndarray  # N (2T, K)
     counts: np.ndarray  # samples behind each rate (2T, K): n_a in the TP block, n_b in the FP block
@@ -72,9 +75,9 @@ def check_settings(
     *, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state
 ):
     """Validate the options shared by :func:`roc_dmf` and :func:`compare_models`."""
-    check_choice("method", method, METHODS)
-    check_choice("trials", trials, TRIALS)
-    check_choice("bootstrap", bootstrap, BOOTSTRAPS)
+    check_option("method", method, METHODS)
+    check_option("trials", trials, TRIALS)
+    check_option("bootstrap", bootstrap, BOOTSTRAPS)
     if not isinstance(monotone, (bool, np.bool_)):
         raise TypeError(f"monotone must be True or False, got {monotone!r}")
     check_random_state(random_state)
@@ -86,10 +89,34 @@ def check_settings(
         tol=check_real("tol", tol, low=0),
         max_iter=check_positive_int("max_iter", max_iter),
         bootstrap=bootstrap,
-        n_boot=check_positive_int("n_boot", n_boot),
+        n_boot=check_positive_int("n_boot", n_boot, minimum=0 if bootstrap is None else 1),
         confidence=check_real("confidence", confidence, low=0, high=1),
         random_state=random_state,
     )
+
+
+def interval_method(settings):
+    """How the intervals are computed: ``"stratified percentile bootstrap"`` or the parametric one."""
+    return STRATIFIED_PERCENTILE if settings.bootstrap == "stratified" else "parametric percentile bootstrap"
+
+
+def settings_record(problem, settings):
+    """The ``settings`` dict of a result: the shared key names, then ROC-DMF's own options."""
+    return {
+        "cutoff_grid": problem.pools.mode,
+        "n_levels": int(problem.levels.size),
+        "method": settings.method,
+        "weighting": settings.weighting if isinstance(settings.weighting, str) else "custom",
+        "trials": settings.trials,
+        "monotone": settings.monotone,
+        "bootstrap": settings.bootstrap,
+        "n_boot": settings.n_boot if settings.bootstrap is not None else 0,
+        "confidence": settings.confidence,
+        "random_state": settings.random_state,
+        "interval_method": None if settings.bootstrap is None else interval_method(settings),
+        "tol": settings.tol,
+        "max_iter": settings.max_iter,
+    }
 
 
 def check_bootstrap_size(problem, settings):
@@ -107,7 +134,7 @@ def problem_weights(problem, settings):
 
 
 def rate_counts(problem):
-    """Number of samples behind each rate (2T, K): n_a for the TPRs, n_b for the FPRs."""
+    """Samples behind each rate (2T, K): n_a for the TPRs, n_b for the FPRs (effective sizes with weights)."""
     n_pos, n_neg = pair_sizes(problem)
     return binomial_trials(n_pos, n_neg, problem.levels.size, "marginal")
 
@@ -147,7 +174,7 @@ def fit_point(problem, settings):
     """Rates, weights, factorization and curve of the observed data."""
     trials, weights = problem_weights(problem, settings)
     counts = rate_counts(problem)
-    rates = batch_rates(problem.pools, problem.levels)
+    rates = batch_rates(problem.pools, problem.levels, weights=problem.weights)
     stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
     fit = fit_factorization(
         response_rates(stacked, counts), weights, method=settings.method, tol=settings.tol,
@@ -156,7 +183,7 @@ def fit_point(problem, settings):
     fpr, tpr = roc_points(fit.intercept, monotone=settings.monotone)
     return PointFit(
         rates=stacked[0],
-        thresholds=rates.thresholds[0],
+        cutoffs=rates.cutoffs[0],
         weights=weights,
         trials=trials,
         counts=counts,

@@ -2,12 +2,12 @@
 
 For the ordered pair j = (a, b), class a is the positive ("classification")
 class and b the negative ("reference") class; both are scored by column a of
-the score matrix. At row t the threshold is a quantile of the pair's scores
+the score matrix. At row t the cut-off is a quantile of the pair's scores
 and a sample counts as predicted positive when its score is strictly above it.
-Rows are ordered by *decreasing* threshold, so the rates increase down a column.
+Rows are ordered by *decreasing* cut-off, so the rates increase down a column.
 
 Every column of the score matrix is sorted once; a pair's pool (its samples in
-that sorted order) is cut out of it, and the thresholds and the counts above
+that sorted order) is cut out of it, and the cut-offs and the counts above
 them are found with ``searchsorted``: O(k n log n + K (n + T log n)) in all.
 Bootstrap replicates are handled as integer *multiplicities* of the samples,
 a batch of them at a time, so that the same code computes the point estimate
@@ -18,29 +18,47 @@ cumulative sums of the multiplicities.
 For a batch of b replicates, the cumulative sums of all rows are taken as one
 flat cumulative sum (each row's values offset by the total of the rows before
 it), so that a single ``searchsorted`` finds a position in every row at once.
-The counts above a threshold need, per column, one cumulative sum of the
+The counts above a cut-off need, per column, one cumulative sum of the
 multiplicities with the samples grouped by class (each class in score order),
 which every pair of that column shares.
+
+Sample weights (relative importance) enter the same way, as real
+multiplicities: a rate is the weighted share of its class above the cut-off,
+so integer weights give the rates of repeated rows whenever they give the
+same cut-offs. The ``"balanced"`` grid is a quantile of the weighted
+distribution functions, so it is unchanged by repeating rows; the type-7
+quantile of ``"pooled"`` and ``"column"`` interpolates between order
+statistics at a position that depends on the sample size, which weighted
+data have only as an effective size: with weights it is the weighted type-7
+estimator of Akinshin (2023), "Weighted quantile estimators",
+arXiv:2304.07265, which uses Kish's effective size and equals numpy's
+``"linear"`` quantile for equal weights.
 """
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from polyroc._numeric import divide
+from polyroc._results import Result
 from polyroc._validation import (
     check_class_support,
+    check_option,
     check_positive_int,
     check_quantile_levels,
     check_scores,
+    scale_weights,
 )
-from polyroc.dmf._checks import check_choice
 from polyroc.exceptions import UndefinedMetricWarning
 
-THRESHOLD_MODES = ("pooled", "column", "balanced")
+CUTOFF_GRIDS = ("pooled", "column", "balanced")
+#: Window ends of the weighted type-7 quantile within this share of the total weight of an atom's end are on it.
+WEIGHTED_QUANTILE_RTOL = 1e-12
 BALANCED_RTOL = 1e-12
 #: Largest rate matrix (2T × K cells) accepted: the solver's six float64 work arrays take 200 MiB.
 MAX_CELLS = 2**22
@@ -77,21 +95,21 @@ class Rates(NamedTuple):
 
     tpr: np.ndarray
     fpr: np.ndarray
-    thresholds: np.ndarray
+    cutoffs: np.ndarray
 
 
-@dataclass(frozen=True)
-class PairwiseRates:
+@dataclass(frozen=True, eq=False)
+class PairwiseRates(Result):
     """The pairwise TPR/FPR matrices of ROC-DMF and how they were built.
 
     Attributes
     ----------
     tpr, fpr : ndarray of shape (T, K)
-        ``tpr[t, j]`` is the fraction of class-a samples, ``fpr[t, j]`` the
-        fraction of class-b samples, whose column-a score is strictly above
-        ``thresholds[t, j]``, for the pair ``pairs[j] = (a, b)``.
-    thresholds : ndarray of shape (T, K)
-        The thresholds, decreasing down each column.
+        ``tpr[t, j]`` is the (weighted) share of the class-a samples,
+        ``fpr[t, j]`` that of the class-b samples, whose column-a score is
+        strictly above ``cutoffs[t, j]``, for the pair ``pairs[j] = (a, b)``.
+    cutoffs : ndarray of shape (T, K)
+        The score cut-offs, decreasing down each column.
     levels : ndarray of shape (T,)
         The quantile level of each row, in row order (decreasing).
     pairs : ndarray of shape (K, 2)
@@ -99,27 +117,38 @@ class PairwiseRates:
     dropped_pairs : tuple of tuple
         Pairs left out because one of their classes has no samples.
     n_pos, n_neg : ndarray of shape (K,)
-        Number of samples of the positive and of the negative class of each pair.
-    threshold_mode : str
-        ``"pooled"``, ``"column"`` or ``"balanced"``.
+        Size of the positive and of the negative class of each pair: the
+        number of samples, or with sample weights Kish's effective size
+        ``(Σw)² / Σw²`` of the class.
     classes : ndarray
         The class order (the columns of the score matrix).
+    settings : dict
+        ``cutoff_grid`` and ``n_levels``.
     """
 
     tpr: np.ndarray
     fpr: np.ndarray
-    thresholds: np.ndarray
+    cutoffs: np.ndarray
     levels: np.ndarray
     pairs: np.ndarray
     dropped_pairs: tuple
     n_pos: np.ndarray
     n_neg: np.ndarray
-    threshold_mode: str
     classes: np.ndarray
+    settings: dict
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per (level, pair): the cut-off and both rates."""
+        return [
+            {"level": float(level), "positive": self.pairs[j, 0].item(), "negative": self.pairs[j, 1].item(),
+             "cutoff": float(self.cutoffs[t, j]), "tpr": float(self.tpr[t, j]), "fpr": float(self.fpr[t, j])}
+            for t, level in enumerate(self.levels)
+            for j in range(self.pairs.shape[0])
+        ]
 
 
 class Problem(NamedTuple):
-    """Validated inputs of ROC-DMF: encoded labels, scores, pools and levels."""
+    """Validated inputs of ROC-DMF: encoded labels, scores, pools, levels and relative weights."""
 
     y: np.ndarray
     scores: np.ndarray
@@ -127,14 +156,25 @@ class Problem(NamedTuple):
     pools: PairPools
     levels: np.ndarray  # in row order: decreasing
     dropped: tuple
+    weights: np.ndarray | None  # positive relative weights, None when all samples weigh the same
 
 
-def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, thresholds="pooled"):
+def pairwise_rates(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    levels: ArrayLike | None = None,
+    n_levels: int = 99,
+    cutoff_grid: str = "pooled",
+) -> PairwiseRates:
     """Pairwise TPR and FPR matrices (T × K) for every ordered pair of classes.
 
-    With two classes both ordered pairs are returned (the paper's §3.1 builds
-    both); :func:`roc_dmf` factorizes only the first, (first class, second
-    class), which is the binary ROC.
+    The rate matrices of ROC-DMF (Wang & Carvalho (2024), "Multiclass ROC",
+    arXiv:2404.13147). With two classes both ordered pairs are returned (the
+    paper's section 3.1 builds both); :func:`roc_dmf` factorizes only the first,
+    (first class, second class), which is the binary ROC.
 
     Parameters
     ----------
@@ -145,13 +185,18 @@ def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, th
         sum to 1.
     labels : array-like of shape (k,), optional
         Class order; default the sorted unique values of ``y_true``.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights of relative importance (scale-free, as in
+        scikit-learn): each rate is the weighted share of its class above the
+        cut-off, and the cut-offs are weighted quantiles (see the module
+        notes). A sample of weight 0 takes no part.
     levels : array-like of shape (T,), optional
         Increasing quantile levels in (0, 1), T >= 2. Default ``t / (n_levels + 1)``
         for t = 1..n_levels.
     n_levels : int, default=99
         Number of levels when ``levels`` is None; >= 2.
-    thresholds : {"pooled", "column", "balanced"}, default="pooled"
-        Where the row-t threshold of pair (a, b) comes from: the type-7
+    cutoff_grid : {"pooled", "column", "balanced"}, default="pooled"
+        Where the row-t cut-off of pair (a, b) comes from: the type-7
         ``levels[t]``-quantile of the column-a scores of classes a and b
         (``"pooled"``), of all samples (``"column"``), or the inverse-CDF
         quantile of the equal-weight mixture of the two classes (``"balanced"``,
@@ -164,9 +209,9 @@ def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, th
     Raises
     ------
     ValueError, TypeError
-        For invalid labels or scores, fewer than 2 classes with samples, bad
-        levels, more levels than fit in memory (2 T K > 2**22 cells) or an
-        unknown ``thresholds``.
+        For invalid labels, scores or ``sample_weight``, fewer than 2 classes
+        with samples, bad levels, more levels than fit in memory
+        (2 T K > 2**22 cells) or an unknown ``cutoff_grid``.
 
     Warns
     -----
@@ -184,32 +229,41 @@ def pairwise_rates(y_true, y_score, *, labels=None, levels=None, n_levels=99, th
     ([0.5, 1.0, 1.0], [0.0, 0.0, 0.5])
     """
     problem = prepare_problem(
-        y_true, y_score, labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds
+        y_true, y_score, labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
+        cutoff_grid=cutoff_grid,
     )
-    rates = batch_rates(problem.pools, problem.levels)
+    rates = batch_rates(problem.pools, problem.levels, weights=problem.weights)
     n_pos, n_neg = pair_sizes(problem)
     return PairwiseRates(
         tpr=rates.tpr[0],
         fpr=rates.fpr[0],
-        thresholds=rates.thresholds[0],
+        cutoffs=rates.cutoffs[0],
         levels=problem.levels,
         pairs=problem.classes[problem.pools.pairs],
         dropped_pairs=problem.dropped,
         n_pos=n_pos,
         n_neg=n_neg,
-        threshold_mode=problem.pools.mode,
         classes=problem.classes,
+        settings={"cutoff_grid": problem.pools.mode, "n_levels": int(problem.levels.size)},
     )
 
 
-def prepare_problem(y_true, y_score, *, labels, levels, n_levels, thresholds, one_binary_pair=False):
+def prepare_problem(
+    y_true, y_score, *, labels, levels, n_levels, cutoff_grid, sample_weight=None, one_binary_pair=False
+):
     """Validate the inputs, drop the pairs without samples and sort every column once.
 
+    Rows of weight 0 are removed and the weights scaled (exactly) to a
+    maximum in [0.5, 1); equal weights become None, the unweighted problem.
     With ``one_binary_pair``, two classes with samples give the single pair
-    (first class, second class), the binary construction of the paper's §3.1.
+    (first class, second class), the binary construction of Wang & Carvalho
+    (2024), section 3.1.
     """
-    y, scores, classes, _ = check_scores(y_true, y_score, labels=labels, require_simplex=False)
-    check_choice("thresholds", thresholds, THRESHOLD_MODES)
+    y, scores, classes, weights = check_scores(
+        y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
+    )
+    check_option("cutoff_grid", cutoff_grid, CUTOFF_GRIDS)
+    y, scores, weights = _positive_rows(y, scores, weights)
     support = check_class_support(y, classes)
     pairs, dropped = _ordered_pairs(support)
     if one_binary_pair and len(pairs) == 2:
@@ -228,9 +282,29 @@ def prepare_problem(y_true, y_score, *, labels, levels, n_levels, thresholds, on
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    pools = _build_pools(y, scores, pairs, thresholds)
+    pools = _build_pools(y, scores, pairs, cutoff_grid)
     dropped_labels = tuple((classes[a].item(), classes[b].item()) for a, b in dropped)
-    return Problem(y, scores, classes, pools, levels[::-1].copy(), dropped_labels)
+    return Problem(y, scores, classes, pools, levels[::-1].copy(), dropped_labels, weights)
+
+
+def _positive_rows(y, scores, weights):
+    """The rows of positive weight and their :func:`relative_weights`."""
+    if weights is None:
+        return y, scores, None
+    keep = weights > 0
+    return y[keep], scores[keep], relative_weights(weights[keep])
+
+
+def relative_weights(weights):
+    """Checked weights scaled exactly to a maximum in [0.5, 1); None (unweighted) when all are equal.
+
+    >>> relative_weights(np.array([3.0, 3.0])) is None, relative_weights(np.array([1.0, 3.0])).tolist()
+    (True, [0.25, 0.75])
+    """
+    if weights is None:
+        return None
+    weights = scale_weights(weights).weights
+    return None if np.all(weights == weights[0]) else weights
 
 
 def check_problem_size(name, n_levels, n_pairs):
@@ -244,9 +318,23 @@ def check_problem_size(name, n_levels, n_pairs):
         )
 
 
+def class_sizes(y, n_classes, weights=None):
+    """Samples per class (float), or with weights Kish's effective size ``(Σw)² / Σw²`` of each class.
+
+    >>> class_sizes(np.array([0, 0, 1]), 2).tolist()
+    [2.0, 1.0]
+    >>> class_sizes(np.array([0, 0, 1]), 2, np.array([1.0, 3.0, 2.0])).tolist()
+    [1.6, 1.0]
+    """
+    if weights is None:
+        return np.bincount(y, minlength=n_classes).astype(np.float64)
+    total = np.bincount(y, weights=weights, minlength=n_classes)
+    return divide(total * total, np.bincount(y, weights=weights * weights, minlength=n_classes), 0.0)
+
+
 def pair_sizes(problem):
-    """Number of positive and of negative samples of each pair, as float arrays (K,)."""
-    support = np.bincount(problem.y, minlength=problem.classes.size).astype(np.float64)
+    """Size (number, or effective size with weights) of the positive and negative class of each pair (K,)."""
+    support = class_sizes(problem.y, problem.classes.size, problem.weights)
     pairs = problem.pools.pairs
     return support[pairs[:, 0]], support[pairs[:, 1]]
 
@@ -283,19 +371,23 @@ def _build_pools(y, scores, pairs, mode):
     return PairPools(pairs, pools, columns, mode)
 
 
-def batch_rates(pools, levels, multiplicities=None):
+def batch_rates(pools, levels, multiplicities=None, weights=None):
     """Rates (b, T, K) of a batch of replicates given as multiplicities (b, n); None is b = 1.
 
-    For each pair, the weight of the pool at or below each threshold comes from
-    the cumulative weights of the pool, that of its positive class from the
-    cumulative weights of the class in its column (shared by the column's pairs),
-    and the negative class's is the difference.
+    ``weights`` (n,), the relative sample weights, multiply the
+    multiplicities. For each pair, the weight of the pool at or below each
+    cut-off comes from the cumulative weights of the pool, that of its
+    positive class from the cumulative weights of the class in its column
+    (shared by the column's pairs), and the negative class's is the difference.
     """
-    weights = _compact(multiplicities, pools.columns[0].order.size)
+    n_samples = pools.columns[0].order.size
+    if weights is not None:
+        multiplicities = weights[None] if multiplicities is None else multiplicities * weights
+    weights = _compact(multiplicities, n_samples)
     batch, n_pairs = weights.shape[0], len(pools.pools)
     scratch = _Scratch(weights)
     shape = (batch, n_pairs, levels.size)
-    thresholds = np.empty(shape)
+    cutoffs = np.empty(shape)
     pool_below = np.empty(shape, dtype=scratch.sums[0].dtype)
     positive_below = np.empty_like(pool_below)
     pool_total = np.empty((batch, n_pairs, 1), dtype=pool_below.dtype)
@@ -308,19 +400,19 @@ def batch_rates(pools, levels, multiplicities=None):
         if pools.mode == "column":
             column_weights = scratch.take(column.order)
             cumulative = scratch.cumsum(column_weights, 1)
-            column_thresholds = _type7_quantile(column.scores, column_weights, levels, cumulative)
+            column_cutoffs = _type7_quantile(column.scores, column_weights, levels, cumulative)
         positives_before = np.empty((batch, in_column.size, levels.size), dtype=np.intp)
         for i, j in enumerate(in_column):
             pool = pools.pools[j]
             pool_weights = scratch.take(pool.samples)
             cumulative = scratch.cumsum(pool_weights, 1)
             if pools.mode == "pooled":
-                thresholds[:, j] = _type7_quantile(pool.scores, pool_weights, levels, cumulative)
+                cutoffs[:, j] = _type7_quantile(pool.scores, pool_weights, levels, cumulative)
             elif pools.mode == "balanced":
-                thresholds[:, j] = _balanced_quantile(pool, pool_weights, levels)
+                cutoffs[:, j] = _balanced_quantile(pool, pool_weights, levels)
             else:
-                thresholds[:, j] = column_thresholds
-            at_or_below = np.searchsorted(pool.scores, thresholds[:, j], side="right")
+                cutoffs[:, j] = column_cutoffs
+            at_or_below = np.searchsorted(pool.scores, cutoffs[:, j], side="right")
             start = rows * pool.scores.size
             pool_below[:, j] = cumulative[start + at_or_below] - cumulative[start]
             pool_total[:, j] = cumulative[start + pool.scores.size] - cumulative[start]
@@ -333,7 +425,7 @@ def batch_rates(pools, levels, multiplicities=None):
     negative_total = pool_total - positive_total
     tpr = (positive_total - positive_below) / positive_total
     fpr = (negative_total - (pool_below - positive_below)) / negative_total
-    return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, thresholds)))
+    return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, cutoffs)))
 
 
 class _Scratch:
@@ -385,8 +477,11 @@ def _type7_quantile(scores, weights, levels, flat):
 
     ``weights`` (b, m) holds integer multiplicities of ``scores``, so each
     replicate is the multiset in which score i appears that many times, and
-    ``flat`` is their :meth:`_Scratch.cumsum`.
+    ``flat`` is their :meth:`_Scratch.cumsum`. Real weights (sample weights)
+    give the weighted type-7 quantiles of :func:`_weighted_type7_quantile`.
     """
+    if weights.dtype.kind == "f":
+        return np.stack([_weighted_type7_quantile(scores, row, levels) for row in weights])
     batch, size = weights.shape
     offset = flat[: -1 : size][:, None]  # weight of the rows before
     count = flat[size::size][:, None] - offset
@@ -402,8 +497,46 @@ def _type7_quantile(scores, weights, levels, flat):
     return _lerp(values[:, :, 0], values[:, :, 1], gamma)
 
 
+def _weighted_type7_quantile(scores, weights, levels):
+    """Akinshin's (2023, arXiv:2304.07265) weighted type-7 quantiles of sorted ``scores``.
+
+    With Kish's effective size ``n* = (Σw)² / Σw²``, the type-7 quantile
+    ``levels[t]`` is the mean of the weighted quantile function over the
+    window ``[h / n*, (h + 1) / n*]`` of the cumulative weight share, with
+    ``h = (n* - 1) levels[t]``: numpy's ``"linear"`` quantile for equal
+    weights, and unchanged by scaling the weights. A window inside one value's
+    share (ends within :data:`WEIGHTED_QUANTILE_RTOL` of its edges) gives that
+    value exactly.
+
+    >>> x = np.array([1.0, 2.0, 4.0, 7.0])
+    >>> levels = np.array([0.9, 0.5, 0.2])
+    >>> bool(np.allclose(_weighted_type7_quantile(x, np.full(4, 0.3), levels), np.quantile(x, levels)))
+    True
+    """
+    keep = weights > 0
+    scores, weights = scores[keep], weights[keep]
+    total = weights.sum()
+    cumulative = np.cumsum(weights)
+    effective = total * total / (weights @ weights)
+    start = (effective - 1) * levels * (total / effective)
+    end = start + total / effective
+    tolerance = WEIGHTED_QUANTILE_RTOL * total
+    last = scores.size - 1
+    first_atom = np.minimum(np.searchsorted(cumulative, start + tolerance, side="right"), last)
+    last_atom = np.minimum(np.searchsorted(cumulative, end - tolerance, side="left"), last)
+    before = np.concatenate(([0.0], cumulative[:-1]))
+    integral = np.concatenate(([0.0], np.cumsum(scores * weights)))
+
+    def area_up_to(position, atom):
+        return integral[atom] + scores[atom] * (position - before[atom])
+
+    mean = (area_up_to(end, last_atom) - area_up_to(start, first_atom)) / (end - start)
+    low, high = scores[first_atom], scores[last_atom]
+    return np.where(low == high, low, np.clip(mean, low, high))
+
+
 def _lerp(low, high, t):
-    """numpy's quantile interpolation, so that the thresholds equal ``numpy.quantile``'s."""
+    """numpy's quantile interpolation, so that the cut-offs equal ``numpy.quantile``'s."""
     diff = high - low
     return np.where(t >= 0.5, high - diff * (1 - t), low + diff * t)
 
@@ -414,7 +547,8 @@ def _balanced_quantile(pool, weights, levels):
     The comparison ``c_pos/n_pos + c_neg/n_neg >= 2τ`` is made in integers,
     ``c_pos n_neg + c_neg n_pos >= 2τ n_pos n_neg``, with a relative tolerance
     of 1e-12 so that a level such as 0.1 is met when the mixture is exactly
-    0.1. Duplicating every sample of a class leaves the thresholds unchanged.
+    0.1. Duplicating every sample of a class leaves the cut-offs unchanged,
+    and so do real weights of any scale.
     """
     if weights.dtype.kind in "ub":
         weights = weights.astype(np.int64)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from polyroc._results import Result, jsonable
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
-from polyroc.dmf._curve import roc_points, with_endpoints
+from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor
-from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point
+from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning
+from polyroc.resampling import ConfidenceInterval
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
 REVERSAL_TOLERANCE = 0.01
@@ -32,23 +35,25 @@ class Reversal(NamedTuple):
     row: int
 
 
-@dataclass(frozen=True)
-class DmfRoc:
+@dataclass(frozen=True, eq=False)
+class DmfRoc(Result):
     """A multiclass ROC curve by binomial deviance matrix factorization (ROC-DMF).
 
-    Rows are in decreasing-threshold order: row r uses quantile level ``levels[r]``.
+    Wang & Carvalho (2024), "Multiclass ROC", arXiv:2404.13147. Rows are in
+    decreasing-cut-off order: row r uses quantile level ``levels[r]``.
 
     Attributes
     ----------
     fpr, tpr : ndarray of shape (T,)
-        The curve: expit of the fitted FP- and TP-block row intercepts.
+        The curve: expit of the fitted FP- and TP-block row intercepts (with
+        ``settings["monotone"]``, their running maximum).
     D : float
-        The AUC-like area under the curve, by trapezoids in threshold order
+        The AUC-like area under the curve, by trapezoids in cut-off order
         with the endpoints (0, 0) and (1, 1) added.
     levels : ndarray of shape (T,)
         Quantile level of each row (decreasing).
-    thresholds : ndarray of shape (T, K)
-        Threshold of each row for each pair.
+    cutoffs : ndarray of shape (T, K)
+        Score cut-off of each row for each pair.
     tpr_matrix, fpr_matrix : ndarray of shape (T, K)
         The observed pairwise rates. With K >= 2 pairs the factorization fits
         their empirical-logit version (n M + ½)/(n + 1), n = ``n_pos`` (TPR)
@@ -68,14 +73,12 @@ class DmfRoc:
     dropped_pairs : tuple of tuple
         Pairs left out because one of their classes has no samples.
     n_pos, n_neg : ndarray of shape (K,)
-        Sizes of the positive and negative class of each pair.
+        Sizes of the positive and negative class of each pair (Kish's
+        effective sizes with sample weights).
     deviance : float
         Final weighted binomial deviance.
     n_iter : int
     converged : bool
-    method, threshold_mode, weighting, trials : str
-        The settings (``weighting`` is ``"custom"`` for user weights).
-    monotone : bool
     classes : ndarray
         The class order.
     bootstrap : DmfBootstrap or None
@@ -90,13 +93,18 @@ class DmfRoc:
         moves its intercept, the model's logit at the average pair effect
         V = 0. Above 0.01 :func:`roc_dmf` warns with
         :class:`NonMonotoneCurveWarning`.
+    settings : dict
+        The options: ``cutoff_grid``, ``n_levels``, ``method``, ``weighting``
+        (``"custom"`` for user weights), ``trials``, ``monotone``,
+        ``bootstrap``, ``n_boot`` (0 without a bootstrap), ``confidence``,
+        ``random_state``, ``interval_method``, ``tol``, ``max_iter``.
     """
 
     fpr: np.ndarray
     tpr: np.ndarray
     D: float
     levels: np.ndarray
-    thresholds: np.ndarray
+    cutoffs: np.ndarray
     tpr_matrix: np.ndarray
     fpr_matrix: np.ndarray
     intercept: np.ndarray
@@ -112,92 +120,84 @@ class DmfRoc:
     deviance: float
     n_iter: int
     converged: bool
-    method: str
-    threshold_mode: str
-    weighting: str
-    trials: str
-    monotone: bool
     classes: np.ndarray
+    settings: dict
     bootstrap: DmfBootstrap | None = None
     max_reversal: float = 0.0
 
     @property
-    def ci(self):
+    def ci(self) -> ConfidenceInterval | None:
         """The bootstrap :class:`~polyroc.resampling.ConfidenceInterval` of D, or None."""
         return None if self.bootstrap is None else self.bootstrap.ci
 
-    def plot(self, ax=None, *, name=None, band=True, **kwargs):
-        """Plot the curve (with its endpoints) and, if bootstrapped, its band.
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data (see :meth:`polyroc._results.Result.to_dict`), and ``ci``."""
+        return {**super().to_dict(), "ci": jsonable(self.ci)}
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per curve point (level, FPR-like, TPR-like), in cut-off order."""
+        return [
+            {"level": float(level), "fpr": float(fpr), "tpr": float(tpr)}
+            for level, fpr, tpr in zip(self.levels, self.fpr, self.tpr)
+        ]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the curve (and its bootstrap band) with :class:`polyroc.plotting.DmfRocDisplay`.
 
         Parameters
         ----------
-        ax : matplotlib Axes, optional
-            Where to draw; default a new figure's axes.
-        name : str, optional
-            Legend label prefix.
-        band : bool, default=True
-            Shade the bootstrap band when there is one.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
         **kwargs
-            Passed to ``Axes.plot`` for the curve.
+            Passed to ``DmfRocDisplay.from_result`` (``name=`` and the
+            display's options).
 
         Returns
         -------
-        matplotlib.axes.Axes
+        polyroc.plotting.DmfRocDisplay
         """
-        import matplotlib.pyplot as plt
+        from polyroc.plotting import DmfRocDisplay
 
-        if ax is None:
-            _, ax = plt.subplots()
-        x, y = with_endpoints(self.fpr[None], self.tpr[None])
-        label = f"{name + ' ' if name else ''}ROC-DMF (D = {self.D:.3f})"
-        (line,) = ax.plot(x[0], y[0], label=kwargs.pop("label", label), **kwargs)
-        if band and self.bootstrap is not None:
-            boot = self.bootstrap
-            ax.fill_between(
-                boot.band_fpr, boot.band_low, boot.band_high, color=line.get_color(), alpha=0.2,
-                label=f"{100 * boot.confidence:g}% band ({boot.kind})",
-            )
-        ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=0.8)
-        ax.set(xlabel="FPR-like  expit(Λ0 fp)", ylabel="TPR-like  expit(Λ0 tp)", xlim=(0, 1), ylim=(0, 1))
-        ax.legend(loc="lower right")
-        return ax
+        return DmfRocDisplay.from_result(self, ax=ax, **kwargs)
 
 
 def roc_dmf(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    labels=None,
-    levels=None,
-    n_levels=99,
-    thresholds="pooled",
-    method="intercept",
-    weighting="unweighted",
-    trials="pairs",
-    monotone=False,
-    bootstrap=None,
-    n_boot=1000,
-    confidence=0.95,
-    random_state=None,
-    tol=1e-8,
-    max_iter=200,
-):
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    levels: ArrayLike | None = None,
+    n_levels: int = 99,
+    cutoff_grid: str = "pooled",
+    method: str = "intercept",
+    weighting: str | ArrayLike = "unweighted",
+    trials: str = "pairs",
+    monotone: bool = False,
+    bootstrap: str | None = None,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    tol: float = 1e-8,
+    max_iter: int = 200,
+) -> DmfRoc:
     """Multiclass ROC curve and its area D by binomial deviance matrix factorization.
 
     For every ordered class pair (a, b) the TPR and FPR of column a's scores at
-    T quantile thresholds form two T × K matrices; a weighted binomial
+    T quantile cut-offs form two T × K matrices; a weighted binomial
     rank-one factorization ``logit M_ij ≈ Λ0_i + Λ_i V_j`` of the stacked
     matrices gives, through its row intercepts, one multiclass ROC curve
-    (Wang & Carvalho 2024, "Multiclass ROC", arXiv:2404.13147).
+    (Wang & Carvalho (2024), "Multiclass ROC", arXiv:2404.13147).
 
     The rates are fitted as empirical-logit rates (n M + ½)/(n + 1), n the
-    samples behind the rate (Haldane 1956; Anscombe 1956), so that rates of 0
+    samples behind the rate (Haldane (1956), Ann. Hum. Genet. 20:309;
+    Anscombe (1956), Biometrika 43:461), so that rates of 0
     or 1 have finite logits and D is free of tuning constants; each rate moves
     towards ½ by at most 1/(2(n + 1)), which lowers D noticeably only for
     small classes (tens of samples) and nearly perfect classifiers. With
-    two classes the paper's §3.1 applies: the single pair (first class,
+    two classes the paper's section 3.1 applies: the single pair (first class,
     second class) is used, the model is saturated and the curve is the
-    empirical binary ROC at the quantile thresholds (D converges to the
+    empirical binary ROC at the quantile cut-offs (D converges to the
     binary AUC as the levels refine).
 
     Parameters
@@ -210,12 +210,24 @@ def roc_dmf(
     labels : array-like of shape (k,), optional
         Class order; default the sorted unique values of ``y_true``. A class
         without samples makes its pairs undefined: they are dropped with a warning.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weights of relative importance (scale-free: multiplying
+        them all by a constant changes nothing). Each rate is the weighted
+        share of its class above the cut-off, the cut-offs are weighted
+        quantiles (see :func:`pairwise_rates`), and the sample counts behind
+        the rates (binomial trials, continuity correction, parametric
+        bootstrap) become Kish's effective class sizes ``(Σw)² / Σw²``
+        (Kish (1965), "Survey Sampling", Wiley). Integer weights give the
+        rates of repeated rows (with ``cutoff_grid="balanced"`` always; with
+        the type-7 grids at equal cut-offs), but not the same D: repeating a
+        row adds information, a weight does not. The stratified bootstrap
+        resamples rows within classes and carries their weights.
     levels : array-like of shape (T,), optional
         Increasing quantile levels in (0, 1), T >= 2; default ``t / (n_levels + 1)``.
     n_levels : int, default=99
         T when ``levels`` is None.
-    thresholds : {"pooled", "column", "balanced"}, default="pooled"
-        Threshold pool of pair (a, b): column a's scores of classes a and b, of
+    cutoff_grid : {"pooled", "column", "balanced"}, default="pooled"
+        Cut-off pool of pair (a, b): column a's scores of classes a and b, of
         all samples, or the equal-weight mixture of the two classes (invariant
         to the class sizes). See :func:`pairwise_rates`.
     method : {"intercept", "algorithm1"}, default="intercept"
@@ -237,15 +249,20 @@ def roc_dmf(
     bootstrap : {None, "parametric", "stratified"}, default=None
         Also compute a CI of D and a band for the curve: by simulating from the
         fitted binomial model (the paper's method; its intervals are far too
-        narrow because the cells are not independent), or by resampling
+        narrow because the cells are not independent; with sample weights the
+        trials are the effective sizes rounded to integers), or by resampling
         observations within each class and refitting.
     n_boot : int, default=1000
+        Bootstrap replicates, >= 1 when ``bootstrap`` is given; without a
+        bootstrap it is unused (0 is accepted: no interval).
     confidence : float, default=0.95
-    random_state : None, int or numpy.random.Generator
+        Level of the percentile interval of D and of the band.
+    random_state : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap.
     tol : float, default=1e-8
-        Convergence threshold on the relative change of deviance.
+        Convergence tolerance on the relative change of deviance.
     max_iter : int, default=200
+        Largest number of iterations of a fit.
 
     Returns
     -------
@@ -253,12 +270,15 @@ def roc_dmf(
 
     Raises
     ------
-    ValueError, TypeError
-        Invalid labels or scores, fewer than 2 classes with samples, bad
-        levels or more than fit in memory (2 T K > 2**22 matrix cells),
-        unknown options, weights of the wrong shape or not positive, a bad
-        ``random_state``, or a bootstrap of more than 2**34 cell refits
+    ValueError
+        Invalid labels, scores or ``sample_weight``, fewer than 2 classes with
+        samples, bad levels or more than fit in memory (2 T K > 2**22 matrix
+        cells), unknown options, weights of the wrong shape or not positive, a
+        bad ``random_state``, or a bootstrap of more than 2**34 cell refits
         (``n_boot`` × 2 T K; about an hour). All are checked before any work.
+    TypeError
+        Options of the wrong type (a list for ``cutoff_grid``, a float
+        ``n_boot``, a non-bool ``monotone`` ...).
 
     Warns
     -----
@@ -283,6 +303,9 @@ def roc_dmf(
     >>> boot = roc_dmf(y, P, n_levels=19, bootstrap="stratified", n_boot=20, random_state=0)
     >>> boot.ci.low <= boot.D <= boot.ci.high
     True
+    >>> weighted = roc_dmf(y, P, n_levels=19, sample_weight=np.full(120, 0.25))  # equal weights: no change
+    >>> weighted.D == result.D
+    True
     """
     settings = check_settings(
         method=method,
@@ -297,8 +320,8 @@ def roc_dmf(
         random_state=random_state,
     )
     problem = prepare_problem(
-        y_true, y_score, labels=labels, levels=levels, n_levels=n_levels, thresholds=thresholds,
-        one_binary_pair=True,
+        y_true, y_score, labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
+        cutoff_grid=cutoff_grid, one_binary_pair=True,
     )
     check_bootstrap_size(problem, settings)
     point = fit_point(problem, settings)
@@ -361,7 +384,7 @@ def assemble(problem, point, settings, boot):
         tpr=point.tpr,
         D=point.area,
         levels=problem.levels,
-        thresholds=point.thresholds,
+        cutoffs=point.cutoffs,
         tpr_matrix=point.rates[:n_levels],
         fpr_matrix=point.rates[n_levels:],
         intercept=fit.intercept[0],
@@ -377,12 +400,8 @@ def assemble(problem, point, settings, boot):
         deviance=float(fit.deviance[0]),
         n_iter=int(fit.n_iter[0]),
         converged=bool(fit.converged[0]),
-        method=settings.method,
-        threshold_mode=problem.pools.mode,
-        weighting=settings.weighting if isinstance(settings.weighting, str) else "custom",
-        trials=settings.trials,
-        monotone=settings.monotone,
         classes=problem.classes,
+        settings=settings_record(problem, settings),
         bootstrap=boot,
         max_reversal=curve_reversal(point).amount,
     )

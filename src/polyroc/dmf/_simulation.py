@@ -1,7 +1,8 @@
-"""The discriminative simulation of the ROC-DMF paper (Sec. 5.1), to reproduce its experiments."""
+"""The discriminative simulation of Wang & Carvalho (2024), arXiv:2404.13147 (section 5.1), to reproduce its experiments."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -18,8 +19,17 @@ class Simulation(NamedTuple):
     probabilities: np.ndarray
 
 
-def simulate_paper_design(n=50_000, p=10, k=5, *, labels="multinomial", random_state=None):
-    """Draw the paper's Sec. 5.1 data: X ~ N(0, I_p), P = softmax(1, X B), B_j ~ N(1_p, I_p).
+def simulate_paper_design(
+    n: int = 50_000,
+    p: int = 10,
+    k: int = 5,
+    *,
+    labels: str = "multinomial",
+    random_state: int | np.random.Generator | None = None,
+) -> Simulation:
+    """Draw the data of Wang & Carvalho (2024), arXiv:2404.13147, section 5.1.
+
+    X ~ N(0, I_p), P = softmax(1, X B), B_j ~ N(1_p, I_p).
 
     The first class's logit is the constant 1, literally as in the paper.
 
@@ -29,7 +39,8 @@ def simulate_paper_design(n=50_000, p=10, k=5, *, labels="multinomial", random_s
         Samples (>= 1), covariates (>= 1) and classes (>= 2).
     labels : {"multinomial", "argmax"}, default="multinomial"
         Labels drawn from Cat(P) (eq. 27), or the most probable class (eq. 28).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the draws.
 
     Returns
     -------
@@ -62,7 +73,12 @@ def simulate_paper_design(n=50_000, p=10, k=5, *, labels="multinomial", random_s
     return Simulation(X, y, probabilities)
 
 
-def simulate_rare_class_scores(sizes=(3118, 620, 240, 45, 13, 4, 2), *, n_large=3, random_state=None):
+def simulate_rare_class_scores(
+    sizes: Sequence[int] = (3118, 620, 240, 45, 13, 4, 2),
+    *,
+    n_large: int = 3,
+    random_state: int | np.random.Generator | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Scores of a classifier that separates the large classes and knows nothing of the rare ones.
 
     An analogue of boosted trees on a very imbalanced problem (such as UCI
@@ -77,7 +93,8 @@ def simulate_rare_class_scores(sizes=(3118, 620, 240, 45, 13, 4, 2), *, n_large=
         Samples per class (each >= 1, at least ``n_large + 1`` classes).
     n_large : int, default=3
         Number of leading, well-separated classes (>= 1).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the draws.
 
     Returns
     -------

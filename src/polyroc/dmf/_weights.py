@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._validation import (
-    check_class_support,
     check_label_vector,
     check_option,
     check_positive_array,
     check_real,
+    check_sample_weight,
     encode_labels,
     resolve_classes,
 )
+from polyroc.dmf._rates import class_sizes, relative_weights
 
 WEIGHTINGS = ("unweighted", "weighted")
 TRIALS = ("pairs", "marginal")
@@ -58,8 +60,18 @@ def _full_pair_index(pairs, n_classes):
     return a * (n_classes - 1) + np.where(b < a, b, b - 1)
 
 
-def majority_cost_weights(y_true, c, *, labels=None, trials="pairs"):
-    """Cost weights of the paper's §5.3 favouring (c > 1) or penalising (c < 1) the majority class.
+def majority_cost_weights(
+    y_true: ArrayLike,
+    c: float,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    trials: str = "pairs",
+) -> np.ndarray:
+    """Cost weights favouring (c > 1) or penalising (c < 1) the majority class.
+
+    The costs of section 5.3 of Wang & Carvalho (2024), "Multiclass ROC",
+    arXiv:2404.13147.
 
     With m the majority class, the fit weight of pair (a, b) is, in the TP
     block, c if a = m, 1/c if b = m and 1 otherwise; in the FP block 1/c if
@@ -70,11 +82,15 @@ def majority_cost_weights(y_true, c, *, labels=None, trials="pairs"):
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        True labels (the majority class is the most frequent; ties: the first).
+        True labels (the majority class is the most frequent, by total
+        weight with ``sample_weight``; ties: the first).
     c : float
         Cost parameter, > 0; c = 1 gives the unweighted fit.
     labels : array-like, optional
         Class order; default the sorted unique labels of ``y_true``.
+    sample_weight : array-like of shape (n,), optional
+        Must match the ``sample_weight`` passed to :func:`roc_dmf`: the trials
+        are then the effective class sizes.
     trials : {"pairs", "marginal"}, default="pairs"
         Must match the ``trials`` passed to :func:`roc_dmf`.
 
@@ -88,7 +104,9 @@ def majority_cost_weights(y_true, c, *, labels=None, trials="pairs"):
     Raises
     ------
     ValueError
-        For invalid labels, c <= 0 or an unknown ``trials``.
+        For invalid labels or ``sample_weight``, c <= 0 or an unknown ``trials``.
+    TypeError
+        For a non-numeric ``c`` or ``sample_weight``.
 
     Examples
     --------
@@ -102,10 +120,13 @@ def majority_cost_weights(y_true, c, *, labels=None, trials="pairs"):
     check_option("trials", trials, TRIALS)
     y = check_label_vector("y_true", y_true)
     classes = resolve_classes(labels, y_true=y)
-    support = check_class_support(encode_labels(y, classes), classes)
+    weights = relative_weights(check_sample_weight(sample_weight, y.size))
+    codes = encode_labels(y, classes)
     k = classes.size
+    total = np.bincount(codes, weights=weights, minlength=k)
+    support = class_sizes(codes, k, weights)
     pairs = np.array([(a, b) for a in range(k) for b in range(k) if a != b])
-    majority = int(np.argmax(support))
+    majority = int(np.argmax(total))
     favoured = np.where(pairs[:, 0] == majority, c, np.where(pairs[:, 1] == majority, 1 / c, 1.0))
     costs = np.vstack([favoured, 1 / favoured])
     trial_counts = binomial_trials(support[pairs[:, 0]], support[pairs[:, 1]], 1, trials)

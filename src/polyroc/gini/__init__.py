@@ -1,8 +1,9 @@
-"""Gini-weighted multiclass ROC curve (Giudici, Rosciano, Schrader, Kummerfeld).
+"""Gini-weighted multiclass ROC curve of Giudici, Rosciano, Schrader & Kummerfeld (2025), arXiv:2510.15670.
 
 ``gini_roc`` averages the one-vs-rest ROC curves with the class weights of the
-multidimensional Gini index (Auricchio, Giudici, Toscani) of the ZCA-cor
-whitened scores; the building blocks are public too. ``docs/gini.md`` explains
+multidimensional Gini index (Auricchio, Giudici & Toscani (2024),
+arXiv:2409.10119) of the ZCA-cor whitened scores; the building blocks are
+public too. The documentation's Gini page explains
 the choices (singular correlation, exact grid, vertical or threshold averaging,
 bootstrap, ``compat="reference"``).
 """

@@ -28,6 +28,7 @@ weighted mean) to reduce cancellation.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._validation import check_option, check_real_array, check_sample_weight, scale_weights
 
@@ -36,7 +37,9 @@ __all__ = ["gini_index", "gini_mean_difference"]
 GINI_NORMS = ("unbiased", "plugin")
 
 
-def gini_mean_difference(x, *, sample_weight=None, norm="unbiased"):
+def gini_mean_difference(
+    x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: str = "unbiased"
+) -> float | np.ndarray:
     """Gini mean difference: the mean absolute difference of two draws, in O(n log n).
 
     Parameters
@@ -85,7 +88,7 @@ def gini_mean_difference(x, *, sample_weight=None, norm="unbiased"):
     return float(result[0]) if values.ndim == 1 else result
 
 
-def gini_index(x, *, sample_weight=None, norm="unbiased"):
+def gini_index(x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: str = "unbiased") -> float | np.ndarray:
     """Gini index ``Δ / (2 |μ|)``: the Gini mean difference over twice the absolute mean.
 
     For non-negative ``x`` it lies in [0, 1] (``"unbiased"``) or in

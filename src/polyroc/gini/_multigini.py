@@ -1,4 +1,9 @@
-"""The multidimensional Gini index G₁ of Auricchio, Giudici and Toscani, and its class weights.
+"""The multidimensional Gini index G₁ and its class weights.
+
+Auricchio, Giudici & Toscani (2024), "Extending the Gini index to higher
+dimensions via whitening processes", arXiv:2409.10119; the class weights are
+those of the Gini-weighted ROC curve of Giudici, Rosciano, Schrader &
+Kummerfeld (2025), arXiv:2510.15670.
 
 With the ZCA-cor whitened scores ``X* = X Wᵀ``, their mean ``m* = W m`` and the
 Gini mean differences ``Δ_i`` of their columns,
@@ -14,9 +19,12 @@ not an AUC of the classifier.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from polyroc._results import Result
 from polyroc._validation import check_option, check_real_array
 from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference, relative_weights
 from polyroc.gini._whitening import Whitening, fit_whitening, warn_about_whitening
@@ -28,7 +36,7 @@ ZERO_MEAN_RTOL = 1e-12
 
 
 @dataclass(frozen=True, eq=False)
-class MultidimensionalGini:
+class MultidimensionalGini(Result):
     """G₁ of a score matrix, its class weights and the whitening behind them.
 
     Attributes
@@ -47,8 +55,10 @@ class MultidimensionalGini:
         The singular λ → 0 limit was taken: weights are the limit ones, G₁ = 0.
     whitening : Whitening
         The fitted whitening.
-    norm : str
-        ``"unbiased"`` or ``"plugin"`` mean difference.
+    settings : dict
+        The options: ``norm`` (``"unbiased"`` or ``"plugin"`` mean
+        difference), ``fitted_on`` (``"X"`` or ``"reference"``) and the
+        whitening's ``singular``, ``ridge`` and ``constant``.
     """
 
     weights: np.ndarray
@@ -58,24 +68,36 @@ class MultidimensionalGini:
     gini: np.ndarray
     degenerate: bool
     whitening: Whitening
-    norm: str
+    settings: dict
 
     @property
-    def auc_theory(self):
+    def auc_theory(self) -> float:
         """``(G₁ + 1) / 2``, the paper's "theoretical AUC" (a dispersion diagnostic)."""
         return (self.g1 + 1) / 2
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data, and ``auc_theory``."""
+        return {**super().to_dict(), "auc_theory": self.auc_theory}
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per column: weight, whitened mean, mean difference and Gini index."""
+        return [
+            {"column": i, "weight": float(w), "whitened_mean": float(m), "mean_difference": float(d),
+             "gini": float(g)}
+            for i, (w, m, d, g) in enumerate(zip(self.weights, self.whitened_mean, self.mean_difference, self.gini))
+        ]
+
 
 def multidimensional_gini(
-    X,
+    X: ArrayLike,
     *,
-    sample_weight=None,
-    reference=None,
-    singular="limit",
-    ridge=None,
-    constant="drop",
-    norm="unbiased",
-):
+    sample_weight: ArrayLike | None = None,
+    reference: ArrayLike | None = None,
+    singular: str = "limit",
+    ridge: float | None = None,
+    constant: str = "drop",
+    norm: str = "unbiased",
+) -> MultidimensionalGini:
     """Multidimensional Gini index G₁ (ZCA-cor whitening, l1 norm) and its weights.
 
     Parameters
@@ -130,10 +152,10 @@ def multidimensional_gini(
         fitting = check_real_array("reference", reference, n_columns=values.shape[1], min_samples=2)
         whitening = fit_whitening(fitting, None, **options, name="reference")
     warn_about_whitening(whitening, np.arange(values.shape[1]), "X" if reference is None else "reference")
-    return gini_of_whitened(whitening, values, weights, norm)
+    return gini_of_whitened(whitening, values, weights, norm, fitted_on="X" if reference is None else "reference")
 
 
-def gini_of_whitened(whitening, X, weights, norm):
+def gini_of_whitened(whitening, X, weights, norm, fitted_on="X"):
     """:class:`MultidimensionalGini` of validated scores under a fitted whitening."""
     whitened = whitening.transform(X)
     whitened_mean = np.average(whitened, axis=0, weights=weights)
@@ -153,7 +175,7 @@ def gini_of_whitened(whitening, X, weights, norm):
         gini=gini,
         degenerate=whitening.degenerate,
         whitening=whitening,
-        norm=norm,
+        settings={"norm": norm, "fitted_on": fitted_on, **whitening.settings},
     )
 
 

@@ -1,7 +1,8 @@
 """The authors' reference pipeline (``compat="reference"``), step by step.
 
-As the spec describes the reference code (``whitening_predicted_proba_stable``,
-``multidim_gini``, ``metrics_multiroc``):
+The published code of Giudici, Rosciano, Schrader & Kummerfeld (2025),
+arXiv:2510.15670 (``whitening_predicted_proba_stable``, ``multidim_gini``,
+``metrics_multiroc``), reproduced as follows:
 
 1. add N(0, 1e-8²) noise to the fitting and the evaluated scores (here from a
    seeded Generator; the reference draws from the unseeded global state, so

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from polyroc._results import Result
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -42,6 +45,7 @@ from polyroc.gini._whitening import (
     warn_about_whitening,
 )
 from polyroc.resampling import (
+    STRATIFIED_PERCENTILE,
     ConfidenceInterval,
     bootstrap_multiplicities,
     percentile_interval,
@@ -65,7 +69,7 @@ class ScoreScaleWarning(UserWarning):
 
 
 @dataclass(frozen=True, eq=False)
-class GiniBootstrap:
+class GiniBootstrap(Result):
     """Stratified percentile-bootstrap band and intervals of a :class:`GiniRoc`.
 
     Attributes
@@ -80,6 +84,10 @@ class GiniBootstrap:
         Bootstrap standard error of the aggregated AUC.
     weights_low, weights_high : ndarray of shape (n_classes,)
         Percentile intervals of the class weights.
+    settings : dict
+        ``n_boot``, ``confidence``, ``random_state``, ``interval_method``
+        (``"percentile"``) and ``stratify`` (True: rows resampled within
+        each class, carrying their sample weights).
     """
 
     fpr: np.ndarray
@@ -89,11 +97,20 @@ class GiniBootstrap:
     auc_se: float
     weights_low: np.ndarray
     weights_high: np.ndarray
+    settings: dict
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per FPR value of the band."""
+        return [{"fpr": float(f), "tpr_low": float(lo), "tpr_high": float(hi)}
+                for f, lo, hi in zip(self.fpr, self.tpr_low, self.tpr_high)]
 
 
 @dataclass(frozen=True, eq=False)
-class GiniRoc:
+class GiniRoc(Result):
     """Gini-weighted multiclass ROC: weights, G₁, both AUCs, curves, bands and settings.
+
+    Giudici, Rosciano, Schrader & Kummerfeld (2025), "A Multiclass ROC Curve",
+    arXiv:2510.15670.
 
     Attributes
     ----------
@@ -142,7 +159,8 @@ class GiniRoc:
         How the result was computed: ``compat``, ``fitted_on``, ``singular``
         (requested), ``whitening`` (applied), ``ridge``, ``condition_number``,
         ``constant_classes``, ``absent_classes``, ``gini_norm``, ``grid``,
-        ``averaging``, ``n_boot``, ``confidence``, ``random_state``.
+        ``averaging``, ``n_boot``, ``confidence``, ``random_state``,
+        ``interval_method`` (None without a bootstrap).
     """
 
     classes: np.ndarray
@@ -165,47 +183,59 @@ class GiniRoc:
     bootstrap: GiniBootstrap | None
     settings: dict
 
-    def plot(self, ax=None, *, show_classes=True, show_dispersion=True):
-        """Plot the aggregated curve over the per-class curves and the chance diagonal.
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per class: its Gini weight, one-vs-rest AUC and whitened statistics."""
+        return [
+            {"class": label.item() if hasattr(label, "item") else label, "weight": float(self.weights[i]),
+             "auc": float(self.class_auc[i]), "gini": float(self.gini[i]),
+             "whitened_mean": float(self.whitened_mean[i]), "mean_difference": float(self.mean_difference[i])}
+            for i, label in enumerate(self.classes)
+        ]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the aggregated curve, the class curves and the bands with :class:`polyroc.plotting.GiniRocDisplay`.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; default: a new figure's.
-        show_classes : bool, default=True
-            Draw the one-vs-rest curve of each class (thin lines).
-        show_dispersion : bool, default=True
-            Shade the between-class dispersion band (not a confidence band).
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to ``GiniRocDisplay.from_result`` (``name=`` and the
+            display's options).
 
         Returns
         -------
-        matplotlib.axes.Axes
+        polyroc.plotting.GiniRocDisplay
         """
-        from polyroc.gini._plot import plot_gini_roc
+        from polyroc.plotting import GiniRocDisplay
 
-        return plot_gini_roc(self, ax, show_classes=show_classes, show_dispersion=show_dispersion)
+        return GiniRocDisplay.from_result(self, ax=ax, **kwargs)
 
 
 def gini_roc(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    labels=None,
-    sample_weight=None,
-    reference_scores=None,
-    singular="limit",
-    ridge=None,
-    constant="drop",
-    gini_norm="unbiased",
-    grid=None,
-    averaging="vertical",
-    absent="raise",
-    n_boot=0,
-    confidence=0.95,
-    random_state=None,
-    compat=None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    reference_scores: ArrayLike | None = None,
+    singular: str = "limit",
+    ridge: float | None = None,
+    constant: str = "drop",
+    gini_norm: str = "unbiased",
+    grid: int | None = None,
+    averaging: str = "vertical",
+    absent: str = "raise",
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    compat: str | None = None,
 ) -> GiniRoc:
-    """Gini-weighted multiclass ROC curve (Giudici, Rosciano, Schrader, Kummerfeld).
+    """Gini-weighted multiclass ROC curve.
+
+    Giudici, Rosciano, Schrader & Kummerfeld (2025), "A Multiclass ROC Curve",
+    arXiv:2510.15670, with the multidimensional Gini index of Auricchio,
+    Giudici & Toscani (2024), arXiv:2409.10119.
 
     The one-vs-rest ROC curves of the classes are averaged with the weights
     ``w_i = |m*_i| / Σ|m*_j|`` of the multidimensional Gini index G₁ of the
@@ -264,20 +294,22 @@ def gini_roc(
     absent : {"raise", "drop"}, default="raise"
         A class of ``labels`` without samples: raise, or give it weight 0 and
         renormalise the others (recorded in ``settings``).
-    n_boot : int, default=0
+    n_boot : int, default=1000
         Number of stratified bootstrap replicates for the band and intervals
-        (0: none). W is refitted in each replicate unless ``reference_scores``
+        (0: none). Rows are resampled within each class and keep their sample
+        weights; W is refitted in each replicate unless ``reference_scores``
         is given. Rows of weight 0 are not resampled.
     confidence : float, default=0.95
         Level of the bootstrap band and intervals.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap (and of the noise with ``compat="reference"``).
     compat : {None, "reference"}, default=None
         ``"reference"`` runs the authors' pipeline as published (seeded noise,
         stabilised whitening, global rank rescaling, unnormalised mean
         difference, ROC on whitened scores, 100-point grid, vertical
         averaging); it fixes ``singular``, ``ridge``, ``gini_norm``, ``grid``
-        and ``averaging`` and has no bootstrap or sample weights.
+        and ``averaging`` and takes no sample weights. Its bootstrap reruns
+        the whole pipeline (fresh noise) on rows resampled within each class.
 
     Returns
     -------
@@ -313,9 +345,10 @@ def gini_roc(
     ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")  # rows sum to 1: singular correlation
-    ...     result = gini_roc(y, P)
-    ...     by_threshold = gini_roc(y, P, averaging="threshold")
-    ...     baseline = gini_roc(y, [[1 / 3, 1 / 3, 1 / 3]] * 9)
+    ...     result = gini_roc(y, P, n_boot=0)
+    ...     by_threshold = gini_roc(y, P, averaging="threshold", n_boot=0)
+    ...     baseline = gini_roc(y, [[1 / 3, 1 / 3, 1 / 3]] * 9, n_boot=0)
+    ...     boot = gini_roc(y, P, n_boot=200, random_state=0)
     >>> result.settings["whitening"], result.g1
     ('limit', 0.0)
     >>> sigma = np.std(P, axis=0, ddof=1)
@@ -329,6 +362,8 @@ def gini_roc(
     (0.961, 0.955)
     >>> baseline.auc_agg, baseline.weights.tolist()
     (0.5, [nan, nan, nan])
+    >>> boot.bootstrap.auc.low <= boot.auc_agg <= boot.bootstrap.auc.high
+    True
     """
     check_option("compat", compat, COMPAT_OPTIONS)
     check_option("gini_norm", gini_norm, GINI_NORMS)
@@ -337,7 +372,7 @@ def gini_roc(
     grid = None if grid is None else check_positive_int("grid", grid, minimum=2)
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     if compat == "reference":
-        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging, n_boot)
+        _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging)
     else:
         ridge = check_whitening_options(singular, ridge, constant)
     y, scores, classes, weights, present, reference = _checked_inputs(
@@ -349,7 +384,8 @@ def gini_roc(
         "random_state": random_state,
     }
     if compat == "reference":
-        return _reference_roc(y, scores, reference, classes, present, random_state, settings)
+        return _reference_roc(y, scores, reference, classes, present, settings, n_boot=n_boot,
+                              confidence=confidence)
     options = {"singular": singular, "ridge": ridge, "constant": constant}
     whitening, gini = _fitted_gini(scores, weights, reference, classes, options, gini_norm, settings)
     curve_weights = None if gini is None else restrict_weights(gini.weights, present, classes)
@@ -367,6 +403,7 @@ def gini_roc(
     settings.update(
         compat=None, singular=singular, ridge=None if whitening is None else whitening.ridge,
         gini_norm=gini_norm, grid=grid, averaging=averaging, n_boot=n_boot, confidence=confidence,
+        interval_method=STRATIFIED_PERCENTILE if n_boot else None,
     )
     return _result(classes, present, curve_weights, whitening, gini, curves, aggregate, bootstrap, settings)
 
@@ -533,26 +570,34 @@ def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, gr
             else:
                 tpr.append(_aggregate(y, scores, replicate, curves, share, band_points, averaging).tpr)
                 auc.append(_aggregate(y, scores, replicate, curves, share, grid, averaging).auc)
+    return _summarise(weights, tpr, auc, estimate=estimate, confidence=confidence, random_state=random_state)
+
+
+def _summarise(weights, tpr, auc, *, estimate, confidence, random_state):
+    """:class:`GiniBootstrap` of the replicates' class weights, TPR on equispaced FPR values and AUCs."""
     auc = np.array(auc)
-    auc_low, auc_high = percentile_interval(auc, confidence=confidence)
-    tpr_low, tpr_high = percentile_interval(np.array(tpr), confidence=confidence)
+    n_boot = auc.size
+    tpr = np.array(tpr)
+    tpr_low, tpr_high = percentile_interval(tpr, confidence=confidence)
     weights = np.array(weights)
     if np.isnan(weights).all():  # constant scores in every replicate: no weights to bound
-        weights_low = weights_high = np.full(classes.size, np.nan)
+        weights_low = weights_high = np.full(weights.shape[1], np.nan)
     else:
         weights_low, weights_high = percentile_interval(weights, confidence=confidence)
-    interval = ConfidenceInterval(
-        estimate=estimate, low=float(auc_low), high=float(auc_high), confidence=confidence,
-        method="percentile, stratified bootstrap", n_boot=n_boot, random_state=random_state,
+    interval = ConfidenceInterval.from_replicates(
+        estimate, auc, confidence=confidence, interval_method=STRATIFIED_PERCENTILE, n_boot=n_boot,
+        random_state=random_state,
     )
     return GiniBootstrap(
-        fpr=np.linspace(0.0, 1.0, band_points), tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
-        auc_se=float(np.std(auc, ddof=1)) if auc.size > 1 else float("nan"),
+        fpr=np.linspace(0.0, 1.0, tpr.shape[1]), tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
+        auc_se=float(np.std(auc, ddof=1)) if n_boot > 1 else float("nan"),
         weights_low=weights_low, weights_high=weights_high,
+        settings={"n_boot": n_boot, "confidence": confidence, "random_state": random_state,
+                  "interval_method": STRATIFIED_PERCENTILE, "stratify": True},
     )
 
 
-def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging, n_boot):
+def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging):
     fixed = {
         "sample_weight": sample_weight is not None,
         "singular": singular != "limit",
@@ -560,7 +605,6 @@ def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, ave
         "gini_norm": gini_norm != "unbiased",
         "grid": grid is not None,
         "averaging": averaging != "vertical",
-        "n_boot": n_boot != 0,
     }
     given = [name for name, changed in fixed.items() if changed]
     if given:
@@ -569,24 +613,45 @@ def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, ave
         )
 
 
-def _reference_roc(y, scores, reference, classes, present, random_state, settings):
-    """:class:`GiniRoc` of the reference pipeline (see ``polyroc.gini._reference``)."""
-    outcome = reference_pipeline(y, scores, reference, present, classes, check_random_state(random_state))
+def _reference_roc(y, scores, reference, classes, present, settings, *, n_boot, confidence):
+    """:class:`GiniRoc` of the reference pipeline (see ``polyroc.gini._reference``), with its bootstrap."""
+    random_state = settings["random_state"]
+    rng = check_random_state(random_state)
+    outcome = reference_pipeline(y, scores, reference, present, classes, rng)
     settings.update(
         compat="reference", singular=None,
         whitening=f"reference: N(0, {REFERENCE_NOISE:g}) noise, floors {REFERENCE_FLOOR:g}, "
         f"caps {REFERENCE_CAP:g}, global rank rescaling",
         ridge=None, condition_number=None, constant_classes=[],
         gini_norm="reference: Δ/2, not divided by the mean", grid=REFERENCE_GRID,
-        n_boot=0, confidence=None,
+        averaging="vertical", n_boot=n_boot, confidence=confidence,
+        interval_method=STRATIFIED_PERCENTILE if n_boot else None,
     )
     aggregate = outcome.aggregate
+    bootstrap = None
+    if n_boot:
+        bootstrap = _reference_bootstrap(y, scores, reference, classes, present, rng, n_boot=n_boot,
+                                         confidence=confidence, random_state=random_state, estimate=aggregate.auc)
     return GiniRoc(
         classes=classes, weights=outcome.curve_weights, g1=outcome.g1, auc_theory=(outcome.g1 + 1) / 2,
         auc_agg=aggregate.auc, fpr=aggregate.fpr, tpr=aggregate.tpr,
         dispersion=aggregate.dispersion, class_fpr=outcome.curves.fpr,
         class_tpr=outcome.curves.tpr, class_auc=outcome.curves.auc, whitening=outcome.matrix,
         whitened_mean=outcome.whitened_mean, mean_difference=2 * outcome.gmd, gini=outcome.gmd,
-        degenerate=False, classes_used=tuple(classes[present].tolist()), bootstrap=None,
+        degenerate=False, classes_used=tuple(classes[present].tolist()), bootstrap=bootstrap,
         settings=settings,
     )
+
+
+def _reference_bootstrap(y, scores, reference, classes, present, rng, *, n_boot, confidence, random_state,
+                         estimate):
+    """The reference pipeline rerun on rows resampled within each class, each replicate with fresh noise."""
+    weights, tpr, auc = [], [], []
+    for chunk in bootstrap_multiplicities(y, n_boot, random_state=rng):
+        for multiplicity, stream in zip(chunk, rng.spawn(len(chunk))):
+            rows = np.repeat(np.arange(y.size), multiplicity)
+            outcome = reference_pipeline(y[rows], scores[rows], reference, present, classes, stream)
+            weights.append(outcome.curve_weights)
+            tpr.append(outcome.aggregate.tpr)
+            auc.append(outcome.aggregate.auc)
+    return _summarise(weights, tpr, auc, estimate=estimate, confidence=confidence, random_state=random_state)

@@ -1,5 +1,9 @@
 """ZCA-cor whitening ``W = P^{-1/2} V^{-1/2}``, with explicit handling of a singular P.
 
+The whitening of the multidimensional Gini index of Auricchio, Giudici &
+Toscani (2024), "Extending the Gini index to higher dimensions via whitening
+processes", arXiv:2409.10119.
+
 ``V`` holds the variances and ``P`` the correlation matrix of the fitting
 sample (covariance with ``ddof=1``; sample weights of relative importance,
 corrected as numpy's ``aweights``, so that scaling them changes nothing). For probability rows
@@ -28,9 +32,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from polyroc._results import Result
 from polyroc._validation import _describe, check_option, check_real, check_real_array
 from polyroc.gini._dispersion import relative_weights
 
@@ -56,7 +63,7 @@ class WhiteningWarning(UserWarning):
 
 
 @dataclass(frozen=True, eq=False)
-class Whitening:
+class Whitening(Result):
     """A fitted ZCA-cor whitening and how it was obtained.
 
     Attributes
@@ -82,6 +89,8 @@ class Whitening:
     n_samples : float
         Effective size of the fitting sample, ``(Σw)² / Σw²`` (Kish; the
         number of rows without weights).
+    settings : dict
+        The options: ``singular``, ``ridge`` (requested) and ``constant``.
     """
 
     matrix: np.ndarray
@@ -93,18 +102,52 @@ class Whitening:
     condition_number: float
     ridge: float | None
     n_samples: float
+    settings: dict
 
     @property
-    def degenerate(self):
+    def degenerate(self) -> bool:
         """True when the λ → 0 limit was taken, so that G₁ is 0 by construction."""
         return self.applied == "limit"
 
-    def transform(self, X):
-        """Whitened rows ``X @ W.T``."""
+    def transform(self, X: ArrayLike) -> np.ndarray:
+        """Whitened rows ``X @ W.T``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_columns)
+            Rows to whiten.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_columns)
+
+        Examples
+        --------
+        >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+        >>> whitened = zca_cor_whitening(X).transform(X)
+        >>> bool(np.allclose(np.cov(whitened.T), np.eye(2)))
+        True
+        """
         return np.asarray(X, dtype=np.float64) @ self.matrix.T
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data, and ``degenerate``."""
+        return {**super().to_dict(), "degenerate": self.degenerate}
 
-def zca_cor_whitening(X, *, sample_weight=None, singular="limit", ridge=None, constant="drop"):
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per column: its mean, standard deviation and whether it was whitened."""
+        return [{"column": i, "mean": float(m), "scale": float(sd), "used": bool(u)}
+                for i, (m, sd, u) in enumerate(zip(self.mean, self.scale, self.used))]
+
+
+def zca_cor_whitening(
+    X: ArrayLike,
+    *,
+    sample_weight: ArrayLike | None = None,
+    singular: str = "limit",
+    ridge: float | None = None,
+    constant: str = "drop",
+) -> Whitening:
     """Fit the ZCA-cor whitening matrix ``W = P^{-1/2} V^{-1/2}`` of a sample.
 
     Parameters
@@ -203,6 +246,7 @@ def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop", 
         condition_number=_condition_number(eigenvalues),
         ridge=ridge if applied == "ridge" else None,
         n_samples=effective_size,
+        settings={"singular": singular, "ridge": ridge, "constant": constant},
     )
 
 

@@ -1,11 +1,13 @@
 """Display objects (matplotlib) for polyroc's results, in scikit-learn's Display pattern.
 
-Each display is built by a classmethod from the data (``from_predictions``)
-or from a result object (``from_result``), draws with ``.plot(ax=None)`` and
-keeps the matplotlib artists it drew (``ax_``, ``figure_``, ``lines_`` ...).
-Nothing here calls ``plt.show()``. The core of polyroc never imports this
-package; importing it does not import ``matplotlib.pyplot`` until a display
-is drawn.
+Each display is built by a classmethod from a result object (``from_result``,
+what ``result.plot()`` calls), from the data (``from_predictions``) or from a
+fitted estimator (``from_estimator``), draws with ``.plot(ax=None, *, name=None,
+...)`` and keeps the matplotlib artists it drew (``ax_``, ``figure_``,
+``line_``, ``lines_`` ...). Nothing here calls ``plt.show()``. The core of
+polyroc never imports this package; importing it does not import
+``matplotlib.pyplot`` until a display is drawn. Classes get the colours of
+:func:`class_colors` (distinct for up to 20 classes) in every display.
 
 - :class:`ConfusionMatrixDisplay`: counts or normalised rates.
 - :class:`RocCurveDisplay`: one-vs-rest ROC curves, micro and macro averages.
@@ -14,11 +16,16 @@ is drawn.
 - :class:`SimplexHeatmapDisplay`: tuning score over the threshold simplex (3 classes).
 - :class:`DecisionRegionsDisplay`: regions of argmax(p − τ) on the simplex (3 classes).
 - :class:`TuningProfileDisplay`: score along each threshold coordinate through τ* (any m).
+- :class:`DmfRocDisplay`: the ROC-DMF curve, its bootstrap band and D.
+- :class:`GiniRocDisplay`: the Gini-weighted ROC curve between the class curves, with its bands.
 """
 
+from polyroc.plotting._base import Display
 from polyroc.plotting._clouds import RocCloudDisplay
-from polyroc.plotting._common import simplex_to_cartesian
+from polyroc.plotting._common import class_colors, simplex_to_cartesian
 from polyroc.plotting._confusion_matrix import ConfusionMatrixDisplay
+from polyroc.plotting._dmf import DmfRocDisplay
+from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
 from polyroc.plotting._roc import RocCurveDisplay
@@ -27,11 +34,15 @@ from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisp
 __all__ = [
     "ConfusionMatrixDisplay",
     "DecisionRegionsDisplay",
+    "Display",
+    "DmfRocDisplay",
+    "GiniRocDisplay",
     "PrecisionRecallDisplay",
     "RocCloudDisplay",
     "RocCurveDisplay",
     "SimplexHeatmapDisplay",
     "TuningProfileDisplay",
+    "class_colors",
     "decision_region",
     "simplex_to_cartesian",
 ]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from polyroc.plotting._common import new_axes
+from polyroc.plotting._common import check_name, new_axes
 
 __all__ = ["Display"]
 
@@ -20,16 +20,33 @@ class Display:
 
     - ``from_result(result, *, ax=None, name=None, **kwargs)``: draw a result
       object of the core (what ``result.plot()`` calls);
-    - ``from_predictions(y_true, y_score, *, ..., ax=None, name=None, **kwargs)``:
-      compute the result, then draw it;
-    - ``from_estimator(estimator, X, y, *, ..., ax=None, name=None, **kwargs)``
-      where a fitted estimator makes sense: its scores on ``X``.
+    - ``from_predictions(y_true, y_score, *, labels=None, sample_weight=None,
+      ..., ax=None, name=None, **kwargs)``: compute the result, then draw it;
+    - ``from_estimator(estimator, X, y, *, ..., ax=None, name=None, **kwargs)``:
+      the same on a fitted estimator's ``predict_proba(X)``.
 
-    ``plot(ax=None, *, name=None, ...)`` never calls ``plt.show()``.
+    ``plot(ax=None, *, name=None, ...)`` never calls ``plt.show()``. Subclasses
+    drawing one result set ``result_type``, checked by :meth:`from_result`.
     """
+
+    #: The result class :meth:`from_result` accepts (None: no check).
+    result_type: ClassVar[type | tuple[type, ...] | None] = None
+
+    #: Appended to the error for another result type: how to get the right one.
+    result_hint: ClassVar[str] = ""
 
     ax_: Any
     figure_: Any
+
+    @classmethod
+    def _check_result(cls, result: Any) -> None:
+        """Raise a TypeError naming ``result`` unless it is an instance of ``result_type``."""
+        if cls.result_type is not None and not isinstance(result, cls.result_type):
+            expected = cls.result_type if isinstance(cls.result_type, tuple) else (cls.result_type,)
+            names = " or ".join(kind.__name__ for kind in expected)
+            raise TypeError(
+                f"{cls.__name__}.from_result draws a {names}; result is a {type(result).__name__}{cls.result_hint}"
+            )
 
     @classmethod
     def from_result(cls, result: Any, *, ax: Any = None, name: str | None = None, **kwargs: Any) -> Display:
@@ -50,7 +67,23 @@ class Display:
         -------
         Display
             The Display, drawn.
+
+        Raises
+        ------
+        TypeError
+            If ``result`` is not the result type the Display draws, or ``name``
+            is not a string.
+
+        Examples
+        --------
+        >>> from polyroc.curves import ovr_roc_curve
+        >>> from polyroc.plotting import RocCurveDisplay
+        >>> curves = ovr_roc_curve([0, 1, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .3, .6]])
+        >>> RocCurveDisplay.from_result(curves, name="model").ax_.get_title()
+        'model: one-vs-rest ROC curves'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
+        cls._check_result(result)
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
     @classmethod
@@ -58,20 +91,52 @@ class Display:
                        **kwargs: Any) -> Display:
         """Draw from a fitted estimator's ``predict_proba`` on ``X`` against ``y``.
 
-        Subclasses that draw predictions define ``from_predictions``; this
-        calls it with ``estimator.predict_proba(X)`` and, unless given,
-        ``labels=estimator.classes_`` and the estimator's class name as ``name``.
+        Calls ``from_predictions(y, estimator.predict_proba(X), ...)`` with,
+        unless given, ``labels=estimator.classes_`` and the estimator's class
+        name as ``name``.
+
+        Parameters
+        ----------
+        estimator : object
+            A fitted classifier with ``predict_proba`` (and ``classes_``).
+        X : array-like of shape (n_samples, n_features)
+            Its input.
+        y : array-like of shape (n_samples,)
+            True labels.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Legend and title name; default the estimator's class name.
+        **kwargs
+            Passed to ``from_predictions``.
+
+        Returns
+        -------
+        Display
+            The Display, drawn.
 
         Raises
         ------
         TypeError
             If the Display cannot be drawn from predictions, or the estimator
             has no ``predict_proba``.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from polyroc.plotting import RocCurveDisplay
+        >>> X, y = load_iris(return_X_y=True)
+        >>> model = LogisticRegression(max_iter=500).fit(X[::2], y[::2])
+        >>> disp = RocCurveDisplay.from_estimator(model, X[1::2], y[1::2])
+        >>> disp.name, disp.ax_.get_title()
+        ('LogisticRegression', 'LogisticRegression: one-vs-rest ROC curves')
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from_predictions = getattr(cls, "from_predictions", None)
         if from_predictions is None:
             raise TypeError(f"{cls.__name__} is drawn from a result, not from an estimator")
-        if not hasattr(estimator, "predict_proba"):
+        if not callable(getattr(estimator, "predict_proba", None)):
             raise TypeError(f"estimator must have predict_proba, got {type(estimator).__name__}")
         if hasattr(estimator, "classes_"):
             kwargs.setdefault("labels", estimator.classes_)
@@ -82,8 +147,15 @@ class Display:
         """Draw on ``ax`` (default a new figure) and return ``self``."""
         raise NotImplementedError
 
-    def _start(self, ax: Any, **subplots_kw: Any) -> Any:
-        """The Axes to draw on (``ax`` or a new figure's), recorded as ``ax_`` and ``figure_``."""
+    def _start(self, ax: Any, name: str | None = None, **subplots_kw: Any) -> Any:
+        """The Axes to draw on (``ax`` or a new figure's), recorded as ``ax_`` and ``figure_``.
+
+        Also checks ``name`` and records it as ``name`` (a name given to
+        :meth:`plot` replaces the Display's).
+        """
+        name = check_name(name)
+        if name is not None or not hasattr(self, "name"):
+            self.name = name
         self.ax_ = new_axes(ax, **subplots_kw)
         self.figure_ = self.ax_.figure
         return self.ax_

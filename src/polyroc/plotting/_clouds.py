@@ -2,31 +2,44 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from polyroc._validation import check_option
-from polyroc.plotting._common import class_color
-from polyroc.thresholds.clouds import roc_cloud
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc._validation import check_option, check_positive_int
+from polyroc.plotting._base import Display
+from polyroc.plotting._common import (
+    check_kwargs,
+    class_colors,
+    curve_kwargs_list,
+    draw_chance_level,
+    new_axes,
+    with_name,
+)
+from polyroc.thresholds.clouds import RocCloud, roc_cloud
 
 __all__ = ["RocCloudDisplay"]
 
 LAYOUTS = ("panels", "overlay")
 
 
-class RocCloudDisplay:
+class RocCloudDisplay(Display):
     """ROC clouds of the rule argmax(p − τ): one point per sampled τ and class.
 
     For class j, each sampled threshold τ gives the one-vs-rest point
     (FPR_j, TPR_j) of the rule argmax(p − τ); the cloud is drawn as a scatter
     with the class's standard one-vs-rest ROC curve on top, the plain argmax
     point (τ constant) as a black cross, and DFP_j in the title or legend
-    (the paper's Fig. 4). DFP is the mean L1 distance of the cloud to the
-    corner (0, 1).
+    (Fig. 4 of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794).
+    DFP is the mean L1 distance of the cloud to the corner (0, 1).
 
     Parameters
     ----------
     cloud : RocCloud
         From :func:`polyroc.thresholds.roc_cloud`.
+    name : str, default=None
+        Name of the model, in the title (overlay) or the figure's title (panels).
 
     Attributes
     ----------
@@ -42,6 +55,8 @@ class RocCloudDisplay:
         The OvR ROC curve of each class (None for a class without samples).
     argmax_markers_ : list of matplotlib.lines.Line2D or None
         The plain argmax point of each class (None with ``argmax=False``).
+    chance_levels_ : list of matplotlib.lines.Line2D or None
+        The chance diagonal of each panel (one line, repeated, for ``"overlay"``).
     figure_ : matplotlib.figure.Figure
 
     Examples
@@ -56,24 +71,46 @@ class RocCloudDisplay:
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
-    def __init__(self, cloud):
+    result_type = RocCloud
+
+    def __init__(self, cloud: RocCloud, *, name: str | None = None) -> None:
         self.cloud = cloud
+        self.name = name
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, sampler="lattice", resolution=None, n_samples=None, domain="simplex",
-        labels=None, sample_weight=None, random_state=None, **plot_kw,
-    ):
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        thresholds: ArrayLike | None = None,
+        search: str = "lattice",
+        resolution: int | None = None,
+        n_samples: int | None = None,
+        domain: str = "simplex",
+        include_barycentre: bool = False,
+        random_state: int | np.random.Generator | None = None,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> RocCloudDisplay:
         """Compute :func:`polyroc.thresholds.roc_cloud` and plot it.
 
         Parameters
         ----------
         y_true : array-like of shape (n_samples,)
+            True labels.
         y_score : array-like of shape (n_samples, n_classes)
             Probability scores, columns in the class order.
-        sampler, resolution, n_samples, domain, labels, sample_weight, random_state
+        labels, sample_weight, thresholds, search, resolution, n_samples, domain, include_barycentre, random_state
             As :func:`polyroc.thresholds.roc_cloud`.
-        **plot_kw
+        ax : matplotlib.axes.Axes or array-like of Axes, default=None
+            Where to draw (see :meth:`plot`); default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
             Passed to :meth:`plot`.
 
         Returns
@@ -84,19 +121,36 @@ class RocCloudDisplay:
         ------
         ValueError, TypeError
             As :func:`polyroc.thresholds.roc_cloud`, or a bad ``layout``/``ax``.
+
+        Examples
+        --------
+        >>> disp = RocCloudDisplay.from_predictions([0, 1, 2], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4]],
+        ...                                         resolution=4, layout="overlay", name="model")
+        >>> disp.ax_.get_title()
+        'model: ROC clouds (overall DFP = 0.733)'
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         cloud = roc_cloud(
-            y_true, y_score, sampler=sampler, resolution=resolution, n_samples=n_samples, domain=domain,
-            labels=labels, sample_weight=sample_weight, random_state=random_state,
+            y_true, y_score, thresholds=thresholds, search=search, resolution=resolution, n_samples=n_samples,
+            domain=domain, labels=labels, sample_weight=sample_weight, random_state=random_state,
+            include_barycentre=include_barycentre,
         )
-        return cls(cloud).plot(**plot_kw)
+        return cls(cloud).plot(ax=ax, name=name, **kwargs)
 
-    @classmethod
-    def from_result(cls, cloud, **plot_kw):
-        """Plot an existing :class:`~polyroc.thresholds.RocCloud`."""
-        return cls(cloud).plot(**plot_kw)
-
-    def plot(self, ax=None, *, layout="panels", ncols=None, curve=True, argmax=True, scatter_kw=None):
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        curve_kwargs: dict | list[dict] | None = None,
+        plot_chance_level: bool = True,
+        chance_level_kw: dict | None = None,
+        layout: str | None = None,
+        ncols: int | None = None,
+        curve: bool = True,
+        argmax: bool = True,
+        scatter_kw: dict | None = None,
+    ) -> RocCloudDisplay:
         """Draw the clouds.
 
         Parameters
@@ -104,9 +158,21 @@ class RocCloudDisplay:
         ax : matplotlib.axes.Axes or array-like of Axes, default=None
             ``layout="panels"``: n_classes Axes (any shape); ``"overlay"``: one
             Axes. Default: a new figure.
-        layout : {"panels", "overlay"}, default="panels"
+        name : str, default=None
+            Name of the model (default the Display's): prefixed to the title
+            with ``"overlay"``; the figure's title with ``"panels"`` when the
+            Display made the figure.
+        curve_kwargs : dict or list of dict, default=None
+            Passed to ``Axes.plot`` for the OvR curves: one dict for all, or
+            one per class.
+        plot_chance_level : bool, default=True
+            Draw the diagonal of a random classifier.
+        chance_level_kw : dict, default=None
+            Passed to ``Axes.plot`` for the chance line.
+        layout : {"panels", "overlay"}, default=None
             One panel per class (DFP in each title), or every class on one
-            Axes in its colour (DFP in the legend).
+            Axes in its colour (DFP in the legend). Default ``"overlay"`` when
+            ``ax`` is a single Axes, else ``"panels"``.
         ncols : int, default=None
             Columns of the new figure's panel grid; default ``min(n_classes, 4)``.
         curve : bool, default=True
@@ -123,40 +189,99 @@ class RocCloudDisplay:
         Raises
         ------
         ValueError
-            Unknown ``layout``, or ``ax`` not holding one Axes per class.
+            Unknown ``layout``, ``ncols`` below 1, or ``ax`` not holding one Axes per class.
+        TypeError
+            A bad ``name``, ``curve_kwargs``, ``chance_level_kw`` or ``scatter_kw``.
+
+        Examples
+        --------
+        >>> from polyroc.thresholds import roc_cloud
+        >>> cloud = roc_cloud([0, 1, 2], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4]], resolution=4)
+        >>> disp = RocCloudDisplay(cloud).plot(ncols=3, argmax=False)
+        >>> len(disp.axes_), disp.argmax_markers_
+        (3, [None, None, None])
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
+        if layout is None:
+            layout = "overlay" if ax is not None and not isinstance(ax, (list, tuple, np.ndarray)) else "panels"
         check_option("layout", layout, LAYOUTS)
+        if ncols is not None:
+            ncols = check_positive_int("ncols", ncols)
         cloud = self.cloud
-        self.axes_ = self._axes(ax, layout, ncols, cloud.classes.size)
-        scatter_kw = {"s": 4, "alpha": 0.3, "linewidths": 0, **(scatter_kw or {})}
-        self.scatters_, self.lines_, self.argmax_markers_ = [], [], []
+        n_classes = cloud.classes.size
+        styles = curve_kwargs_list(curve_kwargs, n_classes)
+        scatter_kw = {"s": 4, "alpha": 0.3, "linewidths": 0, **check_kwargs("scatter_kw", scatter_kw)}
+        check_kwargs("chance_level_kw", chance_level_kw)
+        made_figure = ax is None
+        self._start_axes(ax, name, layout, ncols, n_classes)
+        overlay = layout == "overlay"
+        colors = class_colors(n_classes) if overlay else ["C0"] * n_classes
+        self.scatters_, self.lines_, self.argmax_markers_, self.chance_levels_ = [], [], [], []
         for j, axes in enumerate(self.axes_):
-            self._draw_class(axes, j, layout == "overlay", curve, argmax, scatter_kw)
-            if layout == "panels":
-                self._finish_axes(axes, self._name(j))
-        if layout == "overlay":
-            self._finish_axes(self.axes_[0], f"ROC clouds (overall DFP = {cloud.dfp_overall:.3f})")
-        self.ax_ = self.axes_[0] if layout == "overlay" else self.axes_
-        self.figure_ = self.axes_[0].figure
+            self._draw_class(axes, j, overlay, colors[j], styles[j] if curve else None, argmax, scatter_kw)
+            if plot_chance_level:
+                self.chance_levels_.append(draw_chance_level(axes, [0, 1], [0, 1], "_nolegend_", chance_level_kw))
+            else:
+                self.chance_levels_.append(None)
+            if not overlay:
+                self._finish_axes(axes, self._class_title(j))
+        if overlay:
+            title = f"ROC clouds (overall DFP = {cloud.dfp_overall:.3f})"
+            self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title)
+        elif self.name and made_figure:
+            self.figure_.suptitle(with_name(self.name, "ROC clouds"))
         return self
 
-    def _name(self, j):
+    def _start_axes(self, ax: Any, name: str | None, layout: str, ncols: int | None, n_classes: int) -> None:
+        """``axes_`` (one Axes per class), ``ax_`` and ``figure_``."""
+        if ax is None:
+            ax = self._new_axes(layout, ncols, n_classes)
+        if layout == "overlay":
+            if isinstance(ax, (list, tuple, np.ndarray)):
+                raise ValueError("layout='overlay' draws on one Axes; pass a single Axes as ax")
+            self._start(ax, name)
+            self.axes_ = np.array([self.ax_] * n_classes, dtype=object)
+            return
+        axes = np.asarray(ax, dtype=object).ravel()
+        if axes.size != n_classes:
+            raise ValueError(f"layout='panels' needs one Axes per class ({n_classes}), got {axes.size}")
+        for panel in axes:
+            new_axes(panel)  # checks that each one is an Axes
+        self._start(axes[0], name)
+        self.axes_ = axes
+        self.ax_ = axes
+
+    @staticmethod
+    def _new_axes(layout: str, ncols: int | None, n_classes: int) -> Any:
+        """The Axes of a new figure: one, or a grid of panels with the spare ones removed."""
+        import matplotlib.pyplot as plt
+
+        if layout == "overlay":
+            return plt.subplots(figsize=(5, 5))[1]
+        ncols = min(n_classes, 4) if ncols is None else ncols
+        nrows = -(-n_classes // ncols)
+        _, grid = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False,
+                               layout="constrained")
+        for extra in grid.ravel()[n_classes:]:
+            extra.remove()
+        return grid.ravel()[:n_classes]
+
+    def _class_title(self, j: int) -> str:
         return f"{self.cloud.classes[j]}: DFP = {self.cloud.dfp[j]:.3f}"
 
-    def _draw_class(self, axes, j, overlay, curve, argmax, scatter_kw):
-        """Cloud of class j, its OvR curve and its argmax point (colour C{j} when overlaid)."""
+    def _draw_class(self, axes: Any, j: int, overlay: bool, color: str, curve_style: dict | None,
+                    argmax: bool, scatter_kw: dict) -> None:
+        """Cloud of class j, its OvR curve (``curve_style`` None: none) and its argmax point."""
         cloud, curves = self.cloud, self.cloud.ovr_curves
-        color = class_color(j) if overlay else "C0"
         self.scatters_.append(axes.scatter(
-            cloud.fpr[:, j], cloud.tpr[:, j], color=color, label=self._name(j) if overlay else "ROC cloud",
-            **scatter_kw,
+            cloud.fpr[:, j], cloud.tpr[:, j], color=color,
+            label=self._class_title(j) if overlay else "ROC cloud", **scatter_kw,
         ))
         line = None
-        if curve and not np.isnan(curves.auc[j]):
-            (line,) = axes.plot(
-                curves.fpr[j], curves.tpr[j], color=color if overlay else "black", linewidth=1.2,
-                label="_nolegend_" if overlay else f"OvR ROC (AUC = {curves.auc[j]:.3f})",
-            )
+        if curve_style is not None and not np.isnan(curves.auc[j]):
+            style = {"color": color if overlay else "black", "linewidth": 1.2,
+                     "label": "_nolegend_" if overlay else f"OvR ROC (AUC = {curves.auc[j]:.3f})", **curve_style}
+            (line,) = axes.plot(curves.fpr[j], curves.tpr[j], **style)
         self.lines_.append(line)
         marker = None
         if argmax:
@@ -167,34 +292,7 @@ class RocCloudDisplay:
         self.argmax_markers_.append(marker)
 
     @staticmethod
-    def _axes(ax, layout, ncols, n_classes):
-        """The Axes of each class: given, or a new figure's."""
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            if layout == "overlay":
-                ax = plt.subplots(figsize=(5, 5))[1]
-            else:
-                ncols = min(n_classes, 4) if ncols is None else ncols
-                nrows = -(-n_classes // ncols)
-                _, grid = plt.subplots(
-                    nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False, layout="constrained"
-                )
-                for extra in grid.ravel()[n_classes:]:
-                    extra.remove()
-                ax = grid.ravel()[:n_classes]
-        if layout == "overlay":
-            if isinstance(ax, (list, tuple, np.ndarray)):
-                raise ValueError("layout='overlay' draws on one Axes; pass a single Axes as ax")
-            return np.array([ax] * n_classes, dtype=object)
-        axes = np.asarray(ax, dtype=object).ravel()
-        if axes.size != n_classes:
-            raise ValueError(f"layout='panels' needs one Axes per class ({n_classes}), got {axes.size}")
-        return axes
-
-    @staticmethod
-    def _finish_axes(axes, title):
-        axes.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=0.8)
+    def _finish_axes(axes: Any, title: str) -> None:
         axes.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), aspect="equal", title=title,
                  xlabel="False positive rate", ylabel="True positive rate")
         legend = axes.legend(loc="lower right", fontsize="small")

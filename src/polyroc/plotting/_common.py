@@ -1,28 +1,136 @@
-"""Helpers shared by the displays: axes creation, class colours, barycentric coordinates."""
+"""Helpers shared by the displays: axes, class colours, keyword checks, chance line, barycentric coordinates."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["class_colors", "simplex_to_cartesian"]
 
 #: Cartesian positions of the simplex vertices e_0, e_1, e_2 (an equilateral triangle).
 TRIANGLE = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3.0) / 2.0]])
 
+#: matplotlib's "tab10" colours (its default property cycle), then the lighter partner of each from "tab20".
+TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+TAB20_LIGHT = ("#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+               "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
 
-def new_axes(ax, **subplots_kw):
-    """``ax`` if given, else the Axes of a new figure (``plt.subplots``)."""
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    return plt.subplots(**subplots_kw)[1]
-
-
-def class_color(index):
-    """Colour of class ``index`` in every display: the property cycle colour ``C{index}``."""
-    return f"C{index % 10}"
+#: gid of the chance line, so that several displays on one Axes draw it once.
+CHANCE_GID = "polyroc-chance-level"
 
 
-def simplex_to_cartesian(points):
+def class_colors(n_classes: int) -> list[str]:
+    """Distinct colours of ``n_classes`` classes, the same in every display.
+
+    Up to 10 classes: matplotlib's ``tab10`` colours (``C0`` ... ``C9`` of the
+    default style); up to 20: then the lighter partners of ``tab20``, so
+    classes 10 to 19 do not repeat classes 0 to 9; beyond 20, the ``turbo``
+    colormap sampled at ``n_classes`` evenly spaced points.
+
+    Parameters
+    ----------
+    n_classes : int
+        Number of classes (>= 1).
+
+    Returns
+    -------
+    list of str
+        Hex colours, one per class.
+
+    Raises
+    ------
+    ValueError
+        If ``n_classes`` is not a positive integer.
+
+    Examples
+    --------
+    >>> class_colors(3)
+    ['#1f77b4', '#ff7f0e', '#2ca02c']
+    >>> colors = class_colors(20)
+    >>> len(set(colors)), colors[10]
+    (20, '#aec7e8')
+    >>> len(set(class_colors(30)))
+    30
+    """
+    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
+        raise ValueError(f"n_classes must be a positive integer, got {n_classes!r}")
+    if n_classes <= len(TAB10) + len(TAB20_LIGHT):
+        return list((TAB10 + TAB20_LIGHT)[:n_classes])
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    return [to_hex(color) for color in colormaps["turbo"](np.linspace(0.05, 0.95, n_classes))]
+
+
+def new_axes(ax: Any, **subplots_kw: Any) -> Any:
+    """``ax`` if given (checked to be an Axes), else the Axes of a new figure (``plt.subplots``)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        return plt.subplots(**subplots_kw)[1]
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
+    return ax
+
+
+def check_name(name: Any) -> str | None:
+    """``name`` if it is a string or None, else a TypeError naming it."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a string or None, got {type(name).__name__}")
+    return name
+
+
+def check_kwargs(argument: str, kwargs: Any) -> dict[str, Any]:
+    """A copy of a dict of keyword arguments (``{}`` for None); TypeError naming ``argument`` otherwise."""
+    if kwargs is None:
+        return {}
+    if not isinstance(kwargs, Mapping):
+        raise TypeError(f"{argument} must be a dict of keyword arguments or None, got {type(kwargs).__name__}")
+    return dict(kwargs)
+
+
+def curve_kwargs_list(curve_kwargs: Any, n_curves: int) -> list[dict[str, Any]]:
+    """Keyword arguments of each of ``n_curves`` curves, as in scikit-learn's multi-curve displays.
+
+    None: none; a dict: the same for every curve; a list of ``n_curves``
+    dicts: one per curve.
+    """
+    if curve_kwargs is None or isinstance(curve_kwargs, Mapping):
+        return [check_kwargs("curve_kwargs", curve_kwargs) for _ in range(n_curves)]
+    if isinstance(curve_kwargs, Sequence) and not isinstance(curve_kwargs, str):
+        if len(curve_kwargs) != n_curves:
+            raise ValueError(
+                f"curve_kwargs must be a dict or a list of one dict per curve ({n_curves}), "
+                f"got a list of {len(curve_kwargs)}"
+            )
+        return [check_kwargs(f"curve_kwargs[{i}]", kwargs) for i, kwargs in enumerate(curve_kwargs)]
+    raise TypeError(f"curve_kwargs must be a dict, a list of dicts or None, got {type(curve_kwargs).__name__}")
+
+
+def draw_chance_level(ax: Any, x: ArrayLike, y: ArrayLike, label: str, chance_level_kw: Any) -> Any:
+    """The chance line from ``x`` to ``y`` (dashed grey); drawn once per Axes when several displays share it."""
+    kwargs = {"color": "grey", "linestyle": "--", "linewidth": 1, "label": label,
+              **check_kwargs("chance_level_kw", chance_level_kw)}
+    for line in ax.get_lines():
+        if line.get_gid() == CHANCE_GID and np.array_equal(line.get_xydata(), np.column_stack([x, y])):
+            return line
+    (line,) = ax.plot(x, y, **kwargs)
+    line.set_gid(CHANCE_GID)
+    return line
+
+
+def with_name(name: str | None, text: str) -> str:
+    """``"name text"``, or ``text`` without a name."""
+    return text if not name else f"{name} {text}"
+
+
+def simplex_to_cartesian(points: ArrayLike) -> np.ndarray:
     """Cartesian coordinates of 3-class points in the barycentric triangle.
 
     Class 0 sits at (0, 0), class 1 at (1, 0) and class 2 at (0.5, √3/2), so a
@@ -61,9 +169,15 @@ def simplex_to_cartesian(points):
     return centred @ TRIANGLE
 
 
-def check_three_classes(display, n_classes):
+def n_score_columns(y_score: Any) -> int | None:
+    """Number of score columns, read before any expensive work (validation comes later)."""
+    shape = np.shape(y_score)
+    return shape[1] if len(shape) == 2 else None
+
+
+def check_three_classes(display: str, n_classes: int | None) -> None:
     """Refuse a simplex display for anything but 3 classes, pointing to the alternatives."""
-    if n_classes != 3:
+    if n_classes is not None and n_classes != 3:
         raise ValueError(
             f"{display} draws the 2-D probability simplex of exactly 3 classes, got {n_classes} "
             "classes; use TuningProfileDisplay (score along each threshold coordinate) "
@@ -71,7 +185,7 @@ def check_three_classes(display, n_classes):
         )
 
 
-def draw_triangle(ax, classes):
+def draw_triangle(ax: Any, classes: ArrayLike) -> None:
     """Outline of the simplex with each vertex labelled by its class; equal aspect, no axis."""
     outline = np.vstack([TRIANGLE, TRIANGLE[:1]])
     ax.plot(outline[:, 0], outline[:, 1], color="black", linewidth=1)

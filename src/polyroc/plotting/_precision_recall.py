@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from polyroc.curves import ovr_precision_recall_curve
-from polyroc.plotting._common import class_color, new_axes
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc.curves import OvrPrecisionRecallCurves, ovr_precision_recall_curve
+from polyroc.plotting._base import Display
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, with_name
 
 __all__ = ["PrecisionRecallDisplay"]
 
 
-class PrecisionRecallDisplay:
+class PrecisionRecallDisplay(Display):
     """Per-class one-vs-rest precision-recall curves with their average precision (AP).
 
     Curves are drawn as steps (``drawstyle="steps-post"``), as scikit-learn
-    does, since AP is the area under that step function. The chance baseline
-    of class k is its prevalence, the precision of predicting every sample
+    does, since AP is the area under that step function. The chance level of
+    class k is its prevalence, the precision of predicting every sample
     positive; it is read off the curve (its first point, at the lowest
     threshold), so it is weighted by ``sample_weight`` when the curves were.
 
@@ -23,6 +27,8 @@ class PrecisionRecallDisplay:
     ----------
     curves : OvrPrecisionRecallCurves
         From :func:`polyroc.curves.ovr_precision_recall_curve`.
+    name : str, default=None
+        Name of the model, in the title and the micro-average's label.
 
     Attributes
     ----------
@@ -31,9 +37,9 @@ class PrecisionRecallDisplay:
         Weighted share of each class.
     lines_ : list of matplotlib.lines.Line2D or None
         One per class (None for a class without samples).
-    baselines_ : list of matplotlib.lines.Line2D or None
+    chance_levels_ : list of matplotlib.lines.Line2D or None
         The horizontal prevalence line of each class (None when
-        ``chance_level=False`` or the class has no samples).
+        ``plot_chance_level=False`` or the class has no samples).
     micro_line_ : matplotlib.lines.Line2D or None
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
@@ -53,26 +59,45 @@ class PrecisionRecallDisplay:
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
-    def __init__(self, curves):
+    result_type = OvrPrecisionRecallCurves
+
+    def __init__(self, curves: OvrPrecisionRecallCurves, *, name: str | None = None) -> None:
         self.curves = curves
+        self.name = name
         self.prevalence = np.array([precision[0] for precision in curves.precision])
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=False, **plot_kw
-    ):
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        drop_intermediate: bool = False,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> PrecisionRecallDisplay:
         """Compute :func:`polyroc.curves.ovr_precision_recall_curve` and plot it.
 
         Parameters
         ----------
         y_true : array-like of shape (n_samples,)
+            True labels.
         y_score : array-like of shape (n_samples, n_classes)
             Scores, one column per class (any finite values).
         labels : array-like of shape (n_classes,), default=None
             Class order of the columns; default the sorted labels of ``y_true``.
         sample_weight : array-like of shape (n_samples,), default=None
+            Relative importance of the samples.
         drop_intermediate : bool, default=False
-        **plot_kw
+            Drop the points that do not change the recall.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
             Passed to :meth:`plot`.
 
         Returns
@@ -83,58 +108,95 @@ class PrecisionRecallDisplay:
         ------
         ValueError, TypeError
             As :func:`polyroc.curves.ovr_precision_recall_curve`.
+
+        Examples
+        --------
+        >>> disp = PrecisionRecallDisplay.from_predictions([0, 1, 1], [[.7, .3], [.4, .6], [.6, .4]],
+        ...                                                micro=False, name="model")
+        >>> disp.micro_line_ is None, disp.ax_.get_title()
+        (True, 'model: one-vs-rest precision-recall curves')
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         curves = ovr_precision_recall_curve(
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
-        return cls(curves).plot(**plot_kw)
+        return cls(curves).plot(ax=ax, name=name, **kwargs)
 
-    @classmethod
-    def from_result(cls, curves, **plot_kw):
-        """Plot an existing :class:`~polyroc.curves.OvrPrecisionRecallCurves`."""
-        return cls(curves).plot(**plot_kw)
-
-    def plot(self, ax=None, *, micro=True, chance_level=True):
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        curve_kwargs: dict | list[dict] | None = None,
+        plot_chance_level: bool = True,
+        chance_level_kw: dict | None = None,
+        micro: bool = True,
+    ) -> PrecisionRecallDisplay:
         """Draw the curves.
 
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
             Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model (default the Display's).
+        curve_kwargs : dict or list of dict, default=None
+            Passed to ``Axes.plot`` for the class curves: one dict for all, or
+            one per class.
+        plot_chance_level : bool, default=True
+            Draw each class's prevalence as a dashed horizontal line of its colour.
+        chance_level_kw : dict, default=None
+            Passed to ``Axes.axhline`` for the prevalence lines.
         micro : bool, default=True
             Draw the micro-average curve (black, dotted).
-        chance_level : bool, default=True
-            Draw each class's prevalence as a dashed horizontal line of its colour.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        TypeError, ValueError
+            A bad ``ax``, ``name``, ``curve_kwargs`` or ``chance_level_kw``.
+
+        Examples
+        --------
+        >>> from polyroc.curves import ovr_precision_recall_curve
+        >>> curves = ovr_precision_recall_curve([0, 1, 1], [[.7, .3], [.4, .6], [.6, .4]])
+        >>> disp = PrecisionRecallDisplay(curves).plot(curve_kwargs=[{"color": "red"}, {"color": "blue"}])
+        >>> [line.get_color() for line in disp.lines_], round(float(disp.chance_levels_[1].get_ydata()[0]), 3)
+        (['red', 'blue'], 0.667)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
-        ax = new_axes(ax)
         curves = self.curves
         n_classes = len(curves.classes)
-        self.lines_, self.baselines_ = [None] * n_classes, [None] * n_classes
+        styles = curve_kwargs_list(curve_kwargs, n_classes)
+        chance_style = check_kwargs("chance_level_kw", chance_level_kw)
+        ax = self._start(ax, name)
+        colors = class_colors(n_classes)
+        self.lines_, self.chance_levels_ = [None] * n_classes, [None] * n_classes
         for k, (label, precision, recall, ap) in enumerate(
             zip(curves.classes, curves.precision, curves.recall, curves.average_precision)
         ):
             if np.isnan(ap):
                 continue
-            (self.lines_[k],) = ax.plot(
-                recall, precision, drawstyle="steps-post", color=class_color(k), label=f"{label} (AP = {ap:.3f})"
-            )
-            if chance_level:
-                self.baselines_[k] = ax.axhline(
-                    self.prevalence[k], color=class_color(k), linestyle="--", linewidth=1
+            style = {"drawstyle": "steps-post", "color": colors[k], "label": f"{label} (AP = {ap:.3f})",
+                     **styles[k]}
+            (self.lines_[k],) = ax.plot(recall, precision, **style)
+            if plot_chance_level:
+                self.chance_levels_[k] = ax.axhline(
+                    self.prevalence[k], **{"color": colors[k], "linestyle": "--", "linewidth": 1, **chance_style}
                 )
         self.micro_line_ = None
         if micro:
             (self.micro_line_,) = ax.plot(
                 curves.micro_recall, curves.micro_precision, drawstyle="steps-post", color="black",
-                linestyle=":", linewidth=2, label=f"micro-average (AP = {curves.micro_average_precision:.3f})",
+                linestyle=":", linewidth=2,
+                label=with_name(self.name, f"micro-average (AP = {curves.micro_average_precision:.3f})"),
             )
+        title = "one-vs-rest precision-recall curves"
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="Recall", ylabel="Precision",
-               title="One-vs-rest precision-recall curves")
+               title=f"{self.name}: {title}" if self.name else title.capitalize())
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower left", fontsize="small")
-        self.ax_, self.figure_ = ax, ax.figure
         return self

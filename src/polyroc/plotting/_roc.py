@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from polyroc.curves import macro_roc_curve, ovr_roc_curve
-from polyroc.plotting._common import class_color, new_axes
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc.curves import OvrRocCurves, macro_roc_curve, ovr_roc_curve
+from polyroc.plotting._base import Display
+from polyroc.plotting._common import class_colors, curve_kwargs_list, draw_chance_level, with_name
 
 __all__ = ["RocCurveDisplay"]
 
 
-class RocCurveDisplay:
+class RocCurveDisplay(Display):
     """Per-class one-vs-rest ROC curves, the micro and macro averages, and the chance line.
 
     Parameters
     ----------
     curves : OvrRocCurves
         From :func:`polyroc.curves.ovr_roc_curve`.
+    name : str, default=None
+        Name of the model, in the title and the average curves' labels.
 
     Attributes
     ----------
     curves : OvrRocCurves
     macro_fpr, macro_tpr : ndarray
-        The macro-average curve (see :func:`macro_roc_curve`).
+        The macro-average curve (see :func:`polyroc.curves.macro_roc_curve`).
     macro_auc : float
         Its area, the mean of the per-class AUCs.
     lines_ : list of matplotlib.lines.Line2D or None
@@ -44,26 +50,45 @@ class RocCurveDisplay:
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
-    def __init__(self, curves):
+    result_type = OvrRocCurves
+
+    def __init__(self, curves: OvrRocCurves, *, name: str | None = None) -> None:
         self.curves = curves
+        self.name = name
         self.macro_fpr, self.macro_tpr, self.macro_auc = macro_roc_curve(curves)
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, **plot_kw
-    ):
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        drop_intermediate: bool = True,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> RocCurveDisplay:
         """Compute :func:`polyroc.curves.ovr_roc_curve` and plot it.
 
         Parameters
         ----------
         y_true : array-like of shape (n_samples,)
+            True labels.
         y_score : array-like of shape (n_samples, n_classes)
             Scores, one column per class (any finite values).
         labels : array-like of shape (n_classes,), default=None
             Class order of the columns; default the sorted labels of ``y_true``.
         sample_weight : array-like of shape (n_samples,), default=None
+            Relative importance of the samples.
         drop_intermediate : bool, default=True
-        **plot_kw
+            Drop the collinear points of each curve.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
             Passed to :meth:`plot`.
 
         Returns
@@ -74,61 +99,98 @@ class RocCurveDisplay:
         ------
         ValueError, TypeError
             As :func:`polyroc.curves.ovr_roc_curve`.
+
+        Examples
+        --------
+        >>> disp = RocCurveDisplay.from_predictions([0, 1, 2, 2], [[.5, .3, .2], [.2, .6, .2],
+        ...                                         [.1, .3, .6], [.3, .3, .4]], plot_chance_level=False)
+        >>> disp.chance_level_ is None, round(disp.macro_auc, 3)
+        (True, 1.0)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         curves = ovr_roc_curve(
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
-        return cls(curves).plot(**plot_kw)
+        return cls(curves).plot(ax=ax, name=name, **kwargs)
 
-    @classmethod
-    def from_result(cls, curves, **plot_kw):
-        """Plot an existing :class:`~polyroc.curves.OvrRocCurves` (e.g. ``RocCloud.ovr_curves``)."""
-        return cls(curves).plot(**plot_kw)
-
-    def plot(self, ax=None, *, show_classes=True, micro=True, macro=True, chance_level=True):
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        curve_kwargs: dict | list[dict] | None = None,
+        plot_chance_level: bool = True,
+        chance_level_kw: dict | None = None,
+        show_classes: bool = True,
+        micro: bool = True,
+        macro: bool = True,
+    ) -> RocCurveDisplay:
         """Draw the curves.
 
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
             Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model (default the Display's).
+        curve_kwargs : dict or list of dict, default=None
+            Passed to ``Axes.plot`` for the class curves: one dict for all, or
+            one per class.
+        plot_chance_level : bool, default=True
+            Draw the diagonal of a random classifier.
+        chance_level_kw : dict, default=None
+            Passed to ``Axes.plot`` for the chance line.
         show_classes : bool, default=True
-            Draw one curve per class (colour ``C{k}``).
+            Draw one curve per class (colours of :func:`class_colors`).
         micro, macro : bool, default=True
             Draw the micro-average (dotted) and macro-average (dashed) curves
             (no micro curve for curves computed with ``ovr_roc_curve(..., micro=False)``).
-        chance_level : bool, default=True
-            Draw the diagonal of a random classifier.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        TypeError, ValueError
+            A bad ``ax``, ``name``, ``curve_kwargs`` or ``chance_level_kw``.
+
+        Examples
+        --------
+        >>> from polyroc.curves import ovr_roc_curve
+        >>> curves = ovr_roc_curve([0, 1, 2, 2], [[.5, .3, .2], [.2, .6, .2], [.1, .3, .6], [.3, .3, .4]])
+        >>> disp = RocCurveDisplay(curves).plot(name="model", show_classes=False, plot_chance_level=False)
+        >>> [line.get_label() for line in disp.ax_.get_lines()]
+        ['model micro-average (AUC = 1.000)', 'model macro-average (AUC = 1.000)']
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
-        ax = new_axes(ax)
         curves = self.curves
-        self.lines_ = [None] * len(curves.classes)
+        n_classes = len(curves.classes)
+        styles = curve_kwargs_list(curve_kwargs, n_classes)
+        ax = self._start(ax, name)
+        colors = class_colors(n_classes)
+        self.lines_ = [None] * n_classes
         if show_classes:
             for k, (label, fpr, tpr, auc) in enumerate(zip(curves.classes, curves.fpr, curves.tpr, curves.auc)):
                 if not np.isnan(auc):
-                    (self.lines_[k],) = ax.plot(fpr, tpr, color=class_color(k), label=f"{label} (AUC = {auc:.3f})")
+                    style = {"color": colors[k], "label": f"{label} (AUC = {auc:.3f})", **styles[k]}
+                    (self.lines_[k],) = ax.plot(fpr, tpr, **style)
         self.micro_line_ = self.macro_line_ = self.chance_level_ = None
         if micro and curves.micro_fpr is not None:
             (self.micro_line_,) = ax.plot(
                 curves.micro_fpr, curves.micro_tpr, color="black", linestyle=":", linewidth=2,
-                label=f"micro-average (AUC = {curves.micro_auc:.3f})",
+                label=with_name(self.name, f"micro-average (AUC = {curves.micro_auc:.3f})"),
             )
         if macro:
             (self.macro_line_,) = ax.plot(
                 self.macro_fpr, self.macro_tpr, color="dimgrey", linestyle="--", linewidth=2,
-                label=f"macro-average (AUC = {self.macro_auc:.3f})",
+                label=with_name(self.name, f"macro-average (AUC = {self.macro_auc:.3f})"),
             )
-        if chance_level:
-            (self.chance_level_,) = ax.plot(
-                [0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="chance (AUC = 0.5)"
-            )
+        if plot_chance_level:
+            self.chance_level_ = draw_chance_level(ax, [0, 1], [0, 1], "chance (AUC = 0.5)", chance_level_kw)
         ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
-               xlabel="False positive rate", ylabel="True positive rate", title="One-vs-rest ROC curves")
+               xlabel="False positive rate", ylabel="True positive rate",
+               title=f"{self.name}: one-vs-rest ROC curves" if self.name else "One-vs-rest ROC curves")
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower right", fontsize="small")
-        self.ax_, self.figure_ = ax, ax.figure
         return self

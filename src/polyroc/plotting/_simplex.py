@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._validation import check_scores, check_thresholds
+from polyroc.plotting._base import Display
 from polyroc.plotting._common import (
+    check_kwargs,
     check_three_classes,
-    class_color,
+    class_colors,
     draw_triangle,
-    new_axes,
+    n_score_columns,
     simplex_to_cartesian,
 )
-from polyroc.thresholds.tuning import tune_thresholds
+from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
-__all__ = ["DecisionRegionsDisplay", "SimplexHeatmapDisplay"]
+__all__ = ["DecisionRegionsDisplay", "SimplexHeatmapDisplay", "decision_region"]
 
 BARYCENTRE = np.full(3, 1.0 / 3.0)
 
 
-def _n_columns(y_score):
-    """Number of score columns, read before any expensive work (validation comes later)."""
-    shape = np.shape(y_score)
-    return shape[1] if len(shape) == 2 else None
-
-
-class SimplexHeatmapDisplay:
+class SimplexHeatmapDisplay(Display):
     """The tuning score over the simplex of thresholds τ (3 classes).
 
     Each sampled τ is placed at its barycentric position (class 0 at (0, 0),
@@ -48,6 +47,8 @@ class SimplexHeatmapDisplay:
         Label of the colour bar.
     classes : array-like of shape (3,), default=None
         Vertex labels; default 0, 1, 2.
+    name : str, default=None
+        Name of the model, in the title.
 
     Attributes
     ----------
@@ -60,6 +61,11 @@ class SimplexHeatmapDisplay:
     colorbar_ : matplotlib.colorbar.Colorbar or None
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        Not 3 classes, or ``thresholds`` and ``scores`` of mismatched shapes.
 
     Examples
     --------
@@ -78,7 +84,18 @@ class SimplexHeatmapDisplay:
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
-    def __init__(self, thresholds, scores, best_threshold, *, metric="score", classes=None):
+    result_type = TuningResult
+
+    def __init__(
+        self,
+        thresholds: ArrayLike,
+        scores: ArrayLike,
+        best_threshold: ArrayLike,
+        *,
+        metric: str = "score",
+        classes: ArrayLike | None = None,
+        name: str | None = None,
+    ) -> None:
         self.thresholds = np.asarray(thresholds, dtype=np.float64)
         self.scores = np.asarray(scores, dtype=np.float64)
         self.best_threshold = np.asarray(best_threshold, dtype=np.float64)
@@ -90,16 +107,37 @@ class SimplexHeatmapDisplay:
             )
         self.metric = metric
         self.classes = np.arange(3) if classes is None else np.asarray(classes)
+        self.name = name
 
     @classmethod
-    def from_result(cls, result, **plot_kw):
+    def from_result(
+        cls, result: TuningResult, *, ax: Any = None, name: str | None = None, **kwargs: Any
+    ) -> SimplexHeatmapDisplay:
         """Plot the surface of a ``TuningResult`` tuned with ``return_surface=True``.
+
+        Parameters
+        ----------
+        result : TuningResult
+            From ``tune_thresholds(..., return_surface=True)`` on 3 classes.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title.
+        **kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        SimplexHeatmapDisplay
 
         Raises
         ------
+        TypeError
+            If ``result`` is not a TuningResult.
         ValueError
             If the result has no surface, or not 3 classes.
         """
+        cls._check_result(result)
         check_three_classes(cls.__name__, result.classes.size)
         if result.thresholds is None:
             raise ValueError(
@@ -108,23 +146,42 @@ class SimplexHeatmapDisplay:
             )
         display = cls(result.thresholds, result.scores, result.best_threshold,
                       metric=result.metric, classes=result.classes)
-        return display.plot(**plot_kw)
+        return display.plot(ax=ax, name=name, **kwargs)
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, metric="accuracy", search="lattice", resolution=None, n_samples=None,
-        domain="simplex", labels=None, sample_weight=None, random_state=None, **plot_kw,
-    ):
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        metric: Any = "accuracy",
+        search: str = "lattice",
+        resolution: int | None = None,
+        n_samples: int | None = None,
+        domain: str = "simplex",
+        tie_break: str = "closest",
+        random_state: int | np.random.Generator | None = None,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> SimplexHeatmapDisplay:
         """Tune with :func:`polyroc.thresholds.tune_thresholds` (keeping the surface) and plot.
 
         Parameters
         ----------
         y_true : array-like of shape (n_samples,)
+            True labels.
         y_score : array-like of shape (n_samples, 3)
             Probability scores, columns in the class order.
-        metric, search, resolution, n_samples, domain, labels, sample_weight, random_state
+        labels, sample_weight, metric, search, resolution, n_samples, domain, tie_break, random_state
             As :func:`polyroc.thresholds.tune_thresholds`.
-        **plot_kw
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title.
+        **kwargs
             Passed to :meth:`plot`.
 
         Returns
@@ -136,24 +193,42 @@ class SimplexHeatmapDisplay:
         ValueError
             If ``y_score`` does not have 3 columns (checked before tuning), or
             as :func:`polyroc.thresholds.tune_thresholds`.
+
+        Examples
+        --------
+        >>> y, P = [0, 1, 2, 0], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4], [.4, .4, .2]]
+        >>> disp = SimplexHeatmapDisplay.from_predictions(y, P, resolution=6, colorbar=False)
+        >>> disp.triangulation_.x.size  # the lattice of resolution 6: (6 + 1)(6 + 2) / 2 points
+        28
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
-        if _n_columns(y_score) is not None:
-            check_three_classes(cls.__name__, _n_columns(y_score))
+        check_three_classes(cls.__name__, n_score_columns(y_score))
         result = tune_thresholds(
             y_true, y_score, metric=metric, search=search, resolution=resolution, n_samples=n_samples,
-            domain=domain, labels=labels, sample_weight=sample_weight, random_state=random_state,
-            return_surface=True,
+            domain=domain, labels=labels, sample_weight=sample_weight, tie_break=tie_break,
+            random_state=random_state, return_surface=True,
         )
-        return cls.from_result(result, **plot_kw)
+        return cls.from_result(result, ax=ax, name=name, **kwargs)
 
-    def plot(self, ax=None, *, cmap="viridis", shading="gouraud", colorbar=True):
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        cmap: Any = "viridis",
+        shading: str = "gouraud",
+        colorbar: bool = True,
+    ) -> SimplexHeatmapDisplay:
         """Draw the surface and the markers.
 
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
             Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title (default the Display's).
         cmap : str or matplotlib.colors.Colormap, default="viridis"
+            Colormap of the surface.
         shading : {"gouraud", "flat"}, default="gouraud"
             ``"gouraud"`` interpolates between the sampled values (the mesh
             holds one value per threshold); ``"flat"`` colours each triangle
@@ -164,10 +239,23 @@ class SimplexHeatmapDisplay:
         Returns
         -------
         self
+
+        Raises
+        ------
+        TypeError
+            A bad ``ax`` or ``name``.
+
+        Examples
+        --------
+        >>> disp = SimplexHeatmapDisplay([[1, 0, 0], [0, 1, 0], [0, 0, 1]], [0.2, 0.5, 0.9], [0, 0, 1],
+        ...                              metric="accuracy").plot(colorbar=False, shading="flat")
+        >>> disp.best_marker_.get_xydata().round(3).tolist()
+        [[0.5, 0.866]]
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         from matplotlib.tri import Triangulation
 
-        ax = new_axes(ax, figsize=(5.8, 4.6), layout="constrained")
+        ax = self._start(ax, name, figsize=(5.8, 4.6), layout="constrained")
         points = simplex_to_cartesian(self.thresholds)
         self.triangulation_ = Triangulation(points[:, 0], points[:, 1])
         missing = np.isnan(self.scores)
@@ -187,13 +275,13 @@ class SimplexHeatmapDisplay:
         self.colorbar_ = None
         if colorbar:
             self.colorbar_ = ax.figure.colorbar(self.collection_, ax=ax, label=self.metric, shrink=0.8)
-        ax.set_title(f"{self.metric} over the threshold simplex", pad=18)
+        title = f"{self.metric} over the threshold simplex"
+        ax.set_title(f"{self.name}: {title}" if self.name else title, pad=18)
         ax.legend(loc="upper left", fontsize="small")
-        self.ax_, self.figure_ = ax, ax.figure
         return self
 
 
-def _clip(polygon, normal, offset):
+def _clip(polygon: np.ndarray, normal: np.ndarray, offset: float) -> np.ndarray:
     """Part of a convex polygon (vertices in p-space) where ``polygon @ normal >= offset``."""
     values = polygon @ normal - offset
     kept = []
@@ -207,17 +295,37 @@ def _clip(polygon, normal, offset):
     return np.array(kept).reshape(-1, 3)
 
 
-def decision_region(threshold, k):
+def decision_region(threshold: ArrayLike, k: int) -> np.ndarray:
     """Vertices (p-space, shape (V, 3)) of {p in the simplex : p_k − τ_k >= p_j − τ_j for all j}.
 
     The region of class k of the rule argmax(p − τ) is the triangle cut by
-    two half-planes, a convex polygon (empty: shape (0, 3)).
+    two half-planes, a convex polygon.
+
+    Parameters
+    ----------
+    threshold : array-like of shape (3,)
+        τ (any finite values; only differences matter).
+    k : int
+        The class, 0, 1 or 2.
+
+    Returns
+    -------
+    ndarray of shape (V, 3)
+        The polygon's vertices in order (shape (0, 3) when the region is empty).
+
+    Raises
+    ------
+    ValueError
+        If ``threshold`` is not 3 finite values or ``k`` is not 0, 1 or 2.
 
     Examples
     --------
     >>> decision_region(np.full(3, 1 / 3), 0).round(3).tolist()
     [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.333, 0.333, 0.333], [0.5, 0.0, 0.5]]
     """
+    threshold = check_thresholds(threshold, 3)
+    if k not in (0, 1, 2):
+        raise ValueError(f"k must be a class index 0, 1 or 2, got {k!r}")
     polygon = np.eye(3)
     for j in range(3):
         if j != k:
@@ -227,7 +335,7 @@ def decision_region(threshold, k):
     return polygon
 
 
-class DecisionRegionsDisplay:
+class DecisionRegionsDisplay(Display):
     """Regions of the rule argmax(p − τ) on the 3-class probability simplex, with the samples.
 
     The simplex of score vectors p is drawn in barycentric coordinates (class 0
@@ -235,29 +343,40 @@ class DecisionRegionsDisplay:
     the rule predicts class k, is filled with class k's colour; it is the exact
     convex polygon {p : p_k − τ_k >= p_j − τ_j}, not a rasterised grid. The
     three regions meet at p = τ (marked with a star) when τ is on the simplex;
-    τ = barycentre gives plain argmax (the paper's Figs. 1–2). The samples are
-    scattered at their scores, coloured by their true class.
+    τ = barycentre gives plain argmax (Figs. 1–2 of Legnaro, Guastavino &
+    Marchetti (2025), arXiv:2511.21794). The samples are scattered at their
+    scores, coloured by their true class, with marker areas proportional to
+    their weights.
 
     Parameters
     ----------
-    y_score : array-like of shape (n_samples, 3)
-        Probability scores.
-    y_true : array-like of shape (n_samples,) of class indices 0, 1, 2, or None
-        Encoded true classes (None: no samples are drawn).
     threshold : array-like of shape (3,)
         τ.
+    y_score : array-like of shape (n_samples, 3), default=None
+        Probability scores of the samples to draw (None: no samples).
+    y_true : array-like of shape (n_samples,) of class indices 0, 1, 2, default=None
+        Encoded true classes of the samples.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the samples (marker area relative to the mean weight).
     classes : array-like of shape (3,), default=None
         Class labels for the legend and the vertices; default 0, 1, 2.
+    name : str, default=None
+        Name of the model, in the title.
 
     Attributes
     ----------
     regions_ : list of matplotlib.patches.Polygon or None
         The filled region of each class (None if empty).
     scatters_ : list of matplotlib.collections.PathCollection
-        The samples of each true class (empty without ``y_true``).
+        The samples of each true class (empty without samples).
     threshold_marker_ : matplotlib.lines.Line2D
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        Not 3 classes; an invalid threshold; ``y_true`` without ``y_score``.
 
     Examples
     --------
@@ -271,15 +390,42 @@ class DecisionRegionsDisplay:
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
-    def __init__(self, y_score, y_true, threshold, *, classes=None):
-        self.y_score = np.asarray(y_score, dtype=np.float64)
-        check_three_classes(type(self).__name__, self.y_score.shape[-1])
-        self.y_true = None if y_true is None else np.asarray(y_true)
+    result_type = TuningResult
+
+    def __init__(
+        self,
+        threshold: ArrayLike,
+        *,
+        y_score: ArrayLike | None = None,
+        y_true: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        classes: ArrayLike | None = None,
+        name: str | None = None,
+    ) -> None:
         self.threshold = check_thresholds(threshold, 3)
+        if (y_score is None) != (y_true is None):
+            raise ValueError("pass both y_true and y_score to draw the samples, or neither")
+        self.y_score = None if y_score is None else np.asarray(y_score, dtype=np.float64)
+        if self.y_score is not None:
+            check_three_classes(type(self).__name__, self.y_score.shape[-1])
+        self.y_true = None if y_true is None else np.asarray(y_true)
+        self.sample_weight = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         self.classes = np.arange(3) if classes is None else np.asarray(classes)
+        self.name = name
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, threshold=None, labels=None, **plot_kw):
+    def from_predictions(
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        threshold: ArrayLike | None = None,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> DecisionRegionsDisplay:
         """Draw the regions of ``threshold`` (default: plain argmax) and the labelled samples.
 
         Parameters
@@ -292,7 +438,14 @@ class DecisionRegionsDisplay:
             τ; default the barycentre (plain argmax).
         labels : array-like of shape (3,), default=None
             Class order; default the sorted labels of ``y_true``.
-        **plot_kw
+        sample_weight : array-like of shape (n_samples,), default=None
+            Relative importance of the samples: marker areas are proportional
+            to it (a weight of 0 hides the sample).
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title.
+        **kwargs
             Passed to :meth:`plot`.
 
         Returns
@@ -302,29 +455,101 @@ class DecisionRegionsDisplay:
         Raises
         ------
         ValueError
-            Not 3 classes; invalid scores, labels or threshold.
+            Not 3 classes; invalid scores, labels, weights or threshold.
+
+        Examples
+        --------
+        >>> disp = DecisionRegionsDisplay.from_predictions([0, 1, 2], np.eye(3), sample_weight=[1, 1, 4])
+        >>> disp.scatters_[2].get_sizes().tolist()  # area 18 at the mean weight 2
+        [36.0]
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
-        if _n_columns(y_score) is not None:
-            check_three_classes(cls.__name__, _n_columns(y_score))
-        targets = check_scores(y_true, y_score, labels=labels)
-        threshold = BARYCENTRE if threshold is None else threshold
-        return cls(targets.y_score, targets.y_true, threshold, classes=targets.classes).plot(**plot_kw)
+        check_three_classes(cls.__name__, n_score_columns(y_score))
+        targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+        display = cls(
+            BARYCENTRE if threshold is None else threshold, y_score=targets.y_score, y_true=targets.y_true,
+            sample_weight=targets.sample_weight, classes=targets.classes,
+        )
+        return display.plot(ax=ax, name=name, **kwargs)
 
     @classmethod
-    def from_result(cls, result, y_true, y_score, **plot_kw):
-        """Draw the regions of a ``TuningResult``'s τ* with labelled samples (e.g. test data)."""
+    def from_result(
+        cls,
+        result: TuningResult,
+        y_true: ArrayLike | None = None,
+        y_score: ArrayLike | None = None,
+        *,
+        sample_weight: ArrayLike | None = None,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> DecisionRegionsDisplay:
+        """Draw the regions of a ``TuningResult``'s τ*, with labelled samples (e.g. test data) if given.
+
+        Parameters
+        ----------
+        result : TuningResult
+            Tuned on 3 classes.
+        y_true : array-like of shape (n_samples,), default=None
+            True labels of the samples to draw (with ``y_score``).
+        y_score : array-like of shape (n_samples, 3), default=None
+            Their probability scores, columns in ``result.classes`` order.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As :meth:`from_predictions`.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title.
+        **kwargs
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        DecisionRegionsDisplay
+
+        Raises
+        ------
+        TypeError
+            If ``result`` is not a TuningResult.
+        ValueError
+            Not 3 classes; only one of ``y_true`` and ``y_score``; invalid data.
+
+        Examples
+        --------
+        >>> from polyroc.thresholds import tune_thresholds
+        >>> y, P = [0, 1, 2, 1], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4], [.4, .4, .2]]
+        >>> disp = DecisionRegionsDisplay.from_result(tune_thresholds(y, P, resolution=6))
+        >>> disp.scatters_, len(disp.regions_)
+        ([], 3)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        """
+        cls._check_result(result)
         check_three_classes(cls.__name__, result.classes.size)
+        if y_true is None and y_score is None:
+            return cls(result.best_threshold, classes=result.classes).plot(ax=ax, name=name, **kwargs)
+        if y_true is None or y_score is None:
+            raise ValueError("pass both y_true and y_score to draw the samples, or neither")
         return cls.from_predictions(
-            y_true, y_score, threshold=result.best_threshold, labels=result.classes, **plot_kw
+            y_true, y_score, threshold=result.best_threshold, labels=result.classes,
+            sample_weight=sample_weight, ax=ax, name=name, **kwargs,
         )
 
-    def plot(self, ax=None, *, region_alpha=0.25, scatter_kw=None):
+    def plot(
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        region_alpha: float = 0.25,
+        scatter_kw: dict | None = None,
+    ) -> DecisionRegionsDisplay:
         """Draw the regions, the samples and τ.
 
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
             Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model, in the title (default the Display's).
         region_alpha : float, default=0.25
             Opacity of the region fills.
         scatter_kw : dict, default=None
@@ -333,34 +558,53 @@ class DecisionRegionsDisplay:
         Returns
         -------
         self
+
+        Raises
+        ------
+        TypeError
+            A bad ``ax``, ``name`` or ``scatter_kw``.
+
+        Examples
+        --------
+        >>> disp = DecisionRegionsDisplay([0.5, 0.25, 0.25]).plot(region_alpha=0.5)
+        >>> [region.get_alpha() for region in disp.regions_]
+        [0.5, 0.5, 0.5]
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
-        ax = new_axes(ax, figsize=(6.8, 4.6), layout="constrained")
+        scatter_kw = {"s": 18, "edgecolors": "black", "linewidths": 0.4, **check_kwargs("scatter_kw", scatter_kw)}
+        ax = self._start(ax, name, figsize=(6.8, 4.6), layout="constrained")
+        colors = class_colors(3)
         self.regions_ = []
         for k, label in enumerate(self.classes):
             vertices = decision_region(self.threshold, k)
             region = None
             if len(vertices) >= 3:
                 (region,) = ax.fill(
-                    *simplex_to_cartesian(vertices).T, color=class_color(k), alpha=region_alpha,
+                    *simplex_to_cartesian(vertices).T, color=colors[k], alpha=region_alpha,
                     linewidth=0, label=f"predicted {label}",
                 )
             self.regions_.append(region)
-        scatter_kw = {"s": 18, "edgecolors": "black", "linewidths": 0.4, **(scatter_kw or {})}
         self.scatters_ = []
         if self.y_true is not None:
-            points = simplex_to_cartesian(self.y_score)
-            for k, label in enumerate(self.classes):
-                mine = points[self.y_true == k]
-                self.scatters_.append(
-                    ax.scatter(mine[:, 0], mine[:, 1], color=class_color(k), label=f"true {label}", **scatter_kw)
-                )
+            self._draw_samples(ax, colors, scatter_kw)
         tau = ", ".join(f"{value:.3g}" for value in self.threshold)
         (self.threshold_marker_,) = ax.plot(
             *simplex_to_cartesian(self.threshold), linestyle="none", marker="*", markersize=15,
             markerfacecolor="white", markeredgecolor="black", label=f"τ = ({tau})",
         )
         draw_triangle(ax, self.classes)
-        ax.set_title("Decision regions of argmax(p − τ)", pad=18)
+        title = "Decision regions of argmax(p − τ)"
+        ax.set_title(f"{self.name}: {title}" if self.name else title, pad=18)
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-        self.ax_, self.figure_ = ax, ax.figure
         return self
+
+    def _draw_samples(self, ax: Any, colors: list[str], scatter_kw: dict) -> None:
+        """The samples of each true class at their scores; marker area ∝ weight / mean weight."""
+        points = simplex_to_cartesian(self.y_score)
+        sizes = np.full(points.shape[0], float(scatter_kw.pop("s")))
+        if self.sample_weight is not None and self.sample_weight.sum() > 0:
+            sizes *= self.sample_weight / self.sample_weight.mean()
+        for k, label in enumerate(self.classes):
+            mine = self.y_true == k
+            self.scatters_.append(ax.scatter(points[mine, 0], points[mine, 1], s=sizes[mine], color=colors[k],
+                                             label=f"true {label}", **scatter_kw))

@@ -13,15 +13,18 @@ reason (``ModelAnalysis.skipped``), and the other sections run.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from polyroc.dmf import compare_models, roc_dmf
-from polyroc.evaluation import evaluate
-from polyroc.gini import gini_roc
-from polyroc.resampling import paired_rule_scores
-from polyroc.thresholds import compare_rules, roc_cloud
+from polyroc.dmf import DmfRoc, compare_models, roc_dmf
+from polyroc.evaluation import Evaluation, evaluate
+from polyroc.gini import GiniRoc, gini_roc
+from polyroc.report._inputs import ReportInputs
+from polyroc.resampling import PairedRuleScores, paired_rule_scores
+from polyroc.thresholds import RocCloud, RuleComparison, compare_rules, roc_cloud
 
 __all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps"]
 
@@ -40,14 +43,14 @@ class ModelAnalysis:
     """
 
     name: str
-    evaluation: object = None
-    comparison: object = None
-    test_rules: dict = None
-    cloud: object = None
-    dmf: object = None
-    gini: object = None
-    warnings: list = field(default_factory=list)
-    skipped: dict = field(default_factory=dict)
+    evaluation: Evaluation | None = None
+    comparison: RuleComparison | None = None
+    test_rules: PairedRuleScores | None = None
+    cloud: RocCloud | None = None
+    dmf: DmfRoc | None = None
+    gini: GiniRoc | None = None
+    warnings: list[dict[str, str]] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
 
 
 def _recorded(analysis, step, function):
@@ -76,11 +79,16 @@ def _section(analysis, step, function):
         return None
 
 
+def _bootstrap_options(inputs):
+    """The bootstrap options every interval of the report shares."""
+    return {"n_boot": inputs.n_boot, "confidence": inputs.confidence, "random_state": inputs.random_state}
+
+
 def _evaluation_step(inputs, analysis):
     scores = inputs.test[analysis.name]
     analysis.evaluation = _section(analysis, "metrics", lambda: evaluate(
-        inputs.y_test, scores, labels=inputs.classes, n_boot=inputs.n_boot,
-        confidence=inputs.confidence, random_state=inputs.random_state,
+        inputs.y_test, scores, labels=inputs.classes, sample_weight=inputs.sample_weight,
+        **_bootstrap_options(inputs),
     ))
 
 
@@ -89,8 +97,9 @@ def _tuning_step(inputs, analysis):
 
     def tune_and_compare():
         comparison = compare_rules(
-            inputs.y_val, inputs.validation[name], inputs.y_test, inputs.test[name],
-            metric=inputs.metric, labels=classes, random_state=inputs.random_state,
+            inputs.y_test, inputs.test[name], y_val=inputs.y_val, val_scores=inputs.validation[name],
+            metric=inputs.metric, labels=classes, sample_weight=inputs.sample_weight,
+            val_sample_weight=inputs.val_sample_weight, random_state=inputs.random_state,
             return_surface=classes.size == 3,
         )
         scores = inputs.test[name]
@@ -98,7 +107,7 @@ def _tuning_step(inputs, analysis):
                        "tuned": comparison.tuning.predict(scores)}
         rules = paired_rule_scores(
             inputs.y_test, predictions, metric=inputs.metric, labels=classes, baseline="argmax",
-            n_boot=inputs.n_boot, confidence=inputs.confidence, random_state=inputs.random_state,
+            sample_weight=inputs.sample_weight, **_bootstrap_options(inputs),
         )
         return comparison, rules
 
@@ -107,14 +116,14 @@ def _tuning_step(inputs, analysis):
 
 def _cloud_step(inputs, analysis):
     analysis.cloud = _section(analysis, "ROC clouds", lambda: roc_cloud(
-        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes,
+        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, sample_weight=inputs.sample_weight,
     ))
 
 
 def _gini_step(inputs, analysis):
     analysis.gini = _section(analysis, "Gini ROC", lambda: gini_roc(
-        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, absent="drop",
-        n_boot=inputs.n_boot, confidence=inputs.confidence, random_state=inputs.random_state,
+        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, sample_weight=inputs.sample_weight,
+        absent="drop", **_bootstrap_options(inputs),
     ))
 
 
@@ -126,8 +135,8 @@ class SkippedComparison:
 
 
 def _dmf_options(inputs):
-    return {"labels": inputs.classes, "bootstrap": "stratified", "n_boot": inputs.n_boot,
-            "confidence": inputs.confidence, "random_state": inputs.random_state}
+    return {"labels": inputs.classes, "sample_weight": inputs.sample_weight, "bootstrap": "stratified",
+            **_bootstrap_options(inputs)}
 
 
 def _single_dmf(inputs, analysis):
@@ -162,11 +171,22 @@ def _dmf_step(inputs, analyses):
     return comparison
 
 
-def analysis_steps(inputs, analyses):
+def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[tuple[str, Callable[[], Any]]]:
     """The report's work as ``(description, callable)`` pairs, in order.
 
     The last step returns the ROC-DMF model comparison (None for one model);
     the others fill ``analyses`` in place.
+
+    Parameters
+    ----------
+    inputs : ReportInputs
+        The checked inputs.
+    analyses : list of ModelAnalysis
+        One per model, filled in place by the steps.
+
+    Returns
+    -------
+    list of (str, callable)
     """
     steps = []
     for analysis in analyses:

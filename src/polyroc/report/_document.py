@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import struct
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
-from polyroc.report._figures import comparison_figures, model_figures
+from polyroc.report._figures import ReportFigure, comparison_figures, model_figures
 from polyroc.report._inputs import check_report_inputs
 from polyroc.report._readings import comparison_reading, data_reading, model_readings
 from polyroc.report._results import results_document
@@ -63,7 +69,19 @@ def _format_percent(share):
     return f"{100 * share:g}%"
 
 
-def is_report_directory(path):
+def _format_seed(random_state):
+    """``seed 0``; an unseeded report (or one seeded by a generator) says so."""
+    if random_state is None:
+        return "no fixed seed"
+    return f"seed {random_state}" if isinstance(random_state, int) else "seeded by a numpy Generator"
+
+
+def _format_support(support):
+    """A class support: a count, or a sum of sample weights (``12``, ``3.25``)."""
+    return f"{support:.6g}"
+
+
+def is_report_directory(path: str | os.PathLike) -> bool:
     """True if :meth:`Report.write` may write into the existing directory ``path``.
 
     That is an empty directory, or one holding an earlier report whose files
@@ -107,15 +125,30 @@ class Report:
         name, one per section.
     analyses : list of ModelAnalysis
         The library result objects behind the numbers, one per model.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> y = np.repeat(["a", "b", "c"], 10)
+    >>> scores = np.full((30, 3), 0.2) + 0.4 * np.eye(3)[np.arange(30) % 3]
+    >>> report = build_report(y, {"demo": scores}, n_boot=20, random_state=0)
+    >>> sorted(name for name in report.files() if not name.startswith("figures/"))
+    ['report.html', 'results.json']
+    >>> report.to_html().startswith("<!DOCTYPE html>")
+    True
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     out = report.write(pathlib.Path(tmp) / "report")
+    ...     sorted(path.name for path in out.iterdir())
+    ['.polyroc-manifest.json', 'figures', 'report.html', 'results.json']
     """
 
-    results: dict
-    figures: dict
-    shared_figures: list
-    readings: dict
-    analyses: list
+    results: dict[str, Any]
+    figures: dict[str, list[ReportFigure]]
+    shared_figures: list[ReportFigure]
+    readings: dict[str, Any]
+    analyses: list[ModelAnalysis]
 
-    def to_html(self):
+    def to_html(self) -> str:
         """The report as one self-contained HTML page (images embedded, no scripts)."""
         from jinja2 import (
             Environment,
@@ -134,11 +167,12 @@ class Report:
         ]
         return template.render(
             r=self.results, models=models, readings=self.readings, num=_format_number, percent=_format_percent,
+            seed=_format_seed, support=_format_support,
             shared_figures=[_figure_item(f, "all") for f in self.shared_figures],
             metric_names=METRIC_NAMES, overview_metrics=OVERVIEW_METRICS, rule_columns=RULE_COLUMNS,
         )
 
-    def files(self):
+    def files(self) -> dict[str, bytes]:
         """The report's files as ``{relative path: bytes}``: the figures, ``results.json``, ``report.html``."""
         named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
         files = {f"figures/{prefix}-{figure.key}.png": figure.png
@@ -147,7 +181,7 @@ class Report:
         files["report.html"] = self.to_html().encode("utf-8")
         return files
 
-    def write(self, directory):
+    def write(self, directory: str | os.PathLike | OutputDirectory) -> Path:
         """Write ``report.html``, ``results.json`` and ``figures/*.png`` into ``directory``.
 
         ``directory`` is a path or an open :class:`polyroc.io.OutputDirectory`
@@ -184,44 +218,72 @@ class Report:
         return output.path
 
 
-def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=None, metric="f1_macro",
-                 n_boot=500, confidence=0.95, random_state=0, title="polyroc report",
-                 source="scores given in Python", notes=(), progress=None):
+def build_report(
+    y_true: ArrayLike,
+    y_score: ArrayLike | Mapping[str, ArrayLike],
+    *,
+    y_val: ArrayLike | None = None,
+    val_scores: ArrayLike | Mapping[str, ArrayLike] | None = None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    val_sample_weight: ArrayLike | None = None,
+    metric: str = "f1_macro",
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    title: str = "polyroc report",
+    source: str = "scores given in Python",
+    notes: Sequence[str] = (),
+    progress: Callable[[str, int, int], Any] | None = None,
+) -> Report:
     """Evaluate one or more models' test scores (and tune thresholds on validation) into a report.
 
     Sections: data summary; metrics with stratified bootstrap intervals;
     OvR ROC and PR curves; with validation data, thresholds tuned for
     ``metric`` and compared on test with argmax, Fréchet and inflated-argmax
-    rules (paired bootstrap of tuned − argmax); ROC clouds and DFP; ROC-DMF
-    with a bootstrap interval (and ranking probabilities for several models);
-    the Gini-weighted ROC; plain-words readings of each. A baseline with
-    constant scores is accepted; a section whose method is undefined for a
-    model's scores is skipped, with the reason in ``results.json``
-    (``skipped``) and in its reading, and the other sections still run.
+    rules (paired bootstrap of tuned − argmax; Legnaro, Guastavino & Marchetti
+    (2025), arXiv:2511.21794); ROC clouds and DFP (same authors); ROC-DMF with
+    a bootstrap interval, and ranking probabilities for several models (Wang &
+    Carvalho (2024), arXiv:2404.13147); the Gini-weighted ROC (Giudici,
+    Rosciano, Schrader & Kummerfeld (2025), arXiv:2510.15670); plain-words
+    readings of each. A baseline with constant scores is accepted; a section
+    whose method is undefined for a model's scores is skipped, with the reason
+    in ``results.json`` (``skipped``) and in its reading, and the other
+    sections still run. Sample weights enter every section.
 
     Parameters
     ----------
-    y_test : array-like of shape (n_test,)
-        True labels of the test data, shared by the models.
-    test_scores : mapping of str to array-like of shape (n_test, m)
-        Each model's probability scores on test, columns in class order.
-    y_val : array-like of shape (n_val,), optional
-    val_scores : mapping of str to array-like of shape (n_val, m), optional
-        Validation scores of the same models, for threshold tuning.
-    labels : array-like of shape (m,), optional
-        Class order of the columns; default the sorted labels of ``y_test``.
+    y_true : array-like of shape (n_test,)
+        True labels of the evaluated (test) data, shared by the models.
+    y_score : array-like of shape (n_test, m), or mapping of str to such arrays
+        Each model's probability scores on test, columns in class order; one
+        array is a single model named ``"model"``.
+    y_val : array-like of shape (n_val,), default=None
+        True labels of the tuning (validation) data.
+    val_scores : array-like of shape (n_val, m), or mapping of str to such arrays, default=None
+        Validation scores of the same models (the same names), for threshold tuning.
+    labels : array-like of shape (m,), default=None
+        Class order of the columns; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_test,), default=None
+        Non-negative weights of relative importance of the test rows, used by
+        every section (metrics, curves, rule comparison, ROC clouds, ROC-DMF,
+        Gini ROC) and by every bootstrap replicate.
+    val_sample_weight : array-like of shape (n_val,), default=None
+        Weights of the validation rows, used by the tuning.
     metric : str, default="f1_macro"
         Tuning metric (a name of :data:`polyroc.counts.METRICS`).
-    n_boot : int, default=500
-        Bootstrap replicates of every interval.
+    n_boot : int, default=1000
+        Bootstrap replicates of every interval, >= 1.
     confidence : float, default=0.95
-    random_state : int, default=0
-        Seed of every resampling (an integer, so the report is reproducible).
+        Level of every interval, in (0, 1).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of every resampling; pass an integer for a reproducible report
+        (the command line passes 0 unless told otherwise).
     title, source : str
         Shown at the top of the report.
-    notes : sequence of str
+    notes : sequence of str, default=()
         Remarks shown under the title (e.g. a skipped model).
-    progress : callable, optional
+    progress : callable, default=None
         Called as ``progress(description, done, total)`` before each step.
 
     Returns
@@ -240,13 +302,16 @@ def build_report(y_test, test_scores, *, y_val=None, val_scores=None, labels=Non
     >>> y = np.repeat(["a", "b", "c"], 20)
     >>> scores = rng.dirichlet(np.ones(3), 60) + 2 * np.eye(3)[np.repeat([0, 1, 2], 20)]
     >>> scores /= scores.sum(axis=1, keepdims=True)
-    >>> report = build_report(y, {"model": scores}, n_boot=50)
+    >>> report = build_report(y, scores, n_boot=50, random_state=0)
     >>> report.results["data"]["test"]["class_counts"]
     {'a': 20, 'b': 20, 'c': 20}
     >>> sorted(report.results["models"]["model"])
     ['constant_scores', 'dmf', 'gini', 'metrics', 'roc_cloud', 'skipped', 'tuning', 'warnings']
+    >>> report.results["models"]["model"]["metrics"]["intervals"]["accuracy"]["settings"]["n_boot"]
+    50
     """
-    inputs = check_report_inputs(y_test, test_scores, y_val=y_val, val_scores=val_scores, labels=labels,
+    inputs = check_report_inputs(y_true, y_score, y_val=y_val, val_scores=val_scores, labels=labels,
+                                 sample_weight=sample_weight, val_sample_weight=val_sample_weight,
                                  metric=metric, n_boot=n_boot, confidence=confidence,
                                  random_state=random_state)
     analyses = [ModelAnalysis(name) for name in inputs.test]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,8 @@ def _confusion(analysis, inputs):
     def draw(figure, axes):
         for ax, normalize, title in zip(axes, (None, "true"), ("counts", "row-normalised (recall)")):
             ConfusionMatrixDisplay.from_predictions(inputs.y_test, predicted, labels=classes,
-                                                    normalize=normalize, ax=ax, colorbar=False)
+                                                    sample_weight=inputs.sample_weight, normalize=normalize,
+                                                    ax=ax, colorbar=False)
             ax.set_title(f"Confusion matrix, {title}")
 
     return _render("confusion", "Confusion matrix of argmax predictions on test: counts and "
@@ -58,13 +60,14 @@ def _roc_and_pr(analysis, inputs):
     from polyroc.plotting import PrecisionRecallDisplay, RocCurveDisplay
 
     y, scores = inputs.y_test, inputs.test[analysis.name]
+    options = {"labels": inputs.classes, "sample_weight": inputs.sample_weight}
 
     def draw(figure, axes):
-        if analysis.cloud is not None:
+        if analysis.cloud is not None:  # the same weighted one-vs-rest curves
             RocCurveDisplay.from_result(analysis.cloud.ovr_curves, ax=axes[0])
         else:
-            RocCurveDisplay.from_predictions(y, scores, labels=inputs.classes, ax=axes[0])
-        PrecisionRecallDisplay.from_predictions(y, scores, labels=inputs.classes, ax=axes[1])
+            RocCurveDisplay.from_predictions(y, scores, ax=axes[0], **options)
+        PrecisionRecallDisplay.from_predictions(y, scores, ax=axes[1], **options)
         for ax in axes:
             ax.legend(loc="lower right" if ax is axes[0] else "lower left", fontsize="x-small")
 
@@ -83,14 +86,18 @@ def _tuning(analysis, inputs):
     if inputs.classes.size == 3:
         def draw(figure, axes):
             SimplexHeatmapDisplay.from_result(tuning, ax=axes[0])
-            DecisionRegionsDisplay.from_result(tuning, inputs.y_test, inputs.test[analysis.name], ax=axes[1])
+            DecisionRegionsDisplay.from_result(tuning, inputs.y_test, inputs.test[analysis.name],
+                                               sample_weight=inputs.sample_weight, ax=axes[1])
 
         caption = (f"Left: validation {tuning.metric} over the threshold simplex (star: τ*). "
                    "Right: decision regions of τ* with the test samples.")
         return _render("tuning", caption, draw, figsize=(10, 4.6), ncols=2)
 
     def draw(figure, ax):
-        TuningProfileDisplay.from_result(tuning, inputs.y_val, inputs.validation[analysis.name], ax=ax)
+        TuningProfileDisplay.from_predictions(
+            inputs.y_val, inputs.validation[analysis.name], threshold=tuning.best_threshold, metric=tuning.metric,
+            labels=tuning.classes, sample_weight=inputs.val_sample_weight, domain=tuning.domain, ax=ax,
+        )
 
     caption = (f"Validation {tuning.metric} along each threshold coordinate through τ* "
                "(the other coordinates rescaled to stay on the simplex).")
@@ -119,8 +126,20 @@ def _gini(analysis, inputs):
                    lambda figure, ax: analysis.gini.plot(ax=ax), figsize=(6.4, 5))
 
 
-def model_figures(analysis, inputs):
-    """The figures of one model's section, in the order they appear (none for a skipped section)."""
+def model_figures(analysis: Any, inputs: Any) -> list[ReportFigure]:
+    """The figures of one model's section, in the order they appear (none for a skipped section).
+
+    Parameters
+    ----------
+    analysis : ModelAnalysis
+        The library results of the model.
+    inputs : ReportInputs
+        The checked inputs (labels, scores, sample weights).
+
+    Returns
+    -------
+    list of ReportFigure
+    """
     figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
     if analysis.comparison is not None:
         figures.append(_tuning(analysis, inputs))
@@ -131,15 +150,27 @@ def model_figures(analysis, inputs):
     return figures
 
 
-def comparison_figures(analyses):
-    """The ROC-DMF curves of every model with one, with their bootstrap bands, on one plot."""
+def comparison_figures(analyses: list[Any]) -> list[ReportFigure]:
+    """The ROC-DMF curves of every model with one, with their bootstrap bands, on one plot.
+
+    Parameters
+    ----------
+    analyses : list of ModelAnalysis
+        The library results of each model.
+
+    Returns
+    -------
+    list of ReportFigure
+        One figure, or none when no model has a ROC-DMF.
+    """
     if all(analysis.dmf is None for analysis in analyses):
         return []
 
     def draw(figure, ax):
         for index, analysis in enumerate(analyses):
             if analysis.dmf is not None:
-                analysis.dmf.plot(ax=ax, name=analysis.name if len(analyses) > 1 else None, color=f"C{index}")
+                analysis.dmf.plot(ax=ax, name=analysis.name if len(analyses) > 1 else None,
+                                  curve_kwargs={"color": f"C{index}"})
         ax.set_title("ROC-DMF")
 
     return [_render("dmf", "ROC-DMF curves on test with stratified bootstrap bands.", draw,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._validation import (
     check_positive_int,
@@ -15,7 +18,10 @@ from polyroc._validation import (
 )
 from polyroc.counts import get_metric
 
-__all__ = ["ReportInputs", "check_report_inputs"]
+__all__ = ["DEFAULT_MODEL_NAME", "ReportInputs", "check_report_inputs"]
+
+#: The name of the model when the scores are one array rather than a mapping.
+DEFAULT_MODEL_NAME = "model"
 
 
 @dataclass(frozen=True)
@@ -24,70 +30,123 @@ class ReportInputs:
 
     ``test`` and ``validation`` map model names to probability matrices whose
     columns follow ``classes``; ``y_test`` and ``y_val`` are class labels
-    (``y_val`` and ``validation`` are None without validation data).
+    (``y_val`` and ``validation`` are None without validation data);
+    ``sample_weight`` and ``val_sample_weight`` are the checked weights of the
+    test and validation rows (None: every row weighs the same).
     """
 
     classes: np.ndarray
     y_test: np.ndarray
-    test: dict
+    test: dict[str, np.ndarray]
     y_val: np.ndarray | None
-    validation: dict | None
+    validation: dict[str, np.ndarray] | None
     metric: str
     n_boot: int
     confidence: float
-    random_state: int
+    random_state: int | np.random.Generator | None
+    sample_weight: np.ndarray | None = None
+    val_sample_weight: np.ndarray | None = None
 
 
-def _checked_models(role, y_true, scores, labels):
-    """Check each model's matrix against the labels; return (labels, {name: matrix}, classes)."""
-    if not isinstance(scores, Mapping) or not scores:
-        raise TypeError(f"{role}_scores must be a non-empty mapping of model name to score matrix")
-    checked, classes = {}, labels
-    for name, matrix in scores.items():
+def _named(role: str, scores: Any) -> Mapping[str, Any]:
+    """The scores of a split as {model name: matrix}; one array is the model named ``"model"``."""
+    if isinstance(scores, Mapping):
+        if not scores:
+            raise TypeError(f"{role} must name at least one model")
+        return scores
+    if isinstance(scores, (str, bytes)) or scores is None:
+        raise TypeError(f"{role} must be a score matrix or a mapping of model name to score matrix, "
+                        f"got {type(scores).__name__}")
+    return {DEFAULT_MODEL_NAME: scores}
+
+
+def _checked_models(role, split, y_true, scores, labels, sample_weight):
+    """Check each model's matrix against the labels; return (labels, {name: matrix}, classes, weights)."""
+    checked, classes, weights = {}, labels, None
+    for name, matrix in _named(role, scores).items():
         if not isinstance(name, str) or not name:
-            raise TypeError(f"{role}_scores: model names must be non-empty strings, got {name!r}")
+            raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")
         try:
-            targets = check_scores(y_true, matrix, labels=classes)
+            targets = check_scores(y_true, matrix, labels=classes, sample_weight=sample_weight)
         except (ValueError, TypeError) as error:
-            raise type(error)(f"{role} scores of model {name!r}: {error}") from None
-        classes = targets.classes
+            raise type(error)(f"{split} scores of model {name!r}: {error}") from None
+        classes, weights = targets.classes, targets.sample_weight
         checked[name] = targets.y_score
-    return classes[targets.y_true], checked, classes
+    return classes[targets.y_true], checked, classes, weights
 
 
-def check_report_inputs(y_test, test_scores, *, y_val=None, val_scores=None, labels=None,
-                        metric="f1_macro", n_boot=500, confidence=0.95, random_state=0):
+def _check_seed(random_state):
+    """``random_state`` as given, once :func:`polyroc._validation.check_random_state` accepts it."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        check_random_state(random_state)
+        return int(random_state)
+    check_random_state(random_state)
+    return random_state
+
+
+def check_report_inputs(
+    y_true: ArrayLike,
+    y_score: ArrayLike | Mapping[str, ArrayLike],
+    *,
+    y_val: ArrayLike | None = None,
+    val_scores: ArrayLike | Mapping[str, ArrayLike] | None = None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    val_sample_weight: ArrayLike | None = None,
+    metric: str = "f1_macro",
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+) -> ReportInputs:
     """Check everything a report needs before any work; return :class:`ReportInputs`.
+
+    Parameters
+    ----------
+    y_true, y_score, y_val, val_scores, labels, sample_weight, val_sample_weight, metric, n_boot, confidence, \
+random_state
+        As :func:`polyroc.report.build_report`.
+
+    Returns
+    -------
+    ReportInputs
 
     Raises
     ------
     ValueError, TypeError
         A score matrix that fails :func:`polyroc._validation.check_scores`
-        (the message names the model and the split); model names that are not
-        strings or differ between test and validation; ``y_val`` without
-        ``val_scores`` or the reverse; an unknown metric; ``n_boot`` not an
-        integer >= 1; ``confidence`` not a number in (0, 1); ``random_state`` not an
-        integer (a report must be reproducible).
+        (the message names the model and the split), or sample weights that
+        fail it; model names that are not strings or differ between test and
+        validation; ``y_val`` without ``val_scores`` or the reverse;
+        ``val_sample_weight`` without validation data; an unknown metric;
+        ``n_boot`` not an integer >= 1; ``confidence`` not a number in (0, 1);
+        ``random_state`` not None, a non-negative integer or a Generator.
+
+    Examples
+    --------
+    >>> inputs = check_report_inputs(["a", "b"], [[.7, .3], [.2, .8]], random_state=0)
+    >>> list(inputs.test), inputs.classes.tolist(), inputs.n_boot
+    (['model'], ['a', 'b'], 1000)
     """
     if (y_val is None) != (val_scores is None):
         raise ValueError("y_val and val_scores go together: give both or neither")
+    if val_sample_weight is not None and y_val is None:
+        raise ValueError("val_sample_weight weighs validation rows: give it with y_val and val_scores")
     get_metric(metric)
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a metric name, got {type(metric).__name__}")
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        raise TypeError("random_state must be an integer seed, so that the report is reproducible")
-    check_random_state(random_state)
-    y_test, test, classes = _checked_models("test", y_test, test_scores, labels)
-    validation = None
+    random_state = _check_seed(random_state)
+    y_test, test, classes, weights = _checked_models("y_score", "test", y_true, y_score, labels, sample_weight)
+    y_checked = validation = val_weights = None
     if val_scores is not None:
-        if not isinstance(val_scores, Mapping) or set(val_scores) != set(test):
+        val_named = _named("val_scores", val_scores)
+        if set(val_named) != set(test):
             raise ValueError(
-                f"val_scores must name the same models as test_scores ({sorted(test)}), "
-                f"got {sorted(val_scores) if isinstance(val_scores, Mapping) else type(val_scores).__name__}"
+                f"val_scores must name the same models as y_score ({sorted(test)}), got {sorted(val_named)}"
             )
-        y_val, validation, _ = _checked_models("validation", y_val, val_scores, classes)
+        y_checked, validation, _, val_weights = _checked_models(
+            "val_scores", "validation", y_val, val_named, classes, val_sample_weight)
         validation = {name: validation[name] for name in test}
-    return ReportInputs(classes, y_test, test, y_val, validation, metric, n_boot, confidence,
-                        int(random_state))
+    return ReportInputs(classes, y_test, test, y_checked, validation, metric, n_boot, confidence,
+                        random_state, weights, val_weights)

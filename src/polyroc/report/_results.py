@@ -1,5 +1,14 @@
 """The report's numbers as one JSON-ready document (``results.json``); the HTML reads the same.
 
+Each section is the ``to_dict()`` of the library result behind it
+(:class:`~polyroc.evaluation.Evaluation`, :class:`~polyroc.thresholds.RuleComparison`
+and :class:`~polyroc.resampling.PairedRuleScores`, :class:`~polyroc.thresholds.RocCloud`,
+:class:`~polyroc.dmf.DmfRoc`, :class:`~polyroc.gini.GiniRoc`,
+:class:`~polyroc.dmf.ModelComparison`), less the bulky arrays listed in
+:data:`OMITTED` (and in the document's ``omitted``): per-threshold clouds and
+surfaces, per-replicate values, fitted matrices and full-resolution curves,
+which the figures draw and the library functions return.
+
 A section that could not be computed is null, and ``skipped`` (per model, and
 at the top for the model comparison) maps its name to the reason. A model
 whose scores are the same on every row (a constant baseline, e.g. a
@@ -8,142 +17,130 @@ class-prior classifier) has ``constant_scores: true``.
 
 from __future__ import annotations
 
-import math
+from typing import Any
 
 import numpy as np
 
 import polyroc
-from polyroc.report._analysis import SkippedComparison
+from polyroc._results import jsonable
+from polyroc.report._analysis import ModelAnalysis, SkippedComparison
+from polyroc.report._inputs import ReportInputs
+from polyroc.resampling import STRATIFIED_PERCENTILE
 
-__all__ = ["interval_record", "jsonable", "results_document"]
+__all__ = ["OMITTED", "compact", "results_document"]
+
+#: Result type -> fields left out of ``results.json`` (the library result has them).
+OMITTED = {
+    "TuningResult": ("thresholds", "scores"),
+    "RocCloud": ("thresholds", "fpr", "tpr", "ovr_curves"),
+    "DmfRoc": ("cutoffs", "tpr_matrix", "fpr_matrix", "intercept", "slope", "fitted", "weights", "n_trials"),
+    "DmfBootstrap": ("D", "fpr", "tpr", "n_iter"),
+    "GiniRoc": ("fpr", "tpr", "dispersion", "class_fpr", "class_tpr"),
+    "ModelComparison": ("results", "replicates"),
+}
 
 
-def jsonable(value):
-    """``value`` with numpy types as Python ones and NaN/inf as None (strict JSON).
+def compact(record: Any) -> Any:
+    """A ``to_dict()`` record without the fields :data:`OMITTED` lists for its type (nested records too).
 
-    >>> jsonable({"a": np.float64("nan"), "b": np.arange(2), "c": (np.int64(3),)})
-    {'a': None, 'b': [0, 1], 'c': [3]}
+    >>> compact({"type": "RocCloud", "dfp": [0.5], "fpr": [[0.1]], "inner": {"type": "TuningResult", "scores": []}})
+    {'type': 'RocCloud', 'dfp': [0.5], 'inner': {'type': 'TuningResult'}}
     """
-    if isinstance(value, dict):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [jsonable(item) for item in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    if isinstance(record, dict):
+        dropped = OMITTED.get(record.get("type"), ())
+        return {key: compact(value) for key, value in record.items() if key not in dropped}
+    if isinstance(record, list):
+        return [compact(value) for value in record]
+    return record
 
 
-def interval_record(interval):
-    """A :class:`~polyroc.resampling.ConfidenceInterval` as ``{estimate, low, high}``."""
-    return {"estimate": interval.estimate, "low": interval.low, "high": interval.high}
+def _record(result: Any, **derived: Any) -> dict[str, Any] | None:
+    """``result.to_dict()`` made compact, with ``derived`` values added; None for a skipped step."""
+    return None if result is None else {**compact(result.to_dict()), **jsonable(derived)}
 
 
-def _data_section(inputs):
-    def split(y):
+def _data_section(inputs: ReportInputs) -> dict[str, Any]:
+    def split(y, weights):
         counts = {str(c): int(np.sum(y == c)) for c in inputs.classes}
         present = [n for n in counts.values() if n > 0]
-        return {"n_samples": int(y.size), "class_counts": counts,
+        weighted = None if weights is None else {str(c): float(weights[y == c].sum()) for c in inputs.classes}
+        return {"n_samples": int(y.size), "class_counts": counts, "class_weights": weighted,
                 "imbalance_ratio": max(present) / min(present)}
 
-    return {"classes": [str(c) for c in inputs.classes], "test": split(inputs.y_test),
-            "validation": None if inputs.y_val is None else split(inputs.y_val)}
+    return {"classes": [str(c) for c in inputs.classes], "test": split(inputs.y_test, inputs.sample_weight),
+            "validation": None if inputs.y_val is None else split(inputs.y_val, inputs.val_sample_weight)}
 
 
-def _metrics_section(evaluation):
-    return {
-        "scores": {name: interval_record(ci) for name, ci in evaluation.intervals.items()},
-        "per_class": {
-            metric: {str(label): interval_record(ci) for label, ci in by_class.items()}
-            for metric, by_class in evaluation.class_intervals.items()
-        },
-        "support": {str(c): evaluation.report[str(c)]["support"] for c in evaluation.classes},
-        "confusion_matrix": evaluation.confusion_matrix,
-    }
+def _tuning_section(analysis: ModelAnalysis) -> dict[str, Any] | None:
+    if analysis.comparison is None:
+        return None
+    return {"comparison": _record(analysis.comparison), "test_scores": _record(analysis.test_rules)}
 
 
-def _tuning_section(comparison, test_rules):
-    tuning = comparison.tuning
-    return {
-        "metric": comparison.metric,
-        "threshold": dict(zip(map(str, tuning.classes), tuning.best_threshold)),
-        "search": {"method": tuning.search, "resolution": tuning.resolution,
-                   "n_thresholds": tuning.n_thresholds, "domain": tuning.domain},
-        "validation": {"argmax": tuning.argmax_score, "tuned": tuning.best_score},
-        "test": {name: interval_record(ci) for name, ci in test_rules.scores.items()},
-        "test_difference": interval_record(test_rules.differences["tuned"]),
-        "rules": comparison.rows,
-        "inflated_argmax_eps": comparison.eps,
-    }
-
-
-def _cloud_section(cloud):
-    return {"dfp": dict(zip(map(str, cloud.classes), cloud.dfp)), "dfp_overall": cloud.dfp_overall,
-            "settings": {k: v for k, v in cloud.settings.items() if k != "random_state"}}
-
-
-def _dmf_section(dmf):
-    return {"D": interval_record(dmf.ci), "converged": dmf.converged, "n_levels": int(dmf.levels.size),
-            "pairs_used": int(dmf.pairs.shape[0]),
-            "dropped_pairs": [list(map(str, pair)) for pair in dmf.dropped_pairs]}
-
-
-def _gini_section(gini):
-    return {
-        "auc": interval_record(gini.bootstrap.auc),
-        "weights": dict(zip(map(str, gini.classes), gini.weights)),
-        "weights_defined": bool(np.all(np.isfinite(gini.weights))),
-        "class_auc": dict(zip(map(str, gini.classes), gini.class_auc)),
-        "g1": gini.g1, "whitening": gini.settings.get("whitening"),
-        "degenerate": gini.degenerate,
-    }
-
-
-def _optional(build, *results):
-    """``build(*results)``, or None when the step was skipped (its result is None)."""
-    return None if results[0] is None else build(*results)
-
-
-def _model_section(analysis, scores):
+def _model_section(analysis: ModelAnalysis, scores: np.ndarray) -> dict[str, Any]:
+    cloud = analysis.cloud
     return {
         "constant_scores": bool(np.all(scores == scores[0])),
-        "metrics": _optional(_metrics_section, analysis.evaluation),
-        "tuning": _optional(_tuning_section, analysis.comparison, analysis.test_rules),
-        "roc_cloud": _optional(_cloud_section, analysis.cloud),
-        "dmf": _optional(_dmf_section, analysis.dmf),
-        "gini": _optional(_gini_section, analysis.gini),
+        "metrics": _record(analysis.evaluation),
+        "tuning": _tuning_section(analysis),
+        "roc_cloud": None if cloud is None else _record(cloud, n_thresholds=cloud.n_thresholds),
+        "dmf": _record(analysis.dmf),
+        "gini": _record(analysis.gini),
         "skipped": dict(analysis.skipped),
         "warnings": analysis.warnings,
     }
 
 
-def _comparison_section(dmf_comparison):
+def _comparison_section(dmf_comparison: Any) -> dict[str, Any] | None:
     if dmf_comparison is None or isinstance(dmf_comparison, SkippedComparison):
         return None
-    names = list(dmf_comparison.names)
-    return {
-        "ranking_probabilities": [
-            {"ranking": list(order), "probability": p}
-            for order, p in dmf_comparison.ranking_probabilities.items()
-        ],
-        "pairwise": {a: {b: dmf_comparison.pairwise[i, j] for j, b in enumerate(names) if j != i}
-                     for i, a in enumerate(names)},
-    }
+    return _record(dmf_comparison)
 
 
-def results_document(inputs, analyses, dmf_comparison, *, title, source, notes):
-    """Every number of the report, JSON-ready (NaN as null)."""
+def results_document(
+    inputs: ReportInputs,
+    analyses: list[ModelAnalysis],
+    dmf_comparison: Any,
+    *,
+    title: str,
+    source: str,
+    notes: tuple[str, ...] | list[str],
+) -> dict[str, Any]:
+    """Every number of the report, JSON-ready (NaN as null).
+
+    Parameters
+    ----------
+    inputs : ReportInputs
+        The checked inputs.
+    analyses : list of ModelAnalysis
+        The library results of each model.
+    dmf_comparison : ModelComparison, SkippedComparison or None
+        The ROC-DMF comparison of the models (None for one model).
+    title, source : str
+        Shown at the top of the report.
+    notes : sequence of str
+        Remarks shown under the title.
+
+    Returns
+    -------
+    dict
+        ``title``, ``source``, ``notes``, ``polyroc_version``, ``settings``,
+        ``data``, ``models`` (name -> sections), ``model_comparison``,
+        ``skipped`` and ``omitted`` (:data:`OMITTED`).
+    """
+    settings = {"metric": inputs.metric, "n_boot": inputs.n_boot, "confidence": inputs.confidence,
+                "random_state": inputs.random_state, "interval_method": STRATIFIED_PERCENTILE,
+                "weighted": inputs.sample_weight is not None}
     return jsonable({
         "title": title,
         "source": source,
         "notes": list(notes),
         "polyroc_version": polyroc.__version__,
-        "settings": {"metric": inputs.metric, "n_boot": inputs.n_boot, "confidence": inputs.confidence,
-                     "random_state": inputs.random_state, "bootstrap": "stratified percentile"},
+        "settings": settings,
         "data": _data_section(inputs),
         "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
         "model_comparison": _comparison_section(dmf_comparison),
         "skipped": ({"model_comparison": dmf_comparison.reason}
                     if isinstance(dmf_comparison, SkippedComparison) else {}),
+        "omitted": {kind: list(fields) for kind, fields in OMITTED.items()},
     })

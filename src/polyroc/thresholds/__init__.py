@@ -1,12 +1,15 @@
-"""The simplex threshold framework (Legnaro, Guastavino, Marchetti 2025).
+"""The simplex threshold framework of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794.
 
 Rules: :func:`predict` (argmax(p - tau)), :func:`ovr_assign`,
 :func:`apply_thresholds`; competing rules: :func:`frechet_predict`,
-:func:`inflated_argmax` and the set metrics; samplers of tau on the simplex or
-the box; :func:`threshold_batches` (counts for a whole sample of thresholds);
-and :func:`tune_thresholds` returning a :class:`TuningResult`; ROC clouds and DFP
-(:func:`roc_cloud`); :func:`compare_rules`, the tune-on-validation workflow; and
-:class:`SimplexThresholdClassifier`, a scikit-learn meta-estimator.
+:func:`inflated_argmax` and the set metrics; the lattice and Monte Carlo
+thresholds tau on the simplex or the box; :func:`threshold_batches` (counts
+for a whole sample of thresholds); :func:`tune_thresholds` returning a
+:class:`TuningResult`; :func:`coordinate_profile`, the exact score along each
+threshold coordinate through tau*; ROC clouds and DFP (:func:`roc_cloud`);
+:func:`compare_rules`, tuning on validation data and comparing the rules on
+test data; and :class:`SimplexThresholdClassifier`, a scikit-learn
+meta-estimator. Result objects follow :class:`polyroc._results.Result`.
 """
 
 from polyroc.thresholds.batches import default_resolution, threshold_batches
@@ -24,11 +27,13 @@ from polyroc.thresholds.competing import (
     singleton_rate,
 )
 from polyroc.thresholds.estimator import SimplexThresholdClassifier
+from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 from polyroc.thresholds.rules import apply_thresholds, ovr_assign, predict
 from polyroc.thresholds.samplers import barycentre, iter_lattice, iter_random_thresholds, lattice_size
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
 __all__ = [
+    "CoordinateProfile",
     "RocCloud",
     "RuleComparison",
     "SimplexThresholdClassifier",
@@ -39,6 +44,7 @@ __all__ = [
     "barycentre",
     "cloud_rates",
     "compare_rules",
+    "coordinate_profile",
     "coverage",
     "default_resolution",
     "dfp",

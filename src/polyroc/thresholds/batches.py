@@ -1,6 +1,6 @@
 """Confusion counts for a whole sample of thresholds, streamed in chunks.
 
-Every sampler (lattice or Monte Carlo, simplex or box) goes through
+Every search (lattice or Monte Carlo, simplex or box) goes through
 :func:`threshold_batches`, which yields ``(thresholds, counts)`` pairs. Tuning
 takes the argmax of a metric over them; ROC clouds and DFP read per-class rates
 from the same counts. The lattice uses dominance counting when it is cheaper
@@ -11,7 +11,10 @@ argmax(p - tau) at the yielded tau exactly, tied scores included (see
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import (
     CHUNK_BYTES,
@@ -48,13 +51,30 @@ DEFAULT_MAX_RESOLUTION = 200
 #: Number of Monte Carlo thresholds when none is given.
 DEFAULT_N_SAMPLES = 20_000
 
-SAMPLERS = ("lattice", "random")
+#: The searches that sample a whole set of thresholds (coordinate search starts from one of them).
+SAMPLED_SEARCHES = ("lattice", "random")
 
 __all__ = ["default_resolution", "threshold_batches"]
 
 
-def default_resolution(n_classes, *, domain="simplex"):
+def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     """Largest resolution r <= 200 whose lattice has at most 25,000 points (at least 1).
+
+    Parameters
+    ----------
+    n_classes : int
+        Number of classes m (>= 2).
+    domain : {"simplex", "box"}, default="simplex"
+        The lattice's domain.
+
+    Returns
+    -------
+    resolution : int
+
+    Raises
+    ------
+    ValueError
+        If m < 2 or the domain is unknown.
 
     Examples
     --------
@@ -84,18 +104,18 @@ def check_lattice_size(n_classes, resolution, domain):
 
 
 def threshold_batches(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    sampler="lattice",
-    resolution=None,
-    n_samples=None,
-    domain="simplex",
-    labels=None,
-    sample_weight=None,
-    random_state=None,
-    include_barycentre=True,
-):
+    search: str = "lattice",
+    resolution: int | None = None,
+    n_samples: int | None = None,
+    domain: str = "simplex",
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    random_state: int | np.random.Generator | None = None,
+    include_barycentre: bool = True,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Yield ``(thresholds, counts)`` for every sampled threshold, chunk by chunk.
 
     Arguments are validated at the call; the work happens while iterating, and
@@ -107,7 +127,7 @@ def threshold_batches(
         True labels.
     y_score : array-like of shape (n_samples, n_classes)
         Probability scores, columns in the class order.
-    sampler : {"lattice", "random"}, default="lattice"
+    search : {"lattice", "random"}, default="lattice"
         Uniform lattice tau = c / r, or uniform Monte Carlo (Dirichlet(1) on
         the simplex, uniform on the box).
     resolution : int, default=None
@@ -118,8 +138,9 @@ def threshold_batches(
     labels : array-like, default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples (weighted counts are float64).
     random_state : None, int or numpy.random.Generator, default=None
-        Seed of the Monte Carlo sampler.
+        Seed of the Monte Carlo thresholds (``search="random"``).
     include_barycentre : bool, default=True
         Add the barycentre (plain argmax, with exact argmax counts) as a last
         batch when it is not already a lattice point.
@@ -133,9 +154,11 @@ def threshold_batches(
     Raises
     ------
     ValueError
-        On invalid scores, labels or weights, an unknown sampler or domain, an
-        option that does not apply to the sampler, or a lattice larger than
-        2,000,000 points.
+        On invalid scores, labels or weights, an unknown search or domain, an
+        option that does not apply to the search, or a lattice (or random
+        sample) larger than 2,000,000 thresholds.
+    TypeError
+        On a bad ``random_state``.
 
     Examples
     --------
@@ -147,29 +170,29 @@ def threshold_batches(
     >>> batches[1][0].round(3).tolist(), int(np.trace(batches[1][1][0]))
     ([[0.333, 0.333, 0.333]], 3)
     """
-    check_option("sampler", sampler, SAMPLERS)
+    check_option("search", search, SAMPLED_SEARCHES)
     check_option("domain", domain, THRESHOLD_DOMAINS)
     targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
-    resolution, n_samples = resolve_sampler(sampler, resolution, n_samples, targets.classes.size, domain)
-    rng = check_random_state(random_state) if sampler == "random" else None
-    return iter_batches(targets, sampler, resolution, n_samples, domain, rng, include_barycentre)
+    resolution, n_samples = resolve_search(search, resolution, n_samples, targets.classes.size, domain)
+    rng = check_random_state(random_state) if search == "random" else None
+    return iter_batches(targets, search, resolution, n_samples, domain, rng, include_barycentre)
 
 
-def resolve_sampler(sampler, resolution, n_samples, n_classes, domain):
-    """Check the sampler's options and fill in defaults; return (resolution, n_samples).
+def resolve_search(search, resolution, n_samples, n_classes, domain):
+    """Check the options of a sampled search and fill in defaults; return (resolution, n_samples).
 
-    The option of the other sampler must be None. A lattice above
-    :data:`MAX_LATTICE_POINTS` is refused.
+    The option of the other search must be None. A lattice or a random sample
+    above :data:`MAX_LATTICE_POINTS` is refused.
     """
-    if sampler == "lattice":
+    if search == "lattice":
         if n_samples is not None:
-            raise ValueError("n_samples applies to sampler='random', not to the lattice")
+            raise ValueError("n_samples applies to search='random', not to the lattice")
         resolution = default_resolution(n_classes, domain=domain) if resolution is None else resolution
         resolution = check_positive_int("resolution", resolution)
         check_lattice_size(n_classes, resolution, domain)
         return resolution, None
     if resolution is not None:
-        raise ValueError("resolution applies to the lattice, not to sampler='random'")
+        raise ValueError("resolution applies to the lattice, not to search='random'")
     n_samples = check_positive_int("n_samples", DEFAULT_N_SAMPLES if n_samples is None else n_samples)
     if n_samples > MAX_LATTICE_POINTS:
         raise ValueError(
@@ -180,10 +203,10 @@ def resolve_sampler(sampler, resolution, n_samples, n_classes, domain):
     return None, n_samples
 
 
-def iter_batches(targets, sampler, resolution, n_samples, domain, rng, include_barycentre=True):
+def iter_batches(targets, search, resolution, n_samples, domain, rng, include_barycentre=True):
     """The batches of :func:`threshold_batches` for validated targets and resolved options."""
     n_classes = targets.classes.size
-    if sampler == "lattice":
+    if search == "lattice":
         batches = _lattice_batches(targets, resolution, domain)
         has_barycentre = domain == "box" or resolution % n_classes == 0
     else:

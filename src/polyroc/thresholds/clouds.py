@@ -1,4 +1,4 @@
-"""ROC clouds and the DFP summary (Algorithm 2 of the simplex threshold paper).
+"""ROC clouds and the DFP summary (Algorithm 2 of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794).
 
 For every sampled threshold tau and class j, the natural rule argmax(p - tau)
 gives one one-vs-rest point (fpr_j, tpr_j). The M points of class j form its
@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
+from polyroc._results import Result
 from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
 from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds.batches import default_resolution, threshold_batches
+from polyroc.thresholds.batches import resolve_search, threshold_batches
 
 __all__ = ["RocCloud", "cloud_rates", "dfp", "roc_cloud"]
 
 
 @dataclass(frozen=True, eq=False)
-class RocCloud:
+class RocCloud(Result):
     """Per-class ROC clouds of a sample of thresholds, their DFP and the OvR curves.
 
     Attributes
@@ -45,9 +48,22 @@ class RocCloud:
     argmax_fpr, argmax_tpr : ndarray of shape (m,)
         The one-vs-rest rates of plain argmax (the barycentre), whether or not
         it is among the sampled thresholds.
+    zero_division : {"nan", 0.0, 1.0}
+        The rate given to a class without positives or negatives.
     settings : dict
-        How the thresholds were sampled: sampler, resolution, n_samples,
-        domain, random_state, n_thresholds, zero_division.
+        How the thresholds were sampled: ``"search"`` (``"lattice"``,
+        ``"random"``, or None for explicit thresholds), ``"resolution"``,
+        ``"n_samples"``, ``"domain"``, ``"random_state"`` and
+        ``"include_barycentre"``.
+
+    Examples
+    --------
+    >>> cloud = roc_cloud([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+    ...                   resolution=6)
+    >>> cloud.n_thresholds, cloud.settings["search"], cloud.settings["resolution"]
+    (28, 'lattice', 6)
+    >>> cloud.to_frame()["dfp"].round(3).tolist()
+    [0.702, 0.857, 0.56]
     """
 
     classes: np.ndarray
@@ -56,16 +72,52 @@ class RocCloud:
     tpr: np.ndarray
     dfp: np.ndarray
     dfp_overall: float
-    ovr_curves: object
+    ovr_curves: Any
     argmax_fpr: np.ndarray
     argmax_tpr: np.ndarray
-    settings: dict = field(default_factory=dict)
+    zero_division: str | float = "nan"
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def plot(self, ax=None, **plot_kw):
-        """Draw the clouds over the OvR curves (:class:`polyroc.plotting.RocCloudDisplay`)."""
+    @property
+    def n_thresholds(self) -> int:
+        """Number of thresholds M in the clouds."""
+        return int(self.thresholds.shape[0])
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per class: DFP, the cloud's mean rates, plain argmax's rates and the OvR AUC."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # mean of an all-NaN column is NaN
+            mean_fpr, mean_tpr = np.nanmean(self.fpr, axis=0), np.nanmean(self.tpr, axis=0)
+        return [
+            {
+                "class": label,
+                "dfp": float(self.dfp[j]),
+                "mean_fpr": float(mean_fpr[j]),
+                "mean_tpr": float(mean_tpr[j]),
+                "argmax_fpr": float(self.argmax_fpr[j]),
+                "argmax_tpr": float(self.argmax_tpr[j]),
+                "ovr_auc": float(self.ovr_curves.auc[j]),
+                "n_thresholds": self.n_thresholds,
+            }
+            for j, label in enumerate(self.classes.tolist())
+        ]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the clouds over the OvR curves (:class:`polyroc.plotting.RocCloudDisplay`).
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to ``RocCloudDisplay.from_result``.
+
+        Returns
+        -------
+        display : RocCloudDisplay
+        """
         from polyroc.plotting import RocCloudDisplay
 
-        return RocCloudDisplay.from_result(self, ax=ax, **plot_kw)
+        return RocCloudDisplay.from_result(self, ax=ax, **kwargs)
 
 
 def _rate(numerator, denominator, zero_division):
@@ -75,11 +127,22 @@ def _rate(numerator, denominator, zero_division):
     return np.where(denominator == 0, fill, rate)
 
 
-def cloud_rates(counts, *, zero_division="nan"):
+def cloud_rates(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.ndarray, np.ndarray]:
     """Per-class (fpr, tpr) of a batch of confusion counts (M, m, m); each (M, m).
 
     A rate with a zero denominator (a class without positives or negatives)
     takes ``zero_division``: NaN by default, 0.0 as the reference code does.
+
+    Parameters
+    ----------
+    counts : array-like of shape (M, m, m)
+        Confusion counts ``counts[k, true, predicted]`` of M thresholds.
+    zero_division : {"nan", 0.0, 1.0}, default="nan"
+        Rate of a class without positives (tpr) or negatives (fpr).
+
+    Returns
+    -------
+    fpr, tpr : ndarray of shape (M, m)
 
     Raises
     ------
@@ -112,11 +175,18 @@ def _dfp_from_rates(fpr, tpr):
     return per_class, overall
 
 
-def dfp(counts, *, zero_division="nan"):
+def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.ndarray, float]:
     """DFP of each class and overall, from the counts (M, m, m) of M thresholds.
 
     DFP_j = mean over thresholds of |fpr_j - 0| + |tpr_j - 1|; the overall DFP
     is the mean over classes with a defined value.
+
+    Parameters
+    ----------
+    counts : array-like of shape (M, m, m)
+        Confusion counts ``counts[k, true, predicted]`` of M thresholds.
+    zero_division : {"nan", 0.0, 1.0}, default="nan"
+        Rate of a class without positives or negatives (see :func:`cloud_rates`).
 
     Returns
     -------
@@ -144,20 +214,20 @@ def dfp(counts, *, zero_division="nan"):
 
 
 def roc_cloud(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    thresholds=None,
-    sampler="lattice",
-    resolution=None,
-    n_samples=None,
-    domain="simplex",
-    labels=None,
-    sample_weight=None,
-    random_state=None,
-    zero_division="nan",
-    include_barycentre=False,
-):
+    thresholds: ArrayLike | None = None,
+    search: str = "lattice",
+    resolution: int | None = None,
+    n_samples: int | None = None,
+    domain: str = "simplex",
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    random_state: int | np.random.Generator | None = None,
+    zero_division: str | float = "nan",
+    include_barycentre: bool = False,
+) -> RocCloud:
     """ROC clouds of the natural rule over a sample of thresholds, with DFP.
 
     Parameters
@@ -166,17 +236,18 @@ def roc_cloud(
         True labels.
     y_score : array-like of shape (n_samples, m)
         Probability scores, columns in the class order.
-    thresholds : array-like of shape (M, m), optional
-        Explicit thresholds; when given, the sampler options are ignored.
-    sampler : {"lattice", "random"}, default="lattice"
+    thresholds : array-like of shape (M, m), default=None
+        Explicit thresholds; when given, the search options are ignored.
+    search : {"lattice", "random"}, default="lattice"
         Uniform lattice of resolution ``resolution`` or ``n_samples`` uniform
         Monte Carlo thresholds (seeded by ``random_state``). DFP depends on
         this sampling measure; it is recorded in :attr:`RocCloud.settings`.
     resolution, n_samples, domain, random_state
         See :func:`polyroc.thresholds.threshold_batches`.
-    labels : array-like, optional
+    labels : array-like, default=None
         Class order; default the sorted labels of ``y_true``.
-    sample_weight : array-like of shape (n_samples,), optional
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples (scale-free).
     zero_division : {"nan", 0.0, 1.0}, default="nan"
         Rate of a class without positives or negatives.
     include_barycentre : bool, default=False
@@ -191,7 +262,7 @@ def roc_cloud(
     Raises
     ------
     ValueError, TypeError
-        Invalid scores, labels, weights or sampler options (see
+        Invalid scores, labels, weights or search options (see
         :func:`polyroc.thresholds.threshold_batches`); explicit ``thresholds``
         that are not a finite (M, m) array.
 
@@ -205,7 +276,7 @@ def roc_cloud(
     >>> y = [0, 1, 2, 1]
     >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
     >>> cloud = roc_cloud(y, P, resolution=6)
-    >>> cloud.fpr.shape, cloud.settings["n_thresholds"]
+    >>> cloud.fpr.shape, cloud.n_thresholds
     ((28, 3), 28)
     """
     check_zero_division(zero_division)
@@ -214,23 +285,21 @@ def roc_cloud(
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)
         counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
-        settings = {"sampler": "explicit"}
+        settings = {"search": None}
     else:
         batches = threshold_batches(
-            targets.y_true, targets.y_score, sampler=sampler, resolution=resolution,
+            targets.y_true, targets.y_score, search=search, resolution=resolution,
             n_samples=n_samples, domain=domain, labels=np.arange(n_classes),
             sample_weight=targets.sample_weight, random_state=random_state,
             include_barycentre=include_barycentre,
         )
         taus, counts = (np.concatenate(parts) for parts in zip(*batches))
-        if sampler == "lattice" and resolution is None:
-            resolution = default_resolution(n_classes, domain=domain)
-        settings = {"sampler": sampler, "resolution": resolution, "n_samples": n_samples,
+        resolution, n_samples = resolve_search(search, resolution, n_samples, n_classes, domain)
+        settings = {"search": search, "resolution": resolution, "n_samples": n_samples,
                     "domain": domain, "random_state": random_state,
                     "include_barycentre": include_barycentre}
     fpr, tpr = cloud_rates(counts, zero_division=zero_division)
     per_class, overall = _dfp_from_rates(fpr, tpr)
-    settings.update(n_thresholds=int(taus.shape[0]), zero_division=zero_division)
     curves = ovr_roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
                        sample_weight=targets.sample_weight)
     argmax_counts = confusion_counts(
@@ -239,5 +308,6 @@ def roc_cloud(
     argmax_fpr, argmax_tpr = cloud_rates(argmax_counts[None], zero_division=zero_division)
     return RocCloud(
         classes=targets.classes, thresholds=taus, fpr=fpr, tpr=tpr, dfp=per_class, dfp_overall=overall,
-        ovr_curves=curves, argmax_fpr=argmax_fpr[0], argmax_tpr=argmax_tpr[0], settings=settings,
+        ovr_curves=curves, argmax_fpr=argmax_fpr[0], argmax_tpr=argmax_tpr[0], zero_division=zero_division,
+        settings=settings,
     )

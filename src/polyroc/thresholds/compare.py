@@ -7,11 +7,15 @@ through coverage, singleton-correct share and average set size).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
+from polyroc._results import Result
 from polyroc._validation import check_positive_float, check_scores, with_scaled_weights
 from polyroc.counts import get_metric, metric_name
 from polyroc.thresholds.competing import (
@@ -22,15 +26,26 @@ from polyroc.thresholds.competing import (
     singleton_correct,
 )
 from polyroc.thresholds.rules import predict
-from polyroc.thresholds.tuning import tune_thresholds
+from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
 __all__ = ["RuleComparison", "compare_rules"]
 
 COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
 
 
+#: The rows of :meth:`RuleComparison.to_frame`: (rule, what is measured, column of ``rows``).
+RULE_MEASURES = (
+    ("argmax", None, "argmax"),
+    ("tuned", None, "tuned"),
+    ("frechet", None, "frechet"),
+    ("inflated_argmax", "coverage", "coverage"),
+    ("inflated_argmax", "singleton_correct", "singleton"),
+    ("inflated_argmax", "average_set_size", "avg_set_size"),
+)
+
+
 @dataclass(frozen=True, eq=False)
-class RuleComparison:
+class RuleComparison(Result):
     """Scores of the competing decision rules on validation and test data.
 
     Attributes
@@ -47,15 +62,50 @@ class RuleComparison:
         The tuning on validation data that produced tau*.
     eps : float
         The inflated-argmax margin.
+    settings : dict
+        The tuning options (``tuning.settings``: ``"search"``, ``"domain"``,
+        ``"tie_break"``, ``"resolution"``, ``"n_samples"``, ``"random_state"``).
+
+    Examples
+    --------
+    >>> y = [0, 1, 2, 1, 0, 2]
+    >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1], [.4, .4, .2], [.3, .3, .4]]
+    >>> table = compare_rules(y, P, y_val=y, val_scores=P, resolution=10)
+    >>> table.to_frame()[["rule", "measure", "test"]].values.tolist()[:2]
+    [['argmax', 'accuracy', 0.8333333333333334], ['tuned', 'accuracy', 0.8333333333333334]]
     """
 
     metric: str
-    rows: dict
-    tuning: object
+    rows: dict[str, dict[str, float]]
+    tuning: TuningResult
     eps: float
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def to_text(self, digits=4):
-        """The table as aligned plain text, one row per data split."""
+    @property
+    def classes(self) -> np.ndarray:
+        """The class order (that of ``tuning``)."""
+        return self.tuning.classes
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per rule (and per measure of the set-valued inflated argmax), a column per split."""
+        return [
+            {"rule": rule, "measure": self.metric if measure is None else measure,
+             **{split: values[column] for split, values in self.rows.items()}}
+            for rule, measure, column in RULE_MEASURES
+        ]
+
+    def to_text(self, digits: int = 4) -> str:
+        """The table as aligned plain text, one row per data split.
+
+        Parameters
+        ----------
+        digits : int, default=4
+            Decimals of every value.
+
+        Returns
+        -------
+        text : str
+        """
         width = max(len(c) for c in COLUMNS) + 2
         header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
         settings = (f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
@@ -65,16 +115,8 @@ class RuleComparison:
             lines.append(split.ljust(12) + "".join(f"{values[c]:.{digits}f}".rjust(width) for c in COLUMNS))
         return "\n".join(lines)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.to_text()
-
-    def to_frame(self):
-        """The table as a pandas DataFrame (requires pandas)."""
-        try:
-            import pandas as pd
-        except ImportError as error:  # pragma: no cover - depends on the environment
-            raise ImportError("to_frame() needs pandas; use to_text() or .rows without it") from error
-        return pd.DataFrame.from_dict(self.rows, orient="index", columns=list(COLUMNS))
 
 
 def _rule_row(targets, tau, distances, eps, score_counts):
@@ -97,42 +139,56 @@ def _rule_row(targets, tau, distances, eps, score_counts):
 
 
 def compare_rules(
-    y_val,
-    score_val,
-    y_test,
-    score_test,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    metric="accuracy",
-    labels=None,
-    distances=None,
-    eps=0.05,
-    sample_weight_val=None,
-    sample_weight_test=None,
-    **tuning_options,
-):
+    y_val: ArrayLike,
+    val_scores: ArrayLike,
+    metric: str | Callable = "accuracy",
+    labels: ArrayLike | None = None,
+    distances: ArrayLike | None = None,
+    eps: float = 0.05,
+    sample_weight: ArrayLike | None = None,
+    val_sample_weight: ArrayLike | None = None,
+    **tuning_options: Any,
+) -> RuleComparison:
     """Tune tau on validation data, then score every rule on validation and test.
+
+    The rules are those compared in Tables 3-4 of Legnaro, Guastavino &
+    Marchetti (2025), arXiv:2511.21794: plain argmax, the tuned rule
+    argmax(p - tau*), the Fréchet mean rule and the epsilon-inflated argmax.
 
     Parameters
     ----------
-    y_val, y_test : array-like of shape (n_val,), (n_test,)
-        True labels of the validation and test data.
-    score_val, score_test : array-like of shape (n_val, m), (n_test, m)
-        Probability scores, columns in the class order.
+    y_true : array-like of shape (n_test,)
+        True labels of the evaluated (test) data.
+    y_score : array-like of shape (n_test, m)
+        Probability scores of the test data, columns in the class order.
+    y_val : array-like of shape (n_val,)
+        True labels of the tuning (validation) data.
+    val_scores : array-like of shape (n_val, m)
+        Probability scores of the validation data, columns in the class order.
     metric : str or callable, default="accuracy"
         Tuning metric, also used for the argmax, tuned and Fréchet columns
         (see :func:`polyroc.counts.get_metric`).
-    labels : array-like of shape (m,), optional
+    labels : array-like of shape (m,), default=None
         Class order; default the sorted labels of ``y_val``.
-    distances : array-like of shape (m, m), optional
+    distances : array-like of shape (m, m), default=None
         Label distances of the Fréchet rule; default the complete graph 1 - I,
         for which the Fréchet rule is argmax.
     eps : float, default=0.05
         Margin of the inflated argmax (an assumption: the paper does not report
-        it; 0.05 is the value of Soloff et al.'s experiments).
-    sample_weight_val, sample_weight_test : array-like, optional
+        it; 0.05 is the value of the experiments of Soloff, Barber & Willett
+        (2024), "Building a stable classifier with the inflated argmax",
+        NeurIPS 37).
+    sample_weight : array-like of shape (n_test,), default=None
+        Relative importance of the test samples.
+    val_sample_weight : array-like of shape (n_val,), default=None
+        Relative importance of the validation samples (used by the tuning).
     **tuning_options
         Passed to :func:`polyroc.thresholds.tune_thresholds` (``search``,
-        ``resolution``, ``n_samples``, ``domain``, ``random_state``, ...).
+        ``resolution``, ``n_samples``, ``domain``, ``tie_break``,
+        ``random_state``, ``return_surface``).
 
     Returns
     -------
@@ -140,25 +196,31 @@ def compare_rules(
 
     Raises
     ------
-    ValueError, TypeError
+    ValueError
         Invalid labels or scores, test labels outside the validation classes,
         an unknown metric, ``eps <= 0``, ``distances`` not of shape (m, m), or
         invalid tuning options.
+    TypeError
+        A metric that is neither a name nor callable, or a bad ``random_state``.
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 3, 200)
     >>> P = rng.dirichlet(np.ones(3), 200) * 0.5 + 0.5 * np.eye(3)[y]
-    >>> table = compare_rules(y[:100], P[:100], y[100:], P[100:], resolution=30)
+    >>> table = compare_rules(y[100:], P[100:], y_val=y[:100], val_scores=P[:100], resolution=30)
     >>> sorted(table.rows), table.rows["validation"]["tuned"] >= table.rows["validation"]["argmax"]
     (['test', 'validation'], True)
+    >>> table.to_frame()["rule"].tolist()[:3]
+    ['argmax', 'tuned', 'frechet']
     """
     eps = check_positive_float("eps", eps)
     score_counts = get_metric(metric)
-    validation = with_scaled_weights(check_scores(y_val, score_val, labels=labels, sample_weight=sample_weight_val))
+    validation = with_scaled_weights(
+        check_scores(y_val, val_scores, labels=labels, sample_weight=val_sample_weight)
+    )
     test = with_scaled_weights(
-        check_scores(y_test, score_test, labels=validation.classes, sample_weight=sample_weight_test)
+        check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight)
     )
     m = validation.classes.size
     if distances is not None and np.shape(distances) != (m, m):
@@ -171,5 +233,4 @@ def compare_rules(
         split: _rule_row(targets, tuning.best_threshold, distances, eps, score_counts)
         for split, targets in (("validation", validation), ("test", test))
     }
-    name = metric_name(metric)
-    return RuleComparison(name, rows, tuning, eps)
+    return RuleComparison(metric_name(metric), rows, tuning, eps, settings=tuning.settings)

@@ -1,14 +1,18 @@
-"""Competing decision rules (spec §6): the Fréchet mean rule and the epsilon-inflated argmax.
+"""Competing decision rules: the Fréchet mean rule and the epsilon-inflated argmax.
 
-The Fréchet rule (Roberts et al. 2023, "Loki") predicts the label minimising
-the expected squared label distance. The inflated argmax (Soloff, Barber,
-Willett 2024) returns a set of classes per sample; the set metrics at the end
-of this module summarise such sets against the true labels.
+These are the rules that Legnaro, Guastavino & Marchetti (2025),
+arXiv:2511.21794, compare with the tuned rule argmax(p - tau). The Fréchet
+rule (Roberts et al. 2023, "Loki") predicts the label minimising the expected
+squared label distance. The inflated argmax (Soloff, Barber & Willett 2024,
+"Building a stable classifier with the inflated argmax") returns a set of
+classes per sample; the set metrics at the end of this module summarise such
+sets against the true labels.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
 from polyroc._validation import (
@@ -32,8 +36,22 @@ __all__ = [
 ]
 
 
-def ordinal_distance(n_classes):
+def ordinal_distance(n_classes: int) -> np.ndarray:
     """Distance |i - j| between ordered classes, an (m, m) matrix.
+
+    Parameters
+    ----------
+    n_classes : int
+        Number of classes m (>= 2).
+
+    Returns
+    -------
+    distances : ndarray of shape (m, m)
+
+    Raises
+    ------
+    ValueError
+        If ``n_classes`` is not an integer >= 2.
 
     Examples
     --------
@@ -45,7 +63,7 @@ def ordinal_distance(n_classes):
     return np.abs(index[:, None] - index[None, :])
 
 
-def embedding_distance(embeddings):
+def embedding_distance(embeddings: ArrayLike) -> np.ndarray:
     """Euclidean distances between class embeddings, an (m, m) matrix.
 
     A user choice of label metric for :func:`frechet_predict`, not the paper's.
@@ -80,14 +98,14 @@ def embedding_distance(embeddings):
     return np.sqrt(np.sum((points[:, None, :] - points[None, :, :]) ** 2, axis=-1))
 
 
-def frechet_predict(y_score, D=None):
+def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> np.ndarray:
     """Fréchet mean rule: argmin over candidates y of sum_i p_i d(y, lambda_i)^2.
 
     Parameters
     ----------
     y_score : array-like of shape (n_samples, n_classes)
         Probability scores over the trained classes lambda_1..lambda_m.
-    D : array-like of shape (n_classes, n_candidates), default=None
+    distances : array-like of shape (n_classes, n_candidates), default=None
         Distances d(lambda_i, y) from each trained class (row) to each candidate
         label (column); candidates may include untrained labels. Default: the
         complete graph 1 - I, for which the rule is plain argmax.
@@ -95,12 +113,12 @@ def frechet_predict(y_score, D=None):
     Returns
     -------
     y_pred : ndarray of shape (n_samples,)
-        Column indices of ``D`` (first index on ties).
+        Column indices of ``distances`` (first index on ties).
 
     Raises
     ------
     ValueError
-        If ``y_score`` is not a probability matrix or ``D`` has the wrong shape
+        If ``y_score`` is not a probability matrix or ``distances`` has the wrong shape
         or negative / non-finite entries.
 
     Examples
@@ -113,10 +131,10 @@ def frechet_predict(y_score, D=None):
     """
     scores = check_score_matrix(y_score)
     n_classes = scores.shape[1]
-    if D is None:
+    if distances is None:
         distances = 1.0 - np.eye(n_classes)
     else:
-        distances = check_distance_matrix(D, n_classes)
+        distances = check_distance_matrix(distances, n_classes)
     return np.argmin(scores @ (distances * distances), axis=1)
 
 
@@ -131,7 +149,7 @@ def _others_sorted(sorted_scores):
 def _inflated_distances(scores, eps):
     """Euclidean distance from each row w to each region {v : v_j >= max_{l != j} v_l + eps/sqrt 2}.
 
-    Projection (spec §6.2): with delta = eps / sqrt 2 and the other entries
+    Euclidean projection onto the region: with delta = eps / sqrt 2 and the other entries
     o_1 >= ... >= o_L, pool w_j - delta with the top k of them at their mean
     u_k, for the first k with o_{k+1} < u_k. Returns (n, m) distances.
     """
@@ -157,7 +175,7 @@ def _inflated_distances(scores, eps):
     return distances
 
 
-def inflated_argmax(y_score, eps=0.05):
+def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     """Epsilon-inflated argmax sets: {j : dist(w, R_j^eps) < eps} for every row w.
 
     R_j^eps = {v : v_j >= max_{l != j} v_l + eps / sqrt 2}. Each set contains the
@@ -200,7 +218,9 @@ def _set_outcomes(y_true, sets, labels, sample_weight):
     return targets.y_score, covered, targets.sample_weight
 
 
-def coverage(y_true, sets, *, labels=None, sample_weight=None):
+def coverage(
+    y_true: ArrayLike, sets: ArrayLike, *, labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+) -> float:
     """Share of samples whose true label is in their set: mean 1[y in S].
 
     Parameters
@@ -212,6 +232,7 @@ def coverage(y_true, sets, *, labels=None, sample_weight=None):
     labels : array-like of shape (n_classes,), default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples.
 
     Returns
     -------
@@ -232,10 +253,30 @@ def coverage(y_true, sets, *, labels=None, sample_weight=None):
     return float(np.average(covered, weights=weights))
 
 
-def singleton_correct(y_true, sets, *, labels=None, sample_weight=None):
+def singleton_correct(
+    y_true: ArrayLike, sets: ArrayLike, *, labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+) -> float:
     """Share of samples whose set is exactly {y}: Table 4's "Singleton" column.
 
-    Parameters and errors as :func:`coverage`.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    sets : array-like of shape (n_samples, n_classes)
+        Boolean set predictions (e.g. :func:`inflated_argmax`), columns in the class order.
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage`.
 
     Examples
     --------
@@ -246,10 +287,30 @@ def singleton_correct(y_true, sets, *, labels=None, sample_weight=None):
     return float(np.average(covered & (mask.sum(axis=1) == 1), weights=weights))
 
 
-def singleton_rate(y_true, sets, *, labels=None, sample_weight=None):
+def singleton_rate(
+    y_true: ArrayLike, sets: ArrayLike, *, labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+) -> float:
     """Share of samples whose set has exactly one class (right or wrong).
 
-    Parameters and errors as :func:`coverage`.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    sets : array-like of shape (n_samples, n_classes)
+        Boolean set predictions (e.g. :func:`inflated_argmax`), columns in the class order.
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage`.
 
     Examples
     --------
@@ -260,10 +321,30 @@ def singleton_rate(y_true, sets, *, labels=None, sample_weight=None):
     return float(np.average(mask.sum(axis=1) == 1, weights=weights))
 
 
-def accuracy_among_singletons(y_true, sets, *, labels=None, sample_weight=None):
+def accuracy_among_singletons(
+    y_true: ArrayLike, sets: ArrayLike, *, labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+) -> float:
     """Accuracy restricted to the samples with a one-class set (NaN if there are none).
 
-    Parameters and errors as :func:`coverage`.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    sets : array-like of shape (n_samples, n_classes)
+        Boolean set predictions (e.g. :func:`inflated_argmax`), columns in the class order.
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage`.
 
     Examples
     --------
@@ -277,10 +358,30 @@ def accuracy_among_singletons(y_true, sets, *, labels=None, sample_weight=None):
     return float(np.sum(weights[single] * covered[single]) / total) if total > 0 else float("nan")
 
 
-def average_set_size(y_true, sets, *, labels=None, sample_weight=None):
+def average_set_size(
+    y_true: ArrayLike, sets: ArrayLike, *, labels: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+) -> float:
     """Mean number of classes per set.
 
-    Parameters and errors as :func:`coverage`.
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    sets : array-like of shape (n_samples, n_classes)
+        Boolean set predictions (e.g. :func:`inflated_argmax`), columns in the class order.
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`coverage`.
 
     Examples
     --------

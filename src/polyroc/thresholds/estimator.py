@@ -10,8 +10,11 @@ with the tuned rule.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import check_cv
@@ -187,18 +190,18 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
 
     def __init__(
         self,
-        estimator,
+        estimator: Any,
         *,
-        scoring="accuracy",
-        cv=5,
-        refit=True,
-        search="lattice",
-        resolution=None,
-        n_samples=None,
-        domain="simplex",
-        tie_break="closest",
-        random_state=None,
-    ):
+        scoring: str | Callable = "accuracy",
+        cv: Any = 5,
+        refit: bool = True,
+        search: str = "lattice",
+        resolution: int | None = None,
+        n_samples: int | None = None,
+        domain: str = "simplex",
+        tie_break: str = "closest",
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         self.estimator = estimator
         self.scoring = scoring
         self.cv = cv
@@ -236,7 +239,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 ) from exc
         return cv
 
-    def fit(self, X, y, sample_weight=None, **fit_params):
+    def fit(self, X: Any, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any):
         """Fit the classifier and tune the thresholds tau*.
 
         Parameters
@@ -328,7 +331,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
         return y[test], proba, None if weights is None else weights[test]
 
-    def predict(self, X):
+    def predict(self, X: Any) -> np.ndarray:
         """Predict labels with the tuned rule argmax(p - tau*).
 
         Parameters
@@ -340,6 +343,11 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         -------
         y_pred : ndarray of shape (n_samples,)
             Labels from ``classes_``; ties go to the first class in order.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
         """
         check_is_fitted(self)
         indices = apply_thresholds(
@@ -348,25 +356,25 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         return self.classes_.take(indices)
 
     @available_if(_estimator_has("predict_proba"))
-    def predict_proba(self, X):
+    def predict_proba(self, X: Any) -> np.ndarray:
         """Class probabilities of ``estimator_`` (columns in ``classes_`` order)."""
         check_is_fitted(self)
         return self.estimator_.predict_proba(X)
 
     @available_if(_estimator_has("predict_log_proba"))
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: Any) -> np.ndarray:
         """Log class probabilities of ``estimator_``."""
         check_is_fitted(self)
         return self.estimator_.predict_log_proba(X)
 
     @available_if(_estimator_has("decision_function"))
-    def decision_function(self, X):
+    def decision_function(self, X: Any) -> np.ndarray:
         """Decision function of ``estimator_`` (not shifted by tau*)."""
         check_is_fitted(self)
         return self.estimator_.decision_function(X)
 
     @property
-    def classes_(self):
+    def classes_(self) -> np.ndarray:
         """The class labels, in the column order of the probabilities and of tau*."""
         return self.estimator_.classes_
 

@@ -1,5 +1,7 @@
 """Decision rules of the simplex threshold framework: argmax(p - tau) and OvR regions.
 
+The framework is that of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794.
+
 The natural regions R_j(tau) = {z : z_j - tau_j > z_k - tau_k for all k != j}
 predict argmax_j (p_j - tau_j); tau = c * 1 gives plain argmax and tau, tau + c * 1
 give the same predictions. In float64 the rule is evaluated as
@@ -12,6 +14,7 @@ assign a set of classes to each sample instead.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import rule_offsets
 from polyroc._validation import (
@@ -22,12 +25,12 @@ from polyroc._validation import (
     check_thresholds,
 )
 
-TIES_OPTIONS = ("first", "reject")
+TIE_BREAK_OPTIONS = ("first", "reject")
 
 __all__ = ["apply_thresholds", "ovr_assign", "predict"]
 
 
-def predict(y_score, thresholds, *, ties="first"):
+def predict(y_score: ArrayLike, thresholds: ArrayLike, *, tie_break: str = "first") -> np.ndarray:
     """Class indices argmax_j (p_j - tau_j) of the natural simplex regions.
 
     Parameters
@@ -36,7 +39,7 @@ def predict(y_score, thresholds, *, ties="first"):
         Scores, one column per class: probabilities, or any real scores (logits).
     thresholds : array-like of shape (n_classes,)
         Threshold vector tau; only its differences tau_j - tau_k matter.
-    ties : {"first", "reject"}, default="first"
+    tie_break : {"first", "reject"}, default="first"
         ``"first"``: the lowest index wins a tie (``np.argmax``, as SimplexTools).
         ``"reject"``: samples on a region boundary (a tied maximum) get -1.
 
@@ -49,7 +52,7 @@ def predict(y_score, thresholds, *, ties="first"):
     ------
     ValueError
         If ``y_score`` is not a finite 2-D matrix, ``thresholds`` is not a
-        finite vector of length n_classes, or ``ties`` is unknown.
+        finite vector of length n_classes, or ``tie_break`` is unknown.
 
     Examples
     --------
@@ -58,21 +61,21 @@ def predict(y_score, thresholds, *, ties="first"):
     [0, 1, 2]
     >>> predict(P, [0.6, 0.1, 0.3]).tolist()
     [1, 1, 2]
-    >>> predict(P, [0.0, 0.0, 0.0], ties="reject").tolist()
+    >>> predict(P, [0.0, 0.0, 0.0], tie_break="reject").tolist()
     [0, -1, 2]
     """
-    check_option("ties", ties, TIES_OPTIONS)
+    check_option("tie_break", tie_break, TIE_BREAK_OPTIONS)
     scores = check_score_matrix(y_score, require_simplex=False)
     tau = check_thresholds(thresholds, scores.shape[1])
     shifted = scores - rule_offsets(tau)
     y_pred = np.argmax(shifted, axis=1)
-    if ties == "reject":
+    if tie_break == "reject":
         tied = np.sum(shifted == shifted.max(axis=1, keepdims=True), axis=1) > 1
         y_pred[tied] = -1
     return y_pred
 
 
-def ovr_assign(y_score, thresholds):
+def ovr_assign(y_score: ArrayLike, thresholds: ArrayLike) -> np.ndarray:
     """One-vs-rest (improper) regions: the mask p_j > tau_j of every class, per sample.
 
     A sample may fall in several regions (multilabel) or in none. For tau on
@@ -104,7 +107,9 @@ def ovr_assign(y_score, thresholds):
     return scores > check_thresholds(thresholds, scores.shape[1])
 
 
-def apply_thresholds(y_score, thresholds, *, domain="simplex", labels=None):
+def apply_thresholds(
+    y_score: ArrayLike, thresholds: ArrayLike, *, domain: str = "simplex", labels: ArrayLike | None = None
+) -> np.ndarray:
     """Predicted labels of the tuned rule argmax(p - tau) on new probability scores.
 
     Parameters

@@ -3,13 +3,15 @@
 Thresholds tau are rows of an (M, m) array. ``domain="simplex"`` is the
 probability simplex (the paper's); ``domain="box"`` is {min tau = 0, max tau <= 1},
 which holds one representative of every rule that matters for probability
-scores (spec §1.4). Large samples are produced in chunks by generators, so
+scores (a larger family than the simplex of Legnaro, Guastavino & Marchetti
+(2025), arXiv:2511.21794, for m >= 3). Large samples are produced in chunks by generators, so
 memory does not grow with the number of thresholds.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -31,7 +33,7 @@ __all__ = [
 ]
 
 
-def lattice_size(n_classes, resolution, *, domain="simplex"):
+def lattice_size(n_classes: int, resolution: int, *, domain: str = "simplex") -> int:
     """Number of points of the uniform lattice of resolution r.
 
     Simplex: C(r + m - 1, m - 1) count vectors c >= 0 with sum r. Box:
@@ -68,8 +70,23 @@ def lattice_size(n_classes, resolution, *, domain="simplex"):
     return (resolution + 1) ** n_classes - resolution**n_classes
 
 
-def barycentre(n_classes, *, domain="simplex"):
+def barycentre(n_classes: int, *, domain: str = "simplex") -> np.ndarray:
     """The threshold of plain argmax: (1/m, ..., 1/m) on the simplex, 0 in the box.
+
+    Parameters
+    ----------
+    n_classes : int
+        Number of classes m (>= 2).
+    domain : {"simplex", "box"}, default="simplex"
+
+    Returns
+    -------
+    threshold : ndarray of shape (m,)
+
+    Raises
+    ------
+    ValueError
+        If m < 2 or the domain is unknown.
 
     Examples
     --------
@@ -82,7 +99,9 @@ def barycentre(n_classes, *, domain="simplex"):
     return np.full(n_classes, value)
 
 
-def iter_lattice(n_classes, resolution, *, domain="simplex", chunk_size=CHUNK_POINTS):
+def iter_lattice(
+    n_classes: int, resolution: int, *, domain: str = "simplex", chunk_size: int = CHUNK_POINTS
+) -> Iterator[np.ndarray]:
     """Yield the integer lattice points c (thresholds c / r) in chunks of uint16 arrays.
 
     Simplex points come in decreasing lexicographic order of c (SimplexTools'
@@ -177,8 +196,13 @@ def _unrank_box(ranks, n_classes, resolution):
 
 
 def iter_random_thresholds(
-    n_classes, n_samples, *, domain="simplex", random_state=None, chunk_size=CHUNK_POINTS
-):
+    n_classes: int,
+    n_samples: int,
+    *,
+    domain: str = "simplex",
+    random_state: int | np.random.Generator | None = None,
+    chunk_size: int = CHUNK_POINTS,
+) -> Iterator[np.ndarray]:
     """Yield thresholds drawn uniformly on the simplex (Dirichlet(1, ..., 1)) or the box.
 
     Simplex: normalised i.i.d. standard exponentials. Box: uniform on the

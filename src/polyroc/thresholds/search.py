@@ -1,23 +1,60 @@
-"""Exact line search along one threshold coordinate and coordinate ascent (spec §8.3).
+"""Scoring single thresholds, exact line search along one coordinate, and coordinate ascent.
 
-These helpers take validated, encoded inputs (see ``polyroc._validation``) and a
-metric on counts ``score_counts(counts (M, m, m)) -> (M,)``.
+The coordinate ascent follows the exact line search of the simplex threshold
+framework of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794. These
+helpers take validated, encoded inputs (see ``polyroc._validation``) and a
+metric on counts ``score_counts(counts (M, m, m)) -> (M,)``
+(see :func:`checked_metric`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from polyroc._counts import line_sweep_counts, threshold_counts
+from polyroc._counts import confusion_counts, line_sweep_counts, threshold_counts
+from polyroc.counts import get_metric, metric_name
 
 #: Upper bound on the number of passes over all coordinates.
 MAX_CYCLES = 100
+
+
+def checked_metric(metric):
+    """The counts metric of ``metric``, checked to map counts (M, m, m) to M float scores.
+
+    A callable written for one (m, m) matrix, or returning another shape,
+    raises a ValueError naming the metric instead of failing later.
+    """
+    score_counts, name = get_metric(metric), metric_name(metric)
+
+    def objective(counts):
+        try:
+            values = np.asarray(score_counts(counts), dtype=np.float64)
+        except (IndexError, TypeError, ValueError) as error:
+            raise ValueError(
+                f"metric {name!r} failed on counts of shape {counts.shape} (a metric callable must map "
+                f"counts (M, m, m) to M scores): {type(error).__name__}: {error}"
+            ) from error
+        if values.shape != (counts.shape[0],):
+            raise ValueError(
+                f"metric {name!r} must map counts of shape (M, m, m) to M scores; for counts of shape "
+                f"{counts.shape} it returned shape {values.shape}"
+            )
+        return values
+
+    return objective
 
 
 def score_at(targets, thresholds, score_counts):
     """Metric value of the rule argmax(p - tau) for one threshold vector (brute force)."""
     y_true, scores, _, weights = targets
     return float(score_counts(threshold_counts(y_true, scores, thresholds[None, :], weights))[0])
+
+
+def argmax_score(targets, score_counts):
+    """Metric value of plain argmax (first index on ties) on validated targets."""
+    y_true, scores, _, weights = targets
+    counts = confusion_counts(y_true, np.argmax(scores, axis=1), scores.shape[1], weights)
+    return float(score_counts(counts[None])[0])
 
 
 def coordinate_bounds(thresholds, coordinate, domain):

@@ -1,4 +1,7 @@
-"""Tuning the simplex thresholds (Algorithm 1): the argmax of a metric over sampled tau.
+"""Tuning the simplex thresholds: the argmax of a metric over sampled tau.
+
+Algorithm 1 of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794,
+with a Monte Carlo alternative to the lattice and an exact coordinate ascent.
 
 The search scores every sampled threshold through the counts engine and keeps
 only the running best (and the whole surface when asked), so memory does not
@@ -10,12 +13,14 @@ the tuning data.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from polyroc._counts import confusion_counts
+from polyroc._results import Result, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
@@ -23,12 +28,12 @@ from polyroc._validation import (
     check_scores,
     with_scaled_weights,
 )
-from polyroc.counts import get_metric, metric_name
+from polyroc.counts import metric_name
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds.batches import iter_batches, resolve_sampler
+from polyroc.thresholds.batches import iter_batches, resolve_search
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
-from polyroc.thresholds.search import coordinate_ascent, score_at
+from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, score_at
 
 SEARCHES = ("lattice", "random", "coordinate")
 TIE_BREAKS = ("closest", "first")
@@ -37,7 +42,7 @@ __all__ = ["TuningResult", "tune_thresholds"]
 
 
 @dataclass(frozen=True, eq=False)
-class TuningResult:
+class TuningResult(Result):
     """Tuned thresholds tau*, their score, and the settings that produced them.
 
     Attributes
@@ -48,56 +53,124 @@ class TuningResult:
         Metric value of tau* on the tuning data.
     argmax_score : float
         Metric value of plain argmax (the barycentre) on the tuning data.
-    metric : str
-        Metric name (the callable's ``__name__`` for a custom metric).
     classes : ndarray of shape (n_classes,)
         The class order of the score columns and of ``best_threshold``.
-    search, domain, tie_break : str
-        The settings used.
-    resolution : int or None
-        Lattice resolution (also the start of a coordinate search), else None.
-    n_samples : int or None
-        Number of Monte Carlo thresholds, else None.
-    random_state : None, int or numpy.random.Generator
-        As given.
+    metric : str
+        Metric name (the callable's ``__name__`` for a custom metric).
     n_thresholds : int
         Number of sampled thresholds scored (barycentre included).
     thresholds, scores : ndarray or None
         The searched surface, (M, m) and (M,), when ``return_surface=True``.
+    settings : dict
+        The options used: ``"search"``, ``"domain"``, ``"tie_break"``,
+        ``"resolution"`` (lattice resolution, also the start of a coordinate
+        search, else None), ``"n_samples"`` (number of Monte Carlo
+        thresholds, else None) and ``"random_state"`` (as given). The
+        read-only properties ``search``, ``domain``, ``resolution`` and
+        ``n_samples`` read them.
+
+    Examples
+    --------
+    >>> result = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+    ...                          resolution=10)
+    >>> result.best_score, result.settings["search"], result.resolution
+    (1.0, 'lattice', 10)
+    >>> frame = result.to_frame()  # one row per class
+    >>> frame["class"].tolist(), frame["threshold"].round(2).tolist()
+    ([0, 1, 2], [0.4, 0.3, 0.3])
     """
 
     best_threshold: np.ndarray
     best_score: float
     argmax_score: float
-    metric: str
     classes: np.ndarray
-    search: str
-    domain: str
-    tie_break: str
-    resolution: int | None
-    n_samples: int | None
-    random_state: Any
+    metric: str
     n_thresholds: int
     thresholds: np.ndarray | None = None
     scores: np.ndarray | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def improvement(self):
+    def search(self) -> str:
+        """``settings["search"]``: how tau was searched."""
+        return self.settings["search"]
+
+    @property
+    def domain(self) -> str:
+        """``settings["domain"]``: where tau lies, ``"simplex"`` or ``"box"``."""
+        return self.settings["domain"]
+
+    @property
+    def resolution(self) -> int | None:
+        """``settings["resolution"]``: the lattice resolution, or None."""
+        return self.settings["resolution"]
+
+    @property
+    def n_samples(self) -> int | None:
+        """``settings["n_samples"]``: the number of Monte Carlo thresholds, or None."""
+        return self.settings["n_samples"]
+
+    @property
+    def improvement(self) -> float:
         """best_score - argmax_score (>= 0 on the tuning data)."""
         return self.best_score - self.argmax_score
 
-    def plot(self, ax=None, **plot_kw):
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data, with ``improvement`` (see :meth:`Result.to_dict`)."""
+        return {**super().to_dict(), "improvement": jsonable(self.improvement)}
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per class: its tuned threshold, with the scores repeated on each row."""
+        return [
+            {
+                "class": label,
+                "threshold": float(tau),
+                "metric": self.metric,
+                "best_score": self.best_score,
+                "argmax_score": self.argmax_score,
+            }
+            for label, tau in zip(self.classes.tolist(), self.best_threshold)
+        ]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Draw the score surface on the simplex (m = 3, needs ``return_surface=True``).
 
-        For other m use :class:`polyroc.plotting.TuningProfileDisplay`, which
-        needs the tuning data. See :class:`polyroc.plotting.SimplexHeatmapDisplay`.
+        See :class:`polyroc.plotting.SimplexHeatmapDisplay`; for any m,
+        :func:`polyroc.thresholds.coordinate_profile` gives the score along
+        each threshold coordinate through tau*.
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to ``SimplexHeatmapDisplay.from_result``.
+
+        Returns
+        -------
+        display : SimplexHeatmapDisplay
         """
         from polyroc.plotting import SimplexHeatmapDisplay
 
-        return SimplexHeatmapDisplay.from_result(self, ax=ax, **plot_kw)
+        return SimplexHeatmapDisplay.from_result(self, ax=ax, **kwargs)
 
-    def predict(self, y_score):
-        """Labels of the tuned rule on new probability scores (columns in ``classes`` order)."""
+    def predict(self, y_score: ArrayLike) -> np.ndarray:
+        """Labels of the tuned rule on new probability scores (columns in ``classes`` order).
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n_samples, n_classes)
+            Probability scores.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Labels from ``classes``.
+
+        Raises
+        ------
+        ValueError
+            As :func:`polyroc.thresholds.apply_thresholds`.
+        """
         return apply_thresholds(y_score, self.best_threshold, domain=self.domain, labels=self.classes)
 
 
@@ -114,32 +187,6 @@ def _chunk_best(thresholds, scores, tie_break):
     distances = _distance_to_barycentre(thresholds[best])
     closest = int(np.argmin(distances))
     return int(best[closest]), float(distances[closest])
-
-
-def checked_metric(metric):
-    """The counts metric of ``metric``, checked to map counts (M, m, m) to M float scores.
-
-    A callable written for one (m, m) matrix, or returning another shape,
-    raises a ValueError naming the metric instead of failing later.
-    """
-    score_counts, name = get_metric(metric), metric_name(metric)
-
-    def objective(counts):
-        try:
-            values = np.asarray(score_counts(counts), dtype=np.float64)
-        except (IndexError, TypeError, ValueError) as error:
-            raise ValueError(
-                f"metric {name!r} failed on counts of shape {counts.shape} (a metric callable must map "
-                f"counts (M, m, m) to M scores): {type(error).__name__}: {error}"
-            ) from error
-        if values.shape != (counts.shape[0],):
-            raise ValueError(
-                f"metric {name!r} must map counts of shape (M, m, m) to M scores; for counts of shape "
-                f"{counts.shape} it returned shape {values.shape}"
-            )
-        return values
-
-    return objective
 
 
 def _search_batches(batches, objective, tie_break, keep_surface):
@@ -180,20 +227,20 @@ def _warn_undefined(name, n_nan, n_thresholds):
 
 
 def tune_thresholds(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    metric="accuracy",
-    search="lattice",
-    resolution=None,
-    n_samples=None,
-    domain="simplex",
-    labels=None,
-    sample_weight=None,
-    tie_break="closest",
-    random_state=None,
-    return_surface=False,
-):
+    metric: str | Callable = "accuracy",
+    search: str = "lattice",
+    resolution: int | None = None,
+    n_samples: int | None = None,
+    domain: str = "simplex",
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    tie_break: str = "closest",
+    random_state: int | np.random.Generator | None = None,
+    return_surface: bool = False,
+) -> TuningResult:
     """Tune the thresholds tau of the rule argmax(p - tau) to maximise a metric.
 
     Parameters
@@ -209,7 +256,8 @@ def tune_thresholds(
     search : {"lattice", "random", "coordinate"}, default="lattice"
         ``"lattice"``: every point c / r of the uniform lattice (exact optimum
         over the lattice). ``"random"``: uniform Monte Carlo thresholds.
-        ``"coordinate"``: exact coordinate ascent (spec §8.3) started from the
+        ``"coordinate"``: exact coordinate ascent (one exact line search per
+        coordinate, cycled until no move improves the score) started from the
         best lattice point (or the best random point when ``n_samples`` is
         given); it never ends below its start.
     resolution : int, default=None
@@ -223,12 +271,15 @@ def tune_thresholds(
     labels : array-like of shape (n_classes,), default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples (scale-free: multiplying every
+        weight by a constant changes nothing).
     tie_break : {"closest", "first"}, default="closest"
         Among thresholds with the best score: the one closest to the
         barycentre (the most argmax-like), or the first in sampling order
         (lattice order as SimplexTools; the barycentre comes last).
     random_state : None, int or numpy.random.Generator, default=None
-        Seed of the Monte Carlo sampler.
+        Seed of the Monte Carlo thresholds (``search="random"``, or
+        ``"coordinate"`` with ``n_samples``).
     return_surface : bool, default=False
         Keep every sampled threshold and its score in the result.
 
@@ -282,10 +333,10 @@ def tune_thresholds(
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
         raise ValueError("search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both")
-    sampler = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
-    resolution, n_samples = resolve_sampler(sampler, resolution, n_samples, targets.classes.size, domain)
-    rng = check_random_state(random_state) if sampler == "random" else None
-    batches = iter_batches(targets, sampler, resolution, n_samples, domain, rng)
+    sampled = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
+    resolution, n_samples = resolve_search(sampled, resolution, n_samples, targets.classes.size, domain)
+    rng = check_random_state(random_state) if sampled == "random" else None
+    batches = iter_batches(targets, sampled, resolution, n_samples, domain, rng)
     best_threshold, n_thresholds, n_nan, surface = _search_batches(batches, objective, tie_break, return_surface)
     _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     if search == "coordinate":
@@ -294,28 +345,27 @@ def tune_thresholds(
         # The reported score is that of the returned tau under the plain rule, the one
         # apply_thresholds uses: batched float-weight sums may differ from it in the last bit.
         best_score = score_at(targets, best_threshold, objective)
-    argmax_counts = confusion_counts(
-        targets.y_true, np.argmax(targets.y_score, axis=1), targets.classes.size, targets.sample_weight
-    )
-    argmax_score = float(objective(argmax_counts[None])[0])
-    if argmax_score > best_score or np.isnan(best_score):
+    argmax_value = argmax_score(targets, objective)
+    if argmax_value > best_score or np.isnan(best_score):
         # The barycentre is plain argmax under the rule; with float weights its batched
         # counts can be summed in another order and score an ulp lower: it is the best.
-        best_threshold, best_score = barycentre(targets.classes.size, domain=domain), argmax_score
+        best_threshold, best_score = barycentre(targets.classes.size, domain=domain), argmax_value
+    settings = {
+        "search": search,
+        "domain": domain,
+        "tie_break": tie_break,
+        "resolution": resolution,
+        "n_samples": n_samples,
+        "random_state": random_state,
+    }
     return TuningResult(
         best_threshold=best_threshold,
         best_score=best_score,
-        argmax_score=argmax_score,
-        metric=metric_name(metric),
+        argmax_score=argmax_value,
         classes=targets.classes,
-        search=search,
-        domain=domain,
-        tie_break=tie_break,
-        resolution=resolution,
-        n_samples=n_samples,
-        random_state=random_state,
+        metric=metric_name(metric),
         n_thresholds=n_thresholds,
         thresholds=None if surface is None else surface[0],
         scores=None if surface is None else surface[1],
+        settings=settings,
     )
-

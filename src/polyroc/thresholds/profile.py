@@ -1,0 +1,231 @@
+"""The score of the rule argmax(p - tau) along each threshold coordinate through a tau*.
+
+Line j moves tau_j by delta with the other thresholds fixed, over the range
+that keeps tau in the domain once re-centred (adding a constant to tau changes
+no prediction). Along such a line the predictions change only where a sample
+crosses a region boundary, so the score is piecewise constant and one line
+sweep per class gives it exactly (Legnaro, Guastavino & Marchetti (2025),
+arXiv:2511.21794, for the rule and its threshold domains).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc._counts import line_sweep_counts
+from polyroc._results import Result
+from polyroc._validation import (
+    THRESHOLD_DOMAINS,
+    check_option,
+    check_scores,
+    check_thresholds,
+    with_scaled_weights,
+)
+from polyroc.counts import metric_name
+from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_bounds, score_at
+from polyroc.thresholds.tuning import tune_thresholds
+
+__all__ = ["CoordinateProfile", "coordinate_profile"]
+
+
+@dataclass(frozen=True, eq=False)
+class CoordinateProfile(Result):
+    """Exact score of argmax(p - tau) along each coordinate line through a threshold tau*.
+
+    Attributes
+    ----------
+    classes : ndarray of shape (n_classes,)
+        The class order of the score columns and of ``threshold``.
+    threshold : ndarray of shape (n_classes,)
+        tau*, the point the lines go through (delta = 0).
+    score : float
+        Metric value of tau* (the rule applied by :func:`apply_thresholds`).
+    argmax_score : float
+        Metric value of plain argmax.
+    edges : tuple of (ndarray of shape (K_j + 1,) or None)
+        Per class j, the segment edges in delta = tau_j - tau*_j, increasing;
+        None when the line has no room in the domain.
+    values : tuple of (ndarray of shape (K_j,) or None)
+        Per class j, the metric on each open segment (NaN where undefined).
+    metric : str
+        Metric name (the callable's ``__name__`` for a custom metric).
+    settings : dict
+        ``{"domain": ...}``, plus ``"search"`` and ``"resolution"`` when tau*
+        was tuned here.
+
+    Examples
+    --------
+    >>> profile = coordinate_profile([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+    ...                              [1 / 3, 1 / 3, 1 / 3])
+    >>> profile.score, profile.to_frame()["best_on_line"].tolist()
+    (0.75, [1.0, 1.0, 0.75])
+    """
+
+    classes: np.ndarray
+    threshold: np.ndarray
+    score: float
+    argmax_score: float
+    edges: tuple[np.ndarray | None, ...]
+    values: tuple[np.ndarray | None, ...]
+    metric: str
+    settings: dict[str, Any]
+
+    def best_on_lines(self) -> np.ndarray:
+        """The best score on each line.
+
+        Returns
+        -------
+        best : ndarray of shape (n_classes,)
+            The maximum of ``values[j]`` (NaN for a line without room or
+            where the metric is undefined everywhere).
+        """
+        return np.array([np.nan if v is None or np.all(np.isnan(v)) else np.nanmax(v) for v in self.values])
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        """One row per class: its threshold, number of segments and best score on its line."""
+        return [
+            {
+                "class": label,
+                "threshold": float(tau),
+                "n_segments": 0 if values is None else int(values.size),
+                "delta_min": np.nan if edges is None else float(edges[0]),
+                "delta_max": np.nan if edges is None else float(edges[-1]),
+                "best_on_line": float(best),
+                "score": self.score,
+            }
+            for label, tau, edges, values, best in zip(
+                self.classes.tolist(), self.threshold, self.edges, self.values, self.best_on_lines()
+            )
+        ]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw one step line per class (see :class:`polyroc.plotting.TuningProfileDisplay`).
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to ``TuningProfileDisplay.from_result``.
+
+        Returns
+        -------
+        display : TuningProfileDisplay
+        """
+        from polyroc.plotting import TuningProfileDisplay
+
+        return TuningProfileDisplay.from_result(self, ax=ax, **kwargs)
+
+
+def _line_profile(
+    targets, threshold: np.ndarray, coordinate: int, objective: Callable, domain: str
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Edges (K + 1,) in delta and values (K,) along line ``coordinate``, or (None, None) if it is empty."""
+    lo, hi = coordinate_bounds(threshold, coordinate, domain)
+    if not hi > lo:
+        return None, None
+    y_true, y_score, _, weights = targets
+    lefts, values = [], []
+    for left, _right, counts in line_sweep_counts(y_true, y_score, threshold, coordinate, (lo, hi), weights):
+        lefts.append(left)
+        values.append(objective(counts))
+    edges = np.append(np.concatenate(lefts), hi) - threshold[coordinate]
+    return edges, np.concatenate(values)
+
+
+def coordinate_profile(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    threshold: ArrayLike | None = None,
+    *,
+    metric: str | Callable = "accuracy",
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    domain: str = "simplex",
+) -> CoordinateProfile:
+    """Score of the rule argmax(p - tau) along each coordinate line through a threshold tau*.
+
+    Line j sets tau_j = tau*_j + delta with the other thresholds fixed, for
+    every delta that keeps the re-centred tau in ``domain``. The score is exact
+    and piecewise constant in delta (one line sweep per class). At a
+    coordinate-wise optimum (``tune_thresholds(search="coordinate")``) no line
+    rises above ``score``; a line that does shows a better tau one coordinate
+    away.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples, n_classes)
+        Probability scores, columns in the class order.
+    threshold : array-like of shape (n_classes,), default=None
+        tau*, on ``domain``; default the thresholds tuned on these data by
+        :func:`polyroc.thresholds.tune_thresholds` with its defaults (and this
+        ``metric``, ``labels``, ``sample_weight`` and ``domain``).
+    metric : str or callable, default="accuracy"
+        A name known to :func:`polyroc.counts.get_metric` or a callable
+        mapping counts (M, m, m) to scores (M,).
+    labels : array-like of shape (n_classes,), default=None
+        Class order; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Relative importance of the samples (scale-free).
+    domain : {"simplex", "box"}, default="simplex"
+        Where ``threshold`` lies and the lines stay.
+
+    Returns
+    -------
+    profile : CoordinateProfile
+
+    Raises
+    ------
+    ValueError
+        On invalid scores, labels or weights; an unknown domain or metric
+        name; a threshold of the wrong length, non-finite or outside the
+        domain; a metric callable that does not map counts (M, m, m) to M
+        scores.
+    TypeError
+        On a metric that is neither a name nor callable, or non-numeric
+        thresholds.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 2, 2, 3, 3]
+    >>> P = [[.4, .3, .2, .1], [.3, .3, .3, .1], [.2, .5, .2, .1], [.3, .25, .25, .2],
+    ...      [.1, .2, .6, .1], [.25, .25, .3, .2], [.1, .1, .2, .6], [.3, .2, .2, .3]]
+    >>> profile = coordinate_profile(y, P, [0.25, 0.25, 0.25, 0.25])
+    >>> profile.score, profile.argmax_score
+    (0.75, 0.75)
+    >>> profile.edges[0].round(3).tolist()
+    [-0.333, -0.3, -0.05, 0.0, 0.05, 0.1, 1.0]
+    >>> profile.values[0].tolist()  # raising tau_0 by 0.05 to 0.1 gains a sample
+    [0.5, 0.625, 0.75, 0.75, 0.875, 0.75]
+    >>> coordinate_profile(y, P).score  # through the tuned tau*
+    0.875
+    """
+    check_option("domain", domain, THRESHOLD_DOMAINS)
+    objective = checked_metric(metric)
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
+    n_classes = targets.classes.size
+    settings: dict[str, Any] = {"domain": domain}
+    if threshold is None:
+        tuned = tune_thresholds(
+            y_true, y_score, metric=metric, labels=labels, sample_weight=sample_weight, domain=domain
+        )
+        threshold = tuned.best_threshold
+        settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
+    threshold = check_thresholds(threshold, n_classes, domain=domain)
+    edges, values = zip(*(_line_profile(targets, threshold, j, objective, domain) for j in range(n_classes)))
+    return CoordinateProfile(
+        classes=targets.classes,
+        threshold=threshold,
+        score=score_at(targets, threshold, objective),
+        argmax_score=argmax_score(targets, objective),
+        edges=tuple(edges),
+        values=tuple(values),
+        metric=metric_name(metric),
+        settings=settings,
+    )
