@@ -5,6 +5,7 @@ brute force for weighted one-vs-one AUC, sample repetition for integer weights,
 and the worked numbers O16, O17 and O30 of the textbook checklist.
 """
 
+import json
 from itertools import combinations
 
 import numpy as np
@@ -15,8 +16,18 @@ from hypothesis.extra.numpy import arrays
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc.curves import average_precision_score, ovr_precision_recall_curve, ovr_roc_curve, roc_auc_score
+from polyroc import metrics as pm
+from polyroc._results import Result
+from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
+
+
+def roc_auc_score(y_true, y_score, *, multi_class="ovr", **options):
+    """polyroc's ``roc_auc_score`` on multiclass score matrices (one-vs-rest unless told)."""
+    return pm.roc_auc_score(y_true, y_score, multi_class=multi_class, **options)
+
+
+average_precision_score = pm.average_precision_score
 
 SEEDS = range(8)
 FUNCTIONS = [ovr_roc_curve, ovr_precision_recall_curve, roc_auc_score, average_precision_score]
@@ -150,7 +161,7 @@ def test_curves_accept_scores_that_are_not_probabilities():
         assert_close(curves.fpr[k], fpr)
         assert_close(curves.tpr[k], tpr)
     expected = skm.roc_auc_score(label_binarize(y, classes=range(4)), logits, average=None)
-    assert_close(roc_auc_score(y, logits, average=None), expected)
+    assert_close(curves.auc, expected)
 
 
 # --- scikit-learn equality: AUC and average precision ------------------------------------------
@@ -194,13 +205,15 @@ def test_roc_auc_ovo_matches_sklearn_without_weights(seed, n_classes, ties, weig
 @pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
 def test_average_precision_matches_sklearn(seed, n_classes, ties, weighted, average):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
+    if n_classes == 2:  # binary targets take the scores of the positive class
+        scores = scores[:, 1]
     ours = average_precision_score(y, scores, sample_weight=weights, average=average)
-    # label_binarize gives one column for two classes, so spell out both columns.
-    indicator = (y[:, None] == np.arange(n_classes)).astype(int)
-    expected = skm.average_precision_score(
-        indicator, scores, sample_weight=weights, average=average
-    )
+    expected = skm.average_precision_score(y, scores, sample_weight=weights, average=average)
     assert_close(ours, expected)
+    pr = ovr_precision_recall_curve(y, np.column_stack([1 - scores, scores]) if n_classes == 2 else scores,
+                                    sample_weight=weights)
+    if n_classes > 2 and average is None:
+        assert_close(pr.average_precision, expected)
 
 
 # --- one-vs-one with sample weights: brute force and repetition --------------------------------
@@ -289,14 +302,14 @@ def test_o16_binary_roc_corner_points_auc_and_average_precision():
     np.testing.assert_allclose(curves.tpr[1], [0, 0.2, 0.6, 0.6, 0.8, 0.8, 1, 1], atol=TOL)
     assert curves.auc[1] == pytest.approx(0.84, abs=TOL)
     assert roc_auc_score(O16_Y, scores, average=None)[1] == pytest.approx(0.84, abs=TOL)
-    assert average_precision_score(O16_Y, scores, average=None)[1] == pytest.approx(0.885, abs=TOL)
+    assert average_precision_score(O16_Y, O16_S) == pytest.approx(0.885, abs=TOL)
 
 
 def test_o17_separable_demo_has_auc_and_average_precision_one():
     scores = np.column_stack([1 - O17_S, O17_S])
     assert roc_auc_score(O17_Y, scores) == pytest.approx(1.0, abs=TOL)
     assert roc_auc_score(O17_Y, scores, multi_class="ovo") == pytest.approx(1.0, abs=TOL)
-    assert average_precision_score(O17_Y, scores, average=None)[1] == pytest.approx(1.0, abs=TOL)
+    assert average_precision_score(O17_Y, O17_S) == pytest.approx(1.0, abs=TOL)
 
 
 @pytest.mark.parametrize(
@@ -330,7 +343,7 @@ def absent_class_problem():
     return y, np.column_stack([scores * 0.9, np.full(y.size, 0.1)]), [0, 1, 2, 3]
 
 
-def test_absent_class_gets_nan_auc_and_is_left_out_of_averages():
+def test_absent_class_gets_nan_auc_as_sklearn():
     y, scores, labels = absent_class_problem()
     with pytest.warns(UndefinedMetricWarning, match=r"labels \[3\] have no samples"):
         per_class = roc_auc_score(y, scores, labels=labels, average=None)
@@ -338,9 +351,11 @@ def test_absent_class_gets_nan_auc_and_is_left_out_of_averages():
     expected = [skm.roc_auc_score(y == k, scores[:, k]) for k in range(3)]
     assert_close(per_class[:3], expected)
     with pytest.warns(UndefinedMetricWarning):
-        assert_close(roc_auc_score(y, scores, labels=labels), np.mean(expected))
-    with pytest.warns(UndefinedMetricWarning):
-        ovo = roc_auc_score(y, scores, labels=labels, multi_class="ovo")
+        assert np.isnan(roc_auc_score(y, scores, labels=labels))  # scikit-learn's macro mean is NaN
+    with pytest.warns(UndefinedMetricWarning):  # weighted: the empty class counts 0 with weight 0
+        assert_close(roc_auc_score(y, scores, labels=labels, average="weighted"),
+                     np.average(expected, weights=np.bincount(y)))
+    ovo = roc_auc_score(y, scores, labels=labels, multi_class="ovo")  # pairs of classes present only
     assert_close(ovo, skm.roc_auc_score(y, scores, labels=labels, multi_class="ovo"))
 
 
@@ -349,18 +364,14 @@ def test_absent_class_gets_nan_curves_and_average_precision():
     with pytest.warns(UndefinedMetricWarning, match="ROC curve is undefined"):
         curves = ovr_roc_curve(y, scores, labels=labels)
     assert np.all(np.isnan(curves.tpr[3])) and np.isnan(curves.auc[3])
-    with pytest.warns(UndefinedMetricWarning, match="average precision is undefined"):
-        per_class = average_precision_score(y, scores, labels=labels, average=None)
-    assert np.isnan(per_class[3])
-    with pytest.warns(UndefinedMetricWarning):
-        assert_close(average_precision_score(y, scores, labels=labels), np.mean(per_class[:3]))
-    assert_close(
-        average_precision_score(y, scores, labels=labels, average="micro"),
-        skm.average_precision_score(label_binarize(y, classes=labels), scores, average="micro"),
-    )
+    with pytest.warns(UndefinedMetricWarning, match="precision-recall curve is undefined"):
+        pr = ovr_precision_recall_curve(y, scores, labels=labels)
+    assert np.isnan(pr.average_precision[3])
+    expected = skm.average_precision_score(y, scores[:, :3], average=None)
+    assert_close(pr.average_precision[:3], expected)
 
 
-@pytest.mark.parametrize("function", FUNCTIONS)
+@pytest.mark.parametrize("function", [ovr_roc_curve, ovr_precision_recall_curve])
 def test_one_class_in_y_true_raises(function):
     with pytest.raises(ValueError, match=r"of only one class \[1\]; at least 2 classes are needed"):
         function([1, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], labels=[0, 1])
@@ -368,7 +379,7 @@ def test_one_class_in_y_true_raises(function):
 
 def test_one_class_left_after_zero_weights_raises():
     with pytest.raises(ValueError, match="of only one class"):
-        roc_auc_score([0, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], sample_weight=[0, 1, 2])
+        ovr_roc_curve([0, 1, 1], [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]], sample_weight=[0, 1, 2])
 
 
 # --- properties -----------------------------------------------------------------------------------
@@ -387,6 +398,12 @@ def scored_problems(draw, max_classes=5):
     return y, scores, weights
 
 
+def as_probabilities(scores):
+    """Rows rescaled to sum to 1 (order within each column is kept up to ties)."""
+    shifted = scores + 1.0
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
 @settings(max_examples=60, deadline=None)
 @given(scored_problems())
 def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
@@ -394,13 +411,10 @@ def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
     same_transform = np.exp(scores / 3) - 5
     per_column = same_transform.copy()
     per_column[:, 0] = scores[:, 0] ** 3 + 2 * scores[:, 0]
-    for transformed, multi_class, average in [
-        (per_column, "ovr", None),
-        (per_column, "ovo", "weighted"),
-        (same_transform, "ovr", "micro"),  # micro compares columns: one transform for all
-    ]:
-        options = {"sample_weight": weights, "multi_class": multi_class, "average": average}
-        assert_close(roc_auc_score(y, transformed, **options), roc_auc_score(y, scores, **options))
+    reference = ovr_roc_curve(y, scores, sample_weight=weights)
+    assert_close(ovr_roc_curve(y, per_column, sample_weight=weights, micro=False).auc, reference.auc)
+    # micro compares columns: one transform for all
+    assert_close(ovr_roc_curve(y, same_transform, sample_weight=weights).micro_auc, reference.micro_auc)
 
 
 @settings(max_examples=60, deadline=None)
@@ -408,12 +422,8 @@ def test_auc_is_invariant_under_increasing_transforms_of_the_columns(problem):
 def test_reversed_scores_give_one_minus_auc(problem):
     y, scores, weights = problem
     assert_close(
-        roc_auc_score(y, -scores, sample_weight=weights, average=None),
-        1 - roc_auc_score(y, scores, sample_weight=weights, average=None),
-    )
-    assert_close(
-        roc_auc_score(y, -scores, sample_weight=weights, multi_class="ovo"),
-        1 - roc_auc_score(y, scores, sample_weight=weights, multi_class="ovo"),
+        ovr_roc_curve(y, -scores, sample_weight=weights).auc,
+        1 - ovr_roc_curve(y, scores, sample_weight=weights).auc,
     )
 
 
@@ -423,7 +433,7 @@ def test_roc_curves_are_monotone_from_origin_to_one_one(problem, drop_intermedia
     y, scores, weights = problem
     curves = ovr_roc_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
     for fpr, tpr, thresholds in zip(
-        curves.fpr + (curves.micro_fpr,), curves.tpr + (curves.micro_tpr,), curves.thresholds
+        (*curves.fpr, curves.micro_fpr), (*curves.tpr, curves.micro_tpr), curves.thresholds
     ):
         assert np.all(np.diff(fpr) >= 0) and np.all(np.diff(tpr) >= 0)
         assert (fpr[0], tpr[0], thresholds[0]) == (0, 0, np.inf)
@@ -435,6 +445,7 @@ def test_roc_curves_are_monotone_from_origin_to_one_one(problem, drop_intermedia
 @given(scored_problems())
 def test_curve_areas_equal_rank_auc(problem):
     y, scores, weights = problem
+    scores = as_probabilities(scores)
     curves = ovr_roc_curve(y, scores, sample_weight=weights)
     assert_close(curves.auc, roc_auc_score(y, scores, sample_weight=weights, average=None))
     assert_close(curves.micro_auc, roc_auc_score(y, scores, sample_weight=weights, average="micro"))
@@ -461,18 +472,13 @@ def test_relabelling_the_classes_permutes_the_results(problem, random):
     n_classes = scores.shape[1]
     perm = np.array(random.sample(range(n_classes), n_classes))
     labels = np.arange(n_classes)[perm]
-    for average in ("macro", "weighted"):
-        options = {"sample_weight": weights, "multi_class": "ovo", "average": average}
-        assert_close(
-            roc_auc_score(y, scores[:, perm], labels=labels, **options), roc_auc_score(y, scores, **options)
-        )
     assert_close(
-        roc_auc_score(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
-        roc_auc_score(y, scores, sample_weight=weights, average=None)[perm],
+        ovr_roc_curve(y, scores[:, perm], labels=labels, sample_weight=weights).auc,
+        ovr_roc_curve(y, scores, sample_weight=weights).auc[perm],
     )
     assert_close(
-        average_precision_score(y, scores[:, perm], labels=labels, sample_weight=weights, average=None),
-        average_precision_score(y, scores, sample_weight=weights, average=None)[perm],
+        ovr_precision_recall_curve(y, scores[:, perm], labels=labels, sample_weight=weights).average_precision,
+        ovr_precision_recall_curve(y, scores, sample_weight=weights).average_precision[perm],
     )
 
 
@@ -480,7 +486,9 @@ def test_relabelling_the_classes_permutes_the_results(problem, random):
 @given(scored_problems())
 def test_macro_is_the_mean_of_the_per_class_values(problem):
     y, scores, weights = problem
-    for function in (roc_auc_score, average_precision_score):
+    scores = as_probabilities(scores)
+    functions = (roc_auc_score, average_precision_score) if scores.shape[1] > 2 else (roc_auc_score,)
+    for function in functions:
         per_class = function(y, scores, sample_weight=weights, average=None)
         support = np.bincount(y, weights)
         assert_close(function(y, scores, sample_weight=weights), np.mean(per_class))
@@ -499,17 +507,21 @@ P3 = [[0.6, 0.3, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.3, 0.4, 0.3]]
 @pytest.mark.parametrize(
     "function, kwargs, match",
     [
-        (roc_auc_score, {"multi_class": "ova"}, r"multi_class must be one of 'ovr', 'ovo'; got 'ova'"),
-        (roc_auc_score, {"average": "samples"}, r"average \(with multi_class='ovr'\) must be one of"),
-        (roc_auc_score, {"multi_class": "ovo", "average": "micro"}, r"multi_class='ovo'.*got 'micro'"),
-        (roc_auc_score, {"multi_class": "ovo", "average": None}, r"multi_class='ovo'.*got None"),
-        (average_precision_score, {"average": "samples"}, "average must be one of"),
         (ovr_roc_curve, {"drop_intermediate": "yes"}, "drop_intermediate must be one of True, False"),
         (ovr_precision_recall_curve, {"drop_intermediate": None}, "drop_intermediate must be one of"),
-        (roc_auc_score, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
+        (ovr_roc_curve, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
         (ovr_roc_curve, {"sample_weight": [1, 1]}, r"sample_weight must have shape \(4,\)"),
-        (roc_auc_score, {"labels": [0, 1]}, r"y_true contains labels not in labels: \[2\]"),
-        (average_precision_score, {"labels": [0, 1, 2, 3]}, "y_score has 3 columns but labels names 4"),
+        (ovr_roc_curve, {"labels": [0, 1]}, r"y_true contains labels not in labels: \[2\]"),
+        (ovr_precision_recall_curve, {"labels": [0, 1, 2, 3]}, "y_score has 3 columns but labels names 4"),
+        (roc_auc_score, {"multi_class": "ova"}, r"multi_class must be one of 'raise', 'ovr', 'ovo'; got 'ova'"),
+        (roc_auc_score, {"average": "mean"}, r"average must be one of"),
+        (roc_auc_score, {"average": "samples"}, r"average must be one of \('micro', 'macro', 'weighted', None\)"),
+        (roc_auc_score, {"multi_class": "ovo", "average": "micro"}, r"average must be one of \('macro'"),
+        (roc_auc_score, {"sample_weight": [1, 1, -1, 1]}, r"sample_weight must be non-negative \(index 2"),
+        (roc_auc_score, {"labels": [0, 1, 3]}, r"'y_true' contains labels not in parameter 'labels'"),
+        (roc_auc_score, {"labels": [2, 1, 0]}, r"'labels' must be ordered"),
+        (average_precision_score, {"average": "mean"}, "average must be one of"),
+        (average_precision_score, {"pos_label": 0}, "pos_label is fixed to 1 for multiclass"),
     ],
 )
 def test_bad_options_raise(function, kwargs, match):
@@ -517,25 +529,37 @@ def test_bad_options_raise(function, kwargs, match):
         function(Y3, P3, **kwargs)
 
 
+def test_ovo_without_an_average_is_not_implemented_as_sklearn():
+    with pytest.raises(NotImplementedError, match="average=None is not implemented"):
+        roc_auc_score(Y3, P3, multi_class="ovo", average=None)
+
+
 def test_labels_of_another_kind_raise():
     with pytest.raises(TypeError, match="y_true holds numbers but labels holds strings"):
-        roc_auc_score(Y3, P3, labels=["a", "b", "c"])
+        ovr_roc_curve(Y3, P3, labels=["a", "b", "c"])
 
 
-@pytest.mark.parametrize(
-    "y_true, y_score, error, match",
-    [
-        (Y3, [[0.6, np.nan, 0.1]] + P3[1:], ValueError, r"NaN or infinity \(first in row 0\)"),
-        (Y3, P3[:3], ValueError, "inconsistent numbers of samples: y_true has 4, y_score has 3"),
-        (Y3, [0.1, 0.2, 0.3, 0.4], ValueError, r"y_score must be 2-D"),
-        (Y3, [row[:2] for row in P3], ValueError, "y_score has 2 columns but y_true has 3 classes"),
-        (Y3, [["a", "b", "c"]] * 4, TypeError, "y_score must be numeric"),
-        ([[0, 1]] * 4, P3, ValueError, "y_true must be 1-D"),
-    ],
-)
-@pytest.mark.parametrize("function", FUNCTIONS)
+BAD_ARRAYS = [
+    (Y3, [[0.6, np.nan, 0.1], *P3[1:]], ValueError, r"NaN or infinity \(first in row 0\)"),
+    (Y3, P3[:3], ValueError, "inconsistent numbers of samples: y_true has 4, y_score has 3"),
+    (Y3, [0.1, 0.2, 0.3, 0.4], ValueError, r"y_score must be 2-D"),
+    (Y3, [row[:2] for row in P3], ValueError, "y_score has 2 columns but y_true has 3 classes"),
+    (Y3, [["a", "b", "c"]] * 4, TypeError, "y_score must be numeric"),
+    ([[0, 1]] * 4, P3, ValueError, "y_true must be 1-D"),
+]
+
+
+@pytest.mark.parametrize("y_true, y_score, error, match", BAD_ARRAYS)
+@pytest.mark.parametrize("function", [ovr_roc_curve, ovr_precision_recall_curve])
 def test_bad_arrays_raise(function, y_true, y_score, error, match):
     with pytest.raises(error, match=match):
+        function(y_true, y_score)
+
+
+@pytest.mark.parametrize("y_true, y_score, error, match", BAD_ARRAYS[:4])
+@pytest.mark.parametrize("function", [roc_auc_score, average_precision_score])
+def test_bad_arrays_raise_for_the_scalar_scores(function, y_true, y_score, error, match):
+    with pytest.raises(ValueError):
         function(y_true, y_score)
 
 
@@ -557,8 +581,11 @@ RANKING_SCORES = [
 @given(scored_problems(), st.sampled_from(WEIGHT_SCALES) | st.floats(1e-300, 1e300))
 def test_multiplying_the_weights_by_a_constant_changes_no_auc(problem, scale):
     y, scores, weights = problem
+    scores = as_probabilities(scores)
     weights = np.ones(y.size) if weights is None else weights
     for function, options in RANKING_SCORES:
+        if function is average_precision_score and scores.shape[1] == 2:
+            continue
         reference = function(y, scores, sample_weight=weights, **options)
         scaled = function(y, scores, sample_weight=weights * scale, **options)
         assert abs(scaled - reference) <= TOL, (function.__name__, options, scaled, reference)
@@ -581,3 +608,80 @@ def test_integer_weights_of_any_binary_scale_equal_repeated_samples(seed, power_
     for k in range(4):
         np.testing.assert_array_equal(curves.fpr[k], repeated.fpr[k])
         np.testing.assert_array_equal(curves.tpr[k], repeated.tpr[k])
+
+
+# --- the rich one-vs-rest objects: results that unpack like scikit-learn's curves -----------------
+
+NAMES = np.array(["cat", "dog", "owl"])
+
+
+def test_ovr_roc_curves_unpack_into_dicts_of_sklearns_curves():
+    y, scores, weights = make_problem(21, 3, ties=True, weighted=True)
+    labels = NAMES[y]
+    curves = ovr_roc_curve(labels, scores, sample_weight=weights)
+    assert isinstance(curves, Result) and curves.settings == {}
+    fpr, tpr, thresholds = curves
+    assert list(fpr) == ["cat", "dog", "owl", "micro"] == list(tpr) == list(thresholds)
+    for k, name in enumerate(NAMES):
+        expected = skm.roc_curve(labels == name, scores[:, k], sample_weight=weights)
+        for ours, theirs in zip((fpr[name], tpr[name], thresholds[name]), expected):
+            assert_close(ours, theirs)
+    cells = (y[:, None] == np.arange(3)).ravel()
+    micro = skm.roc_curve(cells, scores.ravel(), sample_weight=np.repeat(weights, 3))
+    for ours, theirs in zip((fpr["micro"], tpr["micro"], thresholds["micro"]), micro):
+        assert_close(ours, theirs)
+    fpr, _, _ = ovr_roc_curve(labels, scores, micro=False)
+    assert list(fpr) == ["cat", "dog", "owl"]
+
+
+def test_ovr_roc_curves_frame_has_one_row_per_class_with_its_auc():
+    pytest.importorskip("pandas")
+    y, scores, _ = make_problem(22, 3)
+    frame = ovr_roc_curve(NAMES[y], scores).to_frame()
+    assert frame["class"].tolist() == ["cat", "dog", "owl", "micro"]
+    expected = [skm.roc_auc_score(y == k, scores[:, k]) for k in range(3)]
+    assert_close(frame["auc"].to_numpy()[:3], expected)
+    cells = (y[:, None] == np.arange(3)).ravel()
+    assert_close(frame["auc"].to_numpy()[3], skm.roc_auc_score(cells, scores.ravel()))
+
+
+def test_ovr_precision_recall_curves_unpack_and_tabulate_like_sklearn():
+    y, scores, weights = make_problem(23, 3, ties=True, weighted=True)
+    curves = ovr_precision_recall_curve(y, scores, sample_weight=weights)
+    assert isinstance(curves, Result)
+    precision, recall, thresholds = curves
+    assert list(precision) == [0, 1, 2, "micro"]
+    for k in range(3):
+        expected = skm.precision_recall_curve(y == k, scores[:, k], sample_weight=weights)
+        for ours, theirs in zip((precision[k], recall[k], thresholds[k]), expected):
+            assert_close(ours, theirs)
+    pytest.importorskip("pandas")
+    frame = curves.to_frame()
+    expected = [skm.average_precision_score(y == k, scores[:, k], sample_weight=weights) for k in range(3)]
+    assert_close(frame["average_precision"].to_numpy()[:3], expected)
+
+
+def test_ovr_curves_to_dict_is_strict_json():
+    y, scores, _ = make_problem(24, 3)
+    for curves in (ovr_roc_curve(y, scores), ovr_precision_recall_curve(y, scores)):
+        payload = json.loads(json.dumps(curves.to_dict(), allow_nan=False))
+        assert payload["type"] == type(curves).__name__ and payload["settings"] == {}
+
+
+def test_ovr_curves_plot_with_their_displays():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from polyroc.plotting import PrecisionRecallDisplay, RocCurveDisplay
+
+    y, scores, _ = make_problem(25, 3)
+    try:
+        roc = ovr_roc_curve(y, scores).plot()
+        pr = ovr_precision_recall_curve(y, scores).plot()
+        assert isinstance(roc, RocCurveDisplay) and isinstance(pr, PrecisionRecallDisplay)
+        assert roc.ax_ is not None and pr.ax_ is not None
+    finally:
+        plt.close("all")

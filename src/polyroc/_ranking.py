@@ -20,10 +20,10 @@ def tie_ends(sorted_score):
 
 
 def binary_counts(positive, score, weight=None):
-    """Weighted false and true positives at each distinct score, highest score first.
+    """Weighted false and true positives at each distinct score, highest score first: (fps, tps, cut-offs).
 
     Like scikit-learn's binary curve core: ``fps[i]`` and ``tps[i]`` count the
-    samples with ``score >= thresholds[i]``. Zero-weight samples must have been
+    samples with ``score >= cutoffs[i]``. Zero-weight samples must have been
     removed, since scikit-learn does not let them create thresholds.
     """
     order = np.argsort(-score, kind="stable")
@@ -67,27 +67,34 @@ def rate(counts):
     return divide(counts, counts[-1])
 
 
-def roc_points(fps, tps, thresholds, drop_intermediate):
-    """(fpr, tpr, thresholds) from binary counts, as scikit-learn's ``roc_curve``."""
+def roc_points(fps, tps, cutoffs, drop_intermediate):
+    """(fpr, tpr, cut-offs) from binary counts, as scikit-learn's ``roc_curve`` (first cut-off ``inf``)."""
     if drop_intermediate and fps.size > 2:
         corner = np.logical_or(np.diff(fps, 2), np.diff(tps, 2))
         keep = np.concatenate(([True], corner, [True]))
-        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
+        fps, tps, cutoffs = fps[keep], tps[keep], cutoffs[keep]
     fpr = rate(np.concatenate(([0.0], fps)))
     tpr = rate(np.concatenate(([0.0], tps)))
-    return fpr, tpr, np.concatenate(([np.inf], thresholds))
+    return fpr, tpr, np.concatenate(([np.inf], cutoffs))
 
 
-def pr_points(fps, tps, thresholds, drop_intermediate):
-    """(precision, recall, thresholds) from binary counts, as scikit-learn's curve."""
-    if drop_intermediate and fps.size > 2:
-        recall_changes = np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:]))
-        keep = np.concatenate(([True], recall_changes, [True]))
-        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
+def drop_flat_recall(fps, tps, cutoffs):
+    """Keep the first and last point of each run of equal true positives (scikit-learn's ``drop_intermediate``)."""
+    if fps.size <= 2:
+        return fps, tps, cutoffs
+    recall_changes = np.logical_or(np.diff(tps[:-1]), np.diff(tps[1:]))
+    keep = np.concatenate(([True], recall_changes, [True]))
+    return fps[keep], tps[keep], cutoffs[keep]
+
+
+def pr_points(fps, tps, cutoffs, drop_intermediate):
+    """(precision, recall, cut-offs) from binary counts, as scikit-learn's ``precision_recall_curve``."""
+    if drop_intermediate:
+        fps, tps, cutoffs = drop_flat_recall(fps, tps, cutoffs)
     predicted = tps + fps
     precision = divide(tps, predicted, zero_division=0.0)
     recall = rate(tps)
-    return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), thresholds[::-1]
+    return np.append(precision[::-1], 1.0), np.append(recall[::-1], 0.0), cutoffs[::-1]
 
 
 def trapezoid_area(fpr, tpr):
@@ -117,7 +124,7 @@ def count_wins(sorted_score, sorted_class, sorted_weight, positive, n_classes):
     if sorted_weight is None:
         cumulative = np.arange(positive_at.size + 1, dtype=np.float64)
     else:
-        cumulative = np.zeros((positive_at.size + 1,) + sorted_weight.shape[1:])
+        cumulative = np.zeros((positive_at.size + 1, *sorted_weight.shape[1:]))
         np.cumsum(sorted_weight[positive_at], axis=0, out=cumulative[1:])
     ends = tie_ends(sorted_score)
     positives_up_to = np.searchsorted(positive_at, ends, side="right")
@@ -178,16 +185,25 @@ def ovr_auc(wins, support):
     return divide(correct, support * (support.sum(axis=-1, keepdims=True) - support))
 
 
+def pair_aucs(wins, support):
+    """``(A(a|b) + A(b|a)) / 2`` of every pair a < b (NaN for a pair with an empty class) and the pair's support.
+
+    Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m);
+    both outputs are (..., m (m - 1) / 2), pairs in ``np.triu_indices`` order.
+    """
+    pairwise = divide(wins, support[..., :, None] * support[..., None, :])
+    first, second = np.triu_indices(support.shape[-1], 1)
+    pair_auc = (pairwise[..., first, second] + pairwise[..., second, first]) / 2
+    return pair_auc, support[..., first] + support[..., second]
+
+
 def hand_till(wins, support, average):
     """Mean over pairs of classes with samples of ``(A(a|b) + A(b|a)) / 2``.
 
     Works on leading batch axes: ``wins`` (..., m, m) and ``support`` (..., m).
     """
-    pairwise = divide(wins, support[..., :, None] * support[..., None, :])
-    first, second = np.triu_indices(support.shape[-1], 1)
-    pair_auc = (pairwise[..., first, second] + pairwise[..., second, first]) / 2
-    prevalence = support[..., first] + support[..., second] if average == "weighted" else None
-    return finish(nan_average(pair_auc, prevalence))
+    pair_auc, pair_support = pair_aucs(wins, support)
+    return finish(nan_average(pair_auc, pair_support if average == "weighted" else None))
 
 
 def average_classes(per_class, support, average):

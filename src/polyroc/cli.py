@@ -375,8 +375,8 @@ def _add_report_options(parser, out_default=None):
                         "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""))
     parser.add_argument("--metric", action=_Once, type=_metric, default="f1_macro",
                         help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)")
-    parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=500,
-                        help="bootstrap replicates of every interval (default 500)")
+    parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=1000,
+                        help="bootstrap replicates of every interval (default 1000)")
     parser.add_argument("--random-state", action=_Once, type=_seed, default=0,
                         help="seed of every resampling (default 0)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")

@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import functools
 import warnings
+from collections.abc import Callable
 from types import MappingProxyType
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._counts import per_class_counts
 from polyroc._numeric import divide, finish, nan_average
@@ -135,7 +137,7 @@ def _heidke_ratio(tp, fp, fn, tn):
 # --------------------------------------------------------------------------- counts metrics
 
 
-def support(counts):
+def support(counts: ArrayLike) -> np.ndarray:
     """Number (or weight) of true samples of each class: the row sums of the counts.
 
     Parameters
@@ -164,7 +166,7 @@ def support(counts):
     return check_counts(counts).sum(axis=-1)
 
 
-def accuracy(counts):
+def accuracy(counts: ArrayLike) -> float | np.ndarray:
     """Fraction of correct predictions: trace / total.
 
     Parameters
@@ -197,7 +199,9 @@ def accuracy(counts):
         return finish(np.trace(counts, axis1=-2, axis2=-1) / counts.sum(axis=(-2, -1)))
 
 
-def precision(counts, *, average="macro", zero_division="warn"):
+def precision(
+    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Precision TP / (TP + FP): the fraction of the predictions of a class that are right.
 
     Parameters
@@ -242,7 +246,9 @@ def precision(counts, *, average="macro", zero_division="warn"):
     )
 
 
-def recall(counts, *, average="macro", zero_division="warn"):
+def recall(
+    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Recall (sensitivity, TPR) TP / (TP + FN): the fraction of a class that is found.
 
     Parameters
@@ -284,7 +290,9 @@ def recall(counts, *, average="macro", zero_division="warn"):
     )
 
 
-def specificity(counts, *, average="macro", zero_division="warn"):
+def specificity(
+    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Specificity (TNR) TN / (TN + FP): the fraction of the other classes not predicted as the class.
 
     Parameters
@@ -324,7 +332,9 @@ def specificity(counts, *, average="macro", zero_division="warn"):
     )
 
 
-def fbeta(counts, *, beta, average="macro", zero_division="warn"):
+def fbeta(
+    counts: ArrayLike, *, beta: float, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """F-beta score (1 + b²)·TP / ((1 + b²)·TP + b²·FN + FP): recall weighted b times precision.
 
     Parameters
@@ -369,7 +379,7 @@ def fbeta(counts, *, beta, average="macro", zero_division="warn"):
     )
 
 
-def f1(counts, *, average="macro", zero_division="warn"):
+def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn") -> float | np.ndarray:
     """F1 score 2·TP / (2·TP + FP + FN), the harmonic mean of precision and recall.
 
     Parameters
@@ -405,7 +415,9 @@ def f1(counts, *, average="macro", zero_division="warn"):
     return fbeta(counts, beta=1.0, average=average, zero_division=zero_division)
 
 
-def youden(counts, *, average="macro", zero_division="warn"):
+def youden(
+    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Youden's J (true skill statistic, TSS) per class: recall + specificity - 1.
 
     Equal to (TP·TN - FP·FN) / ((TP + FN)·(FP + TN)) on the one-vs-rest table.
@@ -447,7 +459,9 @@ def youden(counts, *, average="macro", zero_division="warn"):
     )
 
 
-def heidke_skill(counts, *, average="macro", zero_division="warn"):
+def heidke_skill(
+    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Heidke skill score per class from its one-vs-rest 2×2 table.
 
     HSS = 2(TP·TN - FP·FN) / ((TP + FN)(FN + TN) + (TP + FP)(FP + TN)): the
@@ -511,7 +525,7 @@ def _balanced_accuracy(counts, adjusted=False, *, warn=True):
     return finish(score)
 
 
-def balanced_accuracy(counts, *, adjusted=False):
+def balanced_accuracy(counts: ArrayLike, *, adjusted: bool = False) -> float | np.ndarray:
     """Balanced accuracy: the mean recall over the classes that have true samples.
 
     Classes with no true samples are left out, with a warning, as in
@@ -563,7 +577,9 @@ def _kappa_weight_matrix(n_classes, weights):
     return (distance != 0).astype(np.float64)
 
 
-def cohen_kappa(counts, *, weights=None, zero_division="warn"):
+def cohen_kappa(
+    counts: ArrayLike, *, weights: str | None = None, zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """Cohen's kappa (p_o - p_e) / (1 - p_e): agreement beyond chance.
 
     With ``weights`` the disagreements are weighted by the distance between
@@ -616,7 +632,7 @@ def cohen_kappa(counts, *, weights=None, zero_division="warn"):
     return finish(divide(expected - observed, expected, zero_division, undefined))
 
 
-def matthews_corrcoef(counts):
+def matthews_corrcoef(counts: ArrayLike) -> float | np.ndarray:
     """Matthews correlation coefficient, multiclass (Gorodkin's R_K).
 
     (c·s - Σ p_k t_k) / sqrt((s² - Σ p_k²)(s² - Σ t_k²)), with s the total,
@@ -691,16 +707,33 @@ def _registry():
 METRICS = _registry()
 
 
-def metric_name(metric):
+def metric_name(metric: str | Callable) -> str:
     """The name of a metric given as a name or as a callable on counts (its ``__name__``).
 
+    Parameters
+    ----------
+    metric : str or callable
+        A metric name, or a callable on counts.
+
+    Returns
+    -------
+    str
+        ``metric`` itself for a string, else the callable's ``__name__`` (its
+        ``repr`` when it has none).
+
+    Raises
+    ------
+    Nothing: any object has a name or a ``repr``.
+
+    Examples
+    --------
     >>> metric_name("f1_macro"), metric_name(accuracy)
     ('f1_macro', 'accuracy')
     """
     return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
 
 
-def get_metric(metric):
+def get_metric(metric: str | Callable) -> Callable:
     """Return the counts metric named ``metric`` (or ``metric`` itself if callable).
 
     Parameters

@@ -1,4 +1,7 @@
-"""One-vs-rest ROC and precision-recall curves, ROC AUC (OvR, Hand & Till OvO), average precision.
+"""One-vs-rest ROC and precision-recall curves of multiclass scores, and their macro average.
+
+The scalar areas (``roc_auc_score``, ``average_precision_score``) and the binary
+curves with scikit-learn's signatures live in :mod:`polyroc.metrics`.
 
 Everything here is rank based: each score column is sorted once and the
 weighted counts of positives and negatives above every distinct score come from
@@ -16,11 +19,8 @@ Conventions shared by every function of this module:
   handling of ties and of sample weights (samples of zero weight are dropped).
 - **A class without samples** of positive weight in ``y_true`` (possible when
   ``labels`` names it) has no positives, so its ROC curve, AUC and average
-  precision are undefined: they are NaN, an :class:`~polyroc.exceptions.UndefinedMetricWarning`
-  is issued, and averages are taken over the defined classes (for OvO, over the
-  pairs of classes that have samples, as scikit-learn does). scikit-learn gives
-  NaN for such a class's AUC (so a NaN macro average) and 0 for its average
-  precision.
+  precision are undefined: they are NaN and an
+  :class:`~polyroc.exceptions.UndefinedMetricWarning` is issued.
 - ``y_true`` with fewer than two classes of positive weight raises ``ValueError``.
 - **Sample weights** mean relative importance: multiplying them all by a
   constant changes nothing, however small or large the constant (they are
@@ -30,24 +30,22 @@ Conventions shared by every function of this module:
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._ranking import (
-    average_classes,
     class_counts,
-    hand_till,
-    micro_auc,
     micro_counts,
-    ovr_auc,
-    pairwise_wins,
     pr_points,
     roc_points,
     step_area,
     trapezoid_area,
     vertical_average,
 )
+from polyroc._results import Result
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -60,21 +58,29 @@ from polyroc.exceptions import UndefinedMetricWarning
 __all__ = [
     "OvrPrecisionRecallCurves",
     "OvrRocCurves",
-    "average_precision_score",
     "macro_roc_curve",
     "ovr_precision_recall_curve",
     "ovr_roc_curve",
-    "roc_auc_score",
 ]
 
-MULTI_CLASS_OPTIONS = ("ovr", "ovo")
-OVR_AVERAGES = ("macro", "weighted", "micro", None)
-OVO_AVERAGES = ("macro", "weighted")
+
+def _by_class(classes: np.ndarray, per_class: tuple, micro: np.ndarray | None) -> dict:
+    """``{label: array}`` over the classes (Python scalars as keys), plus ``"micro"`` when computed."""
+    arrays = {label.item() if hasattr(label, "item") else label: array for label, array in zip(classes, per_class)}
+    if micro is not None:
+        arrays["micro"] = micro
+    return arrays
 
 
 @dataclass(frozen=True, eq=False)
-class OvrRocCurves:
+class OvrRocCurves(Result):
     """One-vs-rest ROC curve of each class, and the micro-average ROC curve.
+
+    Unpacks like scikit-learn's ``roc_curve``: ``fpr, tpr, thresholds =
+    ovr_roc_curve(...)`` gives three dicts keyed by class label, plus
+    ``"micro"`` when the micro-average curve was computed. ``to_frame()`` has
+    one row per class (and one for the micro average) with its AUC;
+    ``plot()`` draws the curves.
 
     Attributes
     ----------
@@ -94,6 +100,9 @@ class OvrRocCurves:
         Area under the micro-average curve (NaN with ``micro=False``).
     drop_intermediate : bool
         Whether collinear points were dropped.
+    settings : dict
+        The options that produced the curves (none of the shared keys apply;
+        empty).
     """
 
     classes: np.ndarray
@@ -101,16 +110,44 @@ class OvrRocCurves:
     tpr: tuple
     thresholds: tuple
     auc: np.ndarray
-    micro_fpr: np.ndarray
-    micro_tpr: np.ndarray
-    micro_thresholds: np.ndarray
+    micro_fpr: np.ndarray | None
+    micro_tpr: np.ndarray | None
+    micro_thresholds: np.ndarray | None
     micro_auc: float
     drop_intermediate: bool
+    settings: dict = field(default_factory=dict)
+
+    def __iter__(self):
+        """Yield the dicts ``fpr``, ``tpr`` and ``thresholds`` keyed by class label (and ``"micro"``)."""
+        yield _by_class(self.classes, self.fpr, self.micro_fpr)
+        yield _by_class(self.classes, self.tpr, self.micro_tpr)
+        yield _by_class(self.classes, self.thresholds, self.micro_thresholds)
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        rows = [
+            {"class": label, "auc": float(auc), "n_points": int(fpr.size)}
+            for label, auc, fpr in zip(self.classes.tolist(), self.auc, self.fpr)
+        ]
+        if self.micro_fpr is not None:
+            rows.append({"class": "micro", "auc": float(self.micro_auc), "n_points": int(self.micro_fpr.size)})
+        return rows
+
+    def plot(self, ax=None, **kwargs):
+        """Draw the curves with :class:`polyroc.plotting.RocCurveDisplay` (returned)."""
+        from polyroc.plotting import RocCurveDisplay
+
+        return RocCurveDisplay.from_result(self, ax=ax, **kwargs)
 
 
 @dataclass(frozen=True, eq=False)
-class OvrPrecisionRecallCurves:
+class OvrPrecisionRecallCurves(Result):
     """One-vs-rest precision-recall curve of each class, and the micro-average curve.
+
+    Unpacks like scikit-learn's ``precision_recall_curve``: ``precision,
+    recall, thresholds = ovr_precision_recall_curve(...)`` gives three dicts
+    keyed by class label, plus ``"micro"``. ``to_frame()`` has one row per
+    class (and one for the micro average) with its average precision;
+    ``plot()`` draws the curves.
 
     Attributes
     ----------
@@ -130,6 +167,9 @@ class OvrPrecisionRecallCurves:
         Average precision of the micro-average curve.
     drop_intermediate : bool
         Whether points that do not change the recall were dropped.
+    settings : dict
+        The options that produced the curves (none of the shared keys apply;
+        empty).
     """
 
     classes: np.ndarray
@@ -142,9 +182,42 @@ class OvrPrecisionRecallCurves:
     micro_thresholds: np.ndarray
     micro_average_precision: float
     drop_intermediate: bool
+    settings: dict = field(default_factory=dict)
+
+    def __iter__(self):
+        """Yield the dicts ``precision``, ``recall`` and ``thresholds`` keyed by class label (and ``"micro"``)."""
+        yield _by_class(self.classes, self.precision, self.micro_precision)
+        yield _by_class(self.classes, self.recall, self.micro_recall)
+        yield _by_class(self.classes, self.thresholds, self.micro_thresholds)
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        rows = [
+            {"class": label, "average_precision": float(value), "n_points": int(precision.size)}
+            for label, value, precision in zip(self.classes.tolist(), self.average_precision, self.precision)
+        ]
+        rows.append({
+            "class": "micro",
+            "average_precision": float(self.micro_average_precision),
+            "n_points": int(self.micro_precision.size),
+        })
+        return rows
+
+    def plot(self, ax=None, **kwargs):
+        """Draw the curves with :class:`polyroc.plotting.PrecisionRecallDisplay` (returned)."""
+        from polyroc.plotting import PrecisionRecallDisplay
+
+        return PrecisionRecallDisplay.from_result(self, ax=ax, **kwargs)
 
 
-def ovr_roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=True, micro=True):
+def ovr_roc_curve(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    drop_intermediate: bool = True,
+    micro: bool = True,
+) -> OvrRocCurves:
     """One-vs-rest ROC curve of every class, plus the micro-average curve.
 
     Parameters
@@ -197,6 +270,9 @@ def ovr_roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_inte
     array([ inf, 0.8 , 0.6 , 0.35, 0.1 ])
     >>> curves.auc
     array([0.75, 0.75])
+    >>> fpr, tpr, thresholds = curves
+    >>> sorted(fpr), tpr["dog"]
+    (['cat', 'dog', 'micro'], array([0. , 0.5, 0.5, 1. , 1. ]))
     """
     check_option("drop_intermediate", drop_intermediate, (True, False))
     check_option("micro", micro, (True, False))
@@ -221,8 +297,13 @@ def ovr_roc_curve(y_true, y_score, *, labels=None, sample_weight=None, drop_inte
 
 
 def ovr_precision_recall_curve(
-    y_true, y_score, *, labels=None, sample_weight=None, drop_intermediate=False
-):
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    drop_intermediate: bool = False,
+) -> OvrPrecisionRecallCurves:
     """One-vs-rest precision-recall curve of every class, plus the micro-average curve.
 
     Parameters
@@ -275,6 +356,9 @@ def ovr_precision_recall_curve(
     array([0.1 , 0.35, 0.4 , 0.8 ])
     >>> curves.average_precision
     array([0.83333333, 0.83333333])
+    >>> precision, recall, thresholds = curves
+    >>> recall[1]
+    array([1. , 1. , 0.5, 0.5, 0. ])
     """
     check_option("drop_intermediate", drop_intermediate, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
@@ -295,160 +379,6 @@ def ovr_precision_recall_curve(
         micro_average_precision=step_area(micro[0], micro[1]),
         drop_intermediate=drop_intermediate,
     )
-
-
-def roc_auc_score(
-    y_true, y_score, *, labels=None, sample_weight=None, multi_class="ovr", average="macro"
-):
-    """Area under the ROC curve: one-vs-rest, or one-vs-one (Hand & Till's M).
-
-    One-vs-rest, the AUC of class k is that of ``y_true == k`` against
-    ``y_score[:, k]``. One-vs-one, for each pair of classes (a, b) restricted to
-    their samples, ``A(a|b)`` is the probability that a sample of class a has a
-    higher column-a score than a sample of class b (ties count half); the pair
-    scores ``(A(a|b) + A(b|a)) / 2``, and Hand & Till's M is their mean. With
-    sample weights, ``A(a|b) = sum w_i w_j ([s_i > s_j] + [s_i = s_j] / 2) /
-    (W_a W_b)`` over ``i`` in a and ``j`` in b (scikit-learn refuses weights
-    for one-vs-one). Values equal scikit-learn's ``roc_auc_score`` with the same
-    ``multi_class`` and ``average``.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (numbers or strings).
-    y_score : array-like of shape (n_samples, n_classes)
-        Scores, one column per class in the order of ``labels``; any finite
-        real values (rows need not sum to 1).
-    labels : array-like of shape (n_classes,), default=None
-        The classes, in the order of the columns of ``y_score``. Default: the
-        sorted unique values of ``y_true``.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative sample weights (also for ``multi_class="ovo"``).
-    multi_class : {"ovr", "ovo"}, default="ovr"
-        One-vs-rest or one-vs-one (Hand & Till).
-    average : {"macro", "weighted", "micro"} or None, default="macro"
-        ``"macro"``: unweighted mean over classes (OvR) or pairs (OvO).
-        ``"weighted"``: OvR, mean weighted by each class's (weighted) number
-        of samples; OvO, mean weighted by each pair's share of the samples.
-        ``"micro"`` (OvR only): AUC of the binarized labels against the
-        raveled scores. ``None`` (OvR only): the per-class AUCs.
-
-    Returns
-    -------
-    float or ndarray of shape (n_classes,)
-        The averaged AUC, or the per-class AUCs when ``average=None``.
-
-    Raises
-    ------
-    ValueError
-        Unknown ``multi_class`` or ``average`` (or ``"micro"``/``None`` with
-        ``"ovo"``); bad ``y_true``, ``y_score``, ``labels`` or
-        ``sample_weight``; fewer than two classes with samples of positive
-        weight in ``y_true``.
-    TypeError
-        Non-numeric ``y_score`` or ``sample_weight``, or labels of mixed kinds.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        A class of ``labels`` has no samples: its AUC is NaN and it is left
-        out of the averages.
-
-    Examples
-    --------
-    >>> y = [0, 0, 1, 1, 2, 2, 2]
-    >>> P = [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
-    ...      [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
-    >>> roc_auc_score(y, P, average=None)
-    array([0.9, 0.7, 1. ])
-    >>> round(roc_auc_score(y, P), 6), round(roc_auc_score(y, P, average="weighted"), 6)
-    (0.866667, 0.885714)
-    >>> round(roc_auc_score(y, P, multi_class="ovo"), 6)
-    0.861111
-    """
-    check_option("multi_class", multi_class, MULTI_CLASS_OPTIONS)
-    check_option(
-        f"average (with multi_class={multi_class!r})",
-        average,
-        OVR_AVERAGES if multi_class == "ovr" else OVO_AVERAGES,
-    )
-    y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
-    if average == "micro":
-        return micro_auc(y, scores, weights)
-    wins = pairwise_wins(y, scores, weights)
-    if multi_class == "ovo":
-        _warn_undefined(classes, support, "one-vs-one AUC with any class")
-        return hand_till(wins, support, average)
-    per_class = ovr_auc(wins, support)
-    _warn_undefined(classes, support, "ROC AUC")
-    return average_classes(per_class, support, average)
-
-
-def average_precision_score(y_true, y_score, *, labels=None, sample_weight=None, average="macro"):
-    """Average precision of each class against the rest, or an average of them.
-
-    The average precision of a curve is ``sum_n (R_n - R_{n-1}) P_n`` over its
-    thresholds (no interpolation); values equal scikit-learn's
-    ``average_precision_score(label_binarize(y_true, classes=labels), y_score,
-    average=average)``.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True labels (numbers or strings).
-    y_score : array-like of shape (n_samples, n_classes)
-        Scores, one column per class in the order of ``labels``; any finite
-        real values.
-    labels : array-like of shape (n_classes,), default=None
-        The classes, in the order of the columns of ``y_score``. Default: the
-        sorted unique values of ``y_true``.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative sample weights.
-    average : {"macro", "weighted", "micro"} or None, default="macro"
-        ``"macro"``: unweighted mean over classes. ``"weighted"``: mean
-        weighted by each class's (weighted) number of samples. ``"micro"``:
-        average precision of the binarized labels against the raveled scores.
-        ``None``: the per-class values.
-
-    Returns
-    -------
-    float or ndarray of shape (n_classes,)
-        The averaged value, or the per-class values when ``average=None``.
-
-    Raises
-    ------
-    ValueError
-        Unknown ``average``; bad ``y_true``, ``y_score``, ``labels`` or
-        ``sample_weight``; fewer than two classes with samples of positive
-        weight in ``y_true``.
-    TypeError
-        Non-numeric ``y_score`` or ``sample_weight``, or labels of mixed kinds.
-
-    Warns
-    -----
-    UndefinedMetricWarning
-        A class of ``labels`` has no samples: its value is NaN and it is left
-        out of the averages (scikit-learn counts it as 0).
-
-    Examples
-    --------
-    >>> y = [0, 0, 1, 1, 2, 2, 2]
-    >>> P = [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
-    ...      [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
-    >>> average_precision_score(y, P, average=None).round(6)
-    array([0.833333, 0.45    , 1.      ])
-    >>> round(average_precision_score(y, P), 6), round(average_precision_score(y, P, average="micro"), 6)
-    (0.761111, 0.703846)
-    """
-    check_option("average", average, OVR_AVERAGES)
-    y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
-    if average == "micro":
-        precision, recall, _ = pr_points(*micro_counts(y, scores, weights), False)
-        return step_area(precision, recall)
-    curves = [pr_points(*counts, False) for counts in class_counts(y, scores, weights)]
-    per_class = np.array([step_area(precision, recall) for precision, recall, _ in curves])
-    _warn_undefined(classes, support, "average precision")
-    return average_classes(per_class, support, average)
 
 
 def _checked(y_true, y_score, labels, sample_weight):
@@ -477,7 +407,7 @@ def _warn_undefined(classes, support, what):
         )
 
 
-def macro_roc_curve(curves):
+def macro_roc_curve(curves: OvrRocCurves) -> tuple[np.ndarray, np.ndarray, float]:
     """Macro-average ROC curve: the mean TPR of the classes on the union FPR grid.
 
     The grid is the union of the FPR values of every class with samples. At
@@ -485,7 +415,7 @@ def macro_roc_curve(curves):
     lowest and of their highest TPR there (they differ where some class's
     curve is vertical); in between, each class's curve is linear, so the mean
     is exact (no resampling on a fixed grid) and its area equals the mean of
-    the per-class AUCs, i.e. ``roc_auc_score(average="macro")``. Classes without
+    the per-class AUCs, i.e. ``roc_auc_score(multi_class="ovr")`` of :mod:`polyroc.metrics`. Classes without
     samples (NaN curve) are left out.
 
     Parameters
@@ -499,6 +429,12 @@ def macro_roc_curve(curves):
         The curve, from (0, 0) to (1, 1).
     auc : float
         Its area (trapezoid rule).
+
+    Raises
+    ------
+    AttributeError
+        If ``curves`` is not an :class:`OvrRocCurves` (it has no ``fpr``,
+        ``tpr`` or ``auc``).
 
     Examples
     --------

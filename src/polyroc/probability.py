@@ -9,6 +9,7 @@ probabilities.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import softmax as _scipy_softmax
 
 from polyroc._validation import (
@@ -23,7 +24,7 @@ from polyroc._validation import (
 __all__ = ["one_hot", "softmax"]
 
 
-def softmax(z, *, temperature=1.0, axis=-1):
+def softmax(z: ArrayLike, *, temperature: float = 1.0, axis: int = -1) -> np.ndarray:
     """Softmax of logits along ``axis``: ``exp(z / T) / sum(exp(z / T))``.
 
     Computed in the stable form (the maximum is subtracted first), so large
@@ -79,7 +80,7 @@ def softmax(z, *, temperature=1.0, axis=-1):
     return _scipy_softmax(logits.astype(np.float64) / temperature, axis=axis)
 
 
-def one_hot(y, n_classes=None, *, labels=None):
+def one_hot(y: ArrayLike, n_classes: int | None = None, *, labels: ArrayLike | None = None) -> np.ndarray:
     """Indicator rows of labels: row i has a 1 in the column of ``y[i]``'s class.
 
     Give either ``n_classes`` (``y`` holds the class indices 0..n_classes-1) or
