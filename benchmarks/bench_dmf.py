@@ -34,23 +34,27 @@ def bootstrap_ratio(n, k, n_boot, repeat):
     y, P = make_problem(n, k, signal=1.0, decimals=None)
     roc_dmf(y, P)  # warm-up (imports, BLAS threads)
     single, fit = best_time(lambda: roc_dmf(y, P), repeat)
-    print(f"k = {k}, T = 99, n = {n:,} (make_problem seed 0): one `roc_dmf` fit {single:.3f} s "
-          f"({fit.n_iter} iterations, D = {fit.D:.4f}).\n")
+    print(
+        f"k = {k}, T = 99, n = {n:,} (make_problem seed 0): one `roc_dmf` fit {single:.3f} s "
+        f"({fit.n_iter} iterations, D = {fit.D:.4f}).\n"
+    )
     print("| bootstrap | B | time | ratio to one fit | CI of D | unconverged refits |")
     print("|---|---|---|---|---|---|")
     for kind in ("parametric", "stratified"):
-        elapsed, result = best_time(
-            lambda kind=kind: roc_dmf(y, P, bootstrap=kind, n_boot=n_boot, random_state=0), 1
-        )
+        elapsed, result = best_time(lambda kind=kind: roc_dmf(y, P, bootstrap=kind, n_boot=n_boot, random_state=0), 1)
         boot = result.bootstrap
-        print(f"| {kind} | {n_boot} | {elapsed:.2f} s | {elapsed / single:.0f} | "
-              f"[{boot.ci.low:.4f}, {boot.ci.high:.4f}] | {boot.n_unconverged} |")
+        print(
+            f"| {kind} | {n_boot} | {elapsed:.2f} s | {elapsed / single:.0f} | "
+            f"[{boot.ci.low:.4f}, {boot.ci.high:.4f}] | {boot.n_unconverged} |"
+        )
 
 
 def paper_simulation(n, random_state=1):
     sim = simulate_paper_design(n, 10, 5, random_state=random_state)
-    print(f"\nSec. 5.1 simulation: n = {n:,}, p = 10, k = 5, seed {random_state}, "
-          f"class counts {np.bincount(sim.y).tolist()}\n")
+    print(
+        f"\nSec. 5.1 simulation: n = {n:,}, p = 10, k = 5, seed {random_state}, "
+        f"class counts {np.bincount(sim.y).tolist()}\n"
+    )
     print("| d | D intercept | D algorithm1 | Hand–Till M |")
     print("|---|---|---|---|")
     noise = np.random.default_rng(random_state + 1).normal(size=sim.X.shape)
@@ -73,8 +77,9 @@ def main():
     parser.add_argument("--n-boot", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-simulation", action="store_true")
-    parser.add_argument("--blas-threads", type=int, default=1,
-                        help="BLAS threads (1 keeps timings stable on a shared machine)")
+    parser.add_argument(
+        "--blas-threads", type=int, default=1, help="BLAS threads (1 keeps timings stable on a shared machine)"
+    )
     args = parser.parse_args()
     with threadpool_limits(args.blas_threads):
         bootstrap_ratio(args.n, args.k, args.n_boot, args.repeat)

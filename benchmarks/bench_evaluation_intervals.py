@@ -34,19 +34,13 @@ def replicate_scores(y, P, weight, labels):
         "cohen_kappa": skm.cohen_kappa_score(y, pred, labels=labels, **common),
         "matthews_corrcoef": skm.matthews_corrcoef(y, pred, **common),
         "roc_auc_ovr_macro": skm.roc_auc_score(y, P, labels=labels, multi_class="ovr", **common),
-        "roc_auc_ovr_weighted": skm.roc_auc_score(
-            y, P, labels=labels, multi_class="ovr", average="weighted", **common
-        ),
-        "roc_auc_ovr_micro": skm.roc_auc_score(
-            label_binarize(y, classes=labels), P, average="micro", **common
-        ),
+        "roc_auc_ovr_weighted": skm.roc_auc_score(y, P, labels=labels, multi_class="ovr", average="weighted", **common),
+        "roc_auc_ovr_micro": skm.roc_auc_score(label_binarize(y, classes=labels), P, average="micro", **common),
         "roc_auc_ovo_macro": roc_auc_score(y, P, labels=labels, multi_class="ovo", **common),
         "log_loss": skm.log_loss(y, P, labels=labels, **common),
         "brier_score": np.average(((P - np.eye(len(labels))[y]) ** 2).sum(axis=1), weights=weight),
         "top_2_accuracy": skm.top_k_accuracy_score(y, P, k=2, labels=labels, **common),
-        "per_class": skm.precision_recall_fscore_support(
-            y, pred, labels=labels, zero_division=0, **common
-        ),
+        "per_class": skm.precision_recall_fscore_support(y, pred, labels=labels, zero_division=0, **common),
     }
 
 
@@ -85,8 +79,9 @@ def main():
         low, high = np.nanquantile([score(row) for row in multiplicities], [alpha, 1 - alpha])
         interval = result.intervals[name]
         same = bool(np.allclose([interval.low, interval.high], [low, high], rtol=0, atol=1e-12))
-        print(f"{name:<18} polyroc [{interval.low:.6f}, {interval.high:.6f}]  "
-              f"loop [{low:.6f}, {high:.6f}]  same: {same}")
+        print(
+            f"{name:<18} polyroc [{interval.low:.6f}, {interval.high:.6f}]  loop [{low:.6f}, {high:.6f}]  same: {same}"
+        )
 
 
 if __name__ == "__main__":

@@ -41,14 +41,18 @@ def main():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)  # softmax rows: singular, as expected
         seconds, result = best_time(lambda: gini_roc(y, P, n_boot=0), 1)
-    print(f"gini_roc n={args.n:,} k={args.k}: {seconds:.2f} s  "
-          f"(auc_agg {result.auc_agg:.6f}, {result.fpr.size:,} curve points, "
-          f"whitening {result.settings['whitening']!r})")
+    print(
+        f"gini_roc n={args.n:,} k={args.k}: {seconds:.2f} s  "
+        f"(auc_agg {result.auc_agg:.6f}, {result.fpr.size:,} curve points, "
+        f"whitening {result.settings['whitening']!r})"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WhiteningWarning)
         seconds, result = best_time(lambda: gini_roc(y, P, averaging="threshold", n_boot=0), 1)
-    print(f"gini_roc n={args.n:,} k={args.k}, averaging='threshold': {seconds:.2f} s  "
-          f"(auc_agg {result.auc_agg:.6f}, {result.fpr.size:,} curve points)")
+    print(
+        f"gini_roc n={args.n:,} k={args.k}, averaging='threshold': {seconds:.2f} s  "
+        f"(auc_agg {result.auc_agg:.6f}, {result.fpr.size:,} curve points)"
+    )
 
     X = make_problem(args.n_pairs, args.k, seed=1)[1] @ np.random.default_rng(2).normal(size=(args.k, args.k))
     fast_time, fast = best_time(lambda: gini_mean_difference(X), args.repeat)

@@ -45,9 +45,15 @@ def baseline_best(y, P, thresholds, metric):
     """One tau at a time: argmax(P - (tau - min tau)) (polyroc's float64 rule), then a scikit-learn metric call."""
     labels = np.arange(P.shape[1])
     if metric == "f1_macro":
-        score = lambda pred: f1_score(y, pred, labels=labels, average="macro", zero_division=0)
+
+        def score(pred):
+            return f1_score(y, pred, labels=labels, average="macro", zero_division=0)
+
     else:
-        score = lambda pred: accuracy_score(y, pred)
+
+        def score(pred):
+            return accuracy_score(y, pred)
+
     return max(score(np.argmax(P - (tau - tau.min()), axis=1)) for tau in thresholds)
 
 
@@ -63,14 +69,16 @@ def lattice_case(m, resolution, n, metric, baseline_fraction, tied=None):
     P = TIED_SCORES[tied](normalised(P))
     P = normalised(P)
     # the lattice plus the barycentre, exactly as the tuner searches
-    thresholds = np.vstack([next(iter_lattice(m, resolution, chunk_size=10**7)) / resolution,
-                            np.full((1, m), 1 / m)])
+    thresholds = np.vstack([next(iter_lattice(m, resolution, chunk_size=10**7)) / resolution, np.full((1, m), 1 / m)])
     start = time.perf_counter()
     result = tune_thresholds(y, P, metric=metric, resolution=resolution)
     ours = time.perf_counter() - start
     count = max(1, int(len(thresholds) * baseline_fraction))
-    subset = thresholds if count == len(thresholds) else thresholds[
-        np.random.default_rng(1).choice(len(thresholds), count, replace=False)]
+    subset = (
+        thresholds
+        if count == len(thresholds)
+        else thresholds[np.random.default_rng(1).choice(len(thresholds), count, replace=False)]
+    )
     start = time.perf_counter()
     best = baseline_best(y, P, subset, metric)
     theirs = (time.perf_counter() - start) * len(thresholds) / count
@@ -80,17 +88,18 @@ def lattice_case(m, resolution, n, metric, baseline_fraction, tied=None):
         same = "same best score"
     else:
         same = f"DIFFERENT best score: baseline {best}"
-    print(f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} {tied or 'continuous':<10} M={len(thresholds):<8,} "
-          f"polyroc {ours:8.3f} s  baseline {theirs:8.2f} s  ratio {theirs / ours:7.0f}x  "
-          f"best {result.best_score:.6f}  {same}")
+    print(
+        f"m={m:<3} r={resolution:<4} n={n:<7,} {metric:<9} {tied or 'continuous':<10} M={len(thresholds):<8,} "
+        f"polyroc {ours:8.3f} s  baseline {theirs:8.2f} s  ratio {theirs / ours:7.0f}x  "
+        f"best {result.best_score:.6f}  {same}"
+    )
 
 
 def random_case_child(n_thresholds):
     y, P = make_scores(12_000, 10, seed=2)
     P = normalised(P)
     start = time.perf_counter()
-    result = tune_thresholds(y, P, metric="f1_macro", search="random", n_samples=n_thresholds,
-                             random_state=0)
+    result = tune_thresholds(y, P, metric="f1_macro", search="random", n_samples=n_thresholds, random_state=0)
     elapsed = time.perf_counter() - start
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{elapsed:.3f} {peak_mib:.1f} {result.best_score:.6f} {result.argmax_score:.6f}")
@@ -98,17 +107,21 @@ def random_case_child(n_thresholds):
 
 def random_case():
     for n_thresholds in (10_000, 100_000):
-        out = subprocess.run([sys.executable, __file__, "--random-child", str(n_thresholds)],
-                             check=True, capture_output=True, text=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, __file__, "--random-child", str(n_thresholds)], check=True, capture_output=True, text=True
+        ).stdout.split()
         elapsed, peak, best, argmax = out
-        print(f"m=10 random M={n_thresholds:<8,} n=12,000 f1_macro: {float(elapsed):7.2f} s, "
-              f"peak RSS {float(peak):7.1f} MiB, best {best} (argmax {argmax})")
+        print(
+            f"m=10 random M={n_thresholds:<8,} n=12,000 f1_macro: {float(elapsed):7.2f} s, "
+            f"peak RSS {float(peak):7.1f} MiB, best {best} (argmax {argmax})"
+        )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="time the baseline on 10%% of the thresholds and extrapolate")
+    parser.add_argument(
+        "--quick", action="store_true", help="time the baseline on 10%% of the thresholds and extrapolate"
+    )
     parser.add_argument("--random-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.random_child:

@@ -39,8 +39,13 @@ from polyroc.dmf import NonMonotoneCurveWarning, roc_dmf
 from polyroc.dmf._simulation import simulate_rare_class_scores
 
 #: Each safeguard made 10⁴ times less intrusive.
-LOOSER = {"ETA_BOUND": 30.0 * 1e4, "VARIANCE_FLOOR": 1e-16, "DENOMINATOR_FLOOR": 1e-304,
-          "SINGULAR_RTOL": 1e-16, "MAX_HALVINGS": 33}
+LOOSER = {
+    "ETA_BOUND": 30.0 * 1e4,
+    "VARIANCE_FLOOR": 1e-16,
+    "DENOMINATOR_FLOOR": 1e-304,
+    "SINGULAR_RTOL": 1e-16,
+    "MAX_HALVINGS": 33,
+}
 
 
 def split(X, y):
@@ -67,8 +72,9 @@ def fit(y, P, **kwargs):
 def binary_table():
     cancer = load_breast_cancer()
     cases = {
-        "breast cancer, logistic regression": test_scores(LogisticRegression(solver="newton-cholesky"),
-                                                          cancer.data, cancer.target),
+        "breast cancer, logistic regression": test_scores(
+            LogisticRegression(solver="newton-cholesky"), cancer.data, cancer.target
+        ),
         "binormal N(0, 1) vs N(1, 3²), 300 + 300": binormal(),
     }
     print("| two classes | AUC | D, T = 99 | D, T = 999 | D, T = n + 1 |")
@@ -85,8 +91,9 @@ def safeguard_cases():
     y3 = np.repeat(np.arange(3), 30)
     separable = 0.1 + 0.7 * np.eye(3)[y3] + rng.uniform(0, 0.05, (90, 3))
     return {
-        "glass, 5-NN (tied votes)": test_scores(make_pipeline(StandardScaler(), KNeighborsClassifier(5)),
-                                               glass.data, glass.target),
+        "glass, 5-NN (tied votes)": test_scores(
+            make_pipeline(StandardScaler(), KNeighborsClassifier(5)), glass.data, glass.target
+        ),
         "shuttle-like (classes 3118 … 2)": simulate_rare_class_scores(random_state=0),
         "separable, 3 × 30": (y3, separable / separable.sum(axis=1, keepdims=True)),
     }
@@ -112,8 +119,9 @@ def safeguard_table():
 
 def forests():
     digits = load_digits()
-    X, y = make_classification(990, 10, n_informative=8, n_redundant=0, n_classes=11, n_clusters_per_class=1,
-                               class_sep=5.0, random_state=0)
+    X, y = make_classification(
+        990, 10, n_informative=8, n_redundant=0, n_classes=11, n_clusters_per_class=1, class_sep=5.0, random_state=0
+    )
     forest = RandomForestClassifier(200, random_state=0)
     return {
         "11 classes × 90, forest (vowel-sized)": test_scores(forest, X, y),
@@ -123,8 +131,10 @@ def forests():
 
 
 def timing_table(n_boot):
-    print(f"\n| scores | fit s | iterations | parametric B = {n_boot}: s (ratio), mean iterations | "
-          f"stratified B = {n_boot}: s (ratio), mean iterations | unconverged refits |")
+    print(
+        f"\n| scores | fit s | iterations | parametric B = {n_boot}: s (ratio), mean iterations | "
+        f"stratified B = {n_boot}: s (ratio), mean iterations | unconverged refits |"
+    )
     print("|---|---|---|---|---|---|")
     for name, (y, P) in forests().items():
         fit(y, P)  # warm-up

@@ -34,8 +34,11 @@ MODELS = {
 
 def datasets():
     iris, digits, glass = load_iris(), load_digits(), load_glass()
-    return {"iris": (iris.data, iris.target), "digits": (digits.data, digits.target),
-            "glass": (glass.data, glass.target)}
+    return {
+        "iris": (iris.data, iris.target),
+        "digits": (digits.data, digits.target),
+        "glass": (glass.data, glass.target),
+    }
 
 
 def test_scores(X, y, seed=0):
@@ -56,10 +59,12 @@ def main():
             for name, P in scores.items():
                 result = roc_dmf(y_test, P, labels=labels, bootstrap="stratified", n_boot=200, random_state=0)
                 m = roc_auc_score(y_test, P, labels=labels, multi_class="ovo")
-                print(f"| {data_name} | {name} | {result.D:.4f} [{result.ci.low:.4f}, {result.ci.high:.4f}] | {m:.4f} |")
+                print(
+                    f"| {data_name} | {name} | {result.D:.4f} [{result.ci.low:.4f}, {result.ci.high:.4f}] | {m:.4f} |"
+                )
             rankings[data_name] = compare_models(y_test, scores, labels=labels, n_boot=100, random_state=0)
     orders = sorted({order for cmp in rankings.values() for order in cmp.ranking_probabilities})
-    print("\nRanking probabilities (parametric bootstrap, B = 100; \"–\" = 0):\n")
+    print('\nRanking probabilities (parametric bootstrap, B = 100; "–" = 0):\n')
     print("| data | " + " | ".join(">".join(o) for o in orders) + " |")
     print("|---|" + "---|" * len(orders))
     for data_name, cmp in rankings.items():

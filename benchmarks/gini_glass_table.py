@@ -52,8 +52,9 @@ def scored(split, seed):
 
 
 def compat(y_test, classes, test, train, noise_seed):
-    return gini_roc(y_test, test, labels=classes, reference_scores=train, compat="reference", n_boot=0,
-                    random_state=noise_seed)
+    return gini_roc(
+        y_test, test, labels=classes, reference_scores=train, compat="reference", n_boot=0, random_state=noise_seed
+    )
 
 
 def main_row(name, y_test, classes, test, train, n_boot, seed):
@@ -77,8 +78,10 @@ def noise_row(name, y_test, classes, test, train, seed, noise_seeds):
     area = np.array([run.auc_agg for run in runs])
     theory = np.array([run.auc_theory for run in runs])
     at_seed = compat(y_test, classes, test, train, seed).auc_agg
-    return (f"| {name} | {at_seed:.3f} | {area.min():.3f}–{area.max():.3f} | {np.median(area):.3f} "
-            f"| {theory.min():.3f}–{theory.max():.3f} |")
+    return (
+        f"| {name} | {at_seed:.3f} | {area.min():.3f}–{area.max():.3f} | {np.median(area):.3f} "
+        f"| {theory.min():.3f}–{theory.max():.3f} |"
+    )
 
 
 def main():
@@ -88,14 +91,14 @@ def main():
     parser.add_argument("--noise-seeds", type=int, default=50)
     args = parser.parse_args()
     glass = load_glass()
-    split = train_test_split(
-        glass.data, glass.target, test_size=0.3, stratify=glass.target, random_state=args.seed
-    )
+    split = train_test_split(glass.data, glass.target, test_size=0.3, stratify=glass.target, random_state=args.seed)
     y_test = split[3]
     scores = scored(split, args.seed)
-    print(f"glass: {glass.data.shape[0]} samples, 6 classes; stratified 70/30 split "
-          f"(random_state={args.seed}); test n = {y_test.size}; random forest random_state={args.seed}; "
-          f"bootstrap B = {args.n_bootstrap}, random_state={args.seed}; compat noise random_state={args.seed}.\n")
+    print(
+        f"glass: {glass.data.shape[0]} samples, 6 classes; stratified 70/30 split "
+        f"(random_state={args.seed}); test n = {y_test.size}; random forest random_state={args.seed}; "
+        f"bootstrap B = {args.n_bootstrap}, random_state={args.seed}; compat noise random_state={args.seed}.\n"
+    )
     print(
         "| Model | Gini AUC (default) [95% bootstrap CI] | Gini AUC (threshold averaging) | (G1+1)/2 default "
         "| Gini AUC (compat) | (G1+1)/2 compat | Macro OvR AUC | Micro OvR AUC | per-class AUC range |"
@@ -103,10 +106,14 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for name, (classes, test, train) in scores.items():
         print(main_row(name, y_test, classes, test, train, args.n_bootstrap, args.seed))
-    print(f"\ncompat mode over noise seeds 0–{args.noise_seeds - 1} (split and models of seed {args.seed} "
-          "fixed; the default mode adds no noise and does not change):\n")
-    print("| Model | Gini AUC (compat), noise seed "
-          f"{args.seed} | range over {args.noise_seeds} noise seeds | median | (G1+1)/2 compat range |")
+    print(
+        f"\ncompat mode over noise seeds 0–{args.noise_seeds - 1} (split and models of seed {args.seed} "
+        "fixed; the default mode adds no noise and does not change):\n"
+    )
+    print(
+        "| Model | Gini AUC (compat), noise seed "
+        f"{args.seed} | range over {args.noise_seeds} noise seeds | median | (G1+1)/2 compat range |"
+    )
     print("|---|---|---|---|---|")
     for name, (classes, test, train) in scores.items():
         print(noise_row(name, y_test, classes, test, train, args.seed, args.noise_seeds))

@@ -29,7 +29,7 @@ def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys, write_scores):
     assert main(["evaluate", "--scores", str(write_scores(y, P, classes))]) == 0
     out = capsys.readouterr().out
     expected = roc_auc_score(y, P, labels=classes, multi_class="ovr", average="macro")
-    line = next(l for l in out.splitlines() if l.startswith("roc_auc_ovr_macro"))
+    line = next(row for row in out.splitlines() if row.startswith("roc_auc_ovr_macro"))
     assert float(line.split()[-1]) == pytest.approx(expected, abs=5e-5)
 
 
@@ -49,7 +49,8 @@ def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, cap
     expected = roc_auc_score(y, P, labels=["ant", "bee", "cow"], multi_class="ovr", sample_weight=weights)
     assert float(lines["roc_auc_ovr_macro"]) == pytest.approx(expected, abs=5e-5)
     assert float(lines["accuracy"]) == pytest.approx(
-        accuracy_score(y, np.array(["ant", "bee", "cow"])[P.argmax(axis=1)], sample_weight=weights), abs=5e-5)
+        accuracy_score(y, np.array(["ant", "bee", "cow"])[P.argmax(axis=1)], sample_weight=weights), abs=5e-5
+    )
     assert "CI" not in out  # the command prints point estimates, as before
     path.write_text("w,ant,bee,cow,label\n1,0.2,0.3,0.5,ant\n-1,0.2,0.3,0.5,bee\n")
     assert main(["evaluate", "--scores", str(path), "--weight-col", "w"]) == 2
@@ -89,8 +90,9 @@ def test_tune_then_apply_reproduces_the_library(tmp_path, capsys, write_scores):
     val = write_scores(y_val, P_val, classes, "val.csv")
     test = write_scores(y_test, P_test, classes, "test.csv")
     tau_path, preds_path = tmp_path / "tau.json", tmp_path / "preds.csv"
-    assert main(["tune", "--scores", str(val), "--metric", "f1_macro", "--resolution", "30",
-                 "--out", str(tau_path)]) == 0
+    assert (
+        main(["tune", "--scores", str(val), "--metric", "f1_macro", "--resolution", "30", "--out", str(tau_path)]) == 0
+    )
     assert main(["apply", "--scores", str(test), "--tau", str(tau_path), "--out", str(preds_path)]) == 0
     expected = tune_thresholds(y_val, P_val, metric="f1_macro", resolution=30, labels=classes)
     document = json.loads(tau_path.read_text())
@@ -107,8 +109,7 @@ def test_apply_keeps_ids_and_needs_every_class_column(tmp_path, capsys):
     scores = tmp_path / "s.csv"
     scores.write_text("id,a,b\n7,0.5,0.5\n8,0.9,0.1\n")
     out = tmp_path / "p.csv"
-    assert main(["apply", "--scores", str(scores), "--tau", str(tau), "--id-col", "id",
-                 "--out", str(out)]) == 0
+    assert main(["apply", "--scores", str(scores), "--tau", str(tau), "--id-col", "id", "--out", str(out)]) == 0
     assert out.read_text().splitlines() == ["id,prediction", "7,a", "8,a"]
     scores.write_text("id,a,c\n7,0.5,0.5\n")
     out.unlink()
@@ -124,8 +125,24 @@ def test_tune_weight_column_gives_the_weighted_tuning(tmp_path, capsys, write_sc
     lines = path.read_text().splitlines()
     path.write_text("\n".join([lines[0] + ",w", *(f"{line},{w}" for line, w in zip(lines[1:], weights))]) + "\n")
     tau_path = tmp_path / "tau.json"
-    assert main(["tune", "--scores", str(path), "--weight-col", "w", "--metric", "accuracy", "--resolution", "30",
-                 "--out", str(tau_path)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "--scores",
+                str(path),
+                "--weight-col",
+                "w",
+                "--metric",
+                "accuracy",
+                "--resolution",
+                "30",
+                "--out",
+                str(tau_path),
+            ]
+        )
+        == 0
+    )
     document = json.loads(tau_path.read_text())
     expected = tune_thresholds(y_val, P_val, resolution=30, labels=classes, sample_weight=weights)
     unweighted = tune_thresholds(y_val, P_val, resolution=30, labels=classes)
@@ -190,8 +207,9 @@ def test_an_unwritable_output_directory_is_refused_before_the_work(tmp_path, cap
     try:
         assert main(["tune", "--scores", str(val), "--out", str(locked / "tau.json")]) == 2
         err = capsys.readouterr().err
-        assert err == (f"polyroc tune: error: --out {locked / 'tau.json'}: cannot write into {locked}: "
-                       "Permission denied\n")
+        assert err == (
+            f"polyroc tune: error: --out {locked / 'tau.json'}: cannot write into {locked}: Permission denied\n"
+        )
         assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o755)
@@ -209,5 +227,6 @@ def test_a_lock_that_cannot_be_created_names_the_directory(tmp_path, monkeypatch
     val = write_scores(y, P, classes)
     monkeypatch.setattr(polyroc._outputs, "_create_lock", denied)
     assert main(["tune", "--scores", str(val), "--out", str(tmp_path / "tau.json")]) == 2
-    assert capsys.readouterr().err == (f"polyroc tune: error: --out {tmp_path / 'tau.json'}: cannot write into "
-                                       f"{tmp_path}: Permission denied\n")
+    assert capsys.readouterr().err == (
+        f"polyroc tune: error: --out {tmp_path / 'tau.json'}: cannot write into {tmp_path}: Permission denied\n"
+    )

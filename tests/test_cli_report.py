@@ -26,15 +26,19 @@ def _split(seed, n, strength=1.0):
 def files(write_scores):
     y_val, P_val = _split(0, 120)
     y_test, P_test = _split(1, 150)
-    return {"val": write_scores(y_val, P_val, CLASSES, "val.csv"),
-            "test": write_scores(y_test, P_test, CLASSES, "test.csv"),
-            "y_test": y_test, "P_test": P_test}
+    return {
+        "val": write_scores(y_val, P_val, CLASSES, "val.csv"),
+        "test": write_scores(y_test, P_test, CLASSES, "test.csv"),
+        "y_test": y_test,
+        "P_test": P_test,
+    }
 
 
 def test_report_writes_html_and_json_of_the_score_files(files, tmp_path, capsys):
     out = tmp_path / "report"
-    code = main(["report", "--scores", f"mine={files['test']}", "--val", str(files["val"]),
-                 "--n-boot", "30", "--out", str(out)])
+    code = main(
+        ["report", "--scores", f"mine={files['test']}", "--val", str(files["val"]), "--n-boot", "30", "--out", str(out)]
+    )
     assert code == 0
     results = json.loads((out / "results.json").read_text())
     model = results["models"]["mine"]
@@ -52,8 +56,24 @@ def test_report_compares_several_models(files, write_scores, tmp_path):
     y_test, P_weak = _split(1, 150, strength=0.3)
     weak = write_scores(y_test, P_weak, CLASSES, "weak.csv")
     out = tmp_path / "report"
-    assert main(["report", "--scores", f"strong={files['test']}", "--scores", f"weak={weak}",
-                 "--n-boot", "20", "--metric", "accuracy", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--scores",
+                f"strong={files['test']}",
+                "--scores",
+                f"weak={weak}",
+                "--n-boot",
+                "20",
+                "--metric",
+                "accuracy",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     results = json.loads((out / "results.json").read_text())
     assert list(results["models"]) == ["strong", "weak"]
     assert results["model_comparison"]["names"] == ["strong", "weak"]
@@ -68,8 +88,24 @@ def test_report_weight_column_weighs_every_row(files, tmp_path):
         lines = [lines[0] + ",w"] + [f"{line},{w}" for line, w in zip(lines[1:], column)]
         files[split].write_text("\n".join(lines) + "\n")
     out = tmp_path / "report"
-    assert main(["report", "--scores", f"mine={files['test']}", "--val", str(files["val"]), "--weight-col", "w",
-                 "--n-boot", "10", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "--scores",
+                f"mine={files['test']}",
+                "--val",
+                str(files["val"]),
+                "--weight-col",
+                "w",
+                "--n-boot",
+                "10",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     results = json.loads((out / "results.json").read_text())
     predicted = np.array(CLASSES)[files["P_test"].argmax(axis=1)]
     expected = f1_score(files["y_test"], predicted, average="macro", sample_weight=weights)
@@ -77,11 +113,14 @@ def test_report_weight_column_weighs_every_row(files, tmp_path):
     assert results["settings"]["weighted"] and "w" not in results["data"]["classes"]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("ant,bee,cow\n0.2,0.3,0.5\n", "no label column 'label'"),
-    ("ant,bee,cow,label\n0.2,x,0.5,ant\n", "non-numeric score 'x'"),
-    ("ant,bee,cow,label\n0.2,0.3,0.9,ant\n", "rows of y_score must sum to 1"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("ant,bee,cow\n0.2,0.3,0.5\n", "no label column 'label'"),
+        ("ant,bee,cow,label\n0.2,x,0.5,ant\n", "non-numeric score 'x'"),
+        ("ant,bee,cow,label\n0.2,0.3,0.9,ant\n", "rows of y_score must sum to 1"),
+    ],
+)
 def test_report_bad_test_file_exits_2_and_writes_nothing(tmp_path, capsys, text, message):
     bad = tmp_path / "bad.csv"
     bad.write_text(text)
@@ -96,8 +135,10 @@ def test_report_unknown_label_in_validation_exits_2(files, tmp_path, capsys):
     lines = files["val"].read_text().splitlines()
     lines[1] = lines[1].rsplit(",", 1)[0] + ",eel"
     files["val"].write_text("\n".join(lines) + "\n")
-    assert main(["report", "--scores", str(files["test"]), "--val", str(files["val"]),
-                 "--out", str(tmp_path / "report")]) == 2
+    assert (
+        main(["report", "--scores", str(files["test"]), "--val", str(files["val"]), "--out", str(tmp_path / "report")])
+        == 2
+    )
     err = capsys.readouterr().err
     assert "eel" in err and err.count("\n") == 1
     assert not (tmp_path / "report").exists()

@@ -76,8 +76,9 @@ def earlier(tmp_path_factory):
     root = tmp_path_factory.mktemp("earlier")
     scores = _scores_csv(root / "scores.csv", 0)
     assert main(["tune", "--scores", str(scores), "--resolution", "8", "--out", str(root / "tau.json")]) == 0
-    assert main(["report", "--scores", str(scores), "--n-boot", "5", "--no-progress",
-                 "--out", str(root / "report")]) == 0
+    assert (
+        main(["report", "--scores", str(scores), "--n-boot", "5", "--no-progress", "--out", str(root / "report")]) == 0
+    )
     return root
 
 
@@ -109,8 +110,9 @@ ONE_THREAD = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
 
 
 def _run(args, cwd):
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT,
-                          check=False, env=ONE_THREAD)
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, check=False, env=ONE_THREAD
+    )
 
 
 def _one_line(stderr):
@@ -124,11 +126,11 @@ TUNE_POINTS = [
     # (function after whose N-th call the signal comes, N, is the new output written?, signal)
     ("polyroc.io.read_scores", 1, False, "SIGINT"),
     ("polyroc.thresholds.tune_thresholds", 1, False, "SIGTERM"),
-    ("polyroc._outputs._create_lock", 1, False, "SIGINT"),        # the output's lock has just been taken
-    ("polyroc._outputs._write_manifest", 1, True, "SIGTERM"),     # the manifest of intent is written
-    ("polyroc._outputs._stage_file", 2, True, "SIGINT"),          # the new tau.json is staged
-    ("polyroc._outputs._install", 2, True, "SIGTERM"),            # the new tau.json is renamed into place
-    ("polyroc._outputs._release_lock", 1, True, "SIGINT"),        # the manifest's lock is released
+    ("polyroc._outputs._create_lock", 1, False, "SIGINT"),  # the output's lock has just been taken
+    ("polyroc._outputs._write_manifest", 1, True, "SIGTERM"),  # the manifest of intent is written
+    ("polyroc._outputs._stage_file", 2, True, "SIGINT"),  # the new tau.json is staged
+    ("polyroc._outputs._install", 2, True, "SIGTERM"),  # the new tau.json is renamed into place
+    ("polyroc._outputs._release_lock", 1, True, "SIGINT"),  # the manifest's lock is released
 ]
 
 
@@ -136,8 +138,25 @@ TUNE_POINTS = [
 def test_tune_stopped_at_each_point(work, target, call, written, name):
     code, verb = 128 + getattr(signal, name), VERBS[name]
     before = (work / "tau.json").read_bytes()
-    result = _run(["-c", DRIVER, target, str(call), name, "tune", "--scores", "scores.csv", "--resolution", "8",
-                   "--metric", "f1_macro", "--out", "tau.json"], work)
+    result = _run(
+        [
+            "-c",
+            DRIVER,
+            target,
+            str(call),
+            name,
+            "tune",
+            "--scores",
+            "scores.csv",
+            "--resolution",
+            "8",
+            "--metric",
+            "f1_macro",
+            "--out",
+            "tau.json",
+        ],
+        work,
+    )
     assert result.returncode == code
     outcome = " after writing --out tau.json" if written else "; --out tau.json left as it was"
     assert _one_line(result.stderr) == f"polyroc tune: {verb} by {name}{outcome}"
@@ -153,8 +172,8 @@ def test_tune_stopped_at_each_point(work, target, call, written, name):
 REPORT_POINTS = [
     ("polyroc.report.build_report", 1, False, "SIGINT"),
     ("polyroc._outputs._create_lock", 1, False, "SIGTERM"),
-    ("polyroc._outputs._stage_file", 4, True, "SIGINT"),    # three of the new figures are staged
-    ("polyroc._outputs._install", 5, True, "SIGTERM"),      # four new figures are in place, the rest not yet
+    ("polyroc._outputs._stage_file", 4, True, "SIGINT"),  # three of the new figures are staged
+    ("polyroc._outputs._install", 5, True, "SIGTERM"),  # four new figures are in place, the rest not yet
     ("polyroc._outputs._write_manifest", 2, True, "SIGHUP"),  # the files are in place, the final manifest written
 ]
 
@@ -162,8 +181,24 @@ REPORT_POINTS = [
 @pytest.mark.parametrize("target, call, written, name", REPORT_POINTS)
 def test_report_stopped_at_each_point(work, target, call, written, name):
     before = _tree(work / "report")
-    result = _run(["-c", DRIVER, target, str(call), name, "report", "--scores", "scores.csv", "--n-boot", "6",
-                   "--no-progress", "--out", "report"], work)
+    result = _run(
+        [
+            "-c",
+            DRIVER,
+            target,
+            str(call),
+            name,
+            "report",
+            "--scores",
+            "scores.csv",
+            "--n-boot",
+            "6",
+            "--no-progress",
+            "--out",
+            "report",
+        ],
+        work,
+    )
     signum = getattr(signal, name)
     assert result.returncode == 128 + signum
     line = _one_line(result.stderr)
@@ -198,8 +233,14 @@ def _start_blocked(args, work, fifo_name="pipe.csv"):
     """Start ``polyroc ARGS`` whose score file is a FIFO; return it once it waits for data."""
     fifo = work / fifo_name
     os.mkfifo(fifo)
-    process = subprocess.Popen([sys.executable, "-m", "polyroc.cli", *args], cwd=work, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ONE_THREAD)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "polyroc.cli", *args],
+        cwd=work,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ONE_THREAD,
+    )
     return process, _open_fifo_writer(fifo, process)
 
 
@@ -216,13 +257,15 @@ def _stop(process, writer, signum):
     return process.returncode, err
 
 
-@pytest.mark.parametrize("signum, code, verb", [(signal.SIGINT, 130, "interrupted"),
-                                                (signal.SIGTERM, 143, "terminated"),
-                                                (signal.SIGHUP, 129, "hung up")])
+@pytest.mark.parametrize(
+    "signum, code, verb",
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")],
+)
 def test_signal_while_reading_keeps_the_earlier_report(work, signum, code, verb):
     before = _tree(work / "report")
-    process, writer = _start_blocked(["report", "--scores", "pipe.csv", "--n-boot", "5", "--no-progress",
-                                      "--out", "report"], work)
+    process, writer = _start_blocked(
+        ["report", "--scores", "pipe.csv", "--n-boot", "5", "--no-progress", "--out", "report"], work
+    )
     returncode, err = _stop(process, writer, signum)
     assert returncode == code
     assert _one_line(err) == f"polyroc report: {verb} by {signal.Signals(signum).name}; --out report left as it was"
@@ -241,11 +284,14 @@ def test_signal_while_reading_removes_a_report_directory_it_created(work):
 def test_second_writer_is_refused_while_the_first_works(work):
     before = _tree(work / "report")
     first, writer = _start_blocked(["report", "--scores", "pipe.csv", "--out", "report"], work)
-    second = _run(["-m", "polyroc.cli", "report", "--scores", "scores.csv", "--n-boot", "5", "--no-progress",
-                   "--out", "report"], work)
+    second = _run(
+        ["-m", "polyroc.cli", "report", "--scores", "scores.csv", "--n-boot", "5", "--no-progress", "--out", "report"],
+        work,
+    )
     assert second.returncode == 2
     assert _one_line(second.stderr).startswith(
-        f"polyroc report: error: --out report: another polyroc process {first.pid} on ")
+        f"polyroc report: error: --out report: another polyroc process {first.pid} on "
+    )
     assert (work / "report" / DIRECTORY_LOCK_NAME).read_text().startswith(f"{first.pid} ")
     returncode, _ = _stop(first, writer, signal.SIGINT)
     assert returncode == 130
@@ -266,9 +312,14 @@ def test_broken_pipe_ends_quietly(tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)  # nobody reads: the first write fails
     try:
-        result = subprocess.run([sys.executable, "-m", "polyroc.cli", "evaluate", "--scores", str(scores)],
-                                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT,
-                                check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "polyroc.cli", "evaluate", "--scores", str(scores)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
     finally:
         os.close(write_end)
     assert result.returncode == 141 and result.stderr == ""

@@ -67,8 +67,9 @@ def test_argmax_shifted_takes_first_index_on_ties():
     st.integers(2, 6).flatmap(
         lambda m: st.tuples(
             st.just(m),
-            st.lists(st.tuples(st.integers(0, m - 1), st.integers(0, m - 1), st.floats(0, 10)),
-                     min_size=1, max_size=60),
+            st.lists(
+                st.tuples(st.integers(0, m - 1), st.integers(0, m - 1), st.floats(0, 10)), min_size=1, max_size=60
+            ),
         )
     )
 )

@@ -116,13 +116,9 @@ def test_roc_curve_without_micro_keeps_the_class_curves():
 
 @pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)
 @pytest.mark.parametrize("drop_intermediate", [True, False])
-def test_precision_recall_curve_matches_sklearn_per_class(
-    seed, n_classes, ties, weighted, drop_intermediate
-):
+def test_precision_recall_curve_matches_sklearn_per_class(seed, n_classes, ties, weighted, drop_intermediate):
     y, scores, weights = make_problem(seed, n_classes, ties=ties, weighted=weighted)
-    curves = ovr_precision_recall_curve(
-        y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
-    )
+    curves = ovr_precision_recall_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
     for k in range(n_classes):
         precision, recall, thresholds = skm.precision_recall_curve(
             y == k, scores[:, k], sample_weight=weights, drop_intermediate=drop_intermediate
@@ -145,9 +141,7 @@ def test_curves_with_string_labels_follow_the_labels_order():
         fpr, tpr, _ = skm.roc_curve(y_named == name, scores[:, k], sample_weight=weights)
         assert_close(curves.fpr[k], fpr)
         assert_close(curves.tpr[k], tpr)
-        precision, recall, _ = skm.precision_recall_curve(
-            y_named == name, scores[:, k], sample_weight=weights
-        )
+        precision, recall, _ = skm.precision_recall_curve(y_named == name, scores[:, k], sample_weight=weights)
         assert_close(pr.precision[k], precision)
         assert_close(pr.recall[k], recall)
 
@@ -184,9 +178,7 @@ def test_roc_auc_ovr_matches_sklearn(seed, n_classes, ties, weighted, average):
             None: per_class,
         }[average]
     else:
-        expected = skm.roc_auc_score(
-            y, scores, sample_weight=weights, multi_class="ovr", average=average
-        )
+        expected = skm.roc_auc_score(y, scores, sample_weight=weights, multi_class="ovr", average=average)
     assert_close(ours, expected)
 
 
@@ -210,8 +202,9 @@ def test_average_precision_matches_sklearn(seed, n_classes, ties, weighted, aver
     ours = average_precision_score(y, scores, sample_weight=weights, average=average)
     expected = skm.average_precision_score(y, scores, sample_weight=weights, average=average)
     assert_close(ours, expected)
-    pr = ovr_precision_recall_curve(y, np.column_stack([1 - scores, scores]) if n_classes == 2 else scores,
-                                    sample_weight=weights)
+    pr = ovr_precision_recall_curve(
+        y, np.column_stack([1 - scores, scores]) if n_classes == 2 else scores, sample_weight=weights
+    )
     if n_classes > 2 and average is None:
         assert_close(pr.average_precision, expected)
 
@@ -290,8 +283,15 @@ O17_S = np.array([0.9, 0.8, 0.7, 0.6, 0.55, 0.4, 0.35, 0.3, 0.2, 0.1, 0.85, 0.25
 
 O30_Y = np.array([0, 0, 1, 1, 2, 2, 2])
 O30_P = np.array(
-    [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
-     [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
+    [
+        [0.7, 0.2, 0.1],
+        [0.4, 0.4, 0.2],
+        [0.3, 0.5, 0.2],
+        [0.5, 0.3, 0.2],
+        [0.1, 0.2, 0.7],
+        [0.2, 0.5, 0.3],
+        [0.3, 0.3, 0.4],
+    ]
 )
 
 
@@ -353,8 +353,9 @@ def test_absent_class_gets_nan_auc_as_sklearn():
     with pytest.warns(UndefinedMetricWarning):
         assert np.isnan(roc_auc_score(y, scores, labels=labels))  # scikit-learn's macro mean is NaN
     with pytest.warns(UndefinedMetricWarning):  # weighted: the empty class counts 0 with weight 0
-        assert_close(roc_auc_score(y, scores, labels=labels, average="weighted"),
-                     np.average(expected, weights=np.bincount(y)))
+        assert_close(
+            roc_auc_score(y, scores, labels=labels, average="weighted"), np.average(expected, weights=np.bincount(y))
+        )
     ovo = roc_auc_score(y, scores, labels=labels, multi_class="ovo")  # pairs of classes present only
     assert_close(ovo, skm.roc_auc_score(y, scores, labels=labels, multi_class="ovo"))
 
@@ -392,9 +393,7 @@ def scored_problems(draw, max_classes=5):
     extra = draw(st.lists(st.integers(0, n_classes - 1), min_size=1, max_size=25))
     y = np.array(list(range(n_classes)) + extra)
     scores = draw(arrays(np.float64, (y.size, n_classes), elements=st.integers(0, 6).map(float)))
-    weights = draw(
-        st.none() | arrays(np.float64, y.size, elements=st.floats(0.25, 4.0, width=16))
-    )
+    weights = draw(st.none() | arrays(np.float64, y.size, elements=st.floats(0.25, 4.0, width=16)))
     return y, scores, weights
 
 
@@ -455,9 +454,7 @@ def test_curve_areas_equal_rank_auc(problem):
 @given(scored_problems(), st.booleans())
 def test_precision_recall_curves_run_from_full_recall_to_zero(problem, drop_intermediate):
     y, scores, weights = problem
-    curves = ovr_precision_recall_curve(
-        y, scores, sample_weight=weights, drop_intermediate=drop_intermediate
-    )
+    curves = ovr_precision_recall_curve(y, scores, sample_weight=weights, drop_intermediate=drop_intermediate)
     for precision, recall, thresholds in zip(curves.precision, curves.recall, curves.thresholds):
         assert np.all(np.diff(recall) <= 0) and recall[0] == pytest.approx(1)
         assert (precision[-1], recall[-1]) == (1, 0)

@@ -124,11 +124,12 @@ def test_from_result_draws_the_result_and_rejects_another_type(kind):
 def test_from_estimator_uses_the_fitted_model_and_its_name(kind):
     X, y = load_iris(return_X_y=True)
     model = LogisticRegression(max_iter=500).fit(X[::2], y[::2])
-    builder = {"cloud": lambda: RocCloudDisplay.from_estimator(model, X[1::2], y[1::2], resolution=8,
-                                                                layout="overlay"),
-               "heatmap": lambda: SimplexHeatmapDisplay.from_estimator(model, X[1::2], y[1::2], resolution=8),
-               "dmf": lambda: DmfRocDisplay.from_estimator(model, X[1::2], y[1::2], n_levels=19),
-               "gini": lambda: _quiet(GiniRocDisplay.from_estimator, model, X[1::2], y[1::2], n_boot=0)}
+    builder = {
+        "cloud": lambda: RocCloudDisplay.from_estimator(model, X[1::2], y[1::2], resolution=8, layout="overlay"),
+        "heatmap": lambda: SimplexHeatmapDisplay.from_estimator(model, X[1::2], y[1::2], resolution=8),
+        "dmf": lambda: DmfRocDisplay.from_estimator(model, X[1::2], y[1::2], n_levels=19),
+        "gini": lambda: _quiet(GiniRocDisplay.from_estimator, model, X[1::2], y[1::2], n_boot=0),
+    }
     display_class = type(FROM_PREDICTIONS[kind](*_data()))
     display = builder[kind]() if kind in builder else display_class.from_estimator(model, X[1::2], y[1::2])
     assert type(display) is display_class and display.name == "LogisticRegression"
@@ -247,8 +248,10 @@ def test_importing_the_displays_does_not_import_pyplot():
     import subprocess
     import sys
 
-    code = ("import sys, polyroc.plotting; import polyroc.plotting._gini, polyroc.plotting._dmf; "
-            "assert 'matplotlib.pyplot' not in sys.modules")
+    code = (
+        "import sys, polyroc.plotting; import polyroc.plotting._gini, polyroc.plotting._dmf; "
+        "assert 'matplotlib.pyplot' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -141,7 +141,10 @@ def test_result_holds_the_fit_and_the_settings():
     assert result.converged and result.n_iter >= 1 and result.deviance >= 0
     settings = result.settings
     assert (settings["method"], settings["cutoff_grid"], settings["weighting"], settings["trials"]) == (
-        "intercept", "pooled", "unweighted", "pairs"
+        "intercept",
+        "pooled",
+        "unweighted",
+        "pairs",
     )
     assert (settings["n_levels"], settings["bootstrap"], settings["n_boot"]) == (19, None, 0)
     assert result.bootstrap is None and result.ci is None

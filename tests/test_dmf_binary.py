@@ -92,8 +92,7 @@ def test_curve_is_the_empirical_roc_at_the_quantile_cutoffs(case):
     y, P = CASES[case]()
     result = roc_dmf(y, P, n_levels=19)
     positive, score = y == 0, P[:, 0]
-    brute = np.array([[np.mean(score[~positive] > t), np.mean(score[positive] > t)]
-                      for t in result.cutoffs[:, 0]])
+    brute = np.array([[np.mean(score[~positive] > t), np.mean(score[positive] > t)] for t in result.cutoffs[:, 0]])
     np.testing.assert_allclose(result.fpr, brute[:, 0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(result.tpr, brute[:, 1], rtol=0, atol=1e-12)
     # every point is a vertex of scikit-learn's ROC curve
@@ -151,7 +150,8 @@ def test_binary_bootstrap(kind):
 def test_compare_models_with_two_classes():
     y, good = _binormal(7, n=100, shift=2.0, spread=1.0)
     _, poor = _binormal(8, n=100, shift=0.2, spread=1.0)
-    cmp = compare_models(y, {"good": good, "poor": poor}, n_levels=19, bootstrap="stratified",
-                         n_boot=30, random_state=0)
+    cmp = compare_models(
+        y, {"good": good, "poor": poor}, n_levels=19, bootstrap="stratified", n_boot=30, random_state=0
+    )
     assert cmp.probability(("good", "poor")) == 1.0
     assert cmp.D[0] == pytest.approx(roc_auc_score(y, good[:, 1]), abs=0.01)

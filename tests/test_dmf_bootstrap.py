@@ -22,16 +22,31 @@ def _scores(seed, n=150, k=3, signal=0.6):
 
 
 def _settings(**overrides):
-    options = {"method": "intercept", "weighting": "unweighted", "trials": "pairs", "monotone": False,
-               "tol": 1e-8, "max_iter": 200, "bootstrap": "stratified", "n_boot": 6, "confidence": 0.95,
-               "random_state": 0}
+    options = {
+        "method": "intercept",
+        "weighting": "unweighted",
+        "trials": "pairs",
+        "monotone": False,
+        "tol": 1e-8,
+        "max_iter": 200,
+        "bootstrap": "stratified",
+        "n_boot": 6,
+        "confidence": 0.95,
+        "random_state": 0,
+    }
     options.update(overrides)
     return check_settings(**options)
 
 
 def _single_area(rates, point, settings):
-    fit = fit_factorization(response_rates(rates[None], point.counts), point.weights, method=settings.method,
-                            start=_warm_start(point, settings), tol=settings.tol, max_iter=settings.max_iter)
+    fit = fit_factorization(
+        response_rates(rates[None], point.counts),
+        point.weights,
+        method=settings.method,
+        start=_warm_start(point, settings),
+        tol=settings.tol,
+        max_iter=settings.max_iter,
+    )
     return roc_area(*roc_points(fit.intercept))[0]
 
 
@@ -64,8 +79,10 @@ def test_interval_and_band(kind):
 
 def test_parametric_intervals_are_narrower_than_stratified():
     y, P = _scores(2, n=300)
-    intervals = {kind: roc_dmf(y, P, n_levels=19, bootstrap=kind, n_boot=60, random_state=0).ci
-                 for kind in ("parametric", "stratified")}
+    intervals = {
+        kind: roc_dmf(y, P, n_levels=19, bootstrap=kind, n_boot=60, random_state=0).ci
+        for kind in ("parametric", "stratified")
+    }
     width = {kind: ci.high - ci.low for kind, ci in intervals.items()}
     assert width["parametric"] < width["stratified"]
 
@@ -76,8 +93,7 @@ def test_stratified_replicates_equal_single_fits_of_the_resampled_data():
     y, P = _scores(3)
     settings = _settings(n_boot=6, random_state=11)
     result = roc_dmf(y, P, n_levels=19, bootstrap="stratified", n_boot=6, random_state=11)
-    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"),
-                      settings)
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"), settings)
     multiplicities = np.vstack(list(bootstrap_multiplicities(y, 6, random_state=11)))
     for m, area in zip(multiplicities, result.bootstrap.D):
         rates = pairwise_rates(np.repeat(y, m), np.repeat(P, m, axis=0), n_levels=19)
@@ -89,8 +105,7 @@ def test_parametric_replicates_equal_single_fits_of_the_simulated_matrices():
     y, P = _scores(4)
     settings = _settings(bootstrap="parametric", n_boot=5, random_state=2)
     result = roc_dmf(y, P, n_levels=19, bootstrap="parametric", n_boot=5, random_state=2)
-    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"),
-                      settings)
+    point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"), settings)
     child = np.random.default_rng(2).spawn(1)[0]
     simulated = np.concatenate(list(_simulate(point, 5, child, chunk=2)))
     assert simulated.shape == (5, 38, 6)
@@ -101,8 +116,10 @@ def test_parametric_replicates_equal_single_fits_of_the_simulated_matrices():
 def test_compare_models_pairs_the_replicates_and_ranks_them():
     rng = np.random.default_rng(5)
     y = rng.integers(0, 3, 150)
-    models = {name: rng.dirichlet(np.ones(3), size=150) + signal * np.eye(3)[y]
-              for name, signal in [("good", 1.0), ("fair", 0.3), ("poor", 0.0)]}
+    models = {
+        name: rng.dirichlet(np.ones(3), size=150) + signal * np.eye(3)[y]
+        for name, signal in [("good", 1.0), ("fair", 0.3), ("poor", 0.0)]
+    }
     fair = models["fair"]
     cmp = compare_models(y, models, n_levels=19, bootstrap="stratified", n_boot=30, random_state=3)
     # paired: each model's replicates are those roc_dmf draws with the same seed
@@ -154,8 +171,7 @@ def test_unconverged_replicates_are_restarted_from_their_own_start():
     settings = _settings(max_iter=1)
     point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=9, cutoff_grid="pooled"), settings)
     rng = np.random.default_rng(0)
-    response = response_rates(np.clip(point.rates + rng.normal(0, 0.05, (4, *point.rates.shape)), 0, 1),
-                              point.counts)
+    response = response_rates(np.clip(point.rates + rng.normal(0, 0.05, (4, *point.rates.shape)), 0, 1), point.counts)
     warm = fit_factorization(response, point.weights, start=_warm_start(point, settings), max_iter=1)
     assert not np.any(warm.converged)
     restarted = _restart_unconverged(warm, response, point, settings)

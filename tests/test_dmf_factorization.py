@@ -85,9 +85,14 @@ def test_reported_deviance_is_the_binomial_deviance_of_the_fit(weights):
     # the solver sums the deviance per column (weights constant down the columns) or per cell
     rng = np.random.default_rng(5)
     rates = rng.uniform(0.02, 0.98, (2, 16, 5))
-    omega = {"unit": np.ones((16, 5)), "per_column": np.tile(rng.uniform(1, 3, 5), (16, 1)),
-             "per_cell": rng.uniform(1, 3, (16, 5))}[weights]
+    omega = {
+        "unit": np.ones((16, 5)),
+        "per_column": np.tile(rng.uniform(1, 3, 5), (16, 1)),
+        "per_cell": rng.uniform(1, 3, (16, 5)),
+    }[weights]
     fit = fit_factorization(rates, omega)
     mu = expit(linear_predictor(fit))
-    direct = 2 * np.sum(omega * (rates * np.log(rates / mu) + (1 - rates) * np.log((1 - rates) / (1 - mu))), axis=(1, 2))
+    direct = 2 * np.sum(
+        omega * (rates * np.log(rates / mu) + (1 - rates) * np.log((1 - rates) / (1 - mu))), axis=(1, 2)
+    )
     np.testing.assert_allclose(fit.deviance, direct, rtol=1e-9)

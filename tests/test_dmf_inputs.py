@@ -76,8 +76,7 @@ ROC_DMF_CASES = {
     "tol text": ((Y, P), {"tol": "1e-8"}, TypeError, "tol must be a real number"),
     "max_iter 0": ((Y, P), {"max_iter": 0}, ValueError, "max_iter must be >= 1"),
     "max_iter float": ((Y, P), {"max_iter": 10.5}, TypeError, "max_iter must be an integer"),
-    "one class": (([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]]), {"labels": [0, 1]}, ValueError,
-                  "at least 2"),
+    "one class": (([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]]), {"labels": [0, 1]}, ValueError, "at least 2"),
 }
 
 

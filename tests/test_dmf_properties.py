@@ -37,8 +37,11 @@ def _fit(y, P, **kwargs):
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=scored_labels(), permutation_seed=st.integers(0, 2**32 - 1),
-       method=st.sampled_from(["intercept", "algorithm1"]))
+@given(
+    data=scored_labels(),
+    permutation_seed=st.integers(0, 2**32 - 1),
+    method=st.sampled_from(["intercept", "algorithm1"]),
+)
 def test_renumbering_the_classes_leaves_d_and_the_curve_unchanged(data, permutation_seed, method):
     y, P = data
     k = P.shape[1]

@@ -74,7 +74,12 @@ def test_pairs_are_lexicographic_with_class_sizes():
     P = np.full((6, 3), 1 / 3)
     result = pairwise_rates(y, P, levels=[0.3, 0.6])
     assert [tuple(p) for p in result.pairs.tolist()] == [
-        ("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"), ("c", "b")
+        ("a", "b"),
+        ("a", "c"),
+        ("b", "a"),
+        ("b", "c"),
+        ("c", "a"),
+        ("c", "b"),
     ]
     np.testing.assert_array_equal(result.n_pos, [2, 2, 1, 1, 3, 3])
     np.testing.assert_array_equal(result.n_neg, [1, 3, 2, 3, 2, 1])
@@ -90,8 +95,9 @@ def test_replicate_rates_equal_rates_of_the_expanded_sample():
         problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, cutoff_grid=mode)
         batch = batch_rates(problem.pools, problem.levels, counts)
         for row in range(2):
-            single = pairwise_rates(np.repeat(y, counts[row]), np.repeat(P, counts[row], axis=0),
-                                    levels=levels, cutoff_grid=mode)
+            single = pairwise_rates(
+                np.repeat(y, counts[row]), np.repeat(P, counts[row], axis=0), levels=levels, cutoff_grid=mode
+            )
             np.testing.assert_array_equal(batch.tpr[row], single.tpr)
             np.testing.assert_array_equal(batch.fpr[row], single.fpr)
             np.testing.assert_array_equal(batch.cutoffs[row], single.cutoffs)
@@ -166,8 +172,7 @@ def test_pairwise_rates_result_protocol():
     import json
 
     y = np.array([0, 0, 1, 1, 2, 2])
-    P = np.array([[0.8, 0.1, 0.1], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7],
-                  [0.3, 0.3, 0.4]])
+    P = np.array([[0.8, 0.1, 0.1], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.3, 0.4, 0.3], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])
     result = pairwise_rates(y, P, levels=[0.25, 0.75], cutoff_grid="column")
     assert result.settings == {"cutoff_grid": "column", "n_levels": 2}
     frame = result.to_frame()

@@ -35,8 +35,7 @@ def test_integer_weights_give_the_rates_of_repeated_rows_on_the_balanced_grid(de
     y, P = _scores(0, decimals=decimals)
     counts = np.random.default_rng(1).integers(1, 5, y.size)
     weighted = pairwise_rates(y, P, sample_weight=counts, n_levels=19, cutoff_grid="balanced")
-    repeated = pairwise_rates(np.repeat(y, counts), np.repeat(P, counts, axis=0), n_levels=19,
-                              cutoff_grid="balanced")
+    repeated = pairwise_rates(np.repeat(y, counts), np.repeat(P, counts, axis=0), n_levels=19, cutoff_grid="balanced")
     np.testing.assert_array_equal(weighted.cutoffs, repeated.cutoffs)
     np.testing.assert_array_equal(weighted.tpr, repeated.tpr)
     np.testing.assert_array_equal(weighted.fpr, repeated.fpr)
@@ -128,8 +127,7 @@ def test_majority_costs_use_effective_sizes():
 
 @pytest.mark.parametrize(
     ("sample_weight", "error"),
-    [([1.0] * 5, ValueError), ([-1.0] + [1.0] * 89, ValueError), ([np.nan] * 90, ValueError),
-     (["a"] * 90, TypeError)],
+    [([1.0] * 5, ValueError), ([-1.0] + [1.0] * 89, ValueError), ([np.nan] * 90, ValueError), (["a"] * 90, TypeError)],
 )
 def test_bad_sample_weight_is_named(sample_weight, error):
     y, P = _scores(14)

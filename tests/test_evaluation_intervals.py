@@ -27,9 +27,18 @@ from polyroc.resampling import bootstrap_multiplicities
 
 TOL = 1e-10
 SCORE_NAMES = [
-    "accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef",
-    "roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovr_micro", "roc_auc_ovo_macro",
-    "log_loss", "brier_score", "top_2_accuracy",
+    "accuracy",
+    "balanced_accuracy",
+    "f1_macro",
+    "cohen_kappa",
+    "matthews_corrcoef",
+    "roc_auc_ovr_macro",
+    "roc_auc_ovr_weighted",
+    "roc_auc_ovr_micro",
+    "roc_auc_ovo_macro",
+    "log_loss",
+    "brier_score",
+    "top_2_accuracy",
 ]
 
 
@@ -68,9 +77,7 @@ def sklearn_scores(y, scores, weights, m):
     labels = np.arange(m)
     pred = scores.argmax(axis=1)
     common = {"sample_weight": weights}
-    precision, recall, f1, _ = skm.precision_recall_fscore_support(
-        y, pred, labels=labels, zero_division=0, **common
-    )
+    precision, recall, f1, _ = skm.precision_recall_fscore_support(y, pred, labels=labels, zero_division=0, **common)
     values = {
         "accuracy": skm.accuracy_score(y, pred, **common),
         "balanced_accuracy": skm.balanced_accuracy_score(y, pred, **common),
@@ -110,8 +117,12 @@ def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
         assert interval.estimate == result.scores[name]
         assert (interval.confidence, interval.n_boot, interval.random_state) == (confidence, n_boot, seed)
         assert interval.method == "stratified percentile bootstrap"
-        assert interval.settings == {"confidence": confidence, "n_boot": n_boot, "random_state": seed,
-                                     "interval_method": "stratified percentile bootstrap"}
+        assert interval.settings == {
+            "confidence": confidence,
+            "n_boot": n_boot,
+            "random_state": seed,
+            "interval_method": "stratified percentile bootstrap",
+        }
     assert list(result.class_intervals) == ["precision", "recall", "f1-score"]
     for name, by_class in result.class_intervals.items():
         values = np.array([per_class[name] for _, per_class in replicates])
@@ -124,7 +135,7 @@ def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
 
 def test_no_bootstrap_gives_empty_intervals_and_the_previous_text():
     y = ["b", "a", "c", "a", "b", "c"]
-    P = [[.2, .7, .1], [.6, .3, .1], [.1, .3, .6], [.4, .4, .2], [.5, .3, .2], [.3, .3, .4]]
+    P = [[0.2, 0.7, 0.1], [0.6, 0.3, 0.1], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2], [0.5, 0.3, 0.2], [0.3, 0.3, 0.4]]
     result = evaluate(y, P, n_boot=0)
     assert result.intervals == {} and result.class_intervals == {}
     assert result.settings["n_boot"] == 0 and result.settings["interval_method"] is None
@@ -148,8 +159,10 @@ def test_text_shows_estimate_and_interval_of_every_score_and_class():
 
 def _records(result):
     """The intervals of an evaluation as plain data (intervals compare by identity, as results do)."""
-    return ({name: ci.to_dict() for name, ci in result.intervals.items()},
-            {name: [ci.to_dict() for ci in by_class.values()] for name, by_class in result.class_intervals.items()})
+    return (
+        {name: ci.to_dict() for name, ci in result.intervals.items()},
+        {name: [ci.to_dict() for ci in by_class.values()] for name, by_class in result.class_intervals.items()},
+    )
 
 
 def test_same_seed_same_intervals_and_generator_seed_accepted():
@@ -216,8 +229,10 @@ def test_batched_aucs_treat_a_class_without_weight_as_roc_auc_score_does():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for (multi_class, average), values in aucs.items():
-            expected = [roc_auc_score(y, scores, labels=range(4), sample_weight=row,
-                                multi_class=multi_class, average=average) for row in rows]
+            expected = [
+                roc_auc_score(y, scores, labels=range(4), sample_weight=row, multi_class=multi_class, average=average)
+                for row in rows
+            ]
             np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12)
 
 
@@ -292,7 +307,8 @@ def test_weights_of_any_scale_give_the_same_scores_and_weighted_counts(scale):
     np.testing.assert_allclose(
         scaled.confusion_matrix,
         skm.confusion_matrix(y, scores.argmax(axis=1), labels=np.arange(m), sample_weight=weights * scale),
-        rtol=1e-13, atol=0,
+        rtol=1e-13,
+        atol=0,
     )
     assert scaled.report["weighted avg"]["support"] == pytest.approx((weights * scale).sum(), rel=1e-13)
 
@@ -301,9 +317,14 @@ def test_default_evaluation_has_1000_replicates_and_records_its_settings():
     y, scores, _ = make_problem(n=40, m=3, seed=9, weighted=False)
     result = evaluate(y, scores, random_state=3)
     assert {name: ci.n_boot for name, ci in result.intervals.items()} == dict.fromkeys(SCORE_NAMES, 1000)
-    assert result.settings == {"n_boot": 1000, "confidence": 0.95, "random_state": 3,
-                               "interval_method": "stratified percentile bootstrap",
-                               "normalize_rows": False, "from_logits": False}
+    assert result.settings == {
+        "n_boot": 1000,
+        "confidence": 0.95,
+        "random_state": 3,
+        "interval_method": "stratified percentile bootstrap",
+        "normalize_rows": False,
+        "from_logits": False,
+    }
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.scores = {}
 
@@ -333,7 +354,7 @@ def test_to_dict_is_strict_json_with_every_interval():
     import json
 
     y = ["b", "a", "c", "a", "b", "c"]
-    P = [[.2, .7, .1], [.6, .3, .1], [.1, .3, .6], [.4, .4, .2], [.5, .3, .2], [.3, .3, .4]]
+    P = [[0.2, 0.7, 0.1], [0.6, 0.3, 0.1], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2], [0.5, 0.3, 0.2], [0.3, 0.3, 0.4]]
     document = json.loads(json.dumps(evaluate(y, P, n_boot=20, random_state=0).to_dict(), allow_nan=False))
     assert document["type"] == "Evaluation" and document["classes"] == ["a", "b", "c"]
     assert document["confusion_matrix"] == [[2, 0, 0], [1, 1, 0], [0, 0, 2]]

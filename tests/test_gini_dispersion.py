@@ -44,8 +44,7 @@ def test_fast_equals_double_loop_with_weights(x, data, norm):
     weights = data.draw(arrays(np.float64, x.size, elements=weight_values))
     assume(np.count_nonzero(weights) >= 2)
     expected = brute_force_mean_difference(x, weights, norm)
-    assert gini_mean_difference(x, sample_weight=weights, norm=norm) == pytest.approx(
-        expected, rel=1e-12, abs=1e-9)
+    assert gini_mean_difference(x, sample_weight=weights, norm=norm) == pytest.approx(expected, rel=1e-12, abs=1e-9)
 
 
 @settings(max_examples=60, deadline=None)
@@ -55,11 +54,11 @@ def test_weights_are_scale_free(x, data, scale, norm):
     assume(np.count_nonzero(weights) >= 2)
     base = gini_mean_difference(x, sample_weight=weights, norm=norm)
     for scaled in (scale * weights, weights / weights.sum()):
-        assert gini_mean_difference(x, sample_weight=scaled, norm=norm) == pytest.approx(
-            base, rel=1e-12, abs=1e-12)
+        assert gini_mean_difference(x, sample_weight=scaled, norm=norm) == pytest.approx(base, rel=1e-12, abs=1e-12)
     if np.average(x, weights=weights) != 0:
         assert gini_index(x, sample_weight=scale * weights, norm=norm) == pytest.approx(
-            gini_index(x, sample_weight=weights, norm=norm), rel=1e-12, abs=1e-12)
+            gini_index(x, sample_weight=weights, norm=norm), rel=1e-12, abs=1e-12
+        )
 
 
 @settings(max_examples=60, deadline=None)
@@ -70,11 +69,13 @@ def test_integer_weights_equal_repeated_samples(x, data):
     repeated = np.repeat(x, counts)
     # plugin: the same pair sum over the same total, so exactly the repeated sample's value
     assert gini_mean_difference(x, sample_weight=counts, norm="plugin") == pytest.approx(
-        gini_mean_difference(repeated, norm="plugin"), rel=1e-12, abs=1e-9)
+        gini_mean_difference(repeated, norm="plugin"), rel=1e-12, abs=1e-9
+    )
     # unbiased: the same pair sum, divided by Σ_{a≠b} w_a w_b instead of W (W - 1)
     total, squares = counts.sum(), (counts**2).sum()
     assert gini_mean_difference(x, sample_weight=counts) * (total**2 - squares) == pytest.approx(
-        gini_mean_difference(repeated) * total * (total - 1), rel=1e-12, abs=1e-9)
+        gini_mean_difference(repeated) * total * (total - 1), rel=1e-12, abs=1e-9
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -83,15 +84,16 @@ def test_zero_weight_removes_the_sample(x, data, norm):
     keep = data.draw(arrays(bool, x.size))
     assume(keep.sum() >= 2)
     assert gini_mean_difference(x, sample_weight=keep.astype(float), norm=norm) == pytest.approx(
-        gini_mean_difference(x[keep], norm=norm), rel=1e-12, abs=1e-9)
+        gini_mean_difference(x[keep], norm=norm), rel=1e-12, abs=1e-9
+    )
 
 
 def test_a_dominant_weight_does_not_cancel_the_others():
     # two values: every pair differs by 1, so Δ = 1 exactly for any positive weights
     for weights in ([1e-17, 1.0], [1.0, 1e-17], [1.0, 1e-17, 1e-17]):
-        assert gini_mean_difference(np.arange(len(weights)) % 2 * 1.0, sample_weight=weights,
-                                    norm="unbiased") == pytest.approx(
-            brute_force_mean_difference(np.arange(len(weights)) % 2 * 1.0, weights), rel=1e-12)
+        assert gini_mean_difference(
+            np.arange(len(weights)) % 2 * 1.0, sample_weight=weights, norm="unbiased"
+        ) == pytest.approx(brute_force_mean_difference(np.arange(len(weights)) % 2 * 1.0, weights), rel=1e-12)
 
 
 def test_large_n_against_double_loop_with_ties():

@@ -52,8 +52,13 @@ def test_gini_auc_on_glass_sits_among_the_class_aucs(glass_split, name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the reference pipeline is silent
         reference = gini_roc(
-            y_test, P, labels=model.classes_, reference_scores=model.predict_proba(X_train),
-            compat="reference", random_state=0, n_boot=0
+            y_test,
+            P,
+            labels=model.classes_,
+            reference_scores=model.predict_proba(X_train),
+            compat="reference",
+            random_state=0,
+            n_boot=0,
         )
     assert 0.5 < reference.auc_theory < 0.53  # ≈ 0.5 + 1/(12k), whatever the model
 
@@ -61,8 +66,13 @@ def test_gini_auc_on_glass_sits_among_the_class_aucs(glass_split, name):
 def test_docs_tables_are_what_the_benchmark_prints():
     """docs/gini.md pastes the output of benchmarks/gini_glass_table.py (defaults): no drift."""
     root = Path(__file__).resolve().parents[1]
-    printed = subprocess.run([sys.executable, str(root / "benchmarks" / "gini_glass_table.py")],
-                             capture_output=True, text=True, check=True, timeout=600).stdout
+    printed = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "gini_glass_table.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
     docs = (root / "docs" / "gini.md").read_text(encoding="utf-8")
     lines = [line for line in printed.splitlines() if line.strip()]
     assert len(lines) >= 10 and [line for line in lines if line not in docs] == []

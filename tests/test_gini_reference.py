@@ -73,8 +73,18 @@ def reference_oracle(y, test, train, seed):
     agg = np.average(tprs, axis=0, weights=weights)
     area = np.sum((grid[1:] - grid[:-1]) * (agg[1:] + agg[:-1]) / 2)
     std = np.sqrt(np.average((tprs - agg) ** 2, axis=0, weights=weights))
-    return {"W": W, "R": R, "weights": weights, "gmd": gmd, "g": g_ref, "auc_theory": (g_ref + 1) / 2,
-            "fpr": grid, "tpr": agg, "auc": area, "std": std}
+    return {
+        "W": W,
+        "R": R,
+        "weights": weights,
+        "gmd": gmd,
+        "g": g_ref,
+        "auc_theory": (g_ref + 1) / 2,
+        "fpr": grid,
+        "tpr": agg,
+        "auc": area,
+        "std": std,
+    }
 
 
 @pytest.mark.parametrize("with_reference", [True, False])

@@ -220,17 +220,33 @@ def test_singular_handling_is_recorded():
     "y, P, kwargs, match",
     [
         ([0, 1], [[np.nan, 0.5], [0.5, 0.5]], {}, "NaN or infinity"),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"reference_scores": [[0.1, np.inf]] * 3},
-         "reference_scores contains NaN"),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"reference_scores": [[0.1, 0.9]]},
-         "reference_scores has 1 samples"),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"reference_scores": [[0.1, 0.2, 0.7]] * 3},
-         "must have 2 columns"),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"reference_scores": [[0.1, np.inf]] * 3},
+            "reference_scores contains NaN",
+        ),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"reference_scores": [[0.1, 0.9]]},
+            "reference_scores has 1 samples",
+        ),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"reference_scores": [[0.1, 0.2, 0.7]] * 3},
+            "must have 2 columns",
+        ),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"grid": 1}, "grid must be >= 2"),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"absent": "keep"}, "absent must be one of"),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"compat": "paper"}, "compat must be one of"),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"compat": "reference", "grid": 50},
-         "compat='reference' fixes"),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"compat": "reference", "grid": 50},
+            "compat='reference' fixes",
+        ),
     ],
 )
 def test_bad_input_raises(y, P, kwargs, match):
@@ -270,9 +286,13 @@ def test_result_protocol_json_and_frame():
     record = json.loads(json.dumps(result.to_dict(), allow_nan=False))
     assert record["type"] == "GiniRoc" and record["auc_agg"] == result.auc_agg
     assert record["bootstrap"]["auc"]["low"] == result.bootstrap.auc.low
-    assert record["bootstrap"]["settings"] == {"n_boot": 20, "confidence": 0.95, "random_state": 0,
-                                               "interval_method": "stratified percentile bootstrap",
-                                               "stratify": True}
+    assert record["bootstrap"]["settings"] == {
+        "n_boot": 20,
+        "confidence": 0.95,
+        "random_state": 0,
+        "interval_method": "stratified percentile bootstrap",
+        "stratify": True,
+    }
     assert record["settings"]["n_boot"] == 20 and record["settings"]["averaging"] == "vertical"
     frame = result.to_frame()
     assert list(frame["class"]) == result.classes.tolist()
@@ -301,8 +321,7 @@ def curve_range(f, fpr, values, tol=1e-12):
 
 def assert_same_curve(fpr, values, other_fpr, other_values, atol, name):
     """Every point of each curve lies on the other (their point lists may differ by collinear points)."""
-    for (f, v), (g, w) in (((fpr, values), (other_fpr, other_values)),
-                           ((other_fpr, other_values), (fpr, values))):
+    for (f, v), (g, w) in (((fpr, values), (other_fpr, other_values)), ((other_fpr, other_values), (fpr, values))):
         assert f[0] == g[0] == 0 and f[-1] == pytest.approx(1, abs=atol) and g[-1] == pytest.approx(1, abs=atol)
         for x, y in zip(f, v):
             low, high = curve_range(x, g, w, tol=atol)
@@ -320,12 +339,10 @@ def assert_same_result(result, expected, *, atol=1e-12, scale_free_only=False):
     # m* and Δ are unbounded and, in the singular limit, go through P's null eigenvector, whose
     # rounding error grows as the eigenvalue gap shrinks: compared relatively, more loosely
     for name in () if scale_free_only else ("whitened_mean", "mean_difference"):
-        np.testing.assert_allclose(getattr(result, name), getattr(expected, name), rtol=1e-9,
-                                   atol=atol, err_msg=name)
+        np.testing.assert_allclose(getattr(result, name), getattr(expected, name), rtol=1e-9, atol=atol, err_msg=name)
     assert_same_curve(result.fpr, result.tpr, expected.fpr, expected.tpr, atol, "tpr")
     assert_same_curve(result.fpr, result.dispersion, expected.fpr, expected.dispersion, atol, "dispersion")
-    for i, (f, t, g, u) in enumerate(zip(result.class_fpr, result.class_tpr,
-                                         expected.class_fpr, expected.class_tpr)):
+    for i, (f, t, g, u) in enumerate(zip(result.class_fpr, result.class_tpr, expected.class_fpr, expected.class_tpr)):
         assert_same_curve(f, t, g, u, atol, f"class {i}")
     assert result.g1 == pytest.approx(expected.g1, rel=atol, abs=atol)
     assert result.auc_agg == pytest.approx(expected.auc_agg, abs=atol)
@@ -356,8 +373,12 @@ def test_integer_weights_equal_repeated_rows(seed, kind, averaging):
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10**6), kinds, averagings,
-       st.sampled_from([1e-300, 1e-150, 1e-8, 0.37, 3.0, 1e8, 1e150, 1e300, "sum to 1"]))
+@given(
+    st.integers(0, 10**6),
+    kinds,
+    averagings,
+    st.sampled_from([1e-300, 1e-150, 1e-8, 0.37, 3.0, 1e8, 1e150, 1e300, "sum to 1"]),
+)
 def test_sample_weights_are_scale_free(seed, kind, averaging, scale):
     y, P = scored_sample(30, 3, seed, simplex=kind == "simplex", decimals=2)
     weights = np.random.default_rng(seed).uniform(0.1, 3.0, size=30)
@@ -447,8 +468,11 @@ def test_threshold_averaging_on_a_grid_bootstrap_and_dispersion():
     assert abs(on_grid.auc_agg - exact.auc_agg) < 0.01
     # dispersion at each threshold: spread of the class TPRs at that threshold, by loops
     t = np.sort(np.unique(P))[::-1][20]
-    index = int(np.flatnonzero(np.isclose(exact.fpr, sum(
-        w * np.mean(P[y != i, i] >= t) for i, w in enumerate(exact.weights))))[0])
+    index = int(
+        np.flatnonzero(np.isclose(exact.fpr, sum(w * np.mean(P[y != i, i] >= t) for i, w in enumerate(exact.weights))))[
+            0
+        ]
+    )
     class_tpr = np.array([np.mean(P[y == i, i] >= t) for i in range(3)])
     spread = np.sqrt(exact.weights @ (class_tpr - exact.weights @ class_tpr) ** 2)
     assert exact.dispersion[index] == pytest.approx(spread, abs=1e-12)
@@ -468,7 +492,7 @@ def test_threshold_averaging_warns_when_the_columns_share_no_scale():
         with pytest.warns(ScoreScaleWarning, match=r"ranges differ a lot \(class [02]: \[.*class 1: \["):
             gini_roc(y, P * [1.0, 100.0, 1.0], averaging="threshold", n_boot=0)
         with pytest.warns(ScoreScaleWarning, match="no value lies in every range"):
-            gini_roc(y, P + [0.0, 0.0, 5.0], averaging="threshold", n_boot=0)  # same spans, disjoint ranges
+            gini_roc(y, P + np.array([0.0, 0.0, 5.0]), averaging="threshold", n_boot=0)  # same spans, disjoint ranges
 
 
 @pytest.mark.parametrize("averaging", ["vertical", "threshold"])

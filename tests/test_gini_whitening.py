@@ -144,7 +144,8 @@ def test_integer_weights_equal_repeated_rows(seed, kind):
     unbiased_repeated = quiet(multidimensional_gini, np.repeat(X, counts, axis=0))
     total, squares = counts.sum(), (counts**2).sum()
     assert unbiased.g1 * (total**2 - squares) == pytest.approx(
-        unbiased_repeated.g1 * total * (total - 1), rel=1e-10, abs=1e-12)
+        unbiased_repeated.g1 * total * (total - 1), rel=1e-10, abs=1e-12
+    )
 
 
 def test_weighted_covariance_is_numpy_aweights_covariance():
@@ -159,8 +160,11 @@ def test_weighted_covariance_is_numpy_aweights_covariance():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([1e-300, 1e-8, 0.37, 1e8, 1e300, "sum to 1"]),
-       st.sampled_from(["exact", "limit"]))
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([1e-300, 1e-8, 0.37, 1e8, 1e300, "sum to 1"]),
+    st.sampled_from(["exact", "limit"]),
+)
 def test_sample_weights_are_scale_free(seed, scale, kind):
     X = full_rank_scores(30, 3, seed) if kind == "exact" else softmax_rows(30, 3, seed)
     weights = np.random.default_rng(seed).uniform(0.1, 3, size=30)
@@ -172,8 +176,11 @@ def test_sample_weights_are_scale_free(seed, scale, kind):
     assert other.g1 == pytest.approx(base.g1, rel=1e-12, abs=1e-14)
     # W, m* and Δ are unbounded; in the singular limit they go through P's null eigenvector,
     # whose rounding error grows as the eigenvalue gap shrinks: compared relatively, more loosely
-    for got, want in ((other.whitened_mean, base.whitened_mean), (other.mean_difference, base.mean_difference),
-                      (other.whitening.matrix, base.whitening.matrix)):
+    for got, want in (
+        (other.whitened_mean, base.whitened_mean),
+        (other.mean_difference, base.mean_difference),
+        (other.whitening.matrix, base.whitening.matrix),
+    ):
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12 * np.abs(want).max())
     assert other.whitening.n_samples == pytest.approx(base.whitening.n_samples, rel=1e-12)
 
@@ -246,8 +253,7 @@ def test_whitening_and_gini_results_follow_the_result_protocol():
         with pytest.raises(dataclasses.FrozenInstanceError):
             result.settings = {}
     assert whitening.settings == {"singular": "diagonal", "ridge": None, "constant": "drop"}
-    assert gini.settings == {"norm": "plugin", "fitted_on": "X", "singular": "limit", "ridge": None,
-                             "constant": "drop"}
+    assert gini.settings == {"norm": "plugin", "fitted_on": "X", "singular": "limit", "ridge": None, "constant": "drop"}
     record = json.loads(json.dumps(gini.to_dict(), allow_nan=False))
     assert record["auc_theory"] == (gini.g1 + 1) / 2 and record["whitening"]["type"] == "Whitening"
     frame = gini.to_frame()

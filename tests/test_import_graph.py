@@ -87,7 +87,8 @@ def test_core_module_does_not_import_outer_layers(path):
     module = _module_name(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     offending = [
-        (line, name) for line, name in _imports_outside_plot_methods(tree, module)
+        (line, name)
+        for line, name in _imports_outside_plot_methods(tree, module)
         if not _is_core(name) or name.startswith("matplotlib")
     ]
     assert offending == [], f"{module} imports {offending}"

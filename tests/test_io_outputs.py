@@ -63,8 +63,13 @@ def test_manifest_lists_each_written_file_with_the_sha256_of_its_bytes(tmp_path)
 def test_new_files_and_directories_follow_the_umask(tmp_path, umask):
     _write_file(tmp_path / "tau.json", "{}")
     _write_directory(tmp_path / "report", {"sub/fig.png": b"png", "a.txt": b"text"})
-    for path in (tmp_path / "tau.json", tmp_path / MANIFEST_NAME, tmp_path / "report" / "a.txt",
-                 tmp_path / "report" / "sub" / "fig.png", tmp_path / "report" / MANIFEST_NAME):
+    for path in (
+        tmp_path / "tau.json",
+        tmp_path / MANIFEST_NAME,
+        tmp_path / "report" / "a.txt",
+        tmp_path / "report" / "sub" / "fig.png",
+        tmp_path / "report" / MANIFEST_NAME,
+    ):
         assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask, path
     for path in (tmp_path / "report", tmp_path / "report" / "sub"):
         assert stat.S_IMODE(path.stat().st_mode) == 0o777 & ~umask, path
@@ -78,11 +83,17 @@ def test_a_replaced_file_keeps_its_mode(tmp_path):
     assert path.read_text() == "second" and stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
-@pytest.mark.parametrize("prepare, match", [
-    (lambda p: p.write_text("the user's"), "tau.json exists and polyroc did not write it"),
-    (lambda p: (_write_file(p, "polyroc's"), p.write_text("edited")), "tau.json was changed after polyroc wrote it"),
-    (lambda p: p.mkdir(), "is a directory"),
-])
+@pytest.mark.parametrize(
+    "prepare, match",
+    [
+        (lambda p: p.write_text("the user's"), "tau.json exists and polyroc did not write it"),
+        (
+            lambda p: (_write_file(p, "polyroc's"), p.write_text("edited")),
+            "tau.json was changed after polyroc wrote it",
+        ),
+        (lambda p: p.mkdir(), "is a directory"),
+    ],
+)
 def test_output_file_refuses_before_the_work(tmp_path, prepare, match):
     path = tmp_path / "tau.json"
     prepare(path)
@@ -97,12 +108,12 @@ def test_output_file_refuses_one_of_its_inputs(tmp_path):
     path = tmp_path / "tau.json"
     _write_file(path, "polyroc's")  # even a file polyroc wrote may not be replaced while it is read
     refused = OutputFile(path, inputs={"--tau": str(path)}, option="--out")
-    with pytest.raises(FileExistsError, match="--out .*tau.json: is also the --tau input"), refused:
+    with pytest.raises(FileExistsError, match=r"--out .*tau\.json: is also the --tau input"), refused:
         pass
 
 
 def test_output_file_needs_its_directory_and_a_path(tmp_path):
-    with pytest.raises(FileNotFoundError, match="the directory .*missing does not exist"):
+    with pytest.raises(FileNotFoundError, match=r"the directory .*missing does not exist"):
         OutputFile(tmp_path / "missing" / "tau.json").__enter__()
     with pytest.raises(ValueError, match="--out: an empty path"):
         OutputFile("", option="--out")
@@ -122,8 +133,12 @@ def test_directory_output_replaces_its_files_removes_stale_ones_and_keeps_the_us
     _write_directory(out, {"sub/x.png": b"x", "sub/y.png": b"y", "a.txt": b"old"})
     (out / "notes.txt").write_text("the user's")
     _write_directory(out, {"sub/x.png": b"x2", "a.txt": b"new"})
-    assert _tree(out) == {MANIFEST_NAME: (out / MANIFEST_NAME).read_bytes(), "a.txt": b"new",
-                          "notes.txt": b"the user's", "sub/x.png": b"x2"}
+    assert _tree(out) == {
+        MANIFEST_NAME: (out / MANIFEST_NAME).read_bytes(),
+        "a.txt": b"new",
+        "notes.txt": b"the user's",
+        "sub/x.png": b"x2",
+    }
     assert sorted(_manifest(out)["files"]) == ["a.txt", "sub/x.png"]
 
 
@@ -137,19 +152,36 @@ def test_a_stale_file_the_user_changed_is_kept_and_no_longer_listed(tmp_path):
     assert sorted(_manifest(out)["files"]) == ["sub/x.png"]
 
 
-@pytest.mark.parametrize("prepare, match", [
-    (lambda d: (d / "thesis.tex").write_text("x"), "the directory is not empty"),
-    (lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").mkdir(), (d / "sub" / "mine.png").write_bytes(b"u")),
-     "sub/mine.png exists and polyroc did not write it"),
-    (lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "a.txt").write_text("edited")),
-     "a.txt was changed after polyroc wrote it"),
-    (lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").mkdir(), (d / "sub" / "deeper").mkdir()),
-     "sub/deeper/ is a directory polyroc did not create"),
-    (lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").symlink_to(d.parent)),
-     "sub exists and is not a directory polyroc created"),
-    (lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").write_text("x")),
-     "sub exists and is not a directory polyroc created"),
-])
+@pytest.mark.parametrize(
+    "prepare, match",
+    [
+        (lambda d: (d / "thesis.tex").write_text("x"), "the directory is not empty"),
+        (
+            lambda d: (
+                _write_directory(d, {"a.txt": b"a"}),
+                (d / "sub").mkdir(),
+                (d / "sub" / "mine.png").write_bytes(b"u"),
+            ),
+            "sub/mine.png exists and polyroc did not write it",
+        ),
+        (
+            lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "a.txt").write_text("edited")),
+            "a.txt was changed after polyroc wrote it",
+        ),
+        (
+            lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").mkdir(), (d / "sub" / "deeper").mkdir()),
+            "sub/deeper/ is a directory polyroc did not create",
+        ),
+        (
+            lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").symlink_to(d.parent)),
+            "sub exists and is not a directory polyroc created",
+        ),
+        (
+            lambda d: (_write_directory(d, {"a.txt": b"a"}), (d / "sub").write_text("x")),
+            "sub exists and is not a directory polyroc created",
+        ),
+    ],
+)
 def test_directory_refusals_leave_everything_as_it_was(tmp_path, prepare, match):
     out = tmp_path / "report"
     out.mkdir()
@@ -164,8 +196,11 @@ def test_directory_refusals_leave_everything_as_it_was(tmp_path, prepare, match)
 def test_a_damaged_manifest_is_named_and_refused(tmp_path):
     out = tmp_path / "report"
     _write_directory(out, {"a.txt": b"a"})
-    for document in ("not json", '{"files": {"../outside.txt": {"sha256": [], "output": "."}}}',
-                     '{"files": {}, "pending": ["a.txt"]}'):
+    for document in (
+        "not json",
+        '{"files": {"../outside.txt": {"sha256": [], "output": "."}}}',
+        '{"files": {}, "pending": ["a.txt"]}',
+    ):
         (out / MANIFEST_NAME).write_text(document)
         refused = OutputDirectory(out, reserved=["a.txt"], option="--out")
         with pytest.raises(ValueError, match=f"{MANIFEST_NAME} is not a polyroc manifest"), refused:
@@ -221,8 +256,10 @@ def test_a_write_cut_between_renames_leaves_whole_files_and_the_next_write_recov
     assert not [name for name in state if name.endswith(".tmp")]
     listed = _manifest(out)["files"]
     for name, content in old.items():
-        assert set(listed[name]["sha256"]) == {hashlib.sha256(content).hexdigest(),
-                                               hashlib.sha256(new[name]).hexdigest()}
+        assert set(listed[name]["sha256"]) == {
+            hashlib.sha256(content).hexdigest(),
+            hashlib.sha256(new[name]).hexdigest(),
+        }
     _write_directory(out, new)
     assert {name: data for name, data in _tree(out).items() if name != MANIFEST_NAME} == new
     assert _manifest(out)["pending"] == []
@@ -258,7 +295,7 @@ def test_a_live_writer_holds_the_output(tmp_path):
 
 def test_a_lock_of_another_host_is_respected(tmp_path):
     _hold_lock(tmp_path / ".tau.json.lock", 1, host="elsewhere.example")
-    with pytest.raises(FileExistsError, match="process 1 on elsewhere.example"):
+    with pytest.raises(FileExistsError, match=r"process 1 on elsewhere\.example"):
         OutputFile(tmp_path / "tau.json").__enter__()
 
 
@@ -319,8 +356,11 @@ def test_signals_are_held_back_until_the_block_ends(signum, raised):
 
 def test_is_report_directory_follows_the_manifest(tmp_path):
     report = tmp_path / "r"
-    _write_directory(report, {"report.html": b"<html>", "results.json": b"{}", "figures/a.png": b"p"},
-                     reserved=("report.html", "results.json", "figures/"))
+    _write_directory(
+        report,
+        {"report.html": b"<html>", "results.json": b"{}", "figures/a.png": b"p"},
+        reserved=("report.html", "results.json", "figures/"),
+    )
     assert is_report_directory(report)
     (report / "figures" / "mine.png").write_bytes(b"user")
     assert not is_report_directory(report)

@@ -81,9 +81,7 @@ def case(request):
 def test_confusion_matrix_matches_sklearn(case, normalize):
     y_true, y_pred, labels, w = case
     ours = pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w, normalize=normalize)
-    assert_close(
-        ours, skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w, normalize=normalize)
-    )
+    assert_close(ours, skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=w, normalize=normalize))
 
 
 def test_accuracy_matches_sklearn(case):
@@ -118,9 +116,7 @@ def test_precision_recall_f_match_sklearn(case, ours, theirs, extra, average, ze
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 def test_precision_recall_fscore_support_matches_sklearn(case, average, zero_division):
     y_true, y_pred, labels, w = case
-    options = {
-        "labels": labels, "sample_weight": w, "average": average, "zero_division": zero_division, "beta": 1.5
-    }
+    options = {"labels": labels, "sample_weight": w, "average": average, "zero_division": zero_division, "beta": 1.5}
     ours = quietly(pm.precision_recall_fscore_support, y_true, y_pred, **options)
     theirs = quietly(skm.precision_recall_fscore_support, y_true, y_pred, **options)
     for a, b in zip(ours[:3], theirs[:3]):
@@ -144,9 +140,7 @@ def test_balanced_accuracy_matches_sklearn(case, adjusted):
 def test_cohen_kappa_matches_sklearn(case, weights):
     y_true, y_pred, labels, w = case
     options = {"labels": labels, "sample_weight": w, "weights": weights}
-    assert_close(
-        pm.cohen_kappa_score(y_true, y_pred, **options), skm.cohen_kappa_score(y_true, y_pred, **options)
-    )
+    assert_close(pm.cohen_kappa_score(y_true, y_pred, **options), skm.cohen_kappa_score(y_true, y_pred, **options))
 
 
 def test_matthews_corrcoef_matches_sklearn(case):
@@ -181,18 +175,14 @@ def test_classification_report_text_matches_sklearn(seed, digits, strings, absen
     # integer weights keep every count exact, so the text is identical digit for digit
     weights = np.random.default_rng(seed).integers(1, 4, len(y_true)) if seed % 2 else None
     options = {"labels": labels, "sample_weight": weights, "digits": digits, "zero_division": 0.0}
-    assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(
-        y_true, y_pred, **options
-    )
+    assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(y_true, y_pred, **options)
 
 
 def test_classification_report_target_names_match_sklearn():
     y_true, y_pred, labels, _ = make_case(7)
     names = [f"a much longer class name {k}" for k in range(len(labels))]
     options = {"labels": labels, "target_names": names, "zero_division": 1.0}
-    assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(
-        y_true, y_pred, **options
-    )
+    assert pm.classification_report(y_true, y_pred, **options) == skm.classification_report(y_true, y_pred, **options)
 
 
 def random_probabilities(rng, n, m):
@@ -316,17 +306,14 @@ def brute_score(metric, tables, average, zero_division):
 def test_one_vs_rest_metrics_match_brute_force(case, ours, oracle, average, zero_division):
     y_true, y_pred, labels, w = case
     expected = brute_score(oracle, brute_tables(y_true, y_pred, labels, w), average, zero_division)
-    actual = quietly(
-        ours, y_true, y_pred, labels=labels, sample_weight=w, average=average, zero_division=zero_division
-    )
+    actual = quietly(ours, y_true, y_pred, labels=labels, sample_weight=w, average=average, zero_division=zero_division)
     assert_close(actual, expected)
 
 
 @pytest.mark.parametrize("average", ["micro", "macro", "weighted", None])
 @pytest.mark.parametrize(
     "ours, oracle",
-    [(pm.specificity_score, brute_specificity), (pm.youden_score, brute_youden),
-     (pm.heidke_skill_score, brute_heidke)],
+    [(pm.specificity_score, brute_specificity), (pm.youden_score, brute_youden), (pm.heidke_skill_score, brute_heidke)],
     ids=["specificity", "youden", "heidke"],
 )
 def test_one_vs_rest_extras_on_a_subset_of_labels_match_brute_force(ours, oracle, average):
@@ -339,8 +326,7 @@ def test_one_vs_rest_extras_on_a_subset_of_labels_match_brute_force(ours, oracle
 
 @pytest.mark.parametrize(
     "ours, oracle",
-    [(pm.specificity_score, brute_specificity), (pm.youden_score, brute_youden),
-     (pm.heidke_skill_score, brute_heidke)],
+    [(pm.specificity_score, brute_specificity), (pm.youden_score, brute_youden), (pm.heidke_skill_score, brute_heidke)],
     ids=["specificity", "youden", "heidke"],
 )
 def test_one_vs_rest_extras_score_pos_label_with_the_binary_average(ours, oracle):
@@ -368,9 +354,7 @@ def test_per_class_counts_of_labels_match_brute_force(case):
 def test_heidke_of_two_classes_is_cohen_kappa():
     rng = np.random.default_rng(3)
     y_true, y_pred = rng.integers(0, 2, 50), rng.integers(0, 2, 50)
-    assert_close(
-        pm.heidke_skill_score(y_true, y_pred, average=None), [skm.cohen_kappa_score(y_true, y_pred)] * 2
-    )
+    assert_close(pm.heidke_skill_score(y_true, y_pred, average=None), [skm.cohen_kappa_score(y_true, y_pred)] * 2)
 
 
 # --------------------------------------------------------------------------- textbook worked numbers
@@ -528,16 +512,12 @@ def test_log_loss_of_softmax_logits_is_the_cross_entropy():
 # --------------------------------------------------------------------------- properties
 
 counts_batches = st.integers(2, 5).flatmap(
-    lambda m: hnp.arrays(
-        np.int64, st.tuples(st.integers(1, 4), st.just(m), st.just(m)), elements=st.integers(0, 12)
-    )
+    lambda m: hnp.arrays(np.int64, st.tuples(st.integers(1, 4), st.just(m), st.just(m)), elements=st.integers(0, 12))
 )
 OVR_METRICS = [pc.precision, pc.recall, pc.f1, pc.specificity, pc.youden, pc.heidke_skill]
 
 
-@given(
-    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.floats(0.0, 5.0)), min_size=1, max_size=40)
-)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.floats(0.0, 5.0)), min_size=1, max_size=40))
 def test_counts_sum_to_the_total_weight(rows):
     y_true, y_pred, weights = map(np.array, zip(*rows))
     weights[0] += 1.0
@@ -550,9 +530,7 @@ def test_counts_sum_to_the_total_weight(rows):
 def test_macro_is_the_mean_of_the_per_class_values(counts):
     for metric in OVR_METRICS:
         per_class = metric(counts, average=None, zero_division=0.0)
-        np.testing.assert_allclose(
-            metric(counts, average="macro", zero_division=0.0), per_class.mean(axis=-1)
-        )
+        np.testing.assert_allclose(metric(counts, average="macro", zero_division=0.0), per_class.mean(axis=-1))
 
 
 @given(counts_batches)
@@ -671,9 +649,7 @@ def test_kappa_undefined_matches_sklearn_replacement():
     with pytest.warns(UndefinedMetricWarning, match="cohen_kappa_score is undefined"):
         assert np.isnan(pm.cohen_kappa_score([0, 0, 0], [0, 0, 0], labels=[0, 1]))
     for fill in (0.0, 1.0, -0.5, np.nan):
-        expected = quietly(
-            skm.cohen_kappa_score, [0, 0, 0], [0, 0, 0], labels=[0, 1], replace_undefined_by=fill
-        )
+        expected = quietly(skm.cohen_kappa_score, [0, 0, 0], [0, 0, 0], labels=[0, 1], replace_undefined_by=fill)
         ours = quietly(pm.cohen_kappa_score, [0, 0, 0], [0, 0, 0], labels=[0, 1], replace_undefined_by=fill)
         assert_close(ours, expected)
 
@@ -862,9 +838,7 @@ SCALE_FREE_METRICS = {
 
 
 def label_metric_values(y_true, y_pred, weights):
-    return {
-        name: quietly(metric, y_true, y_pred, sample_weight=weights) for name, metric in SCALE_FREE_METRICS.items()
-    }
+    return {name: quietly(metric, y_true, y_pred, sample_weight=weights) for name, metric in SCALE_FREE_METRICS.items()}
 
 
 @settings(max_examples=150, deadline=None)
@@ -879,8 +853,9 @@ def test_multiplying_the_weights_by_a_constant_changes_no_metric(rows, scale):
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=40)
-    .filter(lambda rows: any(w > 0 for *_, w in rows)),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=40).filter(
+        lambda rows: any(w > 0 for *_, w in rows)
+    ),
     st.sampled_from([0, -1000, 1000]),
 )
 def test_integer_weights_equal_repeated_rows_exactly(rows, power_of_two):
@@ -897,11 +872,13 @@ def test_weighted_counts_keep_their_units_at_any_scale(scale):
     ours = pm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
     theirs = skm.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
     np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0)
-    support = pm.precision_recall_fscore_support(y_true, y_pred, labels=labels, sample_weight=weights,
-                                                 zero_division=0.0)[3]
+    support = pm.precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, sample_weight=weights, zero_division=0.0
+    )[3]
     np.testing.assert_allclose(support, theirs.sum(axis=1), rtol=1e-13, atol=0)
-    report = pm.classification_report(y_true, y_pred, labels=labels, sample_weight=weights, output_dict=True,
-                                       zero_division=0.0)
+    report = pm.classification_report(
+        y_true, y_pred, labels=labels, sample_weight=weights, output_dict=True, zero_division=0.0
+    )
     np.testing.assert_allclose(report["macro avg"]["support"], weights.sum(), rtol=1e-13)
 
 

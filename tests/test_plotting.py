@@ -117,7 +117,12 @@ def test_confusion_matrix_normalised_equals_sklearn(normalize):
 def test_confusion_matrix_options_and_given_axes():
     _, ax = plt.subplots()
     disp = ConfusionMatrixDisplay.from_predictions(
-        [0, 1, 1], [0, 0, 1], labels=[1, 0], ax=ax, include_values=False, colorbar=False,
+        [0, 1, 1],
+        [0, 0, 1],
+        labels=[1, 0],
+        ax=ax,
+        include_values=False,
+        colorbar=False,
         display_labels=["one", "zero"],
     )
     assert disp.ax_ is ax and disp.figure_ is ax.figure
@@ -192,8 +197,9 @@ def test_roc_display_skips_a_class_without_samples():
 def test_roc_from_result_options_and_given_axes():
     y, scores = _data(3, seed=7)
     _, ax = plt.subplots()
-    disp = RocCurveDisplay.from_result(ovr_roc_curve(y, scores), ax=ax, micro=False, macro=False,
-                                       plot_chance_level=False, show_classes=False)
+    disp = RocCurveDisplay.from_result(
+        ovr_roc_curve(y, scores), ax=ax, micro=False, macro=False, plot_chance_level=False, show_classes=False
+    )
     assert disp.ax_ is ax
     assert disp.lines_ == [None] * 3
     assert disp.micro_line_ is None and disp.macro_line_ is None and disp.chance_level_ is None
@@ -355,8 +361,11 @@ def test_heatmap_from_predictions_on_given_axes():
 
 def _region_at(disp, point):
     """Index of the single drawn region containing a Cartesian point."""
-    inside = [k for k, region in enumerate(disp.regions_)
-              if region is not None and Path(region.get_xy()).contains_point(point)]
+    inside = [
+        k
+        for k, region in enumerate(disp.regions_)
+        if region is not None and Path(region.get_xy()).contains_point(point)
+    ]
     assert len(inside) == 1, inside
     return inside[0]
 
@@ -378,7 +387,7 @@ def test_decision_regions_match_predict(tau):
 
 def test_decision_regions_known_points_and_result():
     disp = DecisionRegionsDisplay.from_predictions([0, 1, 2], np.eye(3))
-    assert [_region_at(disp, _cartesian(p)) for p in [[.8, .1, .1], [.1, .8, .1], [.1, .1, .8]]] == [0, 1, 2]
+    assert [_region_at(disp, _cartesian(p)) for p in [[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]]] == [0, 1, 2]
     y, scores = _data(3, seed=16)
     result = tune_thresholds(y, scores, resolution=12)
     disp = DecisionRegionsDisplay.from_result(result, y, scores)
@@ -392,7 +401,7 @@ def test_decision_regions_refuse_other_than_three_classes():
     with pytest.raises(ValueError, match="exactly 3 classes, got 4"):
         DecisionRegionsDisplay.from_predictions(y, scores)
     with pytest.raises(ValueError, match="exactly 3 classes, got 2"):
-        DecisionRegionsDisplay.from_predictions([0, 1], [[.6, .4], [.3, .7]])
+        DecisionRegionsDisplay.from_predictions([0, 1], [[0.6, 0.4], [0.3, 0.7]])
 
 
 # --------------------------------------------------------------------------- tuning profile
@@ -431,8 +440,9 @@ def test_profile_from_predictions_threshold_axes_and_errors():
     assert disp.ax_ is ax and len(disp.lines_) == 4
     assert disp.ax_.get_ylabel() == "accuracy" and disp.ax_.get_title().startswith("model: ")
     tau = np.array([0.1, 0.2, 0.3, 0.4])
-    disp = TuningProfileDisplay.from_predictions(y, scores, threshold=tau, metric="balanced_accuracy",
-                                                 plot_argmax=False)
+    disp = TuningProfileDisplay.from_predictions(
+        y, scores, threshold=tau, metric="balanced_accuracy", plot_argmax=False
+    )
     expected = skm.balanced_accuracy_score(y, predict(scores, tau))
     assert disp.best_marker_.get_xydata()[0, 1] == pytest.approx(expected)
     assert disp.argmax_line_ is None

@@ -45,9 +45,7 @@ def test_o5_batch_softmax():
 
 
 def test_o12_softmax_four_classes():
-    np.testing.assert_allclose(
-        softmax([3.0, 1.0, 0.2, -1.0]), [0.823411, 0.111437, 0.050072, 0.015081], atol=5e-7
-    )
+    np.testing.assert_allclose(softmax([3.0, 1.0, 0.2, -1.0]), [0.823411, 0.111437, 0.050072, 0.015081], atol=5e-7)
 
 
 def test_o19_uniform_and_extreme():

@@ -41,7 +41,8 @@ def data():
     y_val = rng.choice(4, 160, p=[0.4, 0.3, 0.2, 0.1])
     y_test = rng.choice(4, 200, p=[0.4, 0.3, 0.2, 0.1])
     return {
-        "y_val": CLASSES[y_val], "y_test": CLASSES[y_test],
+        "y_val": CLASSES[y_val],
+        "y_test": CLASSES[y_test],
         "val": {"good": _scores(rng, y_val, 1.2), "weak": _scores(rng, y_val, 0.4)},
         "test": {"good": _scores(rng, y_test, 1.2), "weak": _scores(rng, y_test, 0.4)},
     }
@@ -49,8 +50,15 @@ def data():
 
 @pytest.fixture(scope="module")
 def report(data):
-    return build_report(data["y_test"], data["test"], y_val=data["y_val"], val_scores=data["val"],
-                        metric="f1_macro", n_boot=60, random_state=3)
+    return build_report(
+        data["y_test"],
+        data["test"],
+        y_val=data["y_val"],
+        val_scores=data["val"],
+        metric="f1_macro",
+        n_boot=60,
+        random_state=3,
+    )
 
 
 def test_data_summary_counts_the_test_and_validation_rows(report, data):
@@ -69,9 +77,11 @@ def test_metrics_equal_scikit_learn(report, data):
         values = metrics["intervals"]
         assert values["accuracy"]["estimate"] == pytest.approx(accuracy_score(y, predicted), abs=1e-12)
         assert values["f1_macro"]["estimate"] == pytest.approx(
-            f1_score(y, predicted, average="macro", zero_division=0), abs=1e-12)
+            f1_score(y, predicted, average="macro", zero_division=0), abs=1e-12
+        )
         assert values["roc_auc_ovr_macro"]["estimate"] == pytest.approx(
-            roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr"), abs=1e-12)
+            roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr"), abs=1e-12
+        )
         np.testing.assert_array_equal(metrics["confusion_matrix"], confusion_matrix(y, predicted, labels=CLASSES))
         for record in values.values():
             assert record["low"] <= record["high"] and record["settings"]["n_boot"] == 60
@@ -87,11 +97,13 @@ def test_tuning_section_equals_tuning_and_applying_directly(report, data):
         assert comparison["tuning"]["best_score"] == pytest.approx(direct.best_score, abs=1e-12)
         tuned = apply_thresholds(data["test"][name], direct.best_threshold, labels=CLASSES)
         argmax = CLASSES[data["test"][name].argmax(axis=1)]
-        difference = (f1_score(data["y_test"], tuned, average="macro", zero_division=0)
-                      - f1_score(data["y_test"], argmax, average="macro", zero_division=0))
+        difference = f1_score(data["y_test"], tuned, average="macro", zero_division=0) - f1_score(
+            data["y_test"], argmax, average="macro", zero_division=0
+        )
         assert test_scores["differences"]["tuned"]["estimate"] == pytest.approx(difference, abs=1e-12)
-        assert comparison["rows"]["test"]["tuned"] == pytest.approx(test_scores["scores"]["tuned"]["estimate"],
-                                                                    abs=1e-12)
+        assert comparison["rows"]["test"]["tuned"] == pytest.approx(
+            test_scores["scores"]["tuned"]["estimate"], abs=1e-12
+        )
 
 
 def test_clouds_dmf_and_gini_equal_the_library_called_directly(report, data):
@@ -124,7 +136,7 @@ def test_html_is_self_contained_and_shows_every_figure(report):
     n_figures = sum(len(figures) for figures in report.figures.values()) + len(report.shared_figures)
     assert html.count('src="data:image/png;base64,') == n_figures == 2 * 5 + 1
     good = report.results["models"]["good"]["metrics"]["intervals"]["accuracy"]
-    assert f'{good["estimate"]:.3f}' in html and f'{good["low"]:.3f}' in html
+    assert f"{good['estimate']:.3f}" in html and f"{good['low']:.3f}" in html
     for reading in report.readings["good"].values():
         assert reading.replace("'", "&#39;") in html
 
@@ -139,30 +151,40 @@ def test_without_validation_there_is_no_tuning_section(data):
 
 def test_progress_is_reported_step_by_step(data):
     calls = []
-    build_report(data["y_test"], {"good": data["test"]["good"]}, n_boot=10,
-                 progress=lambda *args: calls.append(args))
+    build_report(data["y_test"], {"good": data["test"]["good"]}, n_boot=10, progress=lambda *args: calls.append(args))
     assert [done for _, done, _ in calls] == list(range(len(calls)))
     assert {total for _, _, total in calls} == {len(calls)}
 
 
 def _difference(low, high):
-    return {"comparison": {"metric": "f1_macro", "tuning": {"argmax_score": 0.5, "best_score": 0.6}},
-            "test_scores": {"differences": {"tuned": {"estimate": (low + high) / 2, "low": low, "high": high}}}}
+    return {
+        "comparison": {"metric": "f1_macro", "tuning": {"argmax_score": 0.5, "best_score": 0.6}},
+        "test_scores": {"differences": {"tuned": {"estimate": (low + high) / 2, "low": low, "high": high}}},
+    }
 
 
-@pytest.mark.parametrize("low, high, phrase", [
-    (0.01, 0.05, "better on new data too"),
-    (-0.02, 0.04, "cannot tell the tuned rule from argmax"),
-    (-0.06, -0.01, "overfitted the validation data"),
-])
+@pytest.mark.parametrize(
+    "low, high, phrase",
+    [
+        (0.01, 0.05, "better on new data too"),
+        (-0.02, 0.04, "cannot tell the tuned rule from argmax"),
+        (-0.06, -0.01, "overfitted the validation data"),
+    ],
+)
 def test_tuning_reading_follows_the_interval(report, low, high, phrase):
     model = dict(report.results["models"]["good"], tuning=_difference(low, high))
     assert phrase in model_readings(model, report.results)["tuning"]
 
 
 def test_comparison_reading_names_an_unclear_winner():
-    results = {"model_comparison": {"ranking_probabilities": [
-        {"ordering": ["a", "b"], "probability": 0.55}, {"ordering": ["b", "a"], "probability": 0.45}]}}
+    results = {
+        "model_comparison": {
+            "ranking_probabilities": [
+                {"ordering": ["a", "b"], "probability": 0.55},
+                {"ordering": ["b", "a"], "probability": 0.45},
+            ]
+        }
+    }
     reading = comparison_reading(results)
     assert "a > b (55% of replicates)" in reading and "not a clear winner" in reading
 
@@ -194,27 +216,38 @@ def test_failing_write_leaves_nothing(report, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("change, error, match", [
-    ({"val_scores": None}, ValueError, "y_val and val_scores go together"),
-    ({"val_scores": {"good": None}}, ValueError, "same models"),
-    ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
-    ({"random_state": -1}, ValueError, "random_state must be a non-negative integer seed"),
-    ({"random_state": "seed"}, TypeError, "random_state must be None, an integer seed"),
-    ({"metric": "nope"}, ValueError, "nope"),
-    ({"confidence": 1.5}, ValueError, r"confidence must be a finite number in \(0, 1\)"),
-    ({"y_score": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
-    ({"y_score": {}}, TypeError, "y_score must name at least one model"),
-    ({"y_score": "scores.csv"}, TypeError, "y_score must be a score matrix or a mapping"),
-    ({"sample_weight": -np.ones(200)}, ValueError, "sample_weight"),
-    ({"sample_weight": np.ones(3)}, ValueError, "sample_weight"),
-    ({"val_sample_weight": np.ones(7)}, ValueError, "sample_weight"),
-    ({"y_val": None, "val_scores": None, "val_sample_weight": np.ones(160)}, ValueError,
-     "val_sample_weight weighs validation rows"),
-])
+@pytest.mark.parametrize(
+    "change, error, match",
+    [
+        ({"val_scores": None}, ValueError, "y_val and val_scores go together"),
+        ({"val_scores": {"good": None}}, ValueError, "same models"),
+        ({"n_boot": 0}, ValueError, "n_boot must be >= 1"),
+        ({"random_state": -1}, ValueError, "random_state must be a non-negative integer seed"),
+        ({"random_state": "seed"}, TypeError, "random_state must be None, an integer seed"),
+        ({"metric": "nope"}, ValueError, "nope"),
+        ({"confidence": 1.5}, ValueError, r"confidence must be a finite number in \(0, 1\)"),
+        ({"y_score": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
+        ({"y_score": {}}, TypeError, "y_score must name at least one model"),
+        ({"y_score": "scores.csv"}, TypeError, "y_score must be a score matrix or a mapping"),
+        ({"sample_weight": -np.ones(200)}, ValueError, "sample_weight"),
+        ({"sample_weight": np.ones(3)}, ValueError, "sample_weight"),
+        ({"val_sample_weight": np.ones(7)}, ValueError, "sample_weight"),
+        (
+            {"y_val": None, "val_scores": None, "val_sample_weight": np.ones(160)},
+            ValueError,
+            "val_sample_weight weighs validation rows",
+        ),
+    ],
+)
 def test_bad_inputs_fail_before_any_work(data, change, error, match, monkeypatch):
     monkeypatch.setattr(document_module, "analysis_steps", lambda *a: pytest.fail("work started"))
-    arguments = {"y_true": data["y_test"], "y_score": data["test"], "y_val": data["y_val"],
-                 "val_scores": data["val"], "n_boot": 10}
+    arguments = {
+        "y_true": data["y_test"],
+        "y_score": data["test"],
+        "y_val": data["y_val"],
+        "val_scores": data["val"],
+        "n_boot": 10,
+    }
     arguments.update(change)
     with pytest.raises(error, match=match):
         build_report(**arguments)
@@ -225,11 +258,13 @@ def glass_with_baseline():
     """Glass split 50/25/25 (seed 0): a logistic regression and a class-prior DummyClassifier."""
     glass = load_glass()
     X_train, X_rest, y_train, y_rest = train_test_split(
-        glass.data, glass.target, train_size=0.5, stratify=glass.target, random_state=0)
-    X_val, X_test, y_val, y_test = train_test_split(
-        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0)
-    models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
-              "prior": DummyClassifier(strategy="prior")}
+        glass.data, glass.target, train_size=0.5, stratify=glass.target, random_state=0
+    )
+    X_val, X_test, y_val, y_test = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0)
+    models = {
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
+        "prior": DummyClassifier(strategy="prior"),
+    }
     val, test = {}, {}
     for name, model in models.items():
         model.fit(X_train, y_train)
@@ -240,8 +275,9 @@ def glass_with_baseline():
 @pytest.fixture(scope="module")
 def baseline_report(glass_with_baseline):
     data = glass_with_baseline
-    return build_report(data["y_test"], data["test"], y_val=data["y_val"], val_scores=data["val"],
-                        n_boot=30, random_state=0)
+    return build_report(
+        data["y_test"], data["test"], y_val=data["y_val"], val_scores=data["val"], n_boot=30, random_state=0
+    )
 
 
 def test_a_class_prior_baseline_is_accepted_beside_a_real_model(baseline_report, glass_with_baseline):
@@ -252,8 +288,11 @@ def test_a_class_prior_baseline_is_accepted_beside_a_real_model(baseline_report,
     assert prior["skipped"] == {} and logistic["skipped"] == {} and results["skipped"] == {}
     y, scores = data["y_test"], data["test"]["prior"]
     metrics = prior["metrics"]["intervals"]
-    assert metrics["roc_auc_ovr_macro"]["estimate"] == pytest.approx(
-        roc_auc_score(y, scores, labels=data["classes"], multi_class="ovr"), abs=1e-12) == 0.5
+    assert (
+        metrics["roc_auc_ovr_macro"]["estimate"]
+        == pytest.approx(roc_auc_score(y, scores, labels=data["classes"], multi_class="ovr"), abs=1e-12)
+        == 0.5
+    )
     assert metrics["log_loss"]["estimate"] == pytest.approx(log_loss(y, scores, labels=data["classes"]), abs=1e-12)
     assert metrics["accuracy"]["estimate"] == pytest.approx(np.mean(y == data["classes"][scores[0].argmax()]))
     # every threshold gives every row one class: each (FPR, TPR) is (0, 0) or (1, 1), Youden 0, DFP 1
@@ -307,7 +346,8 @@ def test_a_comparison_that_cannot_be_computed_is_skipped_and_each_model_keeps_it
     assert "This section was skipped" in report.readings["comparison"]
     for name, scores in data["test"].items():
         assert report.results["models"][name]["dmf"]["ci"]["estimate"] == pytest.approx(
-            roc_dmf(data["y_test"], scores, labels=CLASSES).D, abs=1e-9)
+            roc_dmf(data["y_test"], scores, labels=CLASSES).D, abs=1e-9
+        )
     assert report.readings["comparison"] in report.to_html()
 
 
@@ -316,7 +356,7 @@ def test_bad_baseline_scores_fail_before_any_work(glass_with_baseline, monkeypat
     data = glass_with_baseline
     broken = data["test"]["prior"].copy()
     broken[3, 1] = np.nan
-    with pytest.raises(ValueError, match="test scores of model 'prior'.*NaN"):
+    with pytest.raises(ValueError, match=r"test scores of model 'prior'.*NaN"):
         build_report(data["y_test"], {"logistic": data["test"]["logistic"], "prior": broken}, n_boot=10)
 
 
@@ -336,8 +376,9 @@ def test_sections_are_the_results_to_dict_less_the_bulky_arrays(report):
 
 
 def test_one_score_array_is_a_model_named_model_and_no_seed_is_accepted(data):
-    single = build_report(data["y_test"], data["test"]["good"], y_val=data["y_val"], val_scores=data["val"]["good"],
-                          n_boot=10)
+    single = build_report(
+        data["y_test"], data["test"]["good"], y_val=data["y_val"], val_scores=data["val"]["good"], n_boot=10
+    )
     assert list(single.results["models"]) == ["model"]
     assert single.results["settings"]["random_state"] is None
     assert "no fixed seed" in single.to_html()
@@ -350,9 +391,16 @@ def weighted(data):
     rng = np.random.default_rng(5)
     weights = rng.integers(0, 4, data["y_test"].size).astype(float)
     val_weights = rng.integers(1, 4, data["y_val"].size).astype(float)
-    report = build_report(data["y_test"], {"good": data["test"]["good"]}, y_val=data["y_val"],
-                          val_scores={"good": data["val"]["good"]}, sample_weight=weights,
-                          val_sample_weight=val_weights, n_boot=20, random_state=1)
+    report = build_report(
+        data["y_test"],
+        {"good": data["test"]["good"]},
+        y_val=data["y_val"],
+        val_scores={"good": data["val"]["good"]},
+        sample_weight=weights,
+        val_sample_weight=val_weights,
+        n_boot=20,
+        random_state=1,
+    )
     return report, weights, val_weights
 
 
@@ -363,9 +411,11 @@ def test_sample_weights_enter_the_metrics_as_scikit_learn_weights_them(weighted,
     metrics = report.results["models"]["good"]["metrics"]
     assert metrics["scores"]["accuracy"] == pytest.approx(accuracy_score(y, predicted, sample_weight=weights))
     assert metrics["scores"]["roc_auc_ovr_macro"] == pytest.approx(
-        roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr", sample_weight=weights), abs=1e-12)
-    np.testing.assert_allclose(metrics["confusion_matrix"],
-                               confusion_matrix(y, predicted, labels=CLASSES, sample_weight=weights))
+        roc_auc_score(y, scores, labels=CLASSES, multi_class="ovr", sample_weight=weights), abs=1e-12
+    )
+    np.testing.assert_allclose(
+        metrics["confusion_matrix"], confusion_matrix(y, predicted, labels=CLASSES, sample_weight=weights)
+    )
     assert report.results["data"]["test"]["class_weights"] == {c: weights[y == c].sum() for c in CLASSES}
     assert report.results["settings"]["weighted"] and "sample weights" in report.readings["data"]
 
@@ -374,13 +424,15 @@ def test_sample_weights_enter_every_other_section(weighted, data):
     report, weights, val_weights = weighted
     y, scores = data["y_test"], data["test"]["good"]
     model = report.results["models"]["good"]
-    direct = tune_thresholds(data["y_val"], data["val"]["good"], metric="f1_macro", labels=CLASSES,
-                             sample_weight=val_weights)
+    direct = tune_thresholds(
+        data["y_val"], data["val"]["good"], metric="f1_macro", labels=CLASSES, sample_weight=val_weights
+    )
     np.testing.assert_array_equal(model["tuning"]["comparison"]["tuning"]["best_threshold"], direct.best_threshold)
     tuned = apply_thresholds(scores, direct.best_threshold, labels=CLASSES)
     argmax = CLASSES[scores.argmax(axis=1)]
-    difference = (f1_score(y, tuned, average="macro", zero_division=0, sample_weight=weights)
-                  - f1_score(y, argmax, average="macro", zero_division=0, sample_weight=weights))
+    difference = f1_score(y, tuned, average="macro", zero_division=0, sample_weight=weights) - f1_score(
+        y, argmax, average="macro", zero_division=0, sample_weight=weights
+    )
     assert model["tuning"]["test_scores"]["differences"]["tuned"]["estimate"] == pytest.approx(difference, abs=1e-12)
     cloud = roc_cloud(y, scores, labels=CLASSES, sample_weight=weights)
     assert model["roc_cloud"]["dfp_overall"] == pytest.approx(cloud.dfp_overall, abs=1e-12)

@@ -16,9 +16,16 @@ import pytest
 from polyroc.report import build_report
 
 CHROMIUM_FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage", "--hide-scrollbars",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
 )
 
 
@@ -31,8 +38,15 @@ def _browser_paths():
         selenium_missing = True
     else:
         selenium_missing = False
-    missing = [name for name, absent in (("chromium", chromium is None), ("chromedriver", driver is None),
-                                         ("selenium", selenium_missing)) if absent]
+    missing = [
+        name
+        for name, absent in (
+            ("chromium", chromium is None),
+            ("chromedriver", driver is None),
+            ("selenium", selenium_missing),
+        )
+        if absent
+    ]
     if missing:
         message = f"browser test needs {', '.join(missing)}"
         if os.environ.get("POLYROC_REQUIRE_BROWSER") == "1":
@@ -71,9 +85,12 @@ def written_report(tmp_path_factory):
     y_val, y_test = rng.integers(0, 3, 150), rng.integers(0, 3, 200)
     names = np.array(["setosa", "versicolor", "virginica"])
     report = build_report(
-        names[y_test], {"sharp": scores(y_test, 1.5), "blunt": scores(y_test, 0.5)},
-        y_val=names[y_val], val_scores={"sharp": scores(y_val, 1.5), "blunt": scores(y_val, 0.5)},
-        n_boot=50, random_state=0,
+        names[y_test],
+        {"sharp": scores(y_test, 1.5), "blunt": scores(y_test, 0.5)},
+        y_val=names[y_val],
+        val_scores={"sharp": scores(y_val, 1.5), "blunt": scores(y_val, 0.5)},
+        n_boot=50,
+        random_state=0,
     )
     out = report.write(tmp_path_factory.mktemp("browser") / "report")
     return report, out

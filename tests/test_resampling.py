@@ -54,7 +54,11 @@ def test_percentile_interval_matches_numpy_quantiles():
         (lambda: _all([0, 1], 2.5), TypeError, "n_boot must be an integer"),
         (lambda: _all([0, 1], 2, chunk_size=0), ValueError, "chunk_size must be >= 1"),
         (lambda: _all([0, 1], 2, random_state="seed"), TypeError, "random_state must be None, an integer seed"),
-        (lambda: percentile_interval([1.0, 2.0], confidence=1.0), ValueError, r"confidence must be a finite number in \(0, 1\)"),
+        (
+            lambda: percentile_interval([1.0, 2.0], confidence=1.0),
+            ValueError,
+            r"confidence must be a finite number in \(0, 1\)",
+        ),
     ],
 )
 def test_errors(call, error, match):
@@ -69,25 +73,40 @@ def test_paired_rule_scores_equal_a_scikit_learn_loop_over_the_same_replicates()
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, 80)
-    rules = {"a": np.where(rng.random(80) < 0.7, y, rng.integers(0, 3, 80)),
-             "b": np.where(rng.random(80) < 0.6, y, rng.integers(0, 3, 80))}
+    rules = {
+        "a": np.where(rng.random(80) < 0.7, y, rng.integers(0, 3, 80)),
+        "b": np.where(rng.random(80) < 0.6, y, rng.integers(0, 3, 80)),
+    }
     weights = rng.random(80)
-    result = paired_rule_scores(y, rules, metric="f1_macro", baseline="a", sample_weight=weights,
-                                n_boot=40, confidence=0.9, random_state=5)
+    result = paired_rule_scores(
+        y, rules, metric="f1_macro", baseline="a", sample_weight=weights, n_boot=40, confidence=0.9, random_state=5
+    )
     replicates = _all(y, 40, random_state=5)
-    loop = {name: np.array([f1_score(y, pred, average="macro", labels=[0, 1, 2], zero_division=0,
-                                     sample_weight=row * weights) for row in replicates])
-            for name, pred in rules.items()}
+    loop = {
+        name: np.array(
+            [
+                f1_score(y, pred, average="macro", labels=[0, 1, 2], zero_division=0, sample_weight=row * weights)
+                for row in replicates
+            ]
+        )
+        for name, pred in rules.items()
+    }
     for name, pred in rules.items():
         low, high = np.quantile(loop[name], [0.05, 0.95])
         assert (result.scores[name].low, result.scores[name].high) == pytest.approx((low, high), abs=1e-12)
         assert result.scores[name].estimate == pytest.approx(
-            f1_score(y, pred, average="macro", sample_weight=weights), abs=1e-12)
+            f1_score(y, pred, average="macro", sample_weight=weights), abs=1e-12
+        )
     low, high = np.quantile(loop["b"] - loop["a"], [0.05, 0.95])
     assert (result.differences["b"].low, result.differences["b"].high) == pytest.approx((low, high), abs=1e-12)
     assert list(result.differences) == ["b"]
-    assert result.settings == {"metric": "f1_macro", "n_boot": 40, "confidence": 0.9, "random_state": 5,
-                               "interval_method": "paired stratified percentile bootstrap"}
+    assert result.settings == {
+        "metric": "f1_macro",
+        "n_boot": 40,
+        "confidence": 0.9,
+        "random_state": 5,
+        "interval_method": "paired stratified percentile bootstrap",
+    }
     frame = result.to_frame()
     assert frame["rule"].tolist() == ["a", "b"]
     assert frame["low"].tolist() == pytest.approx([np.quantile(loop[name], 0.05) for name in rules], abs=1e-12)
@@ -100,16 +119,26 @@ def test_confidence_interval_is_a_result_with_its_settings():
 
     from polyroc.resampling import ConfidenceInterval
 
-    ci = ConfidenceInterval.from_replicates(2.0, [np.nan, *np.arange(1.0, 102.0)], confidence=0.8, random_state=3,
-                                            n_boot=102)
+    ci = ConfidenceInterval.from_replicates(
+        2.0, [np.nan, *np.arange(1.0, 102.0)], confidence=0.8, random_state=3, n_boot=102
+    )
     low, high = np.quantile(np.arange(1.0, 102.0), [0.1, 0.9])  # NaN replicates are left out
     assert (ci.estimate, ci.low, ci.high) == pytest.approx((2.0, low, high), abs=1e-12)
     low, high = ci.low, ci.high
     assert (ci.confidence, ci.n_boot, ci.random_state, ci.method) == (0.8, 102, 3, "stratified percentile bootstrap")
     document = json.loads(json.dumps(ci.to_dict(), allow_nan=False))
-    assert document == {"type": "ConfidenceInterval", "estimate": 2.0, "low": low, "high": high,
-                        "settings": {"confidence": 0.8, "n_boot": 102, "random_state": 3,
-                                     "interval_method": "stratified percentile bootstrap"}}
+    assert document == {
+        "type": "ConfidenceInterval",
+        "estimate": 2.0,
+        "low": low,
+        "high": high,
+        "settings": {
+            "confidence": 0.8,
+            "n_boot": 102,
+            "random_state": 3,
+            "interval_method": "stratified percentile bootstrap",
+        },
+    }
     assert ci.to_frame().loc[0, ["low", "high"]].tolist() == [low, high]
     assert str(ci) == f"2.0000 [80% CI {low:.4f}, {high:.4f}; stratified percentile bootstrap, B=102]"
     with pytest.raises(ValueError, match="confidence"):

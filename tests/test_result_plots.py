@@ -23,14 +23,16 @@ def _polygon_vertices(collection):
 def test_dmf_plots_of_several_models_draw_each_curve_and_band():
     y, strong = _sample(0, 1.0)
     _, weak = _sample(1, 0.2)
-    comparison = compare_models(y, {"strong": strong, "weak": weak}, bootstrap="stratified", n_boot=30,
-                                n_levels=19, random_state=0)
+    comparison = compare_models(
+        y, {"strong": strong, "weak": weak}, bootstrap="stratified", n_boot=30, n_levels=19, random_state=0
+    )
     ax = Figure().subplots()
     for name, result in comparison.results.items():
         result.plot(ax=ax, name=name)
     curves = [line for line in ax.get_lines() if "ROC-DMF" in line.get_label()]
     assert [line.get_label() for line in curves] == [
-        f"{name} ROC-DMF (D = {comparison.results[name].D:.3f})" for name in ("strong", "weak")]
+        f"{name} ROC-DMF (D = {comparison.results[name].D:.3f})" for name in ("strong", "weak")
+    ]
     for line, result in zip(curves, comparison.results.values()):
         np.testing.assert_array_equal(line.get_xdata(), np.r_[0, result.fpr, 1])
         np.testing.assert_array_equal(line.get_ydata(), np.r_[0, result.tpr, 1])
@@ -53,8 +55,9 @@ def test_gini_plot_draws_the_aggregate_the_classes_and_the_bootstrap_band():
     aggregate = lines[f"Gini-weighted ROC (AUC = {result.auc_agg:.3f})"]
     np.testing.assert_array_equal(aggregate.get_xdata(), result.fpr)
     np.testing.assert_array_equal(aggregate.get_ydata(), result.tpr)
-    for label, fpr, tpr, weight, auc in zip(result.classes, result.class_fpr, result.class_tpr,
-                                            result.weights, result.class_auc):
+    for label, fpr, tpr, weight, auc in zip(
+        result.classes, result.class_fpr, result.class_tpr, result.weights, result.class_auc
+    ):
         line = lines[f"class {label} (w = {weight:.3f}, AUC = {auc:.3f})"]
         np.testing.assert_array_equal(line.get_xdata(), fpr)
         np.testing.assert_array_equal(line.get_ydata(), tpr)

@@ -220,8 +220,13 @@ def test_precision_recall_f_family(case, average, zero_division):
     y_true, y_pred, weights = labels_case(**LABEL_CASES[case])
     pos_label = positive_label(case)
     for labels in labels_options(case):
-        options = {"labels": labels, "average": average, "sample_weight": weights, "zero_division": zero_division,
-                       "pos_label": pos_label}
+        options = {
+            "labels": labels,
+            "average": average,
+            "sample_weight": weights,
+            "zero_division": zero_division,
+            "pos_label": pos_label,
+        }
         for name in ("precision_score", "recall_score", "f1_score"):
             compare(name, y_true, y_pred, **options)
         compare("fbeta_score", y_true, y_pred, beta=0.5, **options)
@@ -235,8 +240,16 @@ def test_precision_recall_fscore_support_beta_and_warn_for(beta, warn_for):
     y_pred = np.where(y_pred == 3, 0, y_pred)  # class 3 is never predicted: precision 0/0
     for labels in (None, [0, 1, 2, 3, 8]):
         for average in (None, "macro", "weighted", "micro"):
-            compare("precision_recall_fscore_support", y_true, y_pred, beta=beta, labels=labels,
-                    average=average, warn_for=warn_for, sample_weight=weights)
+            compare(
+                "precision_recall_fscore_support",
+                y_true,
+                y_pred,
+                beta=beta,
+                labels=labels,
+                average=average,
+                warn_for=warn_for,
+                sample_weight=weights,
+            )
 
 
 def test_pos_label_choices_on_binary_targets():
@@ -444,8 +457,9 @@ def test_ovo_with_weights_is_the_weighted_hand_till_measure():
     repeats = np.arange(y.size) % 3 + 1
     for average in ("macro", "weighted"):
         ours = pm.roc_auc_score(y, P, multi_class="ovo", average=average, sample_weight=repeats)
-        theirs = skm.roc_auc_score(np.repeat(y, repeats), np.repeat(P, repeats, axis=0), multi_class="ovo",
-                                   average=average)
+        theirs = skm.roc_auc_score(
+            np.repeat(y, repeats), np.repeat(P, repeats, axis=0), multi_class="ovo", average=average
+        )
         assert abs(ours - theirs) <= TOL
 
 

@@ -144,8 +144,9 @@ def _pairwise_wins_of_columns(rankings: Rankings, weight_columns: np.ndarray) ->
     n_classes = len(rankings.columns)
     sorted_weights = np.empty_like(weight_columns)  # reused: one column's order at a time
     wins = [
-        count_wins(column.score, column.codes, np.take(weight_columns, column.sample, axis=0, out=sorted_weights),
-              k, n_classes)
+        count_wins(
+            column.score, column.codes, np.take(weight_columns, column.sample, axis=0, out=sorted_weights), k, n_classes
+        )
         for k, column in enumerate(rankings.columns)
     ]
     return np.stack(wins).transpose(2, 0, 1)

@@ -56,9 +56,9 @@ def batch_confusion_counts(y_true, predictions, n_classes, sample_weight=None):
         rows = block.shape[0]
         flat = (np.arange(rows)[:, None] * cells + true_offset) + block
         weights = None if sample_weight is None else np.broadcast_to(sample_weight, block.shape).ravel()
-        out[start : start + rows] = np.bincount(
-            flat.ravel(), weights=weights, minlength=rows * cells
-        ).reshape(rows, cells)
+        out[start : start + rows] = np.bincount(flat.ravel(), weights=weights, minlength=rows * cells).reshape(
+            rows, cells
+        )
     return out.reshape(n_rules, n_classes, n_classes)
 
 
@@ -157,9 +157,7 @@ def threshold_counts(y_true, y_score, thresholds, sample_weight=None):
     for start in range(0, thresholds.shape[0], step):
         block = thresholds[start : start + step]
         predictions = argmax_shifted(y_score, block)
-        out[start : start + block.shape[0]] = batch_confusion_counts(
-            y_true, predictions, n_classes, sample_weight
-        )
+        out[start : start + block.shape[0]] = batch_confusion_counts(y_true, predictions, n_classes, sample_weight)
     return out
 
 
@@ -332,7 +330,7 @@ def _dominance_counts(y_true, bounds, points, resolution, n_classes, sample_weig
     else:
         dtype = np.float64
     out = np.empty((points.shape[0], n_classes, n_classes), dtype=np.result_type(dtype, np.int64))
-    buffer = np.empty((n_classes,) + dims, dtype=dtype)
+    buffer = np.empty((n_classes, *dims), dtype=dtype)
     for predicted in range(n_classes):
         others = np.delete(np.arange(n_classes), predicted)
         reversed_bounds = resolution - bounds[:, predicted, others].astype(np.intp)

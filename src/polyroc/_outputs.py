@@ -248,8 +248,13 @@ class _Manifest:
 
 def _is_relative_name(name):
     parts = PurePosixPath(name).parts
-    return (isinstance(name, str) and bool(parts) and not PurePosixPath(name).is_absolute()
-            and "\\" not in name and all(part not in ("", ".", "..") for part in parts))
+    return (
+        isinstance(name, str)
+        and bool(parts)
+        and not PurePosixPath(name).is_absolute()
+        and "\\" not in name
+        and all(part not in ("", ".", "..") for part in parts)
+    )
 
 
 def _is_temporary_name(name):
@@ -594,8 +599,10 @@ class OutputFile(_Output):
         self._token = _acquire_lock(self._lock, self.label)
         problem = _replace_problem(parent, _labelled(_read_manifest, parent, self.label), self.path.name)
         if problem is not None:
-            raise FileExistsError(f"{self.label}: {problem}; polyroc replaces only files it wrote and nobody "
-                                  "changed: choose another file or remove it")
+            raise FileExistsError(
+                f"{self.label}: {problem}; polyroc replaces only files it wrote and nobody "
+                "changed: choose another file or remove it"
+            )
 
     def _close(self):
         if self._token is not None:
@@ -710,12 +717,16 @@ def directory_refusal(path, *, reserved=()):
     names = sorted(entry.name for entry in directory.iterdir() if entry.name != DIRECTORY_LOCK_NAME)
     if (manifest is None or not manifest.entries_of(".")) and names:
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-        return (f"the directory is not empty ({shown}) and is not an earlier polyroc output (no "
-                f"{MANIFEST_NAME} lists one there); choose a new or empty directory")
+        return (
+            f"the directory is not empty ({shown}) and is not an earlier polyroc output (no "
+            f"{MANIFEST_NAME} lists one there); choose a new or empty directory"
+        )
     problem = _reserved_problem(directory, manifest, reserved)
     if problem is None:
         return None
-    return f"{problem}; polyroc replaces only files it wrote and nobody changed: move it away or choose another directory"
+    return (
+        f"{problem}; polyroc replaces only files it wrote and nobody changed: move it away or choose another directory"
+    )
 
 
 class OutputDirectory(_Output):
@@ -813,8 +824,11 @@ class OutputDirectory(_Output):
             Writing failed (e.g. the disk is full); the earlier output is then unchanged.
         """
         files = {name: _as_bytes(data) for name, data in files.items()}
-        bad = [name for name in files if not _is_relative_name(name) or PurePosixPath(name).name in
-               (MANIFEST_NAME, DIRECTORY_LOCK_NAME)]
+        bad = [
+            name
+            for name in files
+            if not _is_relative_name(name) or PurePosixPath(name).name in (MANIFEST_NAME, DIRECTORY_LOCK_NAME)
+        ]
         if bad:
             raise ValueError(f"{self.label}: cannot write {bad}: not relative file names")
         with _signals_deferred():

@@ -215,9 +215,7 @@ def check_sample_weight(sample_weight, n_samples):
         raise TypeError(f"sample_weight must be numeric, got dtype {weights.dtype}")
     weights = weights.astype(np.float64)
     if weights.ndim != 1 or weights.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight must have shape ({n_samples},) to match the samples, got {weights.shape}"
-        )
+        raise ValueError(f"sample_weight must have shape ({n_samples},) to match the samples, got {weights.shape}")
     if not np.all(np.isfinite(weights)):
         raise ValueError("sample_weight contains NaN or infinity")
     if np.any(weights < 0):
@@ -462,9 +460,7 @@ def check_scores(
     else:
         classes = resolve_classes(labels, y_true=y_true)
         if classes.size != scores.shape[1]:
-            raise ValueError(
-                f"y_score has {scores.shape[1]} columns but labels names {classes.size} classes"
-            )
+            raise ValueError(f"y_score has {scores.shape[1]} columns but labels names {classes.size} classes")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 
@@ -576,8 +572,7 @@ def check_random_state(random_state):
     if isinstance(random_state, np.random.Generator):
         return random_state
     raise TypeError(
-        "random_state must be None, an integer seed or a numpy.random.Generator, "
-        f"got {type(random_state).__name__}"
+        f"random_state must be None, an integer seed or a numpy.random.Generator, got {type(random_state).__name__}"
     )
 
 
@@ -593,15 +588,11 @@ def check_thresholds(thresholds, n_classes, *, domain=None):
     if tau.dtype.kind not in "biuf":
         raise TypeError(f"thresholds must be numeric, got dtype {tau.dtype}")
     if tau.shape != (n_classes,):
-        raise ValueError(
-            f"thresholds must have shape ({n_classes},), one per class, got shape {tau.shape}"
-        )
+        raise ValueError(f"thresholds must have shape ({n_classes},), one per class, got shape {tau.shape}")
     tau = tau.astype(np.float64)
     if not np.all(np.isfinite(tau)):
         raise ValueError(f"thresholds contain NaN or infinity: {tau.tolist()}")
-    if domain == "simplex" and (
-        tau.min() < -SIMPLEX_ATOL or abs(tau.sum() - 1.0) > SIMPLEX_ATOL
-    ):
+    if domain == "simplex" and (tau.min() < -SIMPLEX_ATOL or abs(tau.sum() - 1.0) > SIMPLEX_ATOL):
         raise ValueError(
             "thresholds must lie on the probability simplex for domain='simplex' "
             f"(non-negative, summing to 1); got min {tau.min():.6g} and sum {tau.sum():.6g}"
@@ -625,8 +616,7 @@ def check_distance_matrix(distances, n_classes):
         raise TypeError(f"D must be numeric, got dtype {matrix.dtype}")
     if matrix.ndim != 2 or matrix.shape[0] != n_classes or matrix.shape[1] < 1:
         raise ValueError(
-            f"D must have shape ({n_classes}, n_candidates), one row per score column, "
-            f"got shape {matrix.shape}"
+            f"D must have shape ({n_classes}, n_candidates), one row per score column, got shape {matrix.shape}"
         )
     matrix = matrix.astype(np.float64)
     if not np.all(np.isfinite(matrix)):
@@ -713,18 +703,14 @@ def check_positive_array(name, value, shapes):
     bad = ~np.isfinite(array) | (array <= 0)
     if np.any(bad):
         position = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(
-            f"{name} must be finite and positive; entry {position} is {array[position]!r}"
-        )
+        raise ValueError(f"{name} must be finite and positive; entry {position} is {array[position]!r}")
     return array
 
 
 def check_model_scores(scores, *, minimum=2):
     """Return the model names of a mapping name -> scores, checking there are ``minimum``."""
     if not isinstance(scores, Mapping):
-        raise TypeError(
-            f"scores must be a mapping of model name to scores, got {type(scores).__name__}"
-        )
+        raise TypeError(f"scores must be a mapping of model name to scores, got {type(scores).__name__}")
     names = tuple(scores)
     if len(names) < minimum:
         raise ValueError(f"scores must hold at least {minimum} models, got {len(names)}")

@@ -37,9 +37,11 @@ from polyroc.io import (
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 128 + 13
-_STOP_SIGNALS = {getattr(signal, name): text for name, text in
-                 (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"))
-                 if hasattr(signal, name)}
+_STOP_SIGNALS = {
+    getattr(signal, name): text
+    for name, text in (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"))
+    if hasattr(signal, name)
+}
 
 
 class Stopped(BaseException):
@@ -144,8 +146,15 @@ def _evaluate(args):
         sample_weight = table.sample_weight
         title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
     with _blamed_on(source):
-        result = evaluate(y_true, y_score, labels=classes, sample_weight=sample_weight,
-                          normalize_rows=args.normalize, from_logits=args.from_logits, n_boot=0)
+        result = evaluate(
+            y_true,
+            y_score,
+            labels=classes,
+            sample_weight=sample_weight,
+            normalize_rows=args.normalize,
+            from_logits=args.from_logits,
+            n_boot=0,
+        )
     print(title, end="\n\n")
     print(result.to_text())
 
@@ -157,13 +166,22 @@ def _tune(args):
         table = _read_table(args, args.scores)
         with _blamed_on(table.source):
             result = tune_thresholds(
-                table.y_true, table.y_score, metric=args.metric, labels=table.classes, search=args.search,
-                resolution=args.resolution, n_samples=args.n_samples, domain=args.domain,
-                sample_weight=table.sample_weight, random_state=args.random_state,
+                table.y_true,
+                table.y_score,
+                metric=args.metric,
+                labels=table.classes,
+                search=args.search,
+                resolution=args.resolution,
+                n_samples=args.n_samples,
+                domain=args.domain,
+                sample_weight=table.sample_weight,
+                random_state=args.random_state,
             )
         write_thresholds(out, result)
-    print(f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
-          f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}")
+    print(
+        f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
+        f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}"
+    )
 
 
 def _apply(args):
@@ -174,8 +192,7 @@ def _apply(args):
         tau = read_thresholds(args.tau)
         table = read_scores(args.scores, label_col=None, id_col=args.id_col, score_columns=tau["classes"])
         with _blamed_on(table.source):
-            predictions = apply_thresholds(table.y_score, tau["threshold"], domain=tau["domain"],
-                                           labels=table.classes)
+            predictions = apply_thresholds(table.y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
         write_predictions(out, predictions, ids=table.ids)
     print(f"{len(predictions)} predictions written to {args.out}")
 
@@ -208,13 +225,18 @@ def _read_split(args, option, values):
     for name, path in _named_paths(option, values).items():
         table = _read_table(args, path)
         if classes is not None and table.classes != classes:
-            raise ValueError(f"{path}: score columns {list(table.classes)} differ from the first "
-                             f"{option} file's {list(classes)}")
-        for column, first, this in ((args.label_col, labels, table.y_true),
-                                    (args.weight_col, weights, table.sample_weight)):
+            raise ValueError(
+                f"{path}: score columns {list(table.classes)} differ from the first {option} file's {list(classes)}"
+            )
+        for column, first, this in (
+            (args.label_col, labels, table.y_true),
+            (args.weight_col, weights, table.sample_weight),
+        ):
             if scores and not np.array_equal(first, this):
-                raise ValueError(f"{path}: its {column!r} column differs from the first {option} file's; "
-                                 "the models of a report must be scored on the same rows")
+                raise ValueError(
+                    f"{path}: its {column!r} column differs from the first {option} file's; "
+                    "the models of a report must be scored on the same rows"
+                )
         labels, classes, weights, scores[name] = table.y_true, table.classes, table.sample_weight, table.y_score
     return labels, scores, classes, weights
 
@@ -243,16 +265,40 @@ def _report_output(args):
     return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
 
 
-def _write_report(args, out, *, title, source, y_true, y_score, y_val, val_scores, labels, sample_weight=None,
-                  val_sample_weight=None, notes=()):
+def _write_report(
+    args,
+    out,
+    *,
+    title,
+    source,
+    y_true,
+    y_score,
+    y_val,
+    val_scores,
+    labels,
+    sample_weight=None,
+    val_sample_weight=None,
+    notes=(),
+):
     from polyroc.report import build_report
 
     progress, close = _progress_bar(not args.no_progress)
     try:
         report = build_report(
-            y_true, y_score, y_val=y_val, val_scores=val_scores, labels=labels, sample_weight=sample_weight,
-            val_sample_weight=val_sample_weight, metric=args.metric, n_boot=args.n_boot,
-            random_state=args.random_state, title=title, source=source, notes=notes, progress=progress,
+            y_true,
+            y_score,
+            y_val=y_val,
+            val_scores=val_scores,
+            labels=labels,
+            sample_weight=sample_weight,
+            val_sample_weight=val_sample_weight,
+            metric=args.metric,
+            n_boot=args.n_boot,
+            random_state=args.random_state,
+            title=title,
+            source=source,
+            notes=notes,
+            progress=progress,
         )
     finally:
         close()
@@ -273,12 +319,16 @@ def _print_report_summary(report, out):
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
     for name, model in report.results["models"].items():
         metrics = model["metrics"]
-        line = (f"  {name}: accuracy {_estimate(metrics, ('intervals', 'accuracy'))}, macro-F1 "
-                f"{_estimate(metrics, ('intervals', 'f1_macro'))}, D {_estimate(model['dmf'], ('ci',))}")
+        line = (
+            f"  {name}: accuracy {_estimate(metrics, ('intervals', 'accuracy'))}, macro-F1 "
+            f"{_estimate(metrics, ('intervals', 'f1_macro'))}, D {_estimate(model['dmf'], ('ci',))}"
+        )
         if model["tuning"] is not None:
             difference = model["tuning"]["test_scores"]["differences"]["tuned"]
-            line += (f"; tuned - argmax {model['tuning']['comparison']['metric']} on test "
-                     f"{difference['estimate']:+.3f} [{difference['low']:+.3f}, {difference['high']:+.3f}]")
+            line += (
+                f"; tuned - argmax {model['tuning']['comparison']['metric']} on test "
+                f"{difference['estimate']:+.3f} [{difference['low']:+.3f}, {difference['high']:+.3f}]"
+            )
         print(line)
 
 
@@ -294,8 +344,15 @@ def _report_inputs(args):
             if len(val_scores) != len(y_score):
                 raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(y_score)}")
             val_scores = dict(zip(y_score, val_scores.values()))
-    return {"y_true": y_true, "y_score": y_score, "y_val": y_val, "val_scores": val_scores, "labels": classes,
-            "sample_weight": sample_weight, "val_sample_weight": val_sample_weight}
+    return {
+        "y_true": y_true,
+        "y_score": y_score,
+        "y_val": y_val,
+        "val_scores": val_scores,
+        "labels": classes,
+        "sample_weight": sample_weight,
+        "val_sample_weight": val_sample_weight,
+    }
 
 
 def _report(args):
@@ -310,10 +367,18 @@ def _demo(args):
 
     with _report_output(args) as out:
         demo = glass_demo_scores(args.random_state)
-        report = _write_report(args, out, title="polyroc demo: imbalanced glass identification",
-                               source=demo.source, y_true=demo.y_test, y_score=demo.test_scores,
-                               y_val=demo.y_val, val_scores=demo.val_scores, labels=demo.classes,
-                               notes=demo.notes)
+        report = _write_report(
+            args,
+            out,
+            title="polyroc demo: imbalanced glass identification",
+            source=demo.source,
+            y_true=demo.y_test,
+            y_score=demo.test_scores,
+            y_val=demo.y_val,
+            val_scores=demo.val_scores,
+            labels=demo.classes,
+            notes=demo.notes,
+        )
     _print_report_summary(report, out.path)
 
 
@@ -369,24 +434,45 @@ def _path(text):
 
 
 def _add_report_options(parser, out_default=None):
-    parser.add_argument("--out", metavar="DIR", action=_Once, type=_path, required=out_default is None,
-                        default=out_default,
-                        help="directory to write report.html, results.json and figures/ into: a new or empty "
-                        "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""))
-    parser.add_argument("--metric", action=_Once, type=_metric, default="f1_macro",
-                        help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)")
-    parser.add_argument("--n-boot", action=_Once, type=_positive_int, default=1000,
-                        help="bootstrap replicates of every interval (default 1000)")
-    parser.add_argument("--random-state", action=_Once, type=_seed, default=0,
-                        help="seed of every resampling (default 0)")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        action=_Once,
+        type=_path,
+        required=out_default is None,
+        default=out_default,
+        help="directory to write report.html, results.json and figures/ into: a new or empty "
+        "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""),
+    )
+    parser.add_argument(
+        "--metric",
+        action=_Once,
+        type=_metric,
+        default="f1_macro",
+        help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)",
+    )
+    parser.add_argument(
+        "--n-boot",
+        action=_Once,
+        type=_positive_int,
+        default=1000,
+        help="bootstrap replicates of every interval (default 1000)",
+    )
+    parser.add_argument(
+        "--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling (default 0)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
 
 
 def _add_input_options(parser):
     parser.add_argument("--label-col", action=_Once, default="label", help="name of the true-label column")
     parser.add_argument("--id-col", action=_Once, default=None, help="name of an id column")
-    parser.add_argument("--weight-col", action=_Once, default=None,
-                        help="name of a column of sample weights (non-negative, relative importance)")
+    parser.add_argument(
+        "--weight-col",
+        action=_Once,
+        default=None,
+        help="name of a column of sample weights (non-negative, relative importance)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -417,12 +503,14 @@ def build_parser() -> argparse.ArgumentParser:
             "score, and a label column holding the true class (spelled as a column name)."
         ),
     )
-    ev.add_argument("--scores", metavar="FILE", action=_Once, type=_path,
-                    help="CSV of per-class scores and true labels")
+    ev.add_argument(
+        "--scores", metavar="FILE", action=_Once, type=_path, help="CSV of per-class scores and true labels"
+    )
     _add_input_options(ev)
     transform = ev.add_mutually_exclusive_group()
-    transform.add_argument("--normalize", "--normalize-rows", dest="normalize", action="store_true",
-                           help="rescale rows to sum to 1")
+    transform.add_argument(
+        "--normalize", "--normalize-rows", dest="normalize", action="store_true", help="rescale rows to sum to 1"
+    )
     transform.add_argument("--from-logits", action="store_true", help="scores are logits")
     ev.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split")
     ev.set_defaults(run=_evaluate)
@@ -432,20 +520,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="tune simplex thresholds tau on validation scores and write them as JSON",
         description="Tune the rule argmax(p - tau) on validation scores for a metric.",
     )
-    tune.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True,
-                      help="validation score file")
+    tune.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True, help="validation score file")
     _add_input_options(tune)
-    tune.add_argument("--metric", action=_Once, type=_metric, default="accuracy",
-                      help="metric name from polyroc.counts.METRICS (e.g. f1_macro)")
+    tune.add_argument(
+        "--metric",
+        action=_Once,
+        type=_metric,
+        default="accuracy",
+        help="metric name from polyroc.counts.METRICS (e.g. f1_macro)",
+    )
     tune.add_argument("--search", action=_Once, default="lattice", choices=["lattice", "random", "coordinate"])
-    tune.add_argument("--resolution", action=_Once, type=_positive_int, default=None,
-                      help="lattice resolution r")
-    tune.add_argument("--n-samples", action=_Once, type=_positive_int, default=None,
-                      help="random thresholds to draw")
+    tune.add_argument("--resolution", action=_Once, type=_positive_int, default=None, help="lattice resolution r")
+    tune.add_argument("--n-samples", action=_Once, type=_positive_int, default=None, help="random thresholds to draw")
     tune.add_argument("--domain", action=_Once, default="simplex", choices=["simplex", "box"])
     tune.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of random search")
-    tune.add_argument("--out", metavar="JSON", action=_Once, type=_path, required=True,
-                      help="where to write tau* (a new file, or one polyroc wrote)")
+    tune.add_argument(
+        "--out",
+        metavar="JSON",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="where to write tau* (a new file, or one polyroc wrote)",
+    )
     tune.set_defaults(run=_tune)
 
     apply = commands.add_parser(
@@ -454,13 +550,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="Predict argmax(p - tau*) for every row; the output has the id column "
         "(if --id-col is given) and a prediction column.",
     )
-    apply.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True,
-                       help="score file to predict")
+    apply.add_argument(
+        "--scores", metavar="FILE", action=_Once, type=_path, required=True, help="score file to predict"
+    )
     apply.add_argument("--id-col", action=_Once, default=None, help="name of an id column kept in the output")
-    apply.add_argument("--tau", metavar="JSON", action=_Once, type=_path, required=True,
-                       help="thresholds from polyroc tune")
-    apply.add_argument("--out", metavar="CSV", action=_Once, type=_path, required=True,
-                       help="where to write predictions (a new file, or one polyroc wrote)")
+    apply.add_argument(
+        "--tau", metavar="JSON", action=_Once, type=_path, required=True, help="thresholds from polyroc tune"
+    )
+    apply.add_argument(
+        "--out",
+        metavar="CSV",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="where to write predictions (a new file, or one polyroc wrote)",
+    )
     apply.set_defaults(run=_apply)
 
     report = commands.add_parser(
@@ -473,10 +577,22 @@ def build_parser() -> argparse.ArgumentParser:
             "PATH: the name is the file stem); --val files are matched to models by name, else by order."
         ),
     )
-    report.add_argument("--scores", metavar="[NAME=]FILE", action="append", type=_path, required=True,
-                        help="test score file of a model (repeat for several models)")
-    report.add_argument("--val", metavar="[NAME=]FILE", action="append", type=_path, default=[],
-                        help="validation score file of a model, for threshold tuning")
+    report.add_argument(
+        "--scores",
+        metavar="[NAME=]FILE",
+        action="append",
+        type=_path,
+        required=True,
+        help="test score file of a model (repeat for several models)",
+    )
+    report.add_argument(
+        "--val",
+        metavar="[NAME=]FILE",
+        action="append",
+        type=_path,
+        default=[],
+        help="validation score file of a model, for threshold tuning",
+    )
     _add_input_options(report)
     _add_report_options(report)
     report.set_defaults(run=_report)
@@ -533,6 +649,7 @@ def _stopping_on_signals():
 @contextmanager
 def _one_line_warnings(command):
     with warnings.catch_warnings():
+
         def show(message, category, filename, lineno, file=None, line=None):
             _say(f"polyroc {command}: warning: {str(message).replace(chr(10), ' ')} ({category.__name__})")
 

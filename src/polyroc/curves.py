@@ -195,11 +195,13 @@ class OvrPrecisionRecallCurves(Result):
             {"class": label, "average_precision": float(value), "n_points": int(precision.size)}
             for label, value, precision in zip(self.classes.tolist(), self.average_precision, self.precision)
         ]
-        rows.append({
-            "class": "micro",
-            "average_precision": float(self.micro_average_precision),
-            "n_points": int(self.micro_precision.size),
-        })
+        rows.append(
+            {
+                "class": "micro",
+                "average_precision": float(self.micro_average_precision),
+                "n_points": int(self.micro_precision.size),
+            }
+        )
         return rows
 
     def plot(self, ax=None, **kwargs):

@@ -145,8 +145,14 @@ class Evaluation(Result):
         rows = []
         for name, value in self.scores.items():
             interval = self.intervals.get(name)
-            rows.append({"score": name, "estimate": value, **_bounds(interval),
-                         "method": None if interval is None else interval.method})
+            rows.append(
+                {
+                    "score": name,
+                    "estimate": value,
+                    **_bounds(interval),
+                    "method": None if interval is None else interval.method,
+                }
+            )
         return rows
 
     def _class_rows(self) -> list[dict[str, Any]]:
@@ -182,29 +188,43 @@ class Evaluation(Result):
         Classification report (argmax predictions)
         """
         return "\n".join(
-            ["Classification report (argmax predictions)", "", self.report_text.rstrip(), "",
-             *self._score_lines(), "", *self._class_interval_lines(),
-             "Confusion matrix (rows: true, columns: predicted)", "", *self._matrix_lines()]
+            [
+                "Classification report (argmax predictions)",
+                "",
+                self.report_text.rstrip(),
+                "",
+                *self._score_lines(),
+                "",
+                *self._class_interval_lines(),
+                "Confusion matrix (rows: true, columns: predicted)",
+                "",
+                *self._matrix_lines(),
+            ]
         )
 
     def _score_lines(self) -> list[str]:
         name_width = max(len(name) for name in self.scores)
         if not self.intervals:
             return ["Scores", "", *(f"{name.ljust(name_width)}  {value:.4f}" for name, value in self.scores.items())]
-        return [f"Scores: {self._interval_settings()}", "", *(
-            f"{name.ljust(name_width)}  {_interval_text(self.intervals[name])}" for name in self.scores
-        )]
+        return [
+            f"Scores: {self._interval_settings()}",
+            "",
+            *(f"{name.ljust(name_width)}  {_interval_text(self.intervals[name])}" for name in self.scores),
+        ]
 
     def _class_interval_lines(self) -> list[str]:
         if not self.class_intervals:
             return []
         first = max(len("class"), *(len(str(c)) for c in self.classes)) + 2
-        texts = [[_interval_text(by_class[label]) for by_class in self.class_intervals.values()]
-                 for label in self.classes]
+        texts = [
+            [_interval_text(by_class[label]) for by_class in self.class_intervals.values()] for label in self.classes
+        ]
         cell = max(len(text) for row in texts for text in row) + 2
         header = "class".ljust(first) + "".join(name.rjust(cell) for name in self.class_intervals)
-        rows = [str(label).ljust(first) + "".join(text.rjust(cell) for text in row)
-                for label, row in zip(self.classes, texts)]
+        rows = [
+            str(label).ljust(first) + "".join(text.rjust(cell) for text in row)
+            for label, row in zip(self.classes, texts)
+        ]
         return [f"Per-class scores: {self._interval_settings()}", "", header, *rows, ""]
 
     def _interval_settings(self) -> str:
@@ -326,8 +346,12 @@ def evaluate(
     rng = check_random_state(random_state)
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
-        y_true, y_score, labels=labels, sample_weight=sample_weight,
-        normalize_rows=normalize_rows, from_logits=from_logits,
+        y_true,
+        y_score,
+        labels=labels,
+        sample_weight=sample_weight,
+        normalize_rows=normalize_rows,
+        from_logits=from_logits,
     )
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
@@ -351,19 +375,32 @@ def evaluate(
     if n_boot:
         replicates = _bootstrap_replicates(y_idx, predicted, scores, weights, losses, n_boot, rng)
         options = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
-        intervals = {name: ConfidenceInterval.from_replicates(value, replicates[name], **options)
-                     for name, value in values.items()}
+        intervals = {
+            name: ConfidenceInterval.from_replicates(value, replicates[name], **options)
+            for name, value in values.items()
+        }
         class_intervals = {
-            name: {label: ConfidenceInterval.from_replicates(value[k], replicates[name][:, k], **options)
-                   for k, label in enumerate(classes.tolist())}
+            name: {
+                label: ConfidenceInterval.from_replicates(value[k], replicates[name][:, k], **options)
+                for k, label in enumerate(classes.tolist())
+            }
             for name, value in _class_scores(counts).items()
         }
     y_pred = classes[predicted]
-    report_options = {"labels": classes, "sample_weight": given_weights,
-                      "target_names": [str(c) for c in classes], "zero_division": 0.0}
-    settings = {"n_boot": n_boot, "confidence": confidence, "random_state": random_state,
-                "interval_method": STRATIFIED_PERCENTILE if n_boot else None,
-                "normalize_rows": normalize_rows, "from_logits": from_logits}
+    report_options = {
+        "labels": classes,
+        "sample_weight": given_weights,
+        "target_names": [str(c) for c in classes],
+        "zero_division": 0.0,
+    }
+    settings = {
+        "n_boot": n_boot,
+        "confidence": confidence,
+        "random_state": random_state,
+        "interval_method": STRATIFIED_PERCENTILE if n_boot else None,
+        "normalize_rows": normalize_rows,
+        "from_logits": from_logits,
+    }
     return Evaluation(
         classes=tuple(classes.tolist()),
         confusion_matrix=scale.restore(counts),
@@ -418,10 +455,12 @@ def _bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
         rows = multiplicities.astype(np.float64) if weights is None else multiplicities * weights
         counts = replicate_confusion_counts(y, predicted, n_classes, rows)
         aucs = ranking_aucs(rankings, rows, counts.sum(axis=-1))
-        chunks.append({
-            **_counts_scores(counts),
-            **{_ranking_name(key): value for key, value in aucs.items()},
-            **dict(zip(losses, weighted_means(loss_columns, rows).T)),
-            **_class_scores(counts),
-        })
+        chunks.append(
+            {
+                **_counts_scores(counts),
+                **{_ranking_name(key): value for key, value in aucs.items()},
+                **dict(zip(losses, weighted_means(loss_columns, rows).T)),
+                **_class_scores(counts),
+            }
+        )
     return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}

@@ -393,7 +393,8 @@ def read_scores(
         read = _parquet_columns if suffix in (".parquet", ".pq") else _csv_columns
         columns = read(path)
         labels, scores, classes, ids, weights = _column_table(
-            columns, label_col, id_col, weight_col, score_columns, path)
+            columns, label_col, id_col, weight_col, score_columns, path
+        )
     else:
         raise ValueError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
     if labels is not None:

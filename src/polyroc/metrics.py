@@ -720,19 +720,33 @@ def precision_recall_fscore_support(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     if pair.kind == "multilabel-indicator" or average == "samples":
         return _delegated(
-            "precision_recall_fscore_support", y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label,
-            average=average, warn_for=warn_for, sample_weight=sample_weight, zero_division=zero_division,
+            "precision_recall_fscore_support",
+            y_true,
+            y_pred,
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            warn_for=warn_for,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
         )
     labels = _check_averaging(average, pos_label, pair, labels)
     tables, support = _ovr_tables(pair, labels)
     if average == "micro":
         tables = tables.sum(axis=0, keepdims=True)
     precision = _fill_undefined(
-        _positive_class(_counts.precision, tables), "precision", warn_for, zero_division,
+        _positive_class(_counts.precision, tables),
+        "precision",
+        warn_for,
+        zero_division,
         "Precision is ill-defined for labels with no predicted samples",
     )
     recall = _fill_undefined(
-        _positive_class(_counts.recall, tables), "recall", warn_for, zero_division,
+        _positive_class(_counts.recall, tables),
+        "recall",
+        warn_for,
+        zero_division,
         "Recall is ill-defined for labels with no true samples",
     )
     if np.isposinf(beta):
@@ -741,7 +755,10 @@ def precision_recall_fscore_support(
         f_score = precision
     else:
         f_score = _fill_undefined(
-            _positive_class(_counts.fbeta, tables, beta=float(beta)), "f-score", warn_for, zero_division,
+            _positive_class(_counts.fbeta, tables, beta=float(beta)),
+            "f-score",
+            warn_for,
+            zero_division,
             "F-score is ill-defined for labels with no true nor predicted samples",
         )
     scores = [_average_scores(values, average, support) for values in (precision, recall, f_score)]
@@ -824,8 +841,14 @@ def precision_score(
     array([1.      , 0.      , 0.666667])
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average, warn_for=("precision",),
-        sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("precision",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[0]
 
 
@@ -861,8 +884,14 @@ def recall_score(
     array([1., 0., 1.])
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, labels=labels, pos_label=pos_label, average=average, warn_for=("recall",),
-        sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("recall",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[1]
 
 
@@ -898,8 +927,14 @@ def f1_score(
     0.75
     """
     return fbeta_score(
-        y_true, y_pred, beta=1, labels=labels, pos_label=pos_label, average=average,
-        sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        beta=1,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )
 
 
@@ -939,13 +974,21 @@ def fbeta_score(
     0.571429
     """
     return precision_recall_fscore_support(
-        y_true, y_pred, beta=beta, labels=labels, pos_label=pos_label, average=average, warn_for=("f-score",),
-        sample_weight=sample_weight, zero_division=zero_division,
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        warn_for=("f-score",),
+        sample_weight=sample_weight,
+        zero_division=zero_division,
     )[2]
 
 
-def _one_vs_rest_label_score(metric: Callable, what: str, y_true, y_pred, labels, pos_label, average,
-                             sample_weight, zero_division):
+def _one_vs_rest_label_score(
+    metric: Callable, what: str, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
+):
     """A one-vs-rest counts metric of labels, with the label handling of ``precision_score``."""
     check_option("average", average, tuple(option for option in AVERAGE_OPTIONS if option != "samples"))
     check_zero_division(zero_division)
@@ -1001,8 +1044,15 @@ def specificity_score(
     array([1. , 1. , 0.5])
     """
     return _one_vs_rest_label_score(
-        _counts.specificity, "Specificity is ill-defined for labels with no negative samples",
-        y_true, y_pred, labels, pos_label, average, sample_weight, zero_division,
+        _counts.specificity,
+        "Specificity is ill-defined for labels with no negative samples",
+        y_true,
+        y_pred,
+        labels,
+        pos_label,
+        average,
+        sample_weight,
+        zero_division,
     )
 
 
@@ -1047,8 +1097,15 @@ def youden_score(
     array([1. , 0. , 0.5])
     """
     return _one_vs_rest_label_score(
-        _counts.youden, "Youden's J is ill-defined for labels with no true or no negative samples",
-        y_true, y_pred, labels, pos_label, average, sample_weight, zero_division,
+        _counts.youden,
+        "Youden's J is ill-defined for labels with no true or no negative samples",
+        y_true,
+        y_pred,
+        labels,
+        pos_label,
+        average,
+        sample_weight,
+        zero_division,
     )
 
 
@@ -1093,8 +1150,15 @@ def heidke_skill_score(
     array([1. , 0. , 0.5])
     """
     return _one_vs_rest_label_score(
-        _counts.heidke_skill, "Heidke skill score is ill-defined for labels with a zero denominator",
-        y_true, y_pred, labels, pos_label, average, sample_weight, zero_division,
+        _counts.heidke_skill,
+        "Heidke skill score is ill-defined for labels with a zero denominator",
+        y_true,
+        y_pred,
+        labels,
+        pos_label,
+        average,
+        sample_weight,
+        zero_division,
     )
 
 
@@ -1197,8 +1261,15 @@ def classification_report(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     if pair.kind == "multilabel-indicator":
         return _delegated(
-            "classification_report", y_true, y_pred, labels=labels, target_names=target_names,
-            sample_weight=sample_weight, digits=digits, output_dict=output_dict, zero_division=zero_division,
+            "classification_report",
+            y_true,
+            y_pred,
+            labels=labels,
+            target_names=target_names,
+            sample_weight=sample_weight,
+            digits=digits,
+            output_dict=output_dict,
+            zero_division=zero_division,
         )
     labels_given = labels is not None
     labels = _labels_argument(labels) if labels_given else pair.present
@@ -1215,8 +1286,11 @@ def classification_report(
             stacklevel=2,
         )
     names = [f"{label}" for label in labels] if target_names is None else list(target_names)
-    options = {"labels": labels if labels_given else None, "sample_weight": sample_weight,
-               "zero_division": zero_division}
+    options = {
+        "labels": labels if labels_given else None,
+        "sample_weight": sample_weight,
+        "zero_division": zero_division,
+    }
     precision, recall, f_score, support = precision_recall_fscore_support(y_true, y_pred, **options)
     class_rows = list(zip(names, precision, recall, f_score, support))
     average_rows = []
@@ -1243,9 +1317,7 @@ def _float_scores(y_proba) -> np.ndarray:
 
 def _check_same_length(y_true: np.ndarray, scores: np.ndarray, name: str) -> None:
     if scores.shape[0] != y_true.shape[0]:
-        raise ValueError(
-            f"inconsistent numbers of samples: y_true has {y_true.shape[0]}, {name} has {scores.shape[0]}"
-        )
+        raise ValueError(f"inconsistent numbers of samples: y_true has {y_true.shape[0]}, {name} has {scores.shape[0]}")
 
 
 def _check_probability_range(y_proba: np.ndarray) -> None:
@@ -1296,8 +1368,7 @@ def _multiclass_probabilities(y_true, y_proba: np.ndarray, sample_weight, labels
         y_proba = np.concatenate([1 - y_proba, y_proba], axis=1)
     eps = np.finfo(y_proba.dtype).eps
     if not np.all(np.isclose(y_proba.sum(axis=1), 1, rtol=np.sqrt(eps))):
-        warnings.warn("The y_proba rows do not sum to one. Make sure to pass probabilities.", UserWarning,
-                      stacklevel=3)
+        warnings.warn("The y_proba rows do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
     if classes.size != y_proba.shape[1]:
         source = "y_true" if labels is None else "labels"
         raise ValueError(
@@ -1397,8 +1468,7 @@ def log_loss(
         y_proba = y_pred
     y_proba = _float_scores(_score_input("y_proba", y_proba))
     if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
-        return _delegated("log_loss", y_true, y_proba, normalize=normalize, sample_weight=sample_weight,
-                          labels=labels)
+        return _delegated("log_loss", y_true, y_proba, normalize=normalize, sample_weight=sample_weight, labels=labels)
     y, y_proba, weights = _multiclass_probabilities(y_true, y_proba, sample_weight, labels)
     losses = _sample_log_losses(y, y_proba, np.finfo(y_proba.dtype).eps)
     return _mean_or_sum(losses, weights, normalize)
@@ -1659,11 +1729,17 @@ def _binary_curve_counts(y_true, y_score, pos_label, sample_weight) -> _BinaryCo
 
 def _warn_missing_class(counts: _BinaryCounts) -> None:
     if counts.fps[-1] <= 0:
-        warnings.warn("No negative samples in y_true: the false positive rate is undefined (NaN)",
-                      UndefinedMetricWarning, stacklevel=3)
+        warnings.warn(
+            "No negative samples in y_true: the false positive rate is undefined (NaN)",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
     if counts.tps[-1] <= 0:
-        warnings.warn("No positive samples in y_true: the true positive rate is undefined (NaN)",
-                      UndefinedMetricWarning, stacklevel=3)
+        warnings.warn(
+            "No positive samples in y_true: the true positive rate is undefined (NaN)",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
 
 
 def roc_curve(
@@ -1726,8 +1802,11 @@ def _precision_recall_points(counts: _BinaryCounts, drop_intermediate: bool, sta
     """(precision, recall, thresholds) as scikit-learn: recall 1 everywhere (and a warning) without positives."""
     precision, recall, thresholds = pr_points(*counts, drop_intermediate)
     if counts.tps[-1] == 0:
-        warnings.warn("No positive class found in y_true, recall is set to one for all thresholds.",
-                      UserWarning, stacklevel=stacklevel)
+        warnings.warn(
+            "No positive class found in y_true, recall is set to one for all thresholds.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
         recall = np.append(np.ones(recall.size - 1), 0.0)
     return precision, recall, thresholds
 
@@ -1849,8 +1928,11 @@ def _binary_roc_auc(counts: _BinaryCounts, max_fpr: float | None, two_labels: bo
     needs two points below ``max_fpr`` and raises without them.
     """
     if not two_labels:
-        warnings.warn("Only one class is present in y_true. ROC AUC score is not defined in that case.",
-                      UndefinedMetricWarning, stacklevel=4)
+        warnings.warn(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case.",
+            UndefinedMetricWarning,
+            stacklevel=4,
+        )
         return np.nan
     _warn_missing_class(counts)
     fpr, tpr, _ = roc_points(*counts, True)
@@ -2033,8 +2115,16 @@ def roc_auc_score(
             raise ValueError("multi_class must be in ('ovo', 'ovr') for multiclass targets")
         return _multiclass_roc_auc(y_true, y_score, labels, multi_class, average, sample_weight)
     if kind != "binary":
-        return _delegated("roc_auc_score", y_true, y_score, average=average, sample_weight=sample_weight,
-                          max_fpr=max_fpr, multi_class=multi_class, labels=labels)
+        return _delegated(
+            "roc_auc_score",
+            y_true,
+            y_score,
+            average=average,
+            sample_weight=sample_weight,
+            max_fpr=max_fpr,
+            multi_class=multi_class,
+            labels=labels,
+        )
     present = np.unique(y_true)
     counts = _binary_curve_counts(y_true, y_score, present[-1], sample_weight)
     return _binary_roc_auc(counts, max_fpr, two_labels=present.size == 2)
@@ -2118,8 +2208,14 @@ def average_precision_score(
             raise ValueError(f"pos_label={pos_label!r} is not a valid label: it should be one of {present.tolist()}")
         return _binary_average_precision(_binary_curve_counts(y_true, y_score, pos_label, sample_weight))
     if kind != "multiclass":
-        return _delegated("average_precision_score", y_true, y_score, average=average, pos_label=pos_label,
-                          sample_weight=sample_weight)
+        return _delegated(
+            "average_precision_score",
+            y_true,
+            y_score,
+            average=average,
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+        )
     if pos_label != 1:
         raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label.")
     if y_score.shape != (y_true.shape[0], present.size):
@@ -2132,9 +2228,10 @@ def average_precision_score(
         return _binary_average_precision(_BinaryCounts(*micro_counts(scored.y, scored.scores, scored.weights)))
     if average == "samples":
         return _samples_average_precision(scored)
-    per_class = np.array([
-        _binary_average_precision(_BinaryCounts(*counts))
-        for counts in class_counts(scored.y, scored.scores, scored.weights)
-    ])
+    per_class = np.array(
+        [
+            _binary_average_precision(_BinaryCounts(*counts))
+            for counts in class_counts(scored.y, scored.scores, scored.weights)
+        ]
+    )
     return _average_class_scores(per_class, scored.support, average)
-

@@ -258,8 +258,15 @@ class ConfidenceInterval(Result):
         return self.settings["interval_method"]
 
     def _frame_rows(self) -> list[dict[str, Any]]:
-        return [{"estimate": self.estimate, "low": self.low, "high": self.high,
-                 "confidence": self.confidence, "method": self.method}]
+        return [
+            {
+                "estimate": self.estimate,
+                "low": self.low,
+                "high": self.high,
+                "confidence": self.confidence,
+                "method": self.method,
+            }
+        ]
 
     def __str__(self) -> str:
         percent = f"{100 * self.confidence:g}%"
@@ -309,20 +316,24 @@ class PairedRuleScores(Result):
         rows = []
         for name, interval in self.scores.items():
             difference = self.differences.get(name)
-            rows.append({
-                "rule": name, "estimate": interval.estimate, "low": interval.low, "high": interval.high,
-                "difference": nan if difference is None else difference.estimate,
-                "difference_low": nan if difference is None else difference.low,
-                "difference_high": nan if difference is None else difference.high,
-            })
+            rows.append(
+                {
+                    "rule": name,
+                    "estimate": interval.estimate,
+                    "low": interval.low,
+                    "high": interval.high,
+                    "difference": nan if difference is None else difference.estimate,
+                    "difference_low": nan if difference is None else difference.low,
+                    "difference_high": nan if difference is None else difference.high,
+                }
+            )
         return rows
 
 
 def _check_predictions(predictions: Any, baseline: str | None) -> None:
     if not isinstance(predictions, Mapping):
         raise TypeError(
-            "predictions must be a mapping of rule name to predicted labels, "
-            f"got {type(predictions).__name__}"
+            f"predictions must be a mapping of rule name to predicted labels, got {type(predictions).__name__}"
         )
     if not predictions:
         raise ValueError("predictions must name at least one rule")
@@ -396,28 +407,47 @@ def paired_rule_scores(
     y_true = check_label_vector("y_true", y_true)
     if labels is None:
         labels = np.unique(np.concatenate([y_true, *map(check_label_vector, predictions, predictions.values())]))
-    encoded = {name: check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-               for name, y_pred in predictions.items()}
+    encoded = {
+        name: check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        for name, y_pred in predictions.items()
+    }
     first = next(iter(encoded.values()))
     y_idx, m, weights = first.y_true, first.classes.size, scale_weights(first.sample_weight).weights
     weights = np.ones(y_idx.size) if weights is None else weights
-    estimates = {name: float(score_counts(confusion_counts(y_idx, t.y_pred, m, weights)[None])[0])
-                 for name, t in encoded.items()}
+    estimates = {
+        name: float(score_counts(confusion_counts(y_idx, t.y_pred, m, weights)[None])[0]) for name, t in encoded.items()
+    }
     replicates = {name: [] for name in encoded}
     for multiplicities in bootstrap_multiplicities(y_idx, n_boot, random_state=rng):
         rows = multiplicities * weights
         for name, t in encoded.items():
             replicates[name].append(score_counts(replicate_confusion_counts(y_idx, t.y_pred, m, rows)))
     replicates = {name: np.concatenate(values) for name, values in replicates.items()}
-    options = {"confidence": confidence, "interval_method": PAIRED_STRATIFIED_PERCENTILE, "n_boot": n_boot,
-               "random_state": random_state}
-    scores = {name: ConfidenceInterval.from_replicates(estimates[name], replicates[name], **options)
-              for name in encoded}
-    differences = {} if baseline is None else {
-        name: ConfidenceInterval.from_replicates(
-            estimates[name] - estimates[baseline], replicates[name] - replicates[baseline], **options)
-        for name in encoded if name != baseline
+    options = {
+        "confidence": confidence,
+        "interval_method": PAIRED_STRATIFIED_PERCENTILE,
+        "n_boot": n_boot,
+        "random_state": random_state,
     }
-    settings = {"metric": metric_name(metric), "n_boot": n_boot, "confidence": confidence,
-                "random_state": random_state, "interval_method": PAIRED_STRATIFIED_PERCENTILE}
+    scores = {
+        name: ConfidenceInterval.from_replicates(estimates[name], replicates[name], **options) for name in encoded
+    }
+    differences = (
+        {}
+        if baseline is None
+        else {
+            name: ConfidenceInterval.from_replicates(
+                estimates[name] - estimates[baseline], replicates[name] - replicates[baseline], **options
+            )
+            for name in encoded
+            if name != baseline
+        }
+    )
+    settings = {
+        "metric": metric_name(metric),
+        "n_boot": n_boot,
+        "confidence": confidence,
+        "random_state": random_state,
+        "interval_method": PAIRED_STRATIFIED_PERCENTILE,
+    }
     return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings)

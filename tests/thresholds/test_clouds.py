@@ -50,8 +50,9 @@ def _loop_rates(y, P, taus, m):
     return fpr, tpr
 
 
-@pytest.mark.parametrize("search, options", [("lattice", {"resolution": 16}),
-                                              ("random", {"n_samples": 300, "random_state": 5})])
+@pytest.mark.parametrize(
+    "search, options", [("lattice", {"resolution": 16}), ("random", {"n_samples": 300, "random_state": 5})]
+)
 def test_cloud_points_equal_a_per_tau_loop(search, options):
     rng = np.random.default_rng(0)
     y = rng.integers(0, 4, 250)
@@ -63,8 +64,10 @@ def test_cloud_points_equal_a_per_tau_loop(search, options):
     np.testing.assert_allclose(cloud.dfp, 1 - np.mean(tpr - fpr, axis=0), atol=1e-12)
 
 
-@pytest.mark.parametrize("search, options, size", [("lattice", {"resolution": 6}, 84),
-                                                    ("random", {"n_samples": 300, "random_state": 5}, 300)])
+@pytest.mark.parametrize(
+    "search, options, size",
+    [("lattice", {"resolution": 6}, 84), ("random", {"n_samples": 300, "random_state": 5}, 300)],
+)
 def test_barycentre_is_added_only_on_request(search, options, size):
     # Algorithm 2 samples the grid alone (C(6 + 3, 3) = 84 points, 6 not a multiple of 4)
     rng = np.random.default_rng(0)

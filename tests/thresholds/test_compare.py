@@ -29,8 +29,11 @@ def _problem(seed, n=400, m=4):
 def test_columns_equal_sklearn_scores_of_each_rule(seed, metric):
     y_val, P_val, y_test, P_test = _problem(seed)
     table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, metric=metric, resolution=24)
-    sk = (lambda y, p: accuracy_score(y, p)) if metric == "accuracy" else (
-        lambda y, p: f1_score(y, p, average="macro", labels=range(4), zero_division=0))
+    sk = (
+        (lambda y, p: accuracy_score(y, p))
+        if metric == "accuracy"
+        else (lambda y, p: f1_score(y, p, average="macro", labels=range(4), zero_division=0))
+    )
     for split, y, P in (("validation", y_val, P_val), ("test", y_test, P_test)):
         row = table.rows[split]
         assert row["argmax"] == pytest.approx(sk(y, P.argmax(1)), abs=1e-12)
@@ -65,18 +68,26 @@ def test_ordinal_frechet_column_and_text_rendering():
 def test_glass_tuned_on_validation_applied_to_test_with_dfp():
     glass = load_glass()
     X_rest, X_test, y_rest, y_test = train_test_split(
-        glass.data, glass.target, test_size=0.3, stratify=glass.target, random_state=0)
-    X_train, X_val, y_train, y_val = train_test_split(
-        X_rest, y_rest, test_size=0.4, stratify=y_rest, random_state=0)
+        glass.data, glass.target, test_size=0.3, stratify=glass.target, random_state=0
+    )
+    X_train, X_val, y_train, y_val = train_test_split(X_rest, y_rest, test_size=0.4, stratify=y_rest, random_state=0)
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)).fit(X_train, y_train)
     P_val, P_test = model.predict_proba(X_val), model.predict_proba(X_test)
-    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, metric="balanced_accuracy",
-                          labels=model.classes_, search="random", n_samples=5000, random_state=0)
+    table = compare_rules(
+        y_test,
+        P_test,
+        y_val=y_val,
+        val_scores=P_val,
+        metric="balanced_accuracy",
+        labels=model.classes_,
+        search="random",
+        n_samples=5000,
+        random_state=0,
+    )
     assert table.rows["validation"]["tuned"] >= table.rows["validation"]["argmax"]
     tuned_test = table.tuning.predict(P_test)
     assert table.rows["test"]["tuned"] == pytest.approx(balanced_accuracy_score(y_test, tuned_test))
-    cloud = roc_cloud(y_test, P_test, labels=model.classes_, search="random", n_samples=2000,
-                      random_state=0)
+    cloud = roc_cloud(y_test, P_test, labels=model.classes_, search="random", n_samples=2000, random_state=0)
     assert np.all((cloud.dfp >= 0) & (cloud.dfp <= 2)) and 0 < cloud.dfp_overall < 1
 
 

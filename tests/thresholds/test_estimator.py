@@ -330,8 +330,12 @@ def test_estimator_without_predict_proba_is_refused():
 
 @pytest.mark.parametrize(
     ("cv", "error", "match"),
-    [("loo", ValueError, "cv must be 'prefit', an integer >= 2"), (0.3, TypeError, "cv must be 'prefit'"),
-     (True, TypeError, "cv must be 'prefit'"), (1, ValueError, "at least 2 folds")],
+    [
+        ("loo", ValueError, "cv must be 'prefit', an integer >= 2"),
+        (0.3, TypeError, "cv must be 'prefit'"),
+        (True, TypeError, "cv must be 'prefit'"),
+        (1, ValueError, "at least 2 folds"),
+    ],
 )
 def test_bad_cv_is_refused(cv, error, match):
     X, y = data(seed=15, n=60)

@@ -1,7 +1,8 @@
 """Fast counts against the plain brute force (_counts.threshold_counts).
 
-Lattice dominance counting and the one-coordinate line sweep must return the brute-force counts: exactly on data without ties, and
-on exact-tie (dyadic) data when r is a power of two.
+Lattice dominance counting and the one-coordinate line sweep must return the
+brute-force counts: exactly on data without ties, and on exact-tie (dyadic)
+data when r is a power of two.
 """
 
 import numpy as np

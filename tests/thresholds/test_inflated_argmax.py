@@ -32,12 +32,18 @@ def probability_rows(draw, max_classes=8, max_rows=20):
 def scipy_distance(w, j, eps):
     """Distance from w to {v : v_j >= v_l + eps/sqrt 2 for l != j}, by SLSQP."""
     delta = eps / np.sqrt(2)
-    others = [l for l in range(w.size) if l != j]
-    constraints = [{"type": "ineq", "fun": lambda v, l=l: v[j] - v[l] - delta} for l in others]
+    others = [other for other in range(w.size) if other != j]
+    constraints = [{"type": "ineq", "fun": lambda v, other=other: v[j] - v[other] - delta} for other in others]
     start = w.copy()
     start[j] = w.max() + delta
-    result = minimize(lambda v: np.sum((v - w) ** 2), start, jac=lambda v: 2 * (v - w),
-                      constraints=constraints, method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+    result = minimize(
+        lambda v: np.sum((v - w) ** 2),
+        start,
+        jac=lambda v: 2 * (v - w),
+        constraints=constraints,
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 500},
+    )
     return np.sqrt(result.fun)
 
 

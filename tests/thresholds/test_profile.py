@@ -112,7 +112,7 @@ def test_default_threshold_is_the_tuned_one_and_no_line_beats_a_coordinate_optim
 
 def test_profile_is_a_result_with_one_row_per_class():
     y = ["a", "b", "c", "a", "b", "c"]
-    P = [[.5, .3, .2], [.3, .4, .3], [.2, .3, .5], [.4, .4, .2], [.5, .3, .2], [.1, .3, .6]]
+    P = [[0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5], [0.4, 0.4, 0.2], [0.5, 0.3, 0.2], [0.1, 0.3, 0.6]]
     profile = coordinate_profile(y, P, [1 / 3, 1 / 3, 1 / 3])
     assert isinstance(profile, CoordinateProfile)
     frame = profile.to_frame()
@@ -137,6 +137,6 @@ def test_profile_is_a_result_with_one_row_per_class():
 )
 def test_bad_input_names_the_argument(kwargs, error, match):
     y = [0, 1, 2, 0]
-    P = [[.5, .3, .2], [.3, .4, .3], [.2, .3, .5], [.4, .4, .2]]
+    P = [[0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5], [0.4, 0.4, 0.2]]
     with pytest.raises(error, match=match):
         coordinate_profile(y, P, **kwargs)

@@ -12,9 +12,25 @@ from polyroc.thresholds import compare_rules, coordinate_profile, roc_cloud, tun
 
 #: The setting names shared by every result of polyroc.
 SHARED_SETTING_NAMES = {
-    "metric", "search", "resolution", "n_samples", "domain", "tie_break", "n_boot", "confidence",
-    "random_state", "interval_method", "cutoff_grid", "n_levels", "levels", "weights", "averaging",
-    "normalize_rows", "from_logits", "stratify", "include_barycentre",
+    "metric",
+    "search",
+    "resolution",
+    "n_samples",
+    "domain",
+    "tie_break",
+    "n_boot",
+    "confidence",
+    "random_state",
+    "interval_method",
+    "cutoff_grid",
+    "n_levels",
+    "levels",
+    "weights",
+    "averaging",
+    "normalize_rows",
+    "from_logits",
+    "stratify",
+    "include_barycentre",
 }
 
 
@@ -50,8 +66,14 @@ def test_frozen_result_with_shared_setting_names_and_strict_json(results, name):
 
 def test_tuning_settings_and_table(results):
     tuning = results["tuning"]
-    assert tuning.settings == {"search": "lattice", "domain": "simplex", "tie_break": "closest",
-                               "resolution": 12, "n_samples": None, "random_state": None}
+    assert tuning.settings == {
+        "search": "lattice",
+        "domain": "simplex",
+        "tie_break": "closest",
+        "resolution": 12,
+        "n_samples": None,
+        "random_state": None,
+    }
     assert (tuning.search, tuning.domain, tuning.resolution, tuning.n_samples) == ("lattice", "simplex", 12, None)
     frame = tuning.to_frame()
     assert frame["class"].tolist() == [0, 1, 2]
@@ -89,9 +111,15 @@ def test_compare_rules_takes_test_data_first_and_validation_by_keyword():
     with pytest.raises(TypeError):
         compare_rules(y[:60], P[:60], y[60:], P[60:])  # validation is keyword-only
     weights = np.ones(60)
-    same = compare_rules(y[60:], P[60:], y_val=y[:60], val_scores=P[:60], resolution=12,
-                         sample_weight=weights * 3, val_sample_weight=weights / 7)
+    same = compare_rules(
+        y[60:],
+        P[60:],
+        y_val=y[:60],
+        val_scores=P[:60],
+        resolution=12,
+        sample_weight=weights * 3,
+        val_sample_weight=weights / 7,
+    )
     plain = compare_rules(y[60:], P[60:], y_val=y[:60], val_scores=P[:60], resolution=12)
     for split in ("validation", "test"):
         assert same.rows[split] == pytest.approx(plain.rows[split], abs=1e-12)
-

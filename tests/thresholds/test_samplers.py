@@ -23,9 +23,7 @@ def all_points(chunks):
 
 @pytest.mark.parametrize("m, r", [(2, 1), (2, 7), (3, 5), (4, 6), (5, 3), (7, 2)])
 def test_simplex_lattice_is_every_composition_in_decreasing_order(m, r):
-    expected = sorted(
-        (c for c in itertools.product(range(r + 1), repeat=m) if sum(c) == r), reverse=True
-    )
+    expected = sorted((c for c in itertools.product(range(r + 1), repeat=m) if sum(c) == r), reverse=True)
     points = all_points(iter_lattice(m, r, chunk_size=4))
     assert [tuple(p) for p in points.tolist()] == expected
     assert len(expected) == lattice_size(m, r) == math.comb(r + m - 1, m - 1)

@@ -1,4 +1,6 @@
-"""The toy example of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794 (Figs. 1-2), checked with exact fractions.
+"""The toy example of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794.
+
+The example (Figs. 1-2 of the paper) is checked with exact fractions.
 
 The point coordinates are not published; this 24-point dataset was designed
 (by an integer program) so that the natural rule reproduces every row of the
@@ -16,10 +18,20 @@ from polyroc.thresholds import predict, tune_thresholds
 
 # (label, numerators of p over 120, multiplicity)
 POINTS = [
-    (0, (120, 0, 0), 4), (0, (57, 47, 16), 1), (0, (54, 32, 34), 1), (0, (0, 0, 120), 1),
-    (1, (120, 0, 0), 1), (1, (54, 32, 34), 1), (1, (40, 77, 3), 2), (1, (0, 120, 0), 1),
-    (1, (5, 81, 34), 1), (1, (0, 65, 55), 1),
-    (2, (120, 0, 0), 1), (2, (54, 32, 34), 1), (2, (40, 77, 3), 1), (2, (0, 65, 55), 1),
+    (0, (120, 0, 0), 4),
+    (0, (57, 47, 16), 1),
+    (0, (54, 32, 34), 1),
+    (0, (0, 0, 120), 1),
+    (1, (120, 0, 0), 1),
+    (1, (54, 32, 34), 1),
+    (1, (40, 77, 3), 2),
+    (1, (0, 120, 0), 1),
+    (1, (5, 81, 34), 1),
+    (1, (0, 65, 55), 1),
+    (2, (120, 0, 0), 1),
+    (2, (54, 32, 34), 1),
+    (2, (40, 77, 3), 1),
+    (2, (0, 65, 55), 1),
     (2, (0, 0, 120), 6),
 ]
 Y = np.repeat([label for label, _, k in POINTS], [k for _, _, k in POINTS])

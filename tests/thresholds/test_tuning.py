@@ -108,13 +108,21 @@ def test_coordinate_search_improves_on_its_start():
 
 def test_result_records_settings_and_predicts_labels():
     y = np.array(["cat", "dog", "owl", "dog", "cat", "owl"])
-    P = np.array([[.5, .4, .1], [.4, .45, .15], [.2, .5, .3], [.3, .6, .1], [.3, .2, .5], [.2, .3, .5]])
+    P = np.array(
+        [[0.5, 0.4, 0.1], [0.4, 0.45, 0.15], [0.2, 0.5, 0.3], [0.3, 0.6, 0.1], [0.3, 0.2, 0.5], [0.2, 0.3, 0.5]]
+    )
     result = tune_thresholds(y, P, metric="f1_macro", search="random", n_samples=50, random_state=0)
     assert isinstance(result, TuningResult)
     assert result.metric == "f1_macro" and result.search == "random" and result.domain == "simplex"
     assert result.n_samples == 50 and result.resolution is None and result.settings["random_state"] == 0
-    assert result.settings == {"search": "random", "domain": "simplex", "tie_break": "closest",
-                               "resolution": None, "n_samples": 50, "random_state": 0}
+    assert result.settings == {
+        "search": "random",
+        "domain": "simplex",
+        "tie_break": "closest",
+        "resolution": None,
+        "n_samples": 50,
+        "random_state": 0,
+    }
     assert result.classes.tolist() == ["cat", "dog", "owl"]
     assert set(result.predict(P)) <= {"cat", "dog", "owl"}
     assert result.improvement == result.best_score - result.argmax_score

@@ -80,7 +80,9 @@ class DmfBootstrap(Result):
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per replicate: its D and iterations."""
-        return [{"replicate": i, "D": float(area), "n_iter": int(n)} for i, (area, n) in enumerate(zip(self.D, self.n_iter))]
+        return [
+            {"replicate": i, "D": float(area), "n_iter": int(n)} for i, (area, n) in enumerate(zip(self.D, self.n_iter))
+        ]
 
 
 class Replicates(NamedTuple):
@@ -107,9 +109,7 @@ def replicate_fits(problems, points, settings):
         ]
     else:
         parts = [[] for _ in points]
-        resampled = bootstrap_multiplicities(
-            problems[0].y, settings.n_boot, random_state=rng, chunk_size=chunk
-        )
+        resampled = bootstrap_multiplicities(problems[0].y, settings.n_boot, random_state=rng, chunk_size=chunk)
         for multiplicities in resampled:
             for store, problem, point, start in zip(parts, problems, points, starts):
                 rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights)
@@ -125,8 +125,12 @@ def summarise(replicates, point, settings):
     alpha = (1 - settings.confidence) / 2
     band_low, band_high = vertical_band(replicates.fpr, replicates.tpr, BAND_GRID, alpha, 1 - alpha)
     ci = ConfidenceInterval.from_replicates(
-        point.area, replicates.area, confidence=settings.confidence, interval_method=interval_method(settings),
-        n_boot=settings.n_boot, random_state=settings.random_state,
+        point.area,
+        replicates.area,
+        confidence=settings.confidence,
+        interval_method=interval_method(settings),
+        n_boot=settings.n_boot,
+        random_state=settings.random_state,
     )
     return DmfBootstrap(
         D=replicates.area,
@@ -138,8 +142,13 @@ def summarise(replicates, point, settings):
         band_high=band_high,
         n_unconverged=replicates.n_unconverged,
         n_iter=replicates.n_iter,
-        settings={"bootstrap": settings.bootstrap, "n_boot": settings.n_boot, "confidence": settings.confidence,
-                  "random_state": settings.random_state, "interval_method": interval_method(settings)},
+        settings={
+            "bootstrap": settings.bootstrap,
+            "n_boot": settings.n_boot,
+            "confidence": settings.confidence,
+            "random_state": settings.random_state,
+            "interval_method": interval_method(settings),
+        },
     )
 
 
@@ -181,7 +190,11 @@ def _refit(rates, point, start, settings):
 
 def _fit(response, point, start, settings):
     return fit_factorization(
-        response, point.weights, method=settings.method, start=start, tol=settings.tol,
+        response,
+        point.weights,
+        method=settings.method,
+        start=start,
+        tol=settings.tol,
         max_iter=settings.max_iter,
     )
 

@@ -11,10 +11,12 @@ SECONDS_PER_CELL = 2e-7
 def check_bootstrap_work(n_boot, n_cells):
     """Refuse a bootstrap of ``n_boot`` refits of ``n_cells`` cells beyond :data:`MAX_BOOTSTRAP_CELLS`.
 
-    >>> check_bootstrap_work(10**9, 198)
+    >>> check_bootstrap_work(10**9, 198)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: n_boot=1,000,000,000 replicates of a 198-cell rate matrix are 198,000,000,000 cell refits, about 11 hours at ~0.2 µs each; at most 17,179,869,184 are allowed: use fewer replicates or levels
+    ValueError: n_boot=1,000,000,000 replicates of a 198-cell rate matrix are
+    198,000,000,000 cell refits, about 11 hours at ~0.2 µs each; at most
+    17,179,869,184 are allowed: use fewer replicates or levels
     """
     work = n_boot * n_cells
     if work > MAX_BOOTSTRAP_CELLS:

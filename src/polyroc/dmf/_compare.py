@@ -116,8 +116,7 @@ class ModelComparison(Result):
         """
         record = super().to_dict()
         record["ranking_probabilities"] = [
-            {"ordering": list(ordering), "probability": share}
-            for ordering, share in self.ranking_probabilities.items()
+            {"ordering": list(ordering), "probability": share} for ordering, share in self.ranking_probabilities.items()
         ]
         return record
 
@@ -127,8 +126,16 @@ class ModelComparison(Result):
         rows = []
         for name, area in zip(self.names, self.D):
             ci = self.results[name].ci
-            rows.append({"model": name, "D": float(area), "D_low": ci.low, "D_high": ci.high,
-                         "confidence": ci.confidence, "probability_best": best[name]})
+            rows.append(
+                {
+                    "model": name,
+                    "D": float(area),
+                    "D_low": ci.low,
+                    "D_high": ci.high,
+                    "confidence": ci.confidence,
+                    "probability_best": best[name],
+                }
+            )
         return rows
 
 
@@ -231,8 +238,14 @@ def compare_models(
     )
     problems = [
         prepare_problem(
-            y_true, scores[name], labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
-            cutoff_grid=cutoff_grid, one_binary_pair=True,
+            y_true,
+            scores[name],
+            labels=labels,
+            sample_weight=sample_weight,
+            levels=levels,
+            n_levels=n_levels,
+            cutoff_grid=cutoff_grid,
+            one_binary_pair=True,
         )
         for name in names
     ]

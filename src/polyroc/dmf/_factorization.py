@@ -139,8 +139,12 @@ def saturated_fit(rates):
         intercept = logit(rates[:, :, 0])
     zeros = np.zeros(batch)
     return Factorization(
-        intercept, np.zeros((batch, n_rows)), np.zeros((batch, 1)), zeros,
-        np.zeros(batch, dtype=np.int64), np.ones(batch, dtype=bool),
+        intercept,
+        np.zeros((batch, n_rows)),
+        np.zeros((batch, 1)),
+        zeros,
+        np.zeros(batch, dtype=np.int64),
+        np.ones(batch, dtype=bool),
     )
 
 
@@ -344,8 +348,9 @@ class _Solver:
         if np.all(informative):
             effect = params.effect + gradient / denominator
         else:  # Λ = 0: V is not identified, keep it
-            effect = np.where(informative, params.effect + gradient / np.where(informative, denominator, 1.0),
-                              params.effect)
+            effect = np.where(
+                informative, params.effect + gradient / np.where(informative, denominator, 1.0), params.effect
+            )
         new = params._replace(effect=effect)
         params, deviance = self._halve_while_worse(rates, saturated, params, deviance, new, ws)
         return self._normalise(params), deviance

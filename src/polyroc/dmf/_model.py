@@ -71,9 +71,7 @@ class PointFit(NamedTuple):
     area: float
 
 
-def check_settings(
-    *, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state
-):
+def check_settings(*, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state):
     """Validate the options shared by :func:`roc_dmf` and :func:`compare_models`."""
     check_option("method", method, METHODS)
     check_option("trials", trials, TRIALS)
@@ -177,7 +175,10 @@ def fit_point(problem, settings):
     rates = batch_rates(problem.pools, problem.levels, weights=problem.weights)
     stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
     fit = fit_factorization(
-        response_rates(stacked, counts), weights, method=settings.method, tol=settings.tol,
+        response_rates(stacked, counts),
+        weights,
+        method=settings.method,
+        tol=settings.tol,
         max_iter=settings.max_iter,
     )
     fpr, tpr = roc_points(fit.intercept, monotone=settings.monotone)

@@ -140,8 +140,14 @@ class PairwiseRates(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per (level, pair): the cut-off and both rates."""
         return [
-            {"level": float(level), "positive": self.pairs[j, 0].item(), "negative": self.pairs[j, 1].item(),
-             "cutoff": float(self.cutoffs[t, j]), "tpr": float(self.tpr[t, j]), "fpr": float(self.fpr[t, j])}
+            {
+                "level": float(level),
+                "positive": self.pairs[j, 0].item(),
+                "negative": self.pairs[j, 1].item(),
+                "cutoff": float(self.cutoffs[t, j]),
+                "tpr": float(self.tpr[t, j]),
+                "fpr": float(self.fpr[t, j]),
+            }
             for t, level in enumerate(self.levels)
             for j in range(self.pairs.shape[0])
         ]
@@ -229,7 +235,12 @@ def pairwise_rates(
     ([0.5, 1.0, 1.0], [0.0, 0.0, 0.5])
     """
     problem = prepare_problem(
-        y_true, y_score, labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
+        y_true,
+        y_score,
+        labels=labels,
+        sample_weight=sample_weight,
+        levels=levels,
+        n_levels=n_levels,
         cutoff_grid=cutoff_grid,
     )
     rates = batch_rates(problem.pools, problem.levels, weights=problem.weights)
@@ -483,7 +494,7 @@ def _type7_quantile(scores, weights, levels, flat):
     if weights.dtype.kind == "f":
         return np.stack([_weighted_type7_quantile(scores, row, levels) for row in weights])
     batch, size = weights.shape
-    offset = flat[: -1 : size][:, None]  # weight of the rows before
+    offset = flat[:-1:size][:, None]  # weight of the rows before
     count = flat[size::size][:, None] - offset
     virtual = (count - 1) * levels
     below = np.floor(virtual)

@@ -320,8 +320,14 @@ def roc_dmf(
         random_state=random_state,
     )
     problem = prepare_problem(
-        y_true, y_score, labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
-        cutoff_grid=cutoff_grid, one_binary_pair=True,
+        y_true,
+        y_score,
+        labels=labels,
+        sample_weight=sample_weight,
+        levels=levels,
+        n_levels=n_levels,
+        cutoff_grid=cutoff_grid,
+        one_binary_pair=True,
     )
     check_bootstrap_size(problem, settings)
     point = fit_point(problem, settings)

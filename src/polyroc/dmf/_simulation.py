@@ -1,4 +1,7 @@
-"""The discriminative simulation of Wang & Carvalho (2024), arXiv:2404.13147 (section 5.1), to reproduce its experiments."""
+"""The discriminative simulation of Wang & Carvalho (2024), arXiv:2404.13147.
+
+It follows section 5.1 of the paper, to reproduce its experiments.
+"""
 
 from __future__ import annotations
 

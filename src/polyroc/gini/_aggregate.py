@@ -1,9 +1,10 @@
 """Averaging of one-vs-rest ROC curves with class weights, and the dispersion band.
 
 Vertical averaging (the default): the aggregated curve is
-``TPR_agg(f) = Σ_i w_i TPR_i(f)`` at common FPR values ``f``. Each class curve is piecewise linear with vertical jumps; at a jump the
-interpolant takes the upper value (as ``np.interp`` and scipy's ``interp1d``
-do), so a fixed grid reproduces the reference code. The exact curve instead
+``TPR_agg(f) = Σ_i w_i TPR_i(f)`` at common FPR values ``f``. Each class
+curve is piecewise linear with vertical jumps; at a jump the interpolant
+takes the upper value (as ``np.interp`` and scipy's ``interp1d`` do), so a
+fixed grid reproduces the reference code. The exact curve instead
 uses the union of all breakpoints and keeps both the lower and the upper value
 at each jump: between breakpoints every class curve is linear, so the
 trapezoid area of the aggregate is exactly ``Σ_i w_i AUC_i``.
@@ -90,8 +91,7 @@ def resample_curve(curve, grid):
     """``curve`` at ``grid`` equispaced FPR values (upper value at vertical jumps)."""
     fpr = np.linspace(0.0, 1.0, grid)
     tpr = np.interp(fpr, curve.fpr, curve.tpr)
-    return AggregatedCurve(fpr, tpr, np.interp(fpr, curve.fpr, curve.dispersion),
-                           trapezoid_area(fpr, tpr))
+    return AggregatedCurve(fpr, tpr, np.interp(fpr, curve.fpr, curve.dispersion), trapezoid_area(fpr, tpr))
 
 
 def diagonal_curve(grid=None):
@@ -107,8 +107,7 @@ def _rates_at(counts, thresholds):
     """
     fps, tps, distinct = counts
     reached = np.concatenate(([0], np.searchsorted(-distinct, -thresholds, side="right")))
-    return (np.concatenate(([0.0], fps / fps[-1]))[reached],
-            np.concatenate(([0.0], tps / tps[-1]))[reached])
+    return (np.concatenate(([0.0], fps / fps[-1]))[reached], np.concatenate(([0.0], tps / tps[-1]))[reached])
 
 
 def restrict_weights(weights, present, classes):

@@ -82,8 +82,7 @@ class MultidimensionalGini(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per column: weight, whitened mean, mean difference and Gini index."""
         return [
-            {"column": i, "weight": float(w), "whitened_mean": float(m), "mean_difference": float(d),
-             "gini": float(g)}
+            {"column": i, "weight": float(w), "whitened_mean": float(m), "mean_difference": float(d), "gini": float(g)}
             for i, (w, m, d, g) in enumerate(zip(self.weights, self.whitened_mean, self.mean_difference, self.gini))
         ]
 
@@ -162,9 +161,7 @@ def gini_of_whitened(whitening, X, weights, norm, fitted_on="X"):
     total = _total_abs_mean(whitened_mean, whitened)
     difference = np.zeros(X.shape[1])
     if not whitening.degenerate:
-        difference[whitening.used] = gini_mean_difference(
-            whitened[:, whitening.used], sample_weight=weights, norm=norm
-        )
+        difference[whitening.used] = gini_mean_difference(whitened[:, whitening.used], sample_weight=weights, norm=norm)
     with np.errstate(divide="ignore", invalid="ignore"):
         gini = np.where(whitened_mean != 0, difference / (2 * np.abs(whitened_mean)), np.nan)
     return MultidimensionalGini(

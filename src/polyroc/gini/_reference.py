@@ -75,7 +75,14 @@ def reference_pipeline(y, scores, reference, present, classes, rng):
     curve_weights = restrict_weights(weights, present, classes)
     aggregate = aggregate_vertical(curves, curve_weights, REFERENCE_GRID)
     return ReferenceOutcome(
-        matrix, ranked, whitened_mean, gmd, weights, curve_weights, float(weights @ gmd), curves,
+        matrix,
+        ranked,
+        whitened_mean,
+        gmd,
+        weights,
+        curve_weights,
+        float(weights @ gmd),
+        curves,
         aggregate,
     )
 

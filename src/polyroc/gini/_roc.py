@@ -101,8 +101,10 @@ class GiniBootstrap(Result):
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per FPR value of the band."""
-        return [{"fpr": float(f), "tpr_low": float(lo), "tpr_high": float(hi)}
-                for f, lo, hi in zip(self.fpr, self.tpr_low, self.tpr_high)]
+        return [
+            {"fpr": float(f), "tpr_low": float(lo), "tpr_high": float(hi)}
+            for f, lo, hi in zip(self.fpr, self.tpr_low, self.tpr_high)
+        ]
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,9 +188,14 @@ class GiniRoc(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per class: its Gini weight, one-vs-rest AUC and whitened statistics."""
         return [
-            {"class": label.item() if hasattr(label, "item") else label, "weight": float(self.weights[i]),
-             "auc": float(self.class_auc[i]), "gini": float(self.gini[i]),
-             "whitened_mean": float(self.whitened_mean[i]), "mean_difference": float(self.mean_difference[i])}
+            {
+                "class": label.item() if hasattr(label, "item") else label,
+                "weight": float(self.weights[i]),
+                "auc": float(self.class_auc[i]),
+                "gini": float(self.gini[i]),
+                "whitened_mean": float(self.whitened_mean[i]),
+                "mean_difference": float(self.mean_difference[i]),
+            }
             for i, label in enumerate(self.classes)
         ]
 
@@ -384,8 +391,7 @@ def gini_roc(
         "random_state": random_state,
     }
     if compat == "reference":
-        return _reference_roc(y, scores, reference, classes, present, settings, n_boot=n_boot,
-                              confidence=confidence)
+        return _reference_roc(y, scores, reference, classes, present, settings, n_boot=n_boot, confidence=confidence)
     options = {"singular": singular, "ridge": ridge, "constant": constant}
     whitening, gini = _fitted_gini(scores, weights, reference, classes, options, gini_norm, settings)
     curve_weights = None if gini is None else restrict_weights(gini.weights, present, classes)
@@ -396,13 +402,29 @@ def gini_roc(
     bootstrap = None
     if n_boot:
         bootstrap = _bootstrap(
-            y, scores, weights, present, classes, fixed=None if reference is None else whitening,
-            options=options, grid=grid, averaging=averaging, n_boot=n_boot, confidence=confidence,
-            random_state=random_state, estimate=aggregate.auc,
+            y,
+            scores,
+            weights,
+            present,
+            classes,
+            fixed=None if reference is None else whitening,
+            options=options,
+            grid=grid,
+            averaging=averaging,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+            estimate=aggregate.auc,
         )
     settings.update(
-        compat=None, singular=singular, ridge=None if whitening is None else whitening.ridge,
-        gini_norm=gini_norm, grid=grid, averaging=averaging, n_boot=n_boot, confidence=confidence,
+        compat=None,
+        singular=singular,
+        ridge=None if whitening is None else whitening.ridge,
+        gini_norm=gini_norm,
+        grid=grid,
+        averaging=averaging,
+        n_boot=n_boot,
+        confidence=confidence,
         interval_method=STRATIFIED_PERCENTILE if n_boot else None,
     )
     return _result(classes, present, curve_weights, whitening, gini, curves, aggregate, bootstrap, settings)
@@ -422,17 +444,25 @@ def _fitted_gini(scores, weights, reference, classes, options, gini_norm, settin
             WhiteningWarning,
             stacklevel=3,
         )
-        settings.update(whitening="none: every column of y_score is constant", condition_number=None,
-                        constant_classes=classes.tolist())
+        settings.update(
+            whitening="none: every column of y_score is constant",
+            condition_number=None,
+            constant_classes=classes.tolist(),
+        )
         return None, None
     fitted_on = settings["fitted_on"]
     whitening = fit_whitening(
-        scores if reference is None else reference, weights if reference is None else None,
-        **options, name=fitted_on,
+        scores if reference is None else reference,
+        weights if reference is None else None,
+        **options,
+        name=fitted_on,
     )
     warn_about_whitening(whitening, classes, fitted_on)
-    settings.update(whitening=whitening.applied, condition_number=whitening.condition_number,
-                    constant_classes=classes[~whitening.used].tolist())
+    settings.update(
+        whitening=whitening.applied,
+        condition_number=whitening.condition_number,
+        constant_classes=classes[~whitening.used].tolist(),
+    )
     return whitening, gini_of_whitened(whitening, scores, weights, gini_norm)
 
 
@@ -442,19 +472,45 @@ def _result(classes, present, curve_weights, whitening, gini, curves, aggregate,
     if gini is None:
         undefined = np.full(k, np.nan)
         return GiniRoc(
-            classes=classes, weights=undefined, g1=0.0, auc_theory=0.5, auc_agg=aggregate.auc,
-            fpr=aggregate.fpr, tpr=aggregate.tpr, dispersion=aggregate.dispersion,
-            class_fpr=curves.fpr, class_tpr=curves.tpr, class_auc=curves.auc,
-            whitening=np.zeros((k, k)), whitened_mean=np.zeros(k), mean_difference=np.zeros(k),
-            gini=np.zeros(k), degenerate=False, classes_used=(), bootstrap=bootstrap, settings=settings,
+            classes=classes,
+            weights=undefined,
+            g1=0.0,
+            auc_theory=0.5,
+            auc_agg=aggregate.auc,
+            fpr=aggregate.fpr,
+            tpr=aggregate.tpr,
+            dispersion=aggregate.dispersion,
+            class_fpr=curves.fpr,
+            class_tpr=curves.tpr,
+            class_auc=curves.auc,
+            whitening=np.zeros((k, k)),
+            whitened_mean=np.zeros(k),
+            mean_difference=np.zeros(k),
+            gini=np.zeros(k),
+            degenerate=False,
+            classes_used=(),
+            bootstrap=bootstrap,
+            settings=settings,
         )
     return GiniRoc(
-        classes=classes, weights=curve_weights, g1=gini.g1, auc_theory=gini.auc_theory,
-        auc_agg=aggregate.auc, fpr=aggregate.fpr, tpr=aggregate.tpr,
-        dispersion=aggregate.dispersion, class_fpr=curves.fpr, class_tpr=curves.tpr,
-        class_auc=curves.auc, whitening=whitening.matrix, whitened_mean=gini.whitened_mean,
-        mean_difference=gini.mean_difference, gini=gini.gini, degenerate=gini.degenerate,
-        classes_used=tuple(classes[present & whitening.used].tolist()), bootstrap=bootstrap,
+        classes=classes,
+        weights=curve_weights,
+        g1=gini.g1,
+        auc_theory=gini.auc_theory,
+        auc_agg=aggregate.auc,
+        fpr=aggregate.fpr,
+        tpr=aggregate.tpr,
+        dispersion=aggregate.dispersion,
+        class_fpr=curves.fpr,
+        class_tpr=curves.tpr,
+        class_auc=curves.auc,
+        whitening=whitening.matrix,
+        whitened_mean=gini.whitened_mean,
+        mean_difference=gini.mean_difference,
+        gini=gini.gini,
+        degenerate=gini.degenerate,
+        classes_used=tuple(classes[present & whitening.used].tolist()),
+        bootstrap=bootstrap,
         settings=settings,
     )
 
@@ -521,9 +577,7 @@ def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, ab
     present = _present_classes(check_class_support(y, classes, weights), classes, absent)
     reference = None
     if reference_scores is not None:
-        reference = check_real_array(
-            "reference_scores", reference_scores, n_columns=scores.shape[1], min_samples=2
-        )
+        reference = check_real_array("reference_scores", reference_scores, n_columns=scores.shape[1], min_samples=2)
     return y, scores, classes, weights, present, reference
 
 
@@ -546,8 +600,22 @@ def _replicate_weights(scores, replicate, present, classes, fixed, options):
     return restrict_weights(class_weights(whitening, scores, replicate), present, classes)
 
 
-def _bootstrap(y, scores, sample_weight, present, classes, *, fixed, options, grid, averaging,
-               n_boot, confidence, random_state, estimate):
+def _bootstrap(
+    y,
+    scores,
+    sample_weight,
+    present,
+    classes,
+    *,
+    fixed,
+    options,
+    grid,
+    averaging,
+    n_boot,
+    confidence,
+    random_state,
+    estimate,
+):
     """Stratified bootstrap of the weights, the aggregated TPR and its area.
 
     ``fixed`` is the whitening fitted on reference scores, kept in every
@@ -585,15 +653,28 @@ def _summarise(weights, tpr, auc, *, estimate, confidence, random_state):
     else:
         weights_low, weights_high = percentile_interval(weights, confidence=confidence)
     interval = ConfidenceInterval.from_replicates(
-        estimate, auc, confidence=confidence, interval_method=STRATIFIED_PERCENTILE, n_boot=n_boot,
+        estimate,
+        auc,
+        confidence=confidence,
+        interval_method=STRATIFIED_PERCENTILE,
+        n_boot=n_boot,
         random_state=random_state,
     )
     return GiniBootstrap(
-        fpr=np.linspace(0.0, 1.0, tpr.shape[1]), tpr_low=tpr_low, tpr_high=tpr_high, auc=interval,
+        fpr=np.linspace(0.0, 1.0, tpr.shape[1]),
+        tpr_low=tpr_low,
+        tpr_high=tpr_high,
+        auc=interval,
         auc_se=float(np.std(auc, ddof=1)) if n_boot > 1 else float("nan"),
-        weights_low=weights_low, weights_high=weights_high,
-        settings={"n_boot": n_boot, "confidence": confidence, "random_state": random_state,
-                  "interval_method": STRATIFIED_PERCENTILE, "stratify": True},
+        weights_low=weights_low,
+        weights_high=weights_high,
+        settings={
+            "n_boot": n_boot,
+            "confidence": confidence,
+            "random_state": random_state,
+            "interval_method": STRATIFIED_PERCENTILE,
+            "stratify": True,
+        },
     )
 
 
@@ -608,9 +689,7 @@ def _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, ave
     }
     given = [name for name, changed in fixed.items() if changed]
     if given:
-        raise ValueError(
-            f"compat='reference' fixes the whole pipeline; do not pass {', '.join(given)}"
-        )
+        raise ValueError(f"compat='reference' fixes the whole pipeline; do not pass {', '.join(given)}")
 
 
 def _reference_roc(y, scores, reference, classes, present, settings, *, n_boot, confidence):
@@ -619,32 +698,59 @@ def _reference_roc(y, scores, reference, classes, present, settings, *, n_boot, 
     rng = check_random_state(random_state)
     outcome = reference_pipeline(y, scores, reference, present, classes, rng)
     settings.update(
-        compat="reference", singular=None,
+        compat="reference",
+        singular=None,
         whitening=f"reference: N(0, {REFERENCE_NOISE:g}) noise, floors {REFERENCE_FLOOR:g}, "
         f"caps {REFERENCE_CAP:g}, global rank rescaling",
-        ridge=None, condition_number=None, constant_classes=[],
-        gini_norm="reference: Δ/2, not divided by the mean", grid=REFERENCE_GRID,
-        averaging="vertical", n_boot=n_boot, confidence=confidence,
+        ridge=None,
+        condition_number=None,
+        constant_classes=[],
+        gini_norm="reference: Δ/2, not divided by the mean",
+        grid=REFERENCE_GRID,
+        averaging="vertical",
+        n_boot=n_boot,
+        confidence=confidence,
         interval_method=STRATIFIED_PERCENTILE if n_boot else None,
     )
     aggregate = outcome.aggregate
     bootstrap = None
     if n_boot:
-        bootstrap = _reference_bootstrap(y, scores, reference, classes, present, rng, n_boot=n_boot,
-                                         confidence=confidence, random_state=random_state, estimate=aggregate.auc)
+        bootstrap = _reference_bootstrap(
+            y,
+            scores,
+            reference,
+            classes,
+            present,
+            rng,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+            estimate=aggregate.auc,
+        )
     return GiniRoc(
-        classes=classes, weights=outcome.curve_weights, g1=outcome.g1, auc_theory=(outcome.g1 + 1) / 2,
-        auc_agg=aggregate.auc, fpr=aggregate.fpr, tpr=aggregate.tpr,
-        dispersion=aggregate.dispersion, class_fpr=outcome.curves.fpr,
-        class_tpr=outcome.curves.tpr, class_auc=outcome.curves.auc, whitening=outcome.matrix,
-        whitened_mean=outcome.whitened_mean, mean_difference=2 * outcome.gmd, gini=outcome.gmd,
-        degenerate=False, classes_used=tuple(classes[present].tolist()), bootstrap=bootstrap,
+        classes=classes,
+        weights=outcome.curve_weights,
+        g1=outcome.g1,
+        auc_theory=(outcome.g1 + 1) / 2,
+        auc_agg=aggregate.auc,
+        fpr=aggregate.fpr,
+        tpr=aggregate.tpr,
+        dispersion=aggregate.dispersion,
+        class_fpr=outcome.curves.fpr,
+        class_tpr=outcome.curves.tpr,
+        class_auc=outcome.curves.auc,
+        whitening=outcome.matrix,
+        whitened_mean=outcome.whitened_mean,
+        mean_difference=2 * outcome.gmd,
+        gini=outcome.gmd,
+        degenerate=False,
+        classes_used=tuple(classes[present].tolist()),
+        bootstrap=bootstrap,
         settings=settings,
     )
 
 
-def _reference_bootstrap(y, scores, reference, classes, present, rng, *, n_boot, confidence, random_state,
-                         estimate):
+def _reference_bootstrap(y, scores, reference, classes, present, rng, *, n_boot, confidence, random_state, estimate):
     """The reference pipeline rerun on rows resampled within each class, each replicate with fresh noise."""
     weights, tpr, auc = [], [], []
     for chunk in bootstrap_multiplicities(y, n_boot, random_state=rng):

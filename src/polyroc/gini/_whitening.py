@@ -136,8 +136,10 @@ class Whitening(Result):
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per column: its mean, standard deviation and whether it was whitened."""
-        return [{"column": i, "mean": float(m), "scale": float(sd), "used": bool(u)}
-                for i, (m, sd, u) in enumerate(zip(self.mean, self.scale, self.used))]
+        return [
+            {"column": i, "mean": float(m), "scale": float(sd), "used": bool(u)}
+            for i, (m, sd, u) in enumerate(zip(self.mean, self.scale, self.used))
+        ]
 
 
 def zca_cor_whitening(

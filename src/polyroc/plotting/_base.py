@@ -87,8 +87,9 @@ class Display:
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
     @classmethod
-    def from_estimator(cls, estimator: Any, X: Any, y: Any, *, ax: Any = None, name: str | None = None,
-                       **kwargs: Any) -> Display:
+    def from_estimator(
+        cls, estimator: Any, X: Any, y: Any, *, ax: Any = None, name: str | None = None, **kwargs: Any
+    ) -> Display:
         """Draw from a fitted estimator's ``predict_proba`` on ``X`` against ``y``.
 
         Calls ``from_predictions(y, estimator.predict_proba(X), ...)`` with,

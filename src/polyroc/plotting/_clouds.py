@@ -131,8 +131,16 @@ class RocCloudDisplay(Display):
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         cloud = roc_cloud(
-            y_true, y_score, thresholds=thresholds, search=search, resolution=resolution, n_samples=n_samples,
-            domain=domain, labels=labels, sample_weight=sample_weight, random_state=random_state,
+            y_true,
+            y_score,
+            thresholds=thresholds,
+            search=search,
+            resolution=resolution,
+            n_samples=n_samples,
+            domain=domain,
+            labels=labels,
+            sample_weight=sample_weight,
+            random_state=random_state,
             include_barycentre=include_barycentre,
         )
         return cls(cloud).plot(ax=ax, name=name, **kwargs)
@@ -260,8 +268,7 @@ class RocCloudDisplay(Display):
             return plt.subplots(figsize=(5, 5))[1]
         ncols = min(n_classes, 4) if ncols is None else ncols
         nrows = -(-n_classes // ncols)
-        _, grid = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False,
-                               layout="constrained")
+        _, grid = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False, layout="constrained")
         for extra in grid.ravel()[n_classes:]:
             extra.remove()
         return grid.ravel()[:n_classes]
@@ -269,32 +276,53 @@ class RocCloudDisplay(Display):
     def _class_title(self, j: int) -> str:
         return f"{self.cloud.classes[j]}: DFP = {self.cloud.dfp[j]:.3f}"
 
-    def _draw_class(self, axes: Any, j: int, overlay: bool, color: str, curve_style: dict | None,
-                    argmax: bool, scatter_kw: dict) -> None:
+    def _draw_class(
+        self, axes: Any, j: int, overlay: bool, color: str, curve_style: dict | None, argmax: bool, scatter_kw: dict
+    ) -> None:
         """Cloud of class j, its OvR curve (``curve_style`` None: none) and its argmax point."""
         cloud, curves = self.cloud, self.cloud.ovr_curves
-        self.scatters_.append(axes.scatter(
-            cloud.fpr[:, j], cloud.tpr[:, j], color=color,
-            label=self._class_title(j) if overlay else "ROC cloud", **scatter_kw,
-        ))
+        self.scatters_.append(
+            axes.scatter(
+                cloud.fpr[:, j],
+                cloud.tpr[:, j],
+                color=color,
+                label=self._class_title(j) if overlay else "ROC cloud",
+                **scatter_kw,
+            )
+        )
         line = None
         if curve_style is not None and not np.isnan(curves.auc[j]):
-            style = {"color": color if overlay else "black", "linewidth": 1.2,
-                     "label": "_nolegend_" if overlay else f"OvR ROC (AUC = {curves.auc[j]:.3f})", **curve_style}
+            style = {
+                "color": color if overlay else "black",
+                "linewidth": 1.2,
+                "label": "_nolegend_" if overlay else f"OvR ROC (AUC = {curves.auc[j]:.3f})",
+                **curve_style,
+            }
             (line,) = axes.plot(curves.fpr[j], curves.tpr[j], **style)
         self.lines_.append(line)
         marker = None
         if argmax:
             (marker,) = axes.plot(
-                [cloud.argmax_fpr[j]], [cloud.argmax_tpr[j]], linestyle="none", marker="X",
-                markersize=8, color="black", label="argmax" if not overlay or j == 0 else "_nolegend_",
+                [cloud.argmax_fpr[j]],
+                [cloud.argmax_tpr[j]],
+                linestyle="none",
+                marker="X",
+                markersize=8,
+                color="black",
+                label="argmax" if not overlay or j == 0 else "_nolegend_",
             )
         self.argmax_markers_.append(marker)
 
     @staticmethod
     def _finish_axes(axes: Any, title: str) -> None:
-        axes.set(xlim=(-0.02, 1.02), ylim=(-0.02, 1.02), aspect="equal", title=title,
-                 xlabel="False positive rate", ylabel="True positive rate")
+        axes.set(
+            xlim=(-0.02, 1.02),
+            ylim=(-0.02, 1.02),
+            aspect="equal",
+            title=title,
+            xlabel="False positive rate",
+            ylabel="True positive rate",
+        )
         legend = axes.legend(loc="lower right", fontsize="small")
         for handle in legend.legend_handles:
             if hasattr(handle, "set_sizes"):

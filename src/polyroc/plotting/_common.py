@@ -14,10 +14,19 @@ __all__ = ["class_colors", "simplex_to_cartesian"]
 TRIANGLE = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3.0) / 2.0]])
 
 #: matplotlib's "tab10" colours (its default property cycle), then the lighter partner of each from "tab20".
-TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-TAB20_LIGHT = ("#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
-               "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
+TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+TAB20_LIGHT = (
+    "#aec7e8",
+    "#ffbb78",
+    "#98df8a",
+    "#ff9896",
+    "#c5b0d5",
+    "#c49c94",
+    "#f7b6d2",
+    "#c7c7c7",
+    "#dbdb8d",
+    "#9edae5",
+)
 
 #: gid of the chance line, so that several displays on one Axes draw it once.
 CHANCE_GID = "polyroc-chance-level"
@@ -115,8 +124,13 @@ def curve_kwargs_list(curve_kwargs: Any, n_curves: int) -> list[dict[str, Any]]:
 
 def draw_chance_level(ax: Any, x: ArrayLike, y: ArrayLike, label: str, chance_level_kw: Any) -> Any:
     """The chance line from ``x`` to ``y`` (dashed grey); drawn once per Axes when several displays share it."""
-    kwargs = {"color": "grey", "linestyle": "--", "linewidth": 1, "label": label,
-              **check_kwargs("chance_level_kw", chance_level_kw)}
+    kwargs = {
+        "color": "grey",
+        "linestyle": "--",
+        "linewidth": 1,
+        "label": label,
+        **check_kwargs("chance_level_kw", chance_level_kw),
+    }
     for line in ax.get_lines():
         if line.get_gid() == CHANCE_GID and np.array_equal(line.get_xydata(), np.column_stack([x, y])):
             return line

@@ -136,16 +136,20 @@ class ConfusionMatrixDisplay(Display):
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         classes = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight).classes
-        matrix = confusion_matrix(
-            y_true, y_pred, labels=classes, sample_weight=sample_weight, normalize=normalize
-        )
+        matrix = confusion_matrix(y_true, y_pred, labels=classes, sample_weight=sample_weight, normalize=normalize)
         display_labels = classes if display_labels is None else display_labels
         display = cls(matrix, display_labels=display_labels, normalize=normalize)
         return display.plot(ax=ax, name=name, **kwargs)
 
     @classmethod
     def from_estimator(
-        cls, estimator: Any, X: ArrayLike, y: ArrayLike, *, ax: Any = None, name: str | None = None,
+        cls,
+        estimator: Any,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        ax: Any = None,
+        name: str | None = None,
         **kwargs: Any,
     ) -> ConfusionMatrixDisplay:
         """Confusion matrix of a fitted classifier's ``predict(X)`` against ``y``.
@@ -192,8 +196,16 @@ class ConfusionMatrixDisplay(Display):
 
     @classmethod
     def from_result(
-        cls, result: Any, y_true: ArrayLike, y_score: ArrayLike, *, sample_weight: ArrayLike | None = None,
-        normalize: str | None = None, ax: Any = None, name: str | None = None, **kwargs: Any,
+        cls,
+        result: Any,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        normalize: str | None = None,
+        ax: Any = None,
+        name: str | None = None,
+        **kwargs: Any,
     ) -> ConfusionMatrixDisplay:
         """Confusion matrix of a tuned rule (e.g. a ``TuningResult``) on labelled scores.
 
@@ -236,8 +248,14 @@ class ConfusionMatrixDisplay(Display):
                 f"(e.g. a TuningResult); result is a {type(result).__name__}"
             )
         return cls.from_predictions(
-            y_true, result.predict(y_score), labels=result.classes, sample_weight=sample_weight,
-            normalize=normalize, ax=ax, name=name, **kwargs,
+            y_true,
+            result.predict(y_score),
+            labels=result.classes,
+            sample_weight=sample_weight,
+            normalize=normalize,
+            ax=ax,
+            name=name,
+            **kwargs,
         )
 
     def plot(
@@ -303,9 +321,12 @@ class ConfusionMatrixDisplay(Display):
         self.colorbar_ = ax.figure.colorbar(self.im_, ax=ax) if colorbar else None
         labels = np.arange(n_classes) if self.display_labels is None else self.display_labels
         ax.set(
-            xticks=np.arange(n_classes), yticks=np.arange(n_classes),
-            xticklabels=[str(label) for label in labels], yticklabels=[str(label) for label in labels],
-            xlabel="Predicted label", ylabel="True label",
+            xticks=np.arange(n_classes),
+            yticks=np.arange(n_classes),
+            xticklabels=[str(label) for label in labels],
+            yticklabels=[str(label) for label in labels],
+            xlabel="Predicted label",
+            ylabel="True label",
         )
         ax.set_ylim(n_classes - 0.5, -0.5)
         for label in ax.get_xticklabels():

@@ -128,9 +128,21 @@ class DmfRocDisplay(Display):
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         result = roc_dmf(
-            y_true, y_score, labels=labels, sample_weight=sample_weight, levels=levels, n_levels=n_levels,
-            cutoff_grid=cutoff_grid, method=method, weighting=weighting, trials=trials, monotone=monotone,
-            bootstrap=bootstrap, n_boot=n_boot, confidence=confidence, random_state=random_state,
+            y_true,
+            y_score,
+            labels=labels,
+            sample_weight=sample_weight,
+            levels=levels,
+            n_levels=n_levels,
+            cutoff_grid=cutoff_grid,
+            method=method,
+            weighting=weighting,
+            trials=trials,
+            monotone=monotone,
+            bootstrap=bootstrap,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
         )
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
@@ -196,13 +208,23 @@ class DmfRocDisplay(Display):
             settings = boot.settings
             kind = settings.get("bootstrap")
             label = f"{100 * settings['confidence']:g}% {kind + ' ' if kind else ''}bootstrap band"
-            band_style = {"color": self.line_.get_color(), "alpha": 0.2, "linewidth": 0,
-                          "label": with_name(self.name, label), **band_kw}
+            band_style = {
+                "color": self.line_.get_color(),
+                "alpha": 0.2,
+                "linewidth": 0,
+                "label": with_name(self.name, label),
+                **band_kw,
+            }
             self.band_ = ax.fill_between(boot.band_fpr, boot.band_low, boot.band_high, **band_style)
         self.chance_level_ = None
         if plot_chance_level:
             self.chance_level_ = draw_chance_level(ax, [0, 1], [0, 1], "chance (D = 0.5)", chance_level_kw)
-        ax.set(xlabel="FPR-like  expit(Λ0 fp)", ylabel="TPR-like  expit(Λ0 tp)", xlim=(0, 1), ylim=(0, 1.01),
-               title="ROC-DMF")
+        ax.set(
+            xlabel="FPR-like  expit(Λ0 fp)",
+            ylabel="TPR-like  expit(Λ0 tp)",
+            xlim=(0, 1),
+            ylim=(0, 1.01),
+            title="ROC-DMF",
+        )
         ax.legend(loc="lower right", fontsize="small")
         return self

@@ -135,8 +135,16 @@ class GiniRocDisplay(Display):
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         result = gini_roc(
-            y_true, y_score, labels=labels, sample_weight=sample_weight, reference_scores=reference_scores,
-            averaging=averaging, grid=grid, n_boot=n_boot, confidence=confidence, random_state=random_state,
+            y_true,
+            y_score,
+            labels=labels,
+            sample_weight=sample_weight,
+            reference_scores=reference_scores,
+            averaging=averaging,
+            grid=grid,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
         )
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
@@ -198,24 +206,36 @@ class GiniRocDisplay(Display):
         check_kwargs("chance_level_kw", chance_level_kw)
         ax = self._start(ax, name)
         self.class_lines_ = self._draw_classes(ax) if show_classes else [None] * result.classes.size
-        style = {"color": "black", "linewidth": 2.5,
-                 "label": with_name(self.name, f"Gini-weighted ROC (AUC = {result.auc_agg:.3f})"), **curve_kwargs}
+        style = {
+            "color": "black",
+            "linewidth": 2.5,
+            "label": with_name(self.name, f"Gini-weighted ROC (AUC = {result.auc_agg:.3f})"),
+            **curve_kwargs,
+        }
         (self.line_,) = ax.plot(result.fpr, result.tpr, **style)
         color = self.line_.get_color()
         self.dispersion_ = None
         if show_dispersion:
             self.dispersion_ = ax.fill_between(
-                result.fpr, np.clip(result.tpr - result.dispersion, 0, 1),
-                np.clip(result.tpr + result.dispersion, 0, 1), color=color, alpha=0.12, linewidth=0,
+                result.fpr,
+                np.clip(result.tpr - result.dispersion, 0, 1),
+                np.clip(result.tpr + result.dispersion, 0, 1),
+                color=color,
+                alpha=0.12,
+                linewidth=0,
                 label="between-class dispersion (±1 weighted SD, not a confidence band)",
             )
         self.band_ = None
         boot = result.bootstrap
         if plot_band and boot is not None:
             self.band_ = ax.fill_between(
-                boot.fpr, boot.tpr_low, boot.tpr_high, color=color, alpha=0.3, linewidth=0,
-                label=f"{100 * boot.settings['confidence']:g}% stratified bootstrap band "
-                      f"(B={boot.settings['n_boot']})",
+                boot.fpr,
+                boot.tpr_low,
+                boot.tpr_high,
+                color=color,
+                alpha=0.3,
+                linewidth=0,
+                label=f"{100 * boot.settings['confidence']:g}% stratified bootstrap band (B={boot.settings['n_boot']})",
             )
         self.chance_level_ = None
         if plot_chance_level:
@@ -224,11 +244,20 @@ class GiniRocDisplay(Display):
         if result.settings.get("compat") == "reference":
             k = result.classes.size
             (self.reference_baseline_,) = ax.plot(
-                [0, 1], [0, 1 / k], color="grey", linestyle=":", linewidth=1,
+                [0, 1],
+                [0, 1 / k],
+                color="grey",
+                linestyle=":",
+                linewidth=1,
                 label=f"reference code's baseline y = x/{k} (area 1/(2k) = {1 / (2 * k):.3f})",
             )
-        ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate", ylabel="True positive rate",
-               title=f"{self.name}: Gini-weighted multiclass ROC" if self.name else "Gini-weighted multiclass ROC")
+        ax.set(
+            xlim=(0, 1),
+            ylim=(0, 1.01),
+            xlabel="False positive rate",
+            ylabel="True positive rate",
+            title=f"{self.name}: Gini-weighted multiclass ROC" if self.name else "Gini-weighted multiclass ROC",
+        )
         ax.legend(loc="lower right", fontsize="small")
         return self
 
@@ -243,7 +272,8 @@ class GiniRocDisplay(Display):
             line = None
             if not np.isnan(auc):
                 share = "" if np.isnan(weight) else f"w = {weight:.3f}, "  # NaN: constant scores
-                (line,) = ax.plot(fpr, tpr, color=colors[k], linewidth=0.8, alpha=0.7,
-                                  label=f"class {label} ({share}AUC = {auc:.3f})")
+                (line,) = ax.plot(
+                    fpr, tpr, color=colors[k], linewidth=0.8, alpha=0.7, label=f"class {label} ({share}AUC = {auc:.3f})"
+                )
             lines.append(line)
         return lines

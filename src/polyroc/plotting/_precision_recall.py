@@ -180,8 +180,7 @@ class PrecisionRecallDisplay(Display):
         ):
             if np.isnan(ap):
                 continue
-            style = {"drawstyle": "steps-post", "color": colors[k], "label": f"{label} (AP = {ap:.3f})",
-                     **styles[k]}
+            style = {"drawstyle": "steps-post", "color": colors[k], "label": f"{label} (AP = {ap:.3f})", **styles[k]}
             (self.lines_[k],) = ax.plot(recall, precision, **style)
             if plot_chance_level:
                 self.chance_levels_[k] = ax.axhline(
@@ -190,13 +189,22 @@ class PrecisionRecallDisplay(Display):
         self.micro_line_ = None
         if micro:
             (self.micro_line_,) = ax.plot(
-                curves.micro_recall, curves.micro_precision, drawstyle="steps-post", color="black",
-                linestyle=":", linewidth=2,
+                curves.micro_recall,
+                curves.micro_precision,
+                drawstyle="steps-post",
+                color="black",
+                linestyle=":",
+                linewidth=2,
                 label=with_name(self.name, f"micro-average (AP = {curves.micro_average_precision:.3f})"),
             )
         title = "one-vs-rest precision-recall curves"
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="Recall", ylabel="Precision",
-               title=f"{self.name}: {title}" if self.name else title.capitalize())
+        ax.set(
+            xlim=(-0.01, 1.01),
+            ylim=(-0.01, 1.01),
+            xlabel="Recall",
+            ylabel="Precision",
+            title=f"{self.name}: {title}" if self.name else title.capitalize(),
+        )
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower left", fontsize="small")
         return self

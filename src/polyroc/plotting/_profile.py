@@ -180,23 +180,41 @@ class TuningProfileDisplay(Display):
         for j, (label, edges, values) in enumerate(zip(profile.classes, profile.edges, profile.values)):
             line = None
             if edges is not None:
-                style = {"baseline": None, "color": colors[j], "linewidth": 1.5,
-                         "label": f"τ_{label} (τ* = {profile.threshold[j]:.3f})", **styles[j]}
+                style = {
+                    "baseline": None,
+                    "color": colors[j],
+                    "linewidth": 1.5,
+                    "label": f"τ_{label} (τ* = {profile.threshold[j]:.3f})",
+                    **styles[j],
+                }
                 line = ax.stairs(values, edges, **style)
             self.lines_.append(line)
         ax.axvline(0.0, color="black", linestyle=":", linewidth=1)
         self.argmax_line_ = None
         if plot_argmax:
-            style = {"color": "grey", "linestyle": "--", "linewidth": 1,
-                     "label": f"argmax ({profile.argmax_score:.3f})", **argmax_kw}
+            style = {
+                "color": "grey",
+                "linestyle": "--",
+                "linewidth": 1,
+                "label": f"argmax ({profile.argmax_score:.3f})",
+                **argmax_kw,
+            }
             self.argmax_line_ = ax.axhline(profile.argmax_score, **style)
         (self.best_marker_,) = ax.plot(
-            0.0, profile.score, linestyle="none", marker="*", markersize=15, markerfacecolor="red",
-            markeredgecolor="black", label=f"τ* ({profile.score:.3f})",
+            0.0,
+            profile.score,
+            linestyle="none",
+            marker="*",
+            markersize=15,
+            markerfacecolor="red",
+            markeredgecolor="black",
+            label=f"τ* ({profile.score:.3f})",
         )
         title = f"{profile.metric} along each threshold coordinate through τ*"
-        ax.set(xlabel="δ: change of τ_j from τ* (other thresholds fixed)", ylabel=profile.metric,
-               title=f"{self.name}: {title}" if self.name else title)
+        ax.set(
+            xlabel="δ: change of τ_j from τ* (other thresholds fixed)",
+            ylabel=profile.metric,
+            title=f"{self.name}: {title}" if self.name else title,
+        )
         ax.legend(loc="best", fontsize="small")
         return self
-

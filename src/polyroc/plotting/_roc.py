@@ -178,19 +178,32 @@ class RocCurveDisplay(Display):
         self.micro_line_ = self.macro_line_ = self.chance_level_ = None
         if micro and curves.micro_fpr is not None:
             (self.micro_line_,) = ax.plot(
-                curves.micro_fpr, curves.micro_tpr, color="black", linestyle=":", linewidth=2,
+                curves.micro_fpr,
+                curves.micro_tpr,
+                color="black",
+                linestyle=":",
+                linewidth=2,
                 label=with_name(self.name, f"micro-average (AUC = {curves.micro_auc:.3f})"),
             )
         if macro:
             (self.macro_line_,) = ax.plot(
-                self.macro_fpr, self.macro_tpr, color="dimgrey", linestyle="--", linewidth=2,
+                self.macro_fpr,
+                self.macro_tpr,
+                color="dimgrey",
+                linestyle="--",
+                linewidth=2,
                 label=with_name(self.name, f"macro-average (AUC = {self.macro_auc:.3f})"),
             )
         if plot_chance_level:
             self.chance_level_ = draw_chance_level(ax, [0, 1], [0, 1], "chance (AUC = 0.5)", chance_level_kw)
-        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), aspect="equal",
-               xlabel="False positive rate", ylabel="True positive rate",
-               title=f"{self.name}: one-vs-rest ROC curves" if self.name else "One-vs-rest ROC curves")
+        ax.set(
+            xlim=(-0.01, 1.01),
+            ylim=(-0.01, 1.01),
+            aspect="equal",
+            xlabel="False positive rate",
+            ylabel="True positive rate",
+            title=f"{self.name}: one-vs-rest ROC curves" if self.name else "One-vs-rest ROC curves",
+        )
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="lower right", fontsize="small")
         return self

@@ -144,8 +144,9 @@ class SimplexHeatmapDisplay(Display):
                 "this TuningResult has no score surface; tune with return_surface=True "
                 "(tune_thresholds(..., return_surface=True))"
             )
-        display = cls(result.thresholds, result.scores, result.best_threshold,
-                      metric=result.metric, classes=result.classes)
+        display = cls(
+            result.thresholds, result.scores, result.best_threshold, metric=result.metric, classes=result.classes
+        )
         return display.plot(ax=ax, name=name, **kwargs)
 
     @classmethod
@@ -204,9 +205,18 @@ class SimplexHeatmapDisplay(Display):
         """
         check_three_classes(cls.__name__, n_score_columns(y_score))
         result = tune_thresholds(
-            y_true, y_score, metric=metric, search=search, resolution=resolution, n_samples=n_samples,
-            domain=domain, labels=labels, sample_weight=sample_weight, tie_break=tie_break,
-            random_state=random_state, return_surface=True,
+            y_true,
+            y_score,
+            metric=metric,
+            search=search,
+            resolution=resolution,
+            n_samples=n_samples,
+            domain=domain,
+            labels=labels,
+            sample_weight=sample_weight,
+            tie_break=tie_break,
+            random_state=random_state,
+            return_surface=True,
         )
         return cls.from_result(result, ax=ax, name=name, **kwargs)
 
@@ -265,12 +275,22 @@ class SimplexHeatmapDisplay(Display):
         self.collection_ = ax.tripcolor(self.triangulation_, values, cmap=cmap, shading=shading)
         draw_triangle(ax, self.classes)
         (self.argmax_marker_,) = ax.plot(
-            *simplex_to_cartesian(BARYCENTRE), linestyle="none", marker="o", markersize=8,
-            markerfacecolor="white", markeredgecolor="black", label="argmax (barycentre)",
+            *simplex_to_cartesian(BARYCENTRE),
+            linestyle="none",
+            marker="o",
+            markersize=8,
+            markerfacecolor="white",
+            markeredgecolor="black",
+            label="argmax (barycentre)",
         )
         (self.best_marker_,) = ax.plot(
-            *simplex_to_cartesian(self.best_threshold), linestyle="none", marker="*", markersize=15,
-            markerfacecolor="red", markeredgecolor="black", label="best τ*",
+            *simplex_to_cartesian(self.best_threshold),
+            linestyle="none",
+            marker="*",
+            markersize=15,
+            markerfacecolor="red",
+            markeredgecolor="black",
+            label="best τ*",
         )
         self.colorbar_ = None
         if colorbar:
@@ -285,9 +305,7 @@ def _clip(polygon: np.ndarray, normal: np.ndarray, offset: float) -> np.ndarray:
     """Part of a convex polygon (vertices in p-space) where ``polygon @ normal >= offset``."""
     values = polygon @ normal - offset
     kept = []
-    for start, end, start_value, end_value in zip(
-        polygon, np.roll(polygon, -1, axis=0), values, np.roll(values, -1)
-    ):
+    for start, end, start_value, end_value in zip(polygon, np.roll(polygon, -1, axis=0), values, np.roll(values, -1)):
         if start_value >= 0:
             kept.append(start)
         if (start_value >= 0) != (end_value >= 0):
@@ -467,8 +485,11 @@ class DecisionRegionsDisplay(Display):
         check_three_classes(cls.__name__, n_score_columns(y_score))
         targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
         display = cls(
-            BARYCENTRE if threshold is None else threshold, y_score=targets.y_score, y_true=targets.y_true,
-            sample_weight=targets.sample_weight, classes=targets.classes,
+            BARYCENTRE if threshold is None else threshold,
+            y_score=targets.y_score,
+            y_true=targets.y_true,
+            sample_weight=targets.sample_weight,
+            classes=targets.classes,
         )
         return display.plot(ax=ax, name=name, **kwargs)
 
@@ -530,8 +551,14 @@ class DecisionRegionsDisplay(Display):
         if y_true is None or y_score is None:
             raise ValueError("pass both y_true and y_score to draw the samples, or neither")
         return cls.from_predictions(
-            y_true, y_score, threshold=result.best_threshold, labels=result.classes,
-            sample_weight=sample_weight, ax=ax, name=name, **kwargs,
+            y_true,
+            y_score,
+            threshold=result.best_threshold,
+            labels=result.classes,
+            sample_weight=sample_weight,
+            ax=ax,
+            name=name,
+            **kwargs,
         )
 
     def plot(
@@ -580,8 +607,11 @@ class DecisionRegionsDisplay(Display):
             region = None
             if len(vertices) >= 3:
                 (region,) = ax.fill(
-                    *simplex_to_cartesian(vertices).T, color=colors[k], alpha=region_alpha,
-                    linewidth=0, label=f"predicted {label}",
+                    *simplex_to_cartesian(vertices).T,
+                    color=colors[k],
+                    alpha=region_alpha,
+                    linewidth=0,
+                    label=f"predicted {label}",
                 )
             self.regions_.append(region)
         self.scatters_ = []
@@ -589,8 +619,13 @@ class DecisionRegionsDisplay(Display):
             self._draw_samples(ax, colors, scatter_kw)
         tau = ", ".join(f"{value:.3g}" for value in self.threshold)
         (self.threshold_marker_,) = ax.plot(
-            *simplex_to_cartesian(self.threshold), linestyle="none", marker="*", markersize=15,
-            markerfacecolor="white", markeredgecolor="black", label=f"τ = ({tau})",
+            *simplex_to_cartesian(self.threshold),
+            linestyle="none",
+            marker="*",
+            markersize=15,
+            markerfacecolor="white",
+            markeredgecolor="black",
+            label=f"τ = ({tau})",
         )
         draw_triangle(ax, self.classes)
         title = "Decision regions of argmax(p − τ)"
@@ -606,5 +641,13 @@ class DecisionRegionsDisplay(Display):
             sizes *= self.sample_weight / self.sample_weight.mean()
         for k, label in enumerate(self.classes):
             mine = self.y_true == k
-            self.scatters_.append(ax.scatter(points[mine, 0], points[mine, 1], s=sizes[mine], color=colors[k],
-                                             label=f"true {label}", **scatter_kw))
+            self.scatters_.append(
+                ax.scatter(
+                    points[mine, 0],
+                    points[mine, 1],
+                    s=sizes[mine],
+                    color=colors[k],
+                    label=f"true {label}",
+                    **scatter_kw,
+                )
+            )

@@ -30,8 +30,13 @@ __all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps"]
 
 
 #: Section of the report that each step fills (keys of ``ModelAnalysis.skipped``).
-SECTIONS = {"metrics": "metrics", "threshold tuning": "tuning", "ROC clouds": "roc_cloud",
-            "Gini ROC": "gini", "ROC-DMF": "dmf"}
+SECTIONS = {
+    "metrics": "metrics",
+    "threshold tuning": "tuning",
+    "ROC clouds": "roc_cloud",
+    "Gini ROC": "gini",
+    "ROC-DMF": "dmf",
+}
 
 
 @dataclass
@@ -86,10 +91,17 @@ def _bootstrap_options(inputs):
 
 def _evaluation_step(inputs, analysis):
     scores = inputs.test[analysis.name]
-    analysis.evaluation = _section(analysis, "metrics", lambda: evaluate(
-        inputs.y_test, scores, labels=inputs.classes, sample_weight=inputs.sample_weight,
-        **_bootstrap_options(inputs),
-    ))
+    analysis.evaluation = _section(
+        analysis,
+        "metrics",
+        lambda: evaluate(
+            inputs.y_test,
+            scores,
+            labels=inputs.classes,
+            sample_weight=inputs.sample_weight,
+            **_bootstrap_options(inputs),
+        ),
+    )
 
 
 def _tuning_step(inputs, analysis):
@@ -97,17 +109,27 @@ def _tuning_step(inputs, analysis):
 
     def tune_and_compare():
         comparison = compare_rules(
-            inputs.y_test, inputs.test[name], y_val=inputs.y_val, val_scores=inputs.validation[name],
-            metric=inputs.metric, labels=classes, sample_weight=inputs.sample_weight,
-            val_sample_weight=inputs.val_sample_weight, random_state=inputs.random_state,
+            inputs.y_test,
+            inputs.test[name],
+            y_val=inputs.y_val,
+            val_scores=inputs.validation[name],
+            metric=inputs.metric,
+            labels=classes,
+            sample_weight=inputs.sample_weight,
+            val_sample_weight=inputs.val_sample_weight,
+            random_state=inputs.random_state,
             return_surface=classes.size == 3,
         )
         scores = inputs.test[name]
-        predictions = {"argmax": classes[np.argmax(scores, axis=1)],
-                       "tuned": comparison.tuning.predict(scores)}
+        predictions = {"argmax": classes[np.argmax(scores, axis=1)], "tuned": comparison.tuning.predict(scores)}
         rules = paired_rule_scores(
-            inputs.y_test, predictions, metric=inputs.metric, labels=classes, baseline="argmax",
-            sample_weight=inputs.sample_weight, **_bootstrap_options(inputs),
+            inputs.y_test,
+            predictions,
+            metric=inputs.metric,
+            labels=classes,
+            baseline="argmax",
+            sample_weight=inputs.sample_weight,
+            **_bootstrap_options(inputs),
         )
         return comparison, rules
 
@@ -115,16 +137,31 @@ def _tuning_step(inputs, analysis):
 
 
 def _cloud_step(inputs, analysis):
-    analysis.cloud = _section(analysis, "ROC clouds", lambda: roc_cloud(
-        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, sample_weight=inputs.sample_weight,
-    ))
+    analysis.cloud = _section(
+        analysis,
+        "ROC clouds",
+        lambda: roc_cloud(
+            inputs.y_test,
+            inputs.test[analysis.name],
+            labels=inputs.classes,
+            sample_weight=inputs.sample_weight,
+        ),
+    )
 
 
 def _gini_step(inputs, analysis):
-    analysis.gini = _section(analysis, "Gini ROC", lambda: gini_roc(
-        inputs.y_test, inputs.test[analysis.name], labels=inputs.classes, sample_weight=inputs.sample_weight,
-        absent="drop", **_bootstrap_options(inputs),
-    ))
+    analysis.gini = _section(
+        analysis,
+        "Gini ROC",
+        lambda: gini_roc(
+            inputs.y_test,
+            inputs.test[analysis.name],
+            labels=inputs.classes,
+            sample_weight=inputs.sample_weight,
+            absent="drop",
+            **_bootstrap_options(inputs),
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -135,13 +172,18 @@ class SkippedComparison:
 
 
 def _dmf_options(inputs):
-    return {"labels": inputs.classes, "sample_weight": inputs.sample_weight, "bootstrap": "stratified",
-            **_bootstrap_options(inputs)}
+    return {
+        "labels": inputs.classes,
+        "sample_weight": inputs.sample_weight,
+        "bootstrap": "stratified",
+        **_bootstrap_options(inputs),
+    }
 
 
 def _single_dmf(inputs, analysis):
-    analysis.dmf = _section(analysis, "ROC-DMF", lambda: roc_dmf(
-        inputs.y_test, inputs.test[analysis.name], **_dmf_options(inputs)))
+    analysis.dmf = _section(
+        analysis, "ROC-DMF", lambda: roc_dmf(inputs.y_test, inputs.test[analysis.name], **_dmf_options(inputs))
+    )
 
 
 def _dmf_step(inputs, analyses):
@@ -157,8 +199,7 @@ def _dmf_step(inputs, analyses):
         return None
     step = "ROC-DMF (all models, paired bootstrap)"
     try:
-        comparison = _recorded(first, step, lambda: compare_models(
-            inputs.y_test, inputs.test, **_dmf_options(inputs)))
+        comparison = _recorded(first, step, lambda: compare_models(inputs.y_test, inputs.test, **_dmf_options(inputs)))
     except ValueError as error:
         for analysis in analyses:
             _single_dmf(inputs, analysis)

@@ -36,7 +36,8 @@ def _smote_pipeline(y_train, random_state):
 
     smallest = int(np.unique(y_train, return_counts=True)[1].min())
     return make_imblearn_pipeline(
-        StandardScaler(), SMOTE(k_neighbors=max(1, min(5, smallest - 1)), random_state=random_state),
+        StandardScaler(),
+        SMOTE(k_neighbors=max(1, min(5, smallest - 1)), random_state=random_state),
         LogisticRegression(max_iter=5000),
     )
 
@@ -82,28 +83,41 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
     glass = load_glass()
     train, val, test = SPLIT
     X_train, X_rest, y_train, y_rest = train_test_split(
-        glass.data, glass.target, train_size=train, stratify=glass.target, random_state=random_state)
+        glass.data, glass.target, train_size=train, stratify=glass.target, random_state=random_state
+    )
     X_val, X_test, y_val, y_test = train_test_split(
-        X_rest, y_rest, test_size=test / (val + test), stratify=y_rest, random_state=random_state)
+        X_rest, y_rest, test_size=test / (val + test), stratify=y_rest, random_state=random_state
+    )
     models = {
         "logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
         "logistic, class-weighted": make_pipeline(
-            StandardScaler(), LogisticRegression(max_iter=5000, class_weight="balanced")),
+            StandardScaler(), LogisticRegression(max_iter=5000, class_weight="balanced")
+        ),
     }
     notes = [
-        (f"Demo: UCI glass ({glass.data.shape[0]} rows), stratified {int(100 * train)}/{int(100 * val)}/"
-        f"{int(100 * test)} train/validation/test split (seed {random_state}); models fitted on train, "
-        "thresholds tuned on validation, everything below measured on test."),
+        (
+            f"Demo: UCI glass ({glass.data.shape[0]} rows), stratified {int(100 * train)}/{int(100 * val)}/"
+            f"{int(100 * test)} train/validation/test split (seed {random_state}); models fitted on train, "
+            "thresholds tuned on validation, everything below measured on test."
+        ),
     ]
     smote = _smote_pipeline(y_train, random_state)
     if smote is None:
-        notes.append("The SMOTE model was skipped: imbalanced-learn is not installed "
-                     "(pip install 'polyroc[imbalance]').")
+        notes.append(
+            "The SMOTE model was skipped: imbalanced-learn is not installed (pip install 'polyroc[imbalance]')."
+        )
     else:
         models["logistic, SMOTE"] = smote
     val_scores, test_scores = {}, {}
     for name, model in models.items():
         model.fit(X_train, y_train)
         val_scores[name], test_scores[name] = model.predict_proba(X_val), model.predict_proba(X_test)
-    return DemoScores(model.classes_, y_val, y_test, val_scores, test_scores, tuple(notes),
-                      "UCI glass identification (bundled), test split")
+    return DemoScores(
+        model.classes_,
+        y_val,
+        y_test,
+        val_scores,
+        test_scores,
+        tuple(notes),
+        "UCI glass identification (bundled), test split",
+    )

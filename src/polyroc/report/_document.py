@@ -40,8 +40,7 @@ METRIC_NAMES = {
     "brier_score": "Brier score",
     "top_2_accuracy": "Top-2 accuracy",
 }
-OVERVIEW_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "matthews_corrcoef", "roc_auc_ovr_macro",
-                    "log_loss")
+OVERVIEW_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "matthews_corrcoef", "roc_auc_ovr_macro", "log_loss")
 RULE_COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
 
 
@@ -57,8 +56,13 @@ def _model_id(index, name):
 
 def _figure_item(figure, prefix):
     width, height = _png_size(figure.png)
-    return {"id": f"{prefix}-{figure.key}", "caption": figure.caption, "width": width, "height": height,
-            "data": base64.b64encode(figure.png).decode("ascii")}
+    return {
+        "id": f"{prefix}-{figure.key}",
+        "caption": figure.caption,
+        "width": width,
+        "height": height,
+        "data": base64.b64encode(figure.png).decode("ascii"),
+    }
 
 
 def _format_number(value, digits=3):
@@ -157,26 +161,44 @@ class Report:
             select_autoescape,
         )
 
-        environment = Environment(loader=PackageLoader("polyroc.report", "templates"),
-                                  autoescape=select_autoescape(["html", "j2"]), undefined=StrictUndefined)
+        environment = Environment(
+            loader=PackageLoader("polyroc.report", "templates"),
+            autoescape=select_autoescape(["html", "j2"]),
+            undefined=StrictUndefined,
+        )
         template = environment.get_template("report.html.j2")
         models = [
-            {"name": name, "id": _model_id(index, name), "r": model, "readings": self.readings[name],
-             "figures": {f.key: _figure_item(f, _model_id(index, name)) for f in self.figures[name]}}
+            {
+                "name": name,
+                "id": _model_id(index, name),
+                "r": model,
+                "readings": self.readings[name],
+                "figures": {f.key: _figure_item(f, _model_id(index, name)) for f in self.figures[name]},
+            }
             for index, (name, model) in enumerate(self.results["models"].items())
         ]
         return template.render(
-            r=self.results, models=models, readings=self.readings, num=_format_number, percent=_format_percent,
-            seed=_format_seed, support=_format_support,
+            r=self.results,
+            models=models,
+            readings=self.readings,
+            num=_format_number,
+            percent=_format_percent,
+            seed=_format_seed,
+            support=_format_support,
             shared_figures=[_figure_item(f, "all") for f in self.shared_figures],
-            metric_names=METRIC_NAMES, overview_metrics=OVERVIEW_METRICS, rule_columns=RULE_COLUMNS,
+            metric_names=METRIC_NAMES,
+            overview_metrics=OVERVIEW_METRICS,
+            rule_columns=RULE_COLUMNS,
         )
 
     def files(self) -> dict[str, bytes]:
         """The report's files as ``{relative path: bytes}``: the figures, ``results.json``, ``report.html``."""
         named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
-        files = {f"figures/{prefix}-{figure.key}.png": figure.png
-                 for prefix, figures in [*named, ("all", self.shared_figures)] for figure in figures}
+        files = {
+            f"figures/{prefix}-{figure.key}.png": figure.png
+            for prefix, figures in [*named, ("all", self.shared_figures)]
+            for figure in figures
+        }
         files["results.json"] = (json.dumps(self.results, indent=2, allow_nan=False) + "\n").encode("utf-8")
         files["report.html"] = self.to_html().encode("utf-8")
         return files
@@ -310,10 +332,19 @@ def build_report(
     >>> report.results["models"]["model"]["metrics"]["intervals"]["accuracy"]["settings"]["n_boot"]
     50
     """
-    inputs = check_report_inputs(y_true, y_score, y_val=y_val, val_scores=val_scores, labels=labels,
-                                 sample_weight=sample_weight, val_sample_weight=val_sample_weight,
-                                 metric=metric, n_boot=n_boot, confidence=confidence,
-                                 random_state=random_state)
+    inputs = check_report_inputs(
+        y_true,
+        y_score,
+        y_val=y_val,
+        val_scores=val_scores,
+        labels=labels,
+        sample_weight=sample_weight,
+        val_sample_weight=val_sample_weight,
+        metric=metric,
+        n_boot=n_boot,
+        confidence=confidence,
+        random_state=random_state,
+    )
     analyses = [ModelAnalysis(name) for name in inputs.test]
     steps = analysis_steps(inputs, analyses)
     total = len(steps) + len(analyses) + 1

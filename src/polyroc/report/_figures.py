@@ -47,13 +47,24 @@ def _confusion(analysis, inputs):
 
     def draw(figure, axes):
         for ax, normalize, title in zip(axes, (None, "true"), ("counts", "row-normalised (recall)")):
-            ConfusionMatrixDisplay.from_predictions(inputs.y_test, predicted, labels=classes,
-                                                    sample_weight=inputs.sample_weight, normalize=normalize,
-                                                    ax=ax, colorbar=False)
+            ConfusionMatrixDisplay.from_predictions(
+                inputs.y_test,
+                predicted,
+                labels=classes,
+                sample_weight=inputs.sample_weight,
+                normalize=normalize,
+                ax=ax,
+                colorbar=False,
+            )
             ax.set_title(f"Confusion matrix, {title}")
 
-    return _render("confusion", "Confusion matrix of argmax predictions on test: counts and "
-                   "recall per true class.", draw, figsize=(10, 4.6), ncols=2)
+    return _render(
+        "confusion",
+        "Confusion matrix of argmax predictions on test: counts and recall per true class.",
+        draw,
+        figsize=(10, 4.6),
+        ncols=2,
+    )
 
 
 def _roc_and_pr(analysis, inputs):
@@ -71,8 +82,13 @@ def _roc_and_pr(analysis, inputs):
         for ax in axes:
             ax.legend(loc="lower right" if ax is axes[0] else "lower left", fontsize="x-small")
 
-    return _render("roc_pr", "One-vs-rest ROC curves with micro and macro averages (left) and "
-                   "precision-recall curves (right), test scores.", draw, figsize=(10, 4.8), ncols=2)
+    return _render(
+        "roc_pr",
+        "One-vs-rest ROC curves with micro and macro averages (left) and precision-recall curves (right), test scores.",
+        draw,
+        figsize=(10, 4.8),
+        ncols=2,
+    )
 
 
 def _tuning(analysis, inputs):
@@ -84,23 +100,35 @@ def _tuning(analysis, inputs):
 
     tuning = analysis.comparison.tuning
     if inputs.classes.size == 3:
+
         def draw(figure, axes):
             SimplexHeatmapDisplay.from_result(tuning, ax=axes[0])
-            DecisionRegionsDisplay.from_result(tuning, inputs.y_test, inputs.test[analysis.name],
-                                               sample_weight=inputs.sample_weight, ax=axes[1])
+            DecisionRegionsDisplay.from_result(
+                tuning, inputs.y_test, inputs.test[analysis.name], sample_weight=inputs.sample_weight, ax=axes[1]
+            )
 
-        caption = (f"Left: validation {tuning.metric} over the threshold simplex (star: τ*). "
-                   "Right: decision regions of τ* with the test samples.")
+        caption = (
+            f"Left: validation {tuning.metric} over the threshold simplex (star: τ*). "
+            "Right: decision regions of τ* with the test samples."
+        )
         return _render("tuning", caption, draw, figsize=(10, 4.6), ncols=2)
 
     def draw(figure, ax):
         TuningProfileDisplay.from_predictions(
-            inputs.y_val, inputs.validation[analysis.name], threshold=tuning.best_threshold, metric=tuning.metric,
-            labels=tuning.classes, sample_weight=inputs.val_sample_weight, domain=tuning.domain, ax=ax,
+            inputs.y_val,
+            inputs.validation[analysis.name],
+            threshold=tuning.best_threshold,
+            metric=tuning.metric,
+            labels=tuning.classes,
+            sample_weight=inputs.val_sample_weight,
+            domain=tuning.domain,
+            ax=ax,
         )
 
-    caption = (f"Validation {tuning.metric} along each threshold coordinate through τ* "
-               "(the other coordinates rescaled to stay on the simplex).")
+    caption = (
+        f"Validation {tuning.metric} along each threshold coordinate through τ* "
+        "(the other coordinates rescaled to stay on the simplex)."
+    )
     return _render("tuning", caption, draw, figsize=(7, 4.6))
 
 
@@ -115,15 +143,25 @@ def _clouds(analysis, inputs):
             extra.remove()
         analysis.cloud.plot(ax=axes[:n_classes])
 
-    return _render("clouds", "ROC clouds on test: (FPR, TPR) of each class under argmax(p − τ) "
-                   "for every sampled τ, over the class's one-vs-rest ROC curve; × marks argmax.",
-                   draw, figsize=(3.4 * ncols, 3.4 * nrows), nrows=nrows, ncols=ncols, squeeze=False)
+    return _render(
+        "clouds",
+        "ROC clouds on test: (FPR, TPR) of each class under argmax(p − τ) "
+        "for every sampled τ, over the class's one-vs-rest ROC curve; × marks argmax.",
+        draw,
+        figsize=(3.4 * ncols, 3.4 * nrows),
+        nrows=nrows,
+        ncols=ncols,
+        squeeze=False,
+    )
 
 
 def _gini(analysis, inputs):
-    return _render("gini", "Gini-weighted ROC curve on test with its stratified bootstrap band, "
-                   "over the per-class one-vs-rest curves.",
-                   lambda figure, ax: analysis.gini.plot(ax=ax), figsize=(6.4, 5))
+    return _render(
+        "gini",
+        "Gini-weighted ROC curve on test with its stratified bootstrap band, over the per-class one-vs-rest curves.",
+        lambda figure, ax: analysis.gini.plot(ax=ax),
+        figsize=(6.4, 5),
+    )
 
 
 def model_figures(analysis: Any, inputs: Any) -> list[ReportFigure]:
@@ -169,9 +207,9 @@ def comparison_figures(analyses: list[Any]) -> list[ReportFigure]:
     def draw(figure, ax):
         for index, analysis in enumerate(analyses):
             if analysis.dmf is not None:
-                analysis.dmf.plot(ax=ax, name=analysis.name if len(analyses) > 1 else None,
-                                  curve_kwargs={"color": f"C{index}"})
+                analysis.dmf.plot(
+                    ax=ax, name=analysis.name if len(analyses) > 1 else None, curve_kwargs={"color": f"C{index}"}
+                )
         ax.set_title("ROC-DMF")
 
-    return [_render("dmf", "ROC-DMF curves on test with stratified bootstrap bands.", draw,
-                    figsize=(6.4, 5))]
+    return [_render("dmf", "ROC-DMF curves on test with stratified bootstrap bands.", draw, figsize=(6.4, 5))]

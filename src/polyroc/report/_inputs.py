@@ -55,8 +55,9 @@ def _named(role: str, scores: Any) -> Mapping[str, Any]:
             raise TypeError(f"{role} must name at least one model")
         return scores
     if isinstance(scores, (str, bytes)) or scores is None:
-        raise TypeError(f"{role} must be a score matrix or a mapping of model name to score matrix, "
-                        f"got {type(scores).__name__}")
+        raise TypeError(
+            f"{role} must be a score matrix or a mapping of model name to score matrix, got {type(scores).__name__}"
+        )
     return {DEFAULT_MODEL_NAME: scores}
 
 
@@ -146,7 +147,9 @@ random_state
                 f"val_scores must name the same models as y_score ({sorted(test)}), got {sorted(val_named)}"
             )
         y_checked, validation, _, val_weights = _checked_models(
-            "val_scores", "validation", y_val, val_named, classes, val_sample_weight)
+            "val_scores", "validation", y_val, val_named, classes, val_sample_weight
+        )
         validation = {name: validation[name] for name in test}
-    return ReportInputs(classes, y_test, test, y_checked, validation, metric, n_boot, confidence,
-                        random_state, weights, val_weights)
+    return ReportInputs(
+        classes, y_test, test, y_checked, validation, metric, n_boot, confidence, random_state, weights, val_weights
+    )

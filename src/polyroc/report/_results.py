@@ -64,11 +64,18 @@ def _data_section(inputs: ReportInputs) -> dict[str, Any]:
         counts = {str(c): int(np.sum(y == c)) for c in inputs.classes}
         present = [n for n in counts.values() if n > 0]
         weighted = None if weights is None else {str(c): float(weights[y == c].sum()) for c in inputs.classes}
-        return {"n_samples": int(y.size), "class_counts": counts, "class_weights": weighted,
-                "imbalance_ratio": max(present) / min(present)}
+        return {
+            "n_samples": int(y.size),
+            "class_counts": counts,
+            "class_weights": weighted,
+            "imbalance_ratio": max(present) / min(present),
+        }
 
-    return {"classes": [str(c) for c in inputs.classes], "test": split(inputs.y_test, inputs.sample_weight),
-            "validation": None if inputs.y_val is None else split(inputs.y_val, inputs.val_sample_weight)}
+    return {
+        "classes": [str(c) for c in inputs.classes],
+        "test": split(inputs.y_test, inputs.sample_weight),
+        "validation": None if inputs.y_val is None else split(inputs.y_val, inputs.val_sample_weight),
+    }
 
 
 def _tuning_section(analysis: ModelAnalysis) -> dict[str, Any] | None:
@@ -128,19 +135,27 @@ def results_document(
         ``data``, ``models`` (name -> sections), ``model_comparison``,
         ``skipped`` and ``omitted`` (:data:`OMITTED`).
     """
-    settings = {"metric": inputs.metric, "n_boot": inputs.n_boot, "confidence": inputs.confidence,
-                "random_state": inputs.random_state, "interval_method": STRATIFIED_PERCENTILE,
-                "weighted": inputs.sample_weight is not None}
-    return jsonable({
-        "title": title,
-        "source": source,
-        "notes": list(notes),
-        "polyroc_version": polyroc.__version__,
-        "settings": settings,
-        "data": _data_section(inputs),
-        "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
-        "model_comparison": _comparison_section(dmf_comparison),
-        "skipped": ({"model_comparison": dmf_comparison.reason}
-                    if isinstance(dmf_comparison, SkippedComparison) else {}),
-        "omitted": {kind: list(fields) for kind, fields in OMITTED.items()},
-    })
+    settings = {
+        "metric": inputs.metric,
+        "n_boot": inputs.n_boot,
+        "confidence": inputs.confidence,
+        "random_state": inputs.random_state,
+        "interval_method": STRATIFIED_PERCENTILE,
+        "weighted": inputs.sample_weight is not None,
+    }
+    return jsonable(
+        {
+            "title": title,
+            "source": source,
+            "notes": list(notes),
+            "polyroc_version": polyroc.__version__,
+            "settings": settings,
+            "data": _data_section(inputs),
+            "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
+            "model_comparison": _comparison_section(dmf_comparison),
+            "skipped": (
+                {"model_comparison": dmf_comparison.reason} if isinstance(dmf_comparison, SkippedComparison) else {}
+            ),
+            "omitted": {kind: list(fields) for kind, fields in OMITTED.items()},
+        }
+    )

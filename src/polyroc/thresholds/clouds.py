@@ -288,26 +288,46 @@ def roc_cloud(
         settings = {"search": None}
     else:
         batches = threshold_batches(
-            targets.y_true, targets.y_score, search=search, resolution=resolution,
-            n_samples=n_samples, domain=domain, labels=np.arange(n_classes),
-            sample_weight=targets.sample_weight, random_state=random_state,
+            targets.y_true,
+            targets.y_score,
+            search=search,
+            resolution=resolution,
+            n_samples=n_samples,
+            domain=domain,
+            labels=np.arange(n_classes),
+            sample_weight=targets.sample_weight,
+            random_state=random_state,
             include_barycentre=include_barycentre,
         )
         taus, counts = (np.concatenate(parts) for parts in zip(*batches))
         resolution, n_samples = resolve_search(search, resolution, n_samples, n_classes, domain)
-        settings = {"search": search, "resolution": resolution, "n_samples": n_samples,
-                    "domain": domain, "random_state": random_state,
-                    "include_barycentre": include_barycentre}
+        settings = {
+            "search": search,
+            "resolution": resolution,
+            "n_samples": n_samples,
+            "domain": domain,
+            "random_state": random_state,
+            "include_barycentre": include_barycentre,
+        }
     fpr, tpr = cloud_rates(counts, zero_division=zero_division)
     per_class, overall = _dfp_from_rates(fpr, tpr)
-    curves = ovr_roc_curve(targets.classes[targets.y_true], targets.y_score, labels=targets.classes,
-                       sample_weight=targets.sample_weight)
+    curves = ovr_roc_curve(
+        targets.classes[targets.y_true], targets.y_score, labels=targets.classes, sample_weight=targets.sample_weight
+    )
     argmax_counts = confusion_counts(
         targets.y_true, np.argmax(targets.y_score, axis=1), n_classes, targets.sample_weight
     )
     argmax_fpr, argmax_tpr = cloud_rates(argmax_counts[None], zero_division=zero_division)
     return RocCloud(
-        classes=targets.classes, thresholds=taus, fpr=fpr, tpr=tpr, dfp=per_class, dfp_overall=overall,
-        ovr_curves=curves, argmax_fpr=argmax_fpr[0], argmax_tpr=argmax_tpr[0], zero_division=zero_division,
+        classes=targets.classes,
+        thresholds=taus,
+        fpr=fpr,
+        tpr=tpr,
+        dfp=per_class,
+        dfp_overall=overall,
+        ovr_curves=curves,
+        argmax_fpr=argmax_fpr[0],
+        argmax_tpr=argmax_tpr[0],
+        zero_division=zero_division,
         settings=settings,
     )

@@ -89,8 +89,11 @@ class RuleComparison(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per rule (and per measure of the set-valued inflated argmax), a column per split."""
         return [
-            {"rule": rule, "measure": self.metric if measure is None else measure,
-             **{split: values[column] for split, values in self.rows.items()}}
+            {
+                "rule": rule,
+                "measure": self.metric if measure is None else measure,
+                **{split: values[column] for split, values in self.rows.items()},
+            }
             for rule, measure, column in RULE_MEASURES
         ]
 
@@ -108,8 +111,10 @@ class RuleComparison(Result):
         """
         width = max(len(c) for c in COLUMNS) + 2
         header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
-        settings = (f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
-                    f"inflated argmax eps = {self.eps:g}")
+        settings = (
+            f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
+            f"inflated argmax eps = {self.eps:g}"
+        )
         lines = [settings, header]
         for split, values in self.rows.items():
             lines.append(split.ljust(12) + "".join(f"{values[c]:.{digits}f}".rjust(width) for c in COLUMNS))
@@ -216,18 +221,18 @@ def compare_rules(
     """
     eps = check_positive_float("eps", eps)
     score_counts = get_metric(metric)
-    validation = with_scaled_weights(
-        check_scores(y_val, val_scores, labels=labels, sample_weight=val_sample_weight)
-    )
-    test = with_scaled_weights(
-        check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight)
-    )
+    validation = with_scaled_weights(check_scores(y_val, val_scores, labels=labels, sample_weight=val_sample_weight))
+    test = with_scaled_weights(check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight))
     m = validation.classes.size
     if distances is not None and np.shape(distances) != (m, m):
         raise ValueError(f"distances must have shape ({m}, {m}), got {np.shape(distances)}")
     tuning = tune_thresholds(
-        validation.classes[validation.y_true], validation.y_score, metric=metric,
-        labels=validation.classes, sample_weight=validation.sample_weight, **tuning_options,
+        validation.classes[validation.y_true],
+        validation.y_score,
+        metric=metric,
+        labels=validation.classes,
+        sample_weight=validation.sample_weight,
+        **tuning_options,
     )
     rows = {
         split: _rule_row(targets, tuning.best_threshold, distances, eps, score_counts)

@@ -89,9 +89,7 @@ def embedding_distance(embeddings: ArrayLike) -> np.ndarray:
     """
     points = np.asarray(embeddings)
     if points.dtype.kind not in "biuf" or points.ndim != 2:
-        raise ValueError(
-            f"embeddings must be a numeric 2-D array (n_classes, n_features), got shape {points.shape}"
-        )
+        raise ValueError(f"embeddings must be a numeric 2-D array (n_classes, n_features), got shape {points.shape}")
     points = points.astype(np.float64)
     if not np.all(np.isfinite(points)):
         raise ValueError("embeddings contain NaN or infinity")
@@ -162,10 +160,10 @@ def _inflated_distances(scores, eps):
     for start in range(0, n_samples, step):
         block = sorted_scores[start : start + step]
         others = _others_sorted(block)
-        pooled = np.concatenate([np.zeros(others.shape[:2] + (1,)), np.cumsum(others, axis=2)], axis=2)
+        pooled = np.concatenate([np.zeros((*others.shape[:2], 1)), np.cumsum(others, axis=2)], axis=2)
         shifted = block[:, :, None] - delta
         means = (shifted + pooled) / np.arange(1, n_classes + 1)
-        following = np.concatenate([others, np.full(others.shape[:2] + (1,), -np.inf)], axis=2)
+        following = np.concatenate([others, np.full((*others.shape[:2], 1), -np.inf)], axis=2)
         k = np.argmax(following < means, axis=2)[:, :, None]
         mean = np.take_along_axis(means, k, axis=2)[:, :, 0]
         inside = np.arange(n_classes - 1) < k

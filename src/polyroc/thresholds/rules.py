@@ -143,10 +143,11 @@ def apply_thresholds(
     >>> P = [[0.5, 0.3, 0.2], [0.2, 0.4, 0.4], [0.1, 0.3, 0.6]]
     >>> apply_thresholds(P, [0.6, 0.1, 0.3], labels=["cat", "dog", "owl"]).tolist()
     ['dog', 'dog', 'owl']
-    >>> apply_thresholds(P, [0.6, 0.1, 0.4])
+    >>> apply_thresholds(P, [0.6, 0.1, 0.4])  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    ValueError: thresholds must lie on the probability simplex for domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
+    ValueError: thresholds must lie on the probability simplex for
+    domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
     scores = check_score_matrix(y_score)

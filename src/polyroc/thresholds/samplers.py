@@ -247,10 +247,7 @@ def iter_random_thresholds(
     chunk_size = check_positive_int("chunk_size", chunk_size)
     rng = check_random_state(random_state)
     draw = _draw_simplex if domain == "simplex" else _draw_box
-    return (
-        draw(rng, min(chunk_size, n_samples - start), n_classes)
-        for start in range(0, n_samples, chunk_size)
-    )
+    return (draw(rng, min(chunk_size, n_samples - start), n_classes) for start in range(0, n_samples, chunk_size))
 
 
 def _draw_simplex(rng, size, n_classes):

@@ -332,7 +332,9 @@ def tune_thresholds(
     objective = checked_metric(metric)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
-        raise ValueError("search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both")
+        raise ValueError(
+            "search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both"
+        )
     sampled = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
     resolution, n_samples = resolve_search(sampled, resolution, n_samples, targets.classes.size, domain)
     rng = check_random_state(random_state) if sampled == "random" else None
