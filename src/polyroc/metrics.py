@@ -214,6 +214,9 @@ def _encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """Index of each label of ``y`` in ``classes``; -1 for a label not among them."""
     if (y.dtype.kind in "OUS") != (np.asarray(classes).dtype.kind in "OUS"):
         return np.full(y.shape[0], -1, dtype=np.intp)
+    if y.dtype.kind in "iu" and np.array_equal(classes, np.arange(classes.size)):
+        # labels 0, 1, ..., m - 1 are their own codes
+        return np.where((y >= 0) & (y < classes.size), y, -1).astype(np.intp)
     order = np.argsort(classes, kind="stable")
     ordered = classes[order]
     position = np.clip(np.searchsorted(ordered, y), 0, ordered.size - 1)
@@ -590,7 +593,9 @@ def _ovr_tables(pair: _LabelPair, labels) -> _Tables:
     _, counts, scale = _count(pair, classes)
     tp, fp, fn, tn = (values[:n_scored] for values in per_class_counts(_at_least_two(counts)))
     tables = np.stack([np.stack([tn, fp], axis=-1), np.stack([fn, tp], axis=-1)], axis=-2)
-    return _Tables(tables.astype(np.float64), _support(pair, classes, scale)[:n_scored])
+    # unweighted counts are exact integers: their row sums are the support whatever the order of summation
+    support = counts.sum(axis=1)[:n_scored] if scale.weights is None else _support(pair, classes, scale)[:n_scored]
+    return _Tables(tables.astype(np.float64), support)
 
 
 def _support(pair: _LabelPair, classes: np.ndarray, scale) -> np.ndarray:
@@ -610,6 +615,10 @@ def _support(pair: _LabelPair, classes: np.ndarray, scale) -> np.ndarray:
 def _positive_class(metric: Callable, tables: np.ndarray, **options) -> np.ndarray:
     """A counts metric of the positive class of each 2x2 table, NaN where its ratio is 0/0."""
     return metric(tables, average=None, zero_division=np.nan, **options)[..., 1]
+
+
+#: The ratios whose 0/0 case warns by default (scikit-learn's ``warn_for``).
+_WARN_FOR = ("precision", "recall", "f-score")
 
 
 def _fill_undefined(values: np.ndarray, metric: str, warn_for, zero_division, what: str) -> np.ndarray:
@@ -650,7 +659,7 @@ def precision_recall_fscore_support(
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
     average: str | None = None,
-    warn_for: Sequence[str] = ("precision", "recall", "f-score"),
+    warn_for: Sequence[str] = _WARN_FOR,
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
 ):
@@ -733,6 +742,19 @@ def precision_recall_fscore_support(
         )
     labels = _check_averaging(average, pos_label, pair, labels)
     tables, support = _ovr_tables(pair, labels)
+    scores = _prf_of_tables(tables, support, beta, average, warn_for, zero_division)
+    if average is not None:
+        return (*scores, None)
+    return (*scores, support.astype(_support_dtype(pair, sample_weight)))
+
+
+def _support_dtype(pair: _LabelPair, sample_weight) -> type:
+    """Integer supports without weights, except when no sample is right at all (scikit-learn's dtypes)."""
+    return np.int64 if sample_weight is None and bool(np.any(pair.y_true == pair.y_pred)) else np.float64
+
+
+def _prf_of_tables(tables: np.ndarray, support: np.ndarray, beta, average, warn_for, zero_division) -> list:
+    """Precision, recall and F-beta of one-vs-rest tables, averaged as ``average`` asks."""
     if average == "micro":
         tables = tables.sum(axis=0, keepdims=True)
     precision = _fill_undefined(
@@ -761,12 +783,7 @@ def precision_recall_fscore_support(
             zero_division,
             "F-score is ill-defined for labels with no true nor predicted samples",
         )
-    scores = [_average_scores(values, average, support) for values in (precision, recall, f_score)]
-    if average is not None:
-        return (*scores, None)
-    # integer supports without weights, except when no sample is right at all (scikit-learn's dtypes)
-    integer = sample_weight is None and bool(np.any(pair.y_true == pair.y_pred))
-    return (*scores, support.astype(np.int64 if integer else np.float64))
+    return [_average_scores(values, average, support) for values in (precision, recall, f_score)]
 
 
 def _prf_doc(metric: str, what: str) -> Callable:
@@ -1286,17 +1303,15 @@ def classification_report(
             stacklevel=2,
         )
     names = [f"{label}" for label in labels] if target_names is None else list(target_names)
-    options = {
-        "labels": labels if labels_given else None,
-        "sample_weight": sample_weight,
-        "zero_division": zero_division,
-    }
-    precision, recall, f_score, support = precision_recall_fscore_support(y_true, y_pred, **options)
+    # one count for every row: the per-class tables, then their averages
+    tables, support = _ovr_tables(pair, labels if labels_given else None)
+    support = support.astype(_support_dtype(pair, sample_weight))
+    precision, recall, f_score = _prf_of_tables(tables, support, 1.0, None, _WARN_FOR, zero_division)
     class_rows = list(zip(names, precision, recall, f_score, support))
     average_rows = []
     for average in ("micro", "macro", "weighted"):
         heading = "accuracy" if average == "micro" and micro_is_accuracy else f"{average} avg"
-        scores = precision_recall_fscore_support(y_true, y_pred, average=average, **options)[:3]
+        scores = _prf_of_tables(tables, support, 1.0, average, _WARN_FOR, zero_division)
         average_rows.append((heading, *scores, np.sum(support)))
     if not output_dict:
         return _report_text(class_rows, average_rows, digits)
