@@ -30,6 +30,8 @@ def divide(numerator, denominator, zero_division=np.nan, undefined=None, *, stac
     [0.5, nan]
     """
     numerator = np.asarray(numerator, dtype=np.float64)
+    if np.ndim(denominator) == 0 and denominator != 0:  # one non-zero total: a plain division
+        return numerator / denominator
     mask = np.asarray(denominator) == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         values = numerator / np.where(mask, 1.0, denominator)
