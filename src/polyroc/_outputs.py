@@ -50,6 +50,7 @@ import socket
 import stat
 import threading
 import time
+from collections.abc import Iterable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -574,7 +575,9 @@ class OutputFile(_Output):
     ('hello', ['.polyroc-manifest.json', 'a.txt'])
     """
 
-    def __init__(self, path, *, inputs=None, option=None):
+    def __init__(
+        self, path: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] | None = None, option: str | None = None
+    ) -> None:
         self.path = _check_path_text(path, option)
         self.label = f"{option} {self.path}" if option else str(self.path)
         self.written = False
@@ -609,7 +612,7 @@ class OutputFile(_Output):
             _release_lock(self._lock, self._token)
             self._token = None
 
-    def write(self, content):
+    def write(self, content: str | bytes) -> None:
         """Replace the file with ``content`` (str as UTF-8, or bytes), atomically.
 
         Raises
@@ -675,7 +678,7 @@ def _reserved_problem(directory, manifest, reserved):
     return None
 
 
-def directory_refusal(path, *, reserved=()):
+def directory_refusal(path: str | os.PathLike, *, reserved: Iterable[str] = ()) -> str | None:
     """Why polyroc would refuse to write into the directory ``path``, or None if it would not.
 
     polyroc writes a directory output into a new directory, an empty one, or
@@ -769,7 +772,7 @@ class OutputDirectory(_Output):
     ['.polyroc-manifest.json', 'a.txt']
     """
 
-    def __init__(self, path, *, reserved, option=None):
+    def __init__(self, path: str | os.PathLike, *, reserved: Iterable[str], option: str | None = None) -> None:
         self.path = _check_path_text(path, option)
         self.label = f"{option} {self.path}" if option else str(self.path)
         self.reserved = tuple(reserved)
@@ -811,7 +814,7 @@ class OutputDirectory(_Output):
                     pass
                 self._created = False
 
-    def write(self, files):
+    def write(self, files: Mapping[str, str | bytes]) -> None:
         """Write ``files`` (relative name -> bytes, in renaming order) and remove the earlier output's others.
 
         Raises

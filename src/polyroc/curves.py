@@ -132,7 +132,7 @@ class OvrRocCurves(Result):
             rows.append({"class": "micro", "auc": float(self.micro_auc), "n_points": int(self.micro_fpr.size)})
         return rows
 
-    def plot(self, ax=None, **kwargs):
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Draw the curves with :class:`polyroc.plotting.RocCurveDisplay` (returned)."""
         from polyroc.plotting import RocCurveDisplay
 
@@ -204,7 +204,7 @@ class OvrPrecisionRecallCurves(Result):
         )
         return rows
 
-    def plot(self, ax=None, **kwargs):
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Draw the curves with :class:`polyroc.plotting.PrecisionRecallDisplay` (returned)."""
         from polyroc.plotting import PrecisionRecallDisplay
 

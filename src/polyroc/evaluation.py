@@ -103,7 +103,7 @@ class Evaluation(Result):
     class_intervals: dict[str, dict[Any, ConfidenceInterval]] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
 
-    def to_frame(self, *, per_class: bool = False):
+    def to_frame(self, *, per_class: bool = False) -> Any:
         """The scores (or, with ``per_class=True``, the per-class scores) as a pandas DataFrame.
 
         Parameters

@@ -662,7 +662,7 @@ def precision_recall_fscore_support(
     warn_for: Sequence[str] = _WARN_FOR,
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> tuple:
     """Precision, recall, F-beta and support, as ``sklearn.metrics.precision_recall_fscore_support``.
 
     Computed from one counts matrix: the one-vs-rest table of each label
@@ -834,7 +834,7 @@ def precision_score(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.precision_score``.
 
     Parameters
@@ -879,7 +879,7 @@ def recall_score(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.recall_score``.
 
     Parameters
@@ -922,7 +922,7 @@ def f1_score(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.f1_score``.
 
     Parameters
@@ -966,7 +966,7 @@ def fbeta_score(
     average: str | None = "binary",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.fbeta_score``.
 
     Parameters
@@ -1029,7 +1029,7 @@ def specificity_score(
     average: str | None = "macro",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """Specificity TN / (TN + FP) of labels; see :func:`polyroc.counts.specificity`.
 
     Same conventions as :func:`precision_score` (scikit-learn has no such
@@ -1082,7 +1082,7 @@ def youden_score(
     average: str | None = "macro",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """Youden's J (TSS) = recall + specificity - 1 of labels; see :func:`polyroc.counts.youden`.
 
     Same conventions as :func:`precision_score` (scikit-learn has no such
@@ -1135,7 +1135,7 @@ def heidke_skill_score(
     average: str | None = "macro",
     sample_weight: ArrayLike | None = None,
     zero_division: str | float = "warn",
-):
+) -> float | np.ndarray:
     """Heidke skill score of each label's one-vs-rest table; see :func:`polyroc.counts.heidke_skill`.
 
     Same conventions as :func:`precision_score` (scikit-learn has no such
@@ -2046,7 +2046,7 @@ def roc_auc_score(
     max_fpr: float | None = None,
     multi_class: str = "raise",
     labels: ArrayLike | None = None,
-):
+) -> float | np.ndarray:
     """Area under the ROC curve: binary, one-vs-rest or one-vs-one, as ``sklearn.metrics.roc_auc_score``.
 
     Binary ``y_true`` takes one score per sample (of the greater label);
@@ -2164,7 +2164,7 @@ def average_precision_score(
     average: str | None = "macro",
     pos_label: float | bool | str = 1,
     sample_weight: ArrayLike | None = None,
-):
+) -> float:
     """Average precision ``sum_n (R_n - R_{n-1}) P_n``, as ``sklearn.metrics.average_precision_score``.
 
     Binary ``y_true`` takes the scores of ``pos_label``; multiclass

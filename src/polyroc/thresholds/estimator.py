@@ -239,7 +239,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 ) from exc
         return cv
 
-    def fit(self, X: Any, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any):
+    def fit(
+        self, X: Any, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
+    ) -> SimplexThresholdClassifier:
         """Fit the classifier and tune the thresholds tau*.
 
         Parameters
