@@ -230,3 +230,10 @@ def test_a_lock_that_cannot_be_created_names_the_directory(tmp_path, monkeypatch
     assert capsys.readouterr().err == (
         f"polyroc tune: error: --out {tmp_path / 'tau.json'}: cannot write into {tmp_path}: Permission denied\n"
     )
+
+
+def test_version_prints_the_installed_version(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"polyroc {version('polyroc')}"

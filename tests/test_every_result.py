@@ -100,3 +100,10 @@ def test_to_frame_and_notebook_view(name):
     frame = RESULTS[name].to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) >= 1
     assert f"<caption>{name}</caption>" in RESULTS[name]._repr_html_()
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_repr_is_one_short_line(name):
+    text = repr(RESULTS[name])
+    assert text.startswith(f"{name}(") and "\n" not in text
+    assert len(text) < 1500  # names arrays by shape instead of printing them

@@ -116,6 +116,16 @@ class Result:
             raise ImportError(f"{type(self).__name__}.to_frame needs pandas: pip install pandas") from error
         return pd.DataFrame(self._frame_rows())
 
+    def __repr__(self) -> str:
+        """One short line per field: scalars as values, arrays by shape, nested results by type.
+
+        A result may hold thousands of numbers (curves, replicates); its repr
+        names them without printing them. ``to_dict()`` and ``to_frame()``
+        give the values.
+        """
+        parts = [f"{field.name}={_brief(getattr(self, field.name))}" for field in dataclasses.fields(self)]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
     def _repr_html_(self) -> str:
         """An HTML table of the summary and the settings, for notebooks."""
         rows = {**self._summary(), **{f"settings.{k}": v for k, v in getattr(self, "settings", {}).items()}}
@@ -132,3 +142,24 @@ def _short(value: Any) -> str:
         return f"{value:.6g}"
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _brief(value: Any) -> str:
+    """A short description of a field's value for ``Result.__repr__``."""
+    if isinstance(value, Result):
+        return f"<{type(value).__name__}>"
+    if isinstance(value, np.ndarray):
+        if value.ndim <= 1 and value.size <= 6:
+            return np.array2string(value, precision=6, separator=", ", max_line_width=10**6)
+        return f"<array {'x'.join(map(str, value.shape))} {value.dtype}>"
+    if isinstance(value, (list, tuple)) and (len(value) > 6 or any(isinstance(v, np.ndarray) for v in value)):
+        return f"<{type(value).__name__} of {len(value)}>"
+    if isinstance(value, Mapping) and (len(value) > 4 or any(isinstance(v, (Mapping, Result)) for v in value.values())):
+        return f"<dict of {len(value)}>"
+    if isinstance(value, str) and "\n" in value:
+        return f"<text of {value.count(chr(10)) + 1} lines>"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    return _short(value)

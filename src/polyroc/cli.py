@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from polyroc._version import __version__
 from polyroc.counts import get_metric
 from polyroc.evaluation import evaluate
 from polyroc.io import (
@@ -492,6 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="polyroc",
         description="Evaluate multiclass classifiers from their predicted scores.",
     )
+    parser.add_argument("--version", action="version", version=f"polyroc {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     ev = commands.add_parser(
         "evaluate",

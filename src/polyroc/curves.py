@@ -72,7 +72,7 @@ def _by_class(classes: np.ndarray, per_class: tuple, micro: np.ndarray | None) -
     return arrays
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class OvrRocCurves(Result):
     """One-vs-rest ROC curve of each class, and the micro-average ROC curve.
 
@@ -139,7 +139,7 @@ class OvrRocCurves(Result):
         return RocCurveDisplay.from_result(self, ax=ax, **kwargs)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class OvrPrecisionRecallCurves(Result):
     """One-vs-rest precision-recall curve of each class, and the micro-average curve.
 

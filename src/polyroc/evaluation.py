@@ -54,7 +54,7 @@ RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo
 CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Evaluation(Result):
     """Standard metrics of a score matrix, its argmax predictions and its rankings.
 

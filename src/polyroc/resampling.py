@@ -153,7 +153,7 @@ def percentile_interval(
     return low, high
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ConfidenceInterval(Result):
     """A point estimate with a bootstrap interval, and the settings that produced it.
 
@@ -273,7 +273,7 @@ class ConfidenceInterval(Result):
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}, B={self.n_boot}]"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class PairedRuleScores(Result):
     """Scores of several decision rules on the same samples, with paired bootstrap intervals.
 

@@ -37,7 +37,7 @@ CHUNK_CELLS = 2**18
 FIT_CELLS = 2**17
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class DmfBootstrap(Result):
     """Bootstrap replicates of a ROC-DMF fit and the intervals drawn from them.
 

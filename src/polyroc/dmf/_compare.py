@@ -17,7 +17,7 @@ from polyroc.dmf._rates import prepare_problem
 from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ModelComparison(Result):
     """ROC-DMF of several models on the same labels, with ranking probabilities.
 

@@ -98,7 +98,7 @@ class Rates(NamedTuple):
     cutoffs: np.ndarray
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class PairwiseRates(Result):
     """The pairwise TPR/FPR matrices of ROC-DMF and how they were built.
 

@@ -35,7 +35,7 @@ class Reversal(NamedTuple):
     row: int
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class DmfRoc(Result):
     """A multiclass ROC curve by binomial deviance matrix factorization (ROC-DMF).
 

@@ -35,7 +35,7 @@ __all__ = ["MultidimensionalGini", "multidimensional_gini"]
 ZERO_MEAN_RTOL = 1e-12
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class MultidimensionalGini(Result):
     """G₁ of a score matrix, its class weights and the whitening behind them.
 

@@ -68,7 +68,7 @@ class ScoreScaleWarning(UserWarning):
     """Threshold averaging on score columns whose ranges differ a lot (no common scale)."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class GiniBootstrap(Result):
     """Stratified percentile-bootstrap band and intervals of a :class:`GiniRoc`.
 
@@ -107,7 +107,7 @@ class GiniBootstrap(Result):
         ]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class GiniRoc(Result):
     """Gini-weighted multiclass ROC: weights, G₁, both AUCs, curves, bands and settings.
 

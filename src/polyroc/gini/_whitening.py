@@ -62,7 +62,7 @@ class WhiteningWarning(UserWarning):
     """The whitening matrix needed a choice: singular correlation, constant columns, few samples."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Whitening(Result):
     """A fitted ZCA-cor whitening and how it was obtained.
 

@@ -26,7 +26,7 @@ from polyroc.thresholds.batches import resolve_search, threshold_batches
 __all__ = ["RocCloud", "cloud_rates", "dfp", "roc_cloud"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RocCloud(Result):
     """Per-class ROC clouds of a sample of thresholds, their DFP and the OvR curves.
 

@@ -44,7 +44,7 @@ RULE_MEASURES = (
 )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class RuleComparison(Result):
     """Scores of the competing decision rules on validation and test data.
 

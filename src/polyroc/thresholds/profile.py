@@ -33,7 +33,7 @@ from polyroc.thresholds.tuning import tune_thresholds
 __all__ = ["CoordinateProfile", "coordinate_profile"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CoordinateProfile(Result):
     """Exact score of argmax(p - tau) along each coordinate line through a threshold tau*.
 

@@ -41,7 +41,7 @@ TIE_BREAKS = ("closest", "first")
 __all__ = ["TuningResult", "tune_thresholds"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TuningResult(Result):
     """Tuned thresholds tau*, their score, and the settings that produced them.
 
