@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Result", "jsonable"]
+__all__ = ["Result", "frame", "jsonable"]
 
 
 def jsonable(value: Any) -> Any:
@@ -62,6 +62,18 @@ def jsonable(value: Any) -> Any:
     if callable(value):
         return getattr(value, "__name__", repr(value))
     return repr(value)
+
+
+def frame(rows: list[dict[str, Any]], caller: str) -> Any:
+    """A pandas DataFrame of ``rows``; pandas is imported only here, and only when called.
+
+    Raises ``ImportError`` naming ``caller`` if pandas is not installed.
+    """
+    try:
+        import pandas as pd
+    except ImportError as error:  # pragma: no cover - pandas is in the test extra
+        raise ImportError(f"{caller} needs pandas: pip install pandas") from error
+    return pd.DataFrame(rows)
 
 
 class Result:
@@ -110,11 +122,7 @@ class Result:
         ImportError
             If pandas is not installed (``pip install pandas``).
         """
-        try:
-            import pandas as pd
-        except ImportError as error:  # pragma: no cover - pandas is in the test extra
-            raise ImportError(f"{type(self).__name__}.to_frame needs pandas: pip install pandas") from error
-        return pd.DataFrame(self._frame_rows())
+        return frame(self._frame_rows(), f"{type(self).__name__}.to_frame")
 
     def __repr__(self) -> str:
         """One short line per field: scalars as values, arrays by shape, nested results by type.

@@ -24,7 +24,7 @@ from polyroc._bootstrap_metrics import (
     weighted_means,
 )
 from polyroc._counts import confusion_counts, replicate_confusion_counts
-from polyroc._results import Result
+from polyroc._results import Result, frame
 from polyroc._validation import (
     as_array,
     check_positive_int,
@@ -134,11 +134,7 @@ class Evaluation(Result):
         """
         if not per_class:
             return super().to_frame()
-        try:
-            import pandas as pd
-        except ImportError as error:  # pragma: no cover - pandas is in the test extra
-            raise ImportError("Evaluation.to_frame needs pandas: pip install pandas") from error
-        return pd.DataFrame(self._class_rows())
+        return frame(self._class_rows(), "Evaluation.to_frame")
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per score: its estimate, interval bounds and interval method."""
