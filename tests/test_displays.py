@@ -198,14 +198,27 @@ def test_a_failed_check_draws_nothing():
 # --------------------------------------------------------------------------- colours and styles
 
 
-def test_class_colors_are_tab10_then_tab20_partners_then_distinct():
+def _cielab(colors):
+    """CIELAB (D65) of colours, by the sRGB (IEC 61966-2-1) and CIE 1976 formulas."""
+    rgb = np.array([to_rgb(color) for color in colors])
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]).T
+    xyz /= [0.95047, 1.0, 1.08883]
+    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    return np.column_stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])])
+
+
+def test_class_colors_are_tab10_then_colours_far_apart_in_cielab():
     tab10 = [to_rgb(color) for color in matplotlib.colormaps["tab10"].colors]
-    tab20 = [to_rgb(color) for color in matplotlib.colormaps["tab20"].colors]
-    colors = [to_rgb(color) for color in class_colors(20)]
-    np.testing.assert_allclose(colors[:10], tab10, atol=1 / 255)
-    np.testing.assert_allclose(colors[10:], tab20[1::2], atol=1 / 255)
-    assert len(set(colors)) == 20
-    assert len(set(class_colors(35))) == 35
+    np.testing.assert_allclose([to_rgb(color) for color in class_colors(10)], tab10, atol=1 / 255)
+    colors = class_colors(30)
+    assert colors[:20] == class_colors(20)  # a class keeps its colour when classes are added
+    lab = _cielab(colors)
+    distance = np.linalg.norm(lab[:, None] - lab[None], axis=-1)[np.triu_indices(30, 1)]
+    assert distance.min() > 20  # CIE76 ΔE; about 2.3 is a just-noticeable difference
+    lightness = lab[10:, 0]
+    assert lightness.min() >= 30 and lightness.max() <= 85  # visible on a white page
+    assert len(set(class_colors(60))) == 60
     with pytest.raises(ValueError, match="n_classes"):
         class_colors(0)
 

@@ -438,7 +438,7 @@ def test_profile_from_predictions_threshold_axes_and_errors():
     _, ax = plt.subplots()
     disp = TuningProfileDisplay.from_predictions(y, scores, ax=ax, name="model")
     assert disp.ax_ is ax and len(disp.lines_) == 4
-    assert disp.ax_.get_ylabel() == "accuracy" and disp.ax_.get_title().startswith("model: ")
+    assert disp.ax_.get_ylabel() == "f1_macro" and disp.ax_.get_title().startswith("model: ")  # the default metric
     tau = np.array([0.1, 0.2, 0.3, 0.4])
     disp = TuningProfileDisplay.from_predictions(
         y, scores, threshold=tau, metric="balanced_accuracy", plot_argmax=False

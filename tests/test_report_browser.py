@@ -130,3 +130,82 @@ def test_report_loads_in_chromium_with_every_image(browser, written_report, tmp_
     keep = os.environ.get("POLYROC_SCREENSHOT_DIR")
     if keep:
         shutil.copy(screenshot, os.path.join(keep, "report-screenshot.png"))
+
+
+LONG_LABELS = (
+    "Candida auris",
+    "Escherichia coli",
+    "Klebsiella pneumoniae carbapenemase-producing",
+    "Mycobacterium tuberculosis complex",
+    "Pseudomonas aeruginosa",
+    "Staphylococcus aureus (methicillin-resistant)",
+    "Streptococcus pneumoniae",
+)
+
+
+def _gamma_scores(rng, y, m, strength):
+    alpha = np.ones((y.size, m))
+    alpha[np.arange(y.size), y] += strength
+    raw = rng.gamma(alpha)
+    return raw / raw.sum(axis=1, keepdims=True)
+
+
+def _wide_report(names, models, tmp_path_factory, n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    m = len(names)
+    y, y_val = rng.integers(0, m, n), rng.integers(0, m, n // 2)
+    names = np.asarray(names)
+    report = build_report(
+        names[y],
+        {name: _gamma_scores(rng, y, m, s) for name, s in models.items()},
+        y_val=names[y_val],
+        val_scores={name: _gamma_scores(rng, y_val, m, s) for name, s in models.items()},
+        n_boot=20,
+        random_state=0,
+    )
+    return report.write(tmp_path_factory.mktemp("wide") / "report")
+
+
+@pytest.fixture(scope="module")
+def twenty_classes(tmp_path_factory):
+    return _wide_report([f"class {k:02d}" for k in range(20)], {"gamma": 3.0}, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def long_labels(tmp_path_factory):
+    return _wide_report(LONG_LABELS, {"sharp": 2.5, "blunt": 0.8}, tmp_path_factory, n=300, seed=1)
+
+
+FITS_THE_PAGE = """
+const page = document.documentElement.clientWidth;
+const boxes = Array.from(document.querySelectorAll('table')).map(t => {
+  const box = t.parentElement.getBoundingClientRect();
+  const table = t.getBoundingClientRect();
+  return [t.parentElement.className, box.left, box.right, t.parentElement.clientWidth, table.left];
+});
+const figures = Array.from(document.images).map(i => i.getBoundingClientRect().right);
+return [document.documentElement.scrollWidth, page, boxes, figures];
+"""
+
+
+@pytest.mark.parametrize("which", ["twenty_classes", "long_labels"])
+def test_wide_reports_fit_the_page_with_every_image_loaded(browser, which, request, tmp_path):
+    out = request.getfixturevalue(which)
+    browser.set_window_size(1000, 900)
+    browser.get((out / "report.html").resolve().as_uri())
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    scroll_width, page, boxes, figures = browser.execute_script(FITS_THE_PAGE)
+    assert scroll_width <= page  # nothing sticks out sideways
+    for kind, left, right, client_width, table_left in boxes:
+        # a table scrolls inside its own box, which stays within the page
+        assert kind == "table-box" and 0 <= left and right <= page and client_width <= page and table_left >= left
+    assert figures and max(figures) <= page
+    images = browser.execute_script(
+        "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.width, i.naturalHeight])"
+    )
+    assert all(complete and natural > 0 and shown > 0 for complete, natural, shown, _ in images)
+    keep = os.environ.get("POLYROC_SCREENSHOT_DIR")
+    if keep:
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+        browser.set_window_size(1000, min(height, 16000))
+        browser.save_screenshot(os.path.join(keep, f"report-{which.replace('_', '-')}.png"))

@@ -15,6 +15,7 @@ from polyroc.plotting._common import (
     curve_kwargs_list,
     draw_chance_level,
     new_axes,
+    short_label,
     with_name,
 )
 from polyroc.thresholds.clouds import RocCloud, roc_cloud
@@ -22,6 +23,10 @@ from polyroc.thresholds.clouds import RocCloud, roc_cloud
 __all__ = ["RocCloudDisplay"]
 
 LAYOUTS = ("panels", "overlay")
+
+#: From this many classes on, panels are small multiples: a compact grid of up to 5 columns with shared
+#: axes, axis labels on the outer panels only and one legend (in the first panel).
+COMPACT_FROM = 7
 
 
 class RocCloudDisplay(Display):
@@ -182,7 +187,11 @@ class RocCloudDisplay(Display):
             Axes in its colour (DFP in the legend). Default ``"overlay"`` when
             ``ax`` is a single Axes, else ``"panels"``.
         ncols : int, default=None
-            Columns of the new figure's panel grid; default ``min(n_classes, 4)``.
+            Columns of the new figure's panel grid; default ``min(n_classes, 4)``,
+            and 5 from 7 classes on, when the panels become small multiples
+            (small panels sharing their axes, axis labels on the outer ones,
+            the legend in the first one only; class labels longer than 22
+            characters end in "…" in the titles).
         curve : bool, default=True
             Overlay each class's one-vs-rest ROC curve.
         argmax : bool, default=True
@@ -232,7 +241,11 @@ class RocCloudDisplay(Display):
             else:
                 self.chance_levels_.append(None)
             if not overlay:
-                self._finish_axes(axes, self._class_title(j))
+                compact = n_classes >= COMPACT_FROM
+                self._finish_axes(axes, self._class_title(j, short=compact), legend=not compact or j == 0)
+                if compact:
+                    axes.title.set_fontsize("small")
+                    self._label_outer(axes)
         if overlay:
             title = f"ROC clouds (overall DFP = {cloud.dfp_overall:.3f})"
             self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title)
@@ -266,15 +279,46 @@ class RocCloudDisplay(Display):
 
         if layout == "overlay":
             return plt.subplots(figsize=(5, 5))[1]
-        ncols = min(n_classes, 4) if ncols is None else ncols
+        compact = n_classes >= COMPACT_FROM
+        if ncols is None:
+            ncols = 5 if compact else min(n_classes, 4)
         nrows = -(-n_classes // ncols)
-        _, grid = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.4 * nrows), squeeze=False, layout="constrained")
+        side = 2.3 if compact else 3.3
+        _, grid = plt.subplots(
+            nrows,
+            ncols,
+            figsize=(side * ncols, (side + 0.1) * nrows),
+            squeeze=False,
+            layout="constrained",
+            sharex=compact,
+            sharey=compact,
+        )
         for extra in grid.ravel()[n_classes:]:
             extra.remove()
         return grid.ravel()[:n_classes]
 
-    def _class_title(self, j: int) -> str:
-        return f"{self.cloud.classes[j]}: DFP = {self.cloud.dfp[j]:.3f}"
+    def _class_title(self, j: int, short: bool = False) -> str:
+        label = self.cloud.classes[j]
+        return f"{short_label(label) if short else label}: DFP = {self.cloud.dfp[j]:.3f}"
+
+    @staticmethod
+    def _label_outer(axes: Any) -> None:
+        """Keep the axis labels of a grid panel only on the grid's left column and bottom row."""
+        spec = axes.get_subplotspec()
+        if spec is None:
+            return
+        grid_rows = spec.get_gridspec().nrows
+        n_below = sum(
+            1
+            for other in axes.figure.axes
+            if other.get_subplotspec() is not None
+            and other.get_subplotspec().colspan.start == spec.colspan.start
+            and other.get_subplotspec().rowspan.start > spec.rowspan.start
+        )
+        if n_below and spec.rowspan.stop < grid_rows:
+            axes.set_xlabel("")
+        if not spec.is_first_col():
+            axes.set_ylabel("")
 
     def _draw_class(
         self, axes: Any, j: int, overlay: bool, color: str, curve_style: dict | None, argmax: bool, scatter_kw: dict
@@ -314,7 +358,7 @@ class RocCloudDisplay(Display):
         self.argmax_markers_.append(marker)
 
     @staticmethod
-    def _finish_axes(axes: Any, title: str) -> None:
+    def _finish_axes(axes: Any, title: str, legend: bool = True) -> None:
         axes.set(
             xlim=(-0.02, 1.02),
             ylim=(-0.02, 1.02),
@@ -323,8 +367,10 @@ class RocCloudDisplay(Display):
             xlabel="False positive rate",
             ylabel="True positive rate",
         )
-        legend = axes.legend(loc="lower right", fontsize="small")
-        for handle in legend.legend_handles:
+        if not legend:
+            return
+        box = axes.legend(loc="lower right", fontsize="small")
+        for handle in box.legend_handles:
             if hasattr(handle, "set_sizes"):
                 handle.set_sizes([16])
                 handle.set_alpha(1.0)

@@ -3,42 +3,73 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["class_colors", "simplex_to_cartesian"]
+__all__ = ["class_colors", "short_label", "simplex_to_cartesian"]
 
 #: Cartesian positions of the simplex vertices e_0, e_1, e_2 (an equilateral triangle).
 TRIANGLE = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3.0) / 2.0]])
 
-#: matplotlib's "tab10" colours (its default property cycle), then the lighter partner of each from "tab20".
+#: matplotlib's "tab10" colours (its default property cycle): the first ten classes.
 TAB10 = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-TAB20_LIGHT = (
-    "#aec7e8",
-    "#ffbb78",
-    "#98df8a",
-    "#ff9896",
-    "#c5b0d5",
-    "#c49c94",
-    "#f7b6d2",
-    "#c7c7c7",
-    "#dbdb8d",
-    "#9edae5",
-)
+
+#: Lightness and chroma (CIELAB) of the colours added after tab10: visible on white, not greys.
+EXTRA_LIGHTNESS = (35.0, 82.0)
+EXTRA_MIN_CHROMA = 25.0
+
+#: Longest class label shown in full in tick labels and panel titles (longer ones end in "…").
+LABEL_CHARS = 22
 
 #: gid of the chance line, so that several displays on one Axes draw it once.
 CHANCE_GID = "polyroc-chance-level"
 
 
-def class_colors(n_classes: int) -> list[str]:
-    """Distinct colours of ``n_classes`` classes, the same in every display.
+def _cielab(rgb: np.ndarray) -> np.ndarray:
+    """CIELAB (D65) coordinates of sRGB colours in [0, 1], shape (n, 3)."""
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    xyz = linear @ to_xyz.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.column_stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])])
 
-    Up to 10 classes: matplotlib's ``tab10`` colours (``C0`` ... ``C9`` of the
-    default style); up to 20: then the lighter partners of ``tab20``, so
-    classes 10 to 19 do not repeat classes 0 to 9; beyond 20, the ``turbo``
-    colormap sampled at ``n_classes`` evenly spaced points.
+
+@lru_cache(maxsize=8)
+def _palette(n_colors: int) -> tuple[str, ...]:
+    """tab10, then greedily the sRGB grid colour farthest (CIELAB distance) from every colour chosen so far."""
+    from matplotlib.colors import to_hex, to_rgb
+
+    chosen = list(TAB10[:n_colors])
+    grid = np.linspace(0.0, 1.0, 16)
+    candidates = np.stack(np.meshgrid(grid, grid, grid, indexing="ij"), axis=-1).reshape(-1, 3)
+    lab = _cielab(candidates)
+    lightness, chroma = lab[:, 0], np.hypot(lab[:, 1], lab[:, 2])
+    keep = (lightness >= EXTRA_LIGHTNESS[0]) & (lightness <= EXTRA_LIGHTNESS[1]) & (chroma >= EXTRA_MIN_CHROMA)
+    candidates, lab = candidates[keep], lab[keep]
+    chosen_lab = _cielab(np.array([to_rgb(color) for color in chosen]))
+    distance = np.min(np.linalg.norm(lab[:, None, :] - chosen_lab[None, :, :], axis=-1), axis=1)
+    while len(chosen) < n_colors:
+        best = int(np.argmax(distance))
+        chosen.append(to_hex(candidates[best]))
+        distance = np.minimum(distance, np.linalg.norm(lab - lab[best], axis=1))
+    return tuple(chosen)
+
+
+def class_colors(n_classes: int) -> list[str]:
+    """Distinguishable colours of ``n_classes`` classes, the same in every display.
+
+    The first ten are matplotlib's ``tab10`` colours (``C0`` ... ``C9`` of the
+    default style). Each further colour is the one of a 16-level sRGB grid
+    farthest, in CIELAB distance, from all colours before it (a greedy
+    max-min design, as in Glasbey, van der Heijden, Toh & Gray (2007),
+    doi:10.1002/col.20327), among colours of medium lightness and clear
+    chroma, so they show on white and differ from the black and grey lines of
+    averages and chance. The sequence does not depend on ``n_classes``: class
+    k has the same colour for any number of classes above k. Any two of the
+    first 40 colours are at least 25 CIELAB units apart.
 
     Parameters
     ----------
@@ -59,20 +90,25 @@ def class_colors(n_classes: int) -> list[str]:
     --------
     >>> class_colors(3)
     ['#1f77b4', '#ff7f0e', '#2ca02c']
-    >>> colors = class_colors(20)
-    >>> len(set(colors)), colors[10]
-    (20, '#aec7e8')
-    >>> len(set(class_colors(30)))
-    30
+    >>> colors = class_colors(30)
+    >>> len(set(colors)), colors[:10] == class_colors(10), colors[:20] == class_colors(20)
+    (30, True, True)
     """
     if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 1:
         raise ValueError(f"n_classes must be a positive integer, got {n_classes!r}")
-    if n_classes <= len(TAB10) + len(TAB20_LIGHT):
-        return list((TAB10 + TAB20_LIGHT)[:n_classes])
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
+    return list(_palette(int(n_classes)))
 
-    return [to_hex(color) for color in colormaps["turbo"](np.linspace(0.05, 0.95, n_classes))]
+
+def short_label(label: Any, max_chars: int = LABEL_CHARS) -> str:
+    """``str(label)``, cut to ``max_chars`` characters ending in "…" when longer (tick labels, panel titles).
+
+    >>> short_label("Mycobacterium tuberculosis complex")
+    'Mycobacterium tubercu…'
+    >>> short_label(3)
+    '3'
+    """
+    text = str(label)
+    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
 
 
 def new_axes(ax: Any, **subplots_kw: Any) -> Any:

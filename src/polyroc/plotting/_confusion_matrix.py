@@ -7,12 +7,21 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._validation import check_targets
+from polyroc._validation import check_option, check_positive_int, check_targets
 from polyroc.metrics import confusion_matrix
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs
+from polyroc.plotting._common import LABEL_CHARS, check_kwargs, short_label
 
 __all__ = ["ConfusionMatrixDisplay"]
+
+#: Class orders :meth:`ConfusionMatrixDisplay.plot` knows by name.
+ORDERS = ("given", "support", "cluster")
+
+#: Smallest font size (points) of a cell annotation; smaller cells show colours only.
+MIN_FONTSIZE = 6.0
+
+#: Width of an average character, in font sizes (DejaVu Sans digits are 0.64).
+CHAR_WIDTH = 0.64
 
 
 class ConfusionMatrixDisplay(Display):
@@ -39,7 +48,11 @@ class ConfusionMatrixDisplay(Display):
     im_ : matplotlib.image.AxesImage
         The image; ``im_.get_array()`` is the matrix.
     text_ : ndarray of shape (n_classes, n_classes) of matplotlib.text.Text, or None
-        The cell annotations (None when ``include_values=False``).
+        The cell annotations, in drawn order (None when the cells are not
+        annotated: ``include_values=False``, or ``"auto"`` with cells too
+        small for their values).
+    order_ : ndarray of shape (n_classes,)
+        Positions of the classes in drawn order (see ``order`` of :meth:`plot`).
     colorbar_ : matplotlib.colorbar.Colorbar or None
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
@@ -116,7 +129,8 @@ class ConfusionMatrixDisplay(Display):
             Name of the model, in the title.
         **kwargs
             Passed to :meth:`plot` (``include_values``, ``cmap``,
-            ``values_format``, ``colorbar``, ``xticks_rotation``, ``im_kw``,
+            ``values_format``, ``colorbar``, ``xticks_rotation``, ``order``,
+            ``max_label_chars``, ``im_kw``,
             ``text_kw``).
 
         Returns
@@ -263,15 +277,23 @@ class ConfusionMatrixDisplay(Display):
         ax: Any = None,
         *,
         name: str | None = None,
-        include_values: bool = True,
+        include_values: bool | str = "auto",
         cmap: Any = "viridis",
         values_format: str | None = None,
         colorbar: bool = True,
-        xticks_rotation: str | float = "horizontal",
+        xticks_rotation: str | float = "auto",
+        order: str | ArrayLike | None = None,
+        max_label_chars: int = LABEL_CHARS,
         im_kw: dict | None = None,
         text_kw: dict | None = None,
     ) -> ConfusionMatrixDisplay:
-        """Draw the matrix.
+        """Draw the matrix, legible from 2 to 30 and more classes.
+
+        Font sizes follow the size of a cell on the page: cells are annotated
+        while a value fits in its cell at 6 points or more (``"auto"``), and
+        beyond that the colours (with the colour bar) carry the values. Tick
+        labels longer than ``max_label_chars`` end in "…"; the predicted-label
+        ticks turn vertical when the labels do not fit side by side.
 
         Parameters
         ----------
@@ -279,8 +301,9 @@ class ConfusionMatrixDisplay(Display):
             Where to draw; default a new figure.
         name : str, default=None
             Name of the model, in the title (default the Display's).
-        include_values : bool, default=True
-            Write each cell's value in it.
+        include_values : bool or "auto", default="auto"
+            Write each cell's value in it: always, never, or while it fits
+            (see :meth:`annotation_fontsize`).
         cmap : str or matplotlib.colors.Colormap, default="viridis"
             Colormap of the image.
         values_format : str, default=None
@@ -288,8 +311,19 @@ class ConfusionMatrixDisplay(Display):
             counts, ``".2f"`` otherwise.
         colorbar : bool, default=True
             Add a colour bar.
-        xticks_rotation : {"horizontal", "vertical"} or float, default="horizontal"
-            Rotation of the predicted-label ticks.
+        xticks_rotation : {"auto", "horizontal", "vertical"} or float, default="auto"
+            Rotation of the predicted-label ticks; ``"auto"``: horizontal
+            while the labels fit in their cells, else vertical.
+        order : {None, "given", "support", "cluster"} or array-like, default=None
+            Order of the classes along both axes: as given (None,
+            ``"given"``), by decreasing support (row sums), ``"cluster"``
+            (hierarchical clustering, average linkage with optimal leaf
+            order, of the distance 1 − (R + Rᵀ)/2 with R the row-normalised
+            matrix, so that classes confused with each other sit side by
+            side), or the class positions (ints) in the order to show.
+            The permutation is kept as ``order_``.
+        max_label_chars : int, default=22
+            Longest tick label shown in full.
         im_kw : dict, default=None
             Passed to ``Axes.imshow``.
         text_kw : dict, default=None
@@ -302,7 +336,10 @@ class ConfusionMatrixDisplay(Display):
         Raises
         ------
         TypeError
-            A bad ``ax``, ``name``, ``im_kw`` or ``text_kw``.
+            A bad ``ax``, ``name``, ``im_kw``, ``text_kw`` or ``order``.
+        ValueError
+            An unknown ``include_values`` or ``order``, or an ``order`` that
+            is not a permutation of the classes.
 
         Examples
         --------
@@ -310,25 +347,40 @@ class ConfusionMatrixDisplay(Display):
         >>> [label.get_text() for label in disp.ax_.get_xticklabels()], disp.text_[0, 1].get_text()
         (['no', 'yes'], '1')
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+
+        Classes by decreasing support, values left to the colours:
+
+        >>> disp = ConfusionMatrixDisplay([[3, 1], [0, 9]]).plot(order="support", include_values=False)
+        >>> disp.order_.tolist(), disp.im_.get_array().tolist(), disp.text_
+        ([1, 0], [[9, 0], [1, 3]], None)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
+        check_option("include_values", include_values, (True, False, "auto"))
+        max_label_chars = check_positive_int("max_label_chars", max_label_chars, minimum=2)
         im_kw = {"cmap": cmap, "interpolation": "nearest", **check_kwargs("im_kw", im_kw)}
         text_kw = check_kwargs("text_kw", text_kw)
+        self.order_ = self._order(order)
         ax = self._start(ax, name)
-        matrix = self.confusion_matrix
+        matrix = self.confusion_matrix[np.ix_(self.order_, self.order_)]
         n_classes = matrix.shape[0]
-        self.im_ = ax.imshow(matrix, **im_kw)
-        self.text_ = self._annotate(ax, values_format, text_kw) if include_values else None
-        self.colorbar_ = ax.figure.colorbar(self.im_, ax=ax) if colorbar else None
         labels = np.arange(n_classes) if self.display_labels is None else self.display_labels
-        ax.set(
-            xticks=np.arange(n_classes),
-            yticks=np.arange(n_classes),
-            xticklabels=[str(label) for label in labels],
-            yticklabels=[str(label) for label in labels],
-            xlabel="Predicted label",
-            ylabel="True label",
-        )
+        shown = [short_label(labels[k], max_chars=max_label_chars) for k in self.order_]
+        cell = self._cell_points(ax, n_classes, max(len(text) for text in shown))
+        values_format = self._values_format(values_format)
+        fontsize = self.annotation_fontsize(cell, matrix, values_format)
+        annotate = include_values is True or (include_values == "auto" and fontsize is not None)
+        self.im_ = ax.imshow(matrix, **im_kw)
+        text_kw = {"fontsize": fontsize or MIN_FONTSIZE, **text_kw}
+        self.text_ = self._annotate(ax, matrix, values_format, text_kw) if annotate else None
+        self.colorbar_ = ax.figure.colorbar(self.im_, ax=ax) if colorbar else None
+        tick_size = float(np.clip(0.8 * cell, MIN_FONTSIZE - 1, 10.0))
+        ax.set_xticks(np.arange(n_classes), shown, fontsize=tick_size)
+        ax.set_yticks(np.arange(n_classes), shown, fontsize=tick_size)
+        ax.set(xlabel="Predicted label", ylabel="True label")
         ax.set_ylim(n_classes - 0.5, -0.5)
+        if xticks_rotation == "auto":
+            widest = max(len(text) for text in shown) * CHAR_WIDTH * tick_size
+            xticks_rotation = "horizontal" if widest <= 0.9 * cell else "vertical"
         for label in ax.get_xticklabels():
             label.set_rotation(xticks_rotation)
         title = [] if self.name is None else [self.name]
@@ -338,11 +390,71 @@ class ConfusionMatrixDisplay(Display):
             ax.set_title(f"Confusion matrix ({', '.join(title)})")
         return self
 
-    def _annotate(self, ax: Any, values_format: str | None, text_kw: dict) -> np.ndarray:
+    @staticmethod
+    def annotation_fontsize(cell_points: float, matrix: ArrayLike, values_format: str) -> float | None:
+        """Font size (points) at which every value fits in a cell of ``cell_points``; None below 6 points.
+
+        A value of k characters is about ``0.6 k`` font sizes wide and one
+        font size high; it is given at most 80% of the cell's width and 60% of
+        its height, and at most 10 points.
+
+        Parameters
+        ----------
+        cell_points : float
+            Side of a cell on the page, in points.
+        matrix : array-like
+            The values to write.
+        values_format : str
+            Their format spec.
+
+        Returns
+        -------
+        float or None
+
+        Examples
+        --------
+        >>> ConfusionMatrixDisplay.annotation_fontsize(40.0, [[120, 3]], "d")
+        10.0
+        >>> ConfusionMatrixDisplay.annotation_fontsize(12.0, [[120, 3]], "d") is None
+        True
+        """
+        longest = max(len(format(value, values_format)) for value in np.ravel(matrix))
+        size = min(10.0, 0.8 * cell_points / (CHAR_WIDTH * longest), 0.6 * cell_points)
+        return size if size >= MIN_FONTSIZE else None
+
+    @staticmethod
+    def _cell_points(ax: Any, n_classes: int, label_chars: int) -> float:
+        """Side of one cell in points: the Axes' place in its figure less its tick labels' room (about 9 points)."""
+        box = ax.get_position()
+        width, height = ax.figure.get_size_inches() * 72.0
+        labels = label_chars * CHAR_WIDTH * 9.0 + 20.0
+        return max(0.0, min(box.width * width, box.height * height) - labels) / n_classes
+
+    def _values_format(self, values_format: str | None) -> str:
+        if values_format is not None:
+            return values_format
+        return "d" if self.confusion_matrix.dtype.kind in "iu" else ".2f"
+
+    def _order(self, order: Any) -> np.ndarray:
+        """Positions of the classes in the order to draw them."""
+        matrix = np.asarray(self.confusion_matrix, dtype=float)
+        n_classes = matrix.shape[0]
+        if order is None or (isinstance(order, str) and order == "given"):
+            return np.arange(n_classes)
+        if isinstance(order, str):
+            check_option("order", order, ORDERS)
+            if order == "support":
+                return np.argsort(-matrix.sum(axis=1), kind="stable")
+            return _cluster_order(matrix)
+        positions = np.asarray(order)
+        if positions.dtype.kind not in "iu":
+            raise TypeError(f"order must be one of {', '.join(map(repr, ORDERS))} or class positions (ints)")
+        if sorted(positions.tolist()) != list(range(n_classes)):
+            raise ValueError(f"order must be a permutation of 0 .. {n_classes - 1}, got {positions.tolist()}")
+        return positions
+
+    def _annotate(self, ax: Any, matrix: np.ndarray, values_format: str, text_kw: dict) -> np.ndarray:
         """One text per cell, dark on light cells and light on dark ones."""
-        matrix = self.confusion_matrix
-        if values_format is None:
-            values_format = "d" if matrix.dtype.kind in "iu" else ".2f"
         low, high = self.im_.cmap(0.0), self.im_.cmap(1.0)
         middle = (matrix.max() + matrix.min()) / 2.0
         texts = np.empty(matrix.shape, dtype=object)
@@ -350,3 +462,19 @@ class ConfusionMatrixDisplay(Display):
             style = {"ha": "center", "va": "center", "color": low if value >= middle else high, **text_kw}
             texts[row, column] = ax.text(column, row, format(value, values_format), **style)
         return texts
+
+
+def _cluster_order(matrix: np.ndarray) -> np.ndarray:
+    """Leaf order of an average-linkage clustering of the classes by mutual confusion."""
+    from scipy.cluster.hierarchy import leaves_list, linkage
+    from scipy.spatial.distance import squareform
+
+    n_classes = matrix.shape[0]
+    if n_classes < 3:
+        return np.arange(n_classes)
+    totals = matrix.sum(axis=1, keepdims=True)
+    rates = np.divide(matrix, totals, out=np.zeros_like(matrix), where=totals > 0)
+    distance = 1.0 - (rates + rates.T) / 2.0
+    np.fill_diagonal(distance, 0.0)
+    tree = linkage(squareform(np.clip(distance, 0.0, None), checks=False), method="average", optimal_ordering=True)
+    return leaves_list(tree)

@@ -12,6 +12,7 @@ reason (``ModelAnalysis.skipped``), and the other sections run.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from polyroc.report._inputs import ReportInputs
 from polyroc.resampling import PairedRuleScores, paired_rule_scores
 from polyroc.thresholds import RocCloud, RuleComparison, compare_rules, roc_cloud
 
-__all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps"]
+__all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps", "report_warnings"]
 
 
 #: Section of the report that each step fills (keys of ``ModelAnalysis.skipped``).
@@ -239,3 +240,41 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
         steps.append((f"{name}: Gini-weighted ROC", lambda a=analysis: _gini_step(inputs, a)))
     steps.append(("ROC-DMF with bootstrap", lambda: _dmf_step(inputs, analyses)))
     return steps
+
+
+def _warning_kind(record):
+    """What makes two warnings the same: step, category and message with its numbers blanked."""
+    return record["step"], record["category"], re.sub(r"\d+(\.\d+)?(e[-+]?\d+)?", "#", record["message"])
+
+
+def report_warnings(analyses: list[ModelAnalysis]) -> list[dict[str, Any]]:
+    """Each warning of the report once, with the models it concerns.
+
+    Warnings of the same step and category whose messages differ only in
+    their numbers (a deviance, a count of replicates) are one warning; its
+    ``message`` is the first model's, and ``messages`` maps each model to its
+    own when they differ.
+
+    Parameters
+    ----------
+    analyses : list of ModelAnalysis
+        The models' analyses, with their recorded warnings.
+
+    Returns
+    -------
+    list of dict
+        ``step``, ``category``, ``message``, ``models`` (names, in model
+        order) and ``messages`` (model -> message, or None when all agree),
+        in the order first raised.
+    """
+    grouped: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for analysis in analyses:
+        for record in analysis.warnings:
+            entry = grouped.setdefault(_warning_kind(record), {**record, "models": [], "messages": {}})
+            if analysis.name not in entry["models"]:
+                entry["models"].append(analysis.name)
+                entry["messages"][analysis.name] = record["message"]
+    for entry in grouped.values():
+        if len(set(entry["messages"].values())) == 1:
+            entry["messages"] = None
+    return list(grouped.values())

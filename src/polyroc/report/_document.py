@@ -17,9 +17,9 @@ from numpy.typing import ArrayLike
 
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
-from polyroc.report._figures import ReportFigure, comparison_figures, model_figures
+from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures
 from polyroc.report._inputs import check_report_inputs
-from polyroc.report._readings import comparison_reading, data_reading, model_readings
+from polyroc.report._readings import comparison_reading, data_reading, format_number, model_readings, verdicts
 from polyroc.report._results import results_document
 
 __all__ = ["Report", "build_report", "is_report_directory"]
@@ -55,18 +55,19 @@ def _model_id(index, name):
 
 
 def _figure_item(figure, prefix):
+    """A figure for the page: shown at 1/SCALE of its pixel size (its CSS size), so it is sharp on HiDPI screens."""
     width, height = _png_size(figure.png)
     return {
         "id": f"{prefix}-{figure.key}",
         "caption": figure.caption,
-        "width": width,
-        "height": height,
+        "width": round(width / SCALE),
+        "height": round(height / SCALE),
         "data": base64.b64encode(figure.png).decode("ascii"),
     }
 
 
 def _format_number(value, digits=3):
-    return "—" if value is None else f"{value:.{digits}f}"
+    return format_number(value, digits, missing="—")
 
 
 def _format_percent(share):
@@ -181,6 +182,7 @@ class Report:
             r=self.results,
             models=models,
             readings=self.readings,
+            verdicts=verdicts(self.results),
             num=_format_number,
             percent=_format_percent,
             seed=_format_seed,

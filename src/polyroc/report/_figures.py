@@ -2,7 +2,12 @@
 
 Figures are built with :class:`matplotlib.figure.Figure` directly, so making a
 report neither needs nor changes a pyplot backend. A skipped section has no
-figure.
+figure. PNGs are drawn at :data:`SCALE` times the page's resolution, and
+shown at their CSS size (``width``/``height`` attributes of 1/``SCALE`` the
+pixels), so they stay sharp on high-density screens. Figures grow with the
+number of classes m within limits; above :data:`MANY_CLASSES` classes the
+per-class legends give way to the class panels (ROC clouds), and the
+confusion matrix shows recall colours with classes ordered by confusion.
 """
 
 from __future__ import annotations
@@ -15,7 +20,16 @@ import numpy as np
 
 __all__ = ["ReportFigure", "comparison_figures", "model_figures"]
 
-DPI = 96
+#: CSS pixels per inch, and the pixel density of the PNGs relative to it.
+CSS_DPI = 96
+SCALE = 2
+DPI = CSS_DPI * SCALE
+
+#: Above this many classes, curve figures keep only the averages in their legends.
+MANY_CLASSES = 10
+
+#: From this many classes on, the ROC clouds are small multiples (compact grid, shared axes).
+COMPACT_PANELS = 7
 
 
 @dataclass(frozen=True)
@@ -39,30 +53,73 @@ def _render(key, caption, draw, *, figsize=(5.2, 4.4), **subplots_kw):
     return ReportFigure(key, caption, buffer.getvalue())
 
 
+def _grow(n_classes, base, per_class, largest):
+    """A figure side (inches) of ``base + per_class * m``, capped at ``largest``."""
+    return float(min(largest, base + per_class * n_classes))
+
+
+def _label_room(classes):
+    """Inches that tick labels of the classes take beside a matrix (labels are cut at LABEL_CHARS)."""
+    from polyroc.plotting._common import LABEL_CHARS
+
+    longest = min(LABEL_CHARS, max(len(str(c)) for c in classes))
+    return max(0.0, (longest - 6) * 0.07)
+
+
+def _compact_legend(ax, classes, loc, *, per_class=True):
+    """Redraw the legend of ``ax`` with short class labels; without class entries when ``per_class`` is False."""
+    from polyroc.plotting._common import short_label
+
+    names = {str(c) for c in classes}
+    kept = []
+    for handle, label in zip(*ax.get_legend_handles_labels()):
+        text = label.split(" (", 1)[0]
+        head = next((h for h in (text, text.removeprefix("class "), text.removeprefix("τ_")) if h in names), None)
+        if head is not None:
+            if not per_class:
+                continue
+            label = label.replace(head, short_label(head), 1)
+        kept.append((handle, label))
+    if kept:
+        ax.legend(*zip(*kept), loc=loc, fontsize="x-small")
+
+
 def _confusion(analysis, inputs):
     from polyroc.plotting import ConfusionMatrixDisplay
 
     classes = inputs.classes
+    n_classes = classes.size
     predicted = classes[np.argmax(inputs.test[analysis.name], axis=1)]
+    options = {"labels": classes, "sample_weight": inputs.sample_weight}
+    if n_classes > MANY_CLASSES:
+
+        def draw_one(figure, ax):
+            ConfusionMatrixDisplay.from_predictions(
+                inputs.y_test, predicted, normalize="true", ax=ax, order="cluster", values_format=".2f", **options
+            )
+            ax.set_title("Confusion matrix, row-normalised (recall)")
+
+        side = _grow(n_classes, 3.0, 0.3, 10.0) + _label_room(classes)
+        caption = (
+            "Confusion matrix of argmax predictions on test, each row divided by its true class's "
+            "size (recall on the diagonal); rows and columns are ordered so that classes confused with "
+            "each other sit side by side. The per-class table gives the same recalls with intervals."
+        )
+        return _render("confusion", caption, draw_one, figsize=(side + 1.2, side))
 
     def draw(figure, axes):
-        for ax, normalize, title in zip(axes, (None, "true"), ("counts", "row-normalised (recall)")):
+        for ax, normalize, title in zip(axes, (None, "true"), ("Counts", "Recall (row-normalised)")):
             ConfusionMatrixDisplay.from_predictions(
-                inputs.y_test,
-                predicted,
-                labels=classes,
-                sample_weight=inputs.sample_weight,
-                normalize=normalize,
-                ax=ax,
-                colorbar=False,
+                inputs.y_test, predicted, normalize=normalize, ax=ax, colorbar=False, **options
             )
-            ax.set_title(f"Confusion matrix, {title}")
+            ax.set_title(title)
 
+    side = _grow(n_classes, 2.6, 0.25, 5.2) + _label_room(classes)
     return _render(
         "confusion",
         "Confusion matrix of argmax predictions on test: counts and recall per true class.",
         draw,
-        figsize=(10, 4.6),
+        figsize=(2 * side + 0.4, side + 0.3),
         ncols=2,
     )
 
@@ -78,17 +135,19 @@ def _roc_and_pr(analysis, inputs):
             RocCurveDisplay.from_result(analysis.cloud.ovr_curves, ax=axes[0])
         else:
             RocCurveDisplay.from_predictions(y, scores, ax=axes[0], **options)
-        PrecisionRecallDisplay.from_predictions(y, scores, ax=axes[1], **options)
+        PrecisionRecallDisplay.from_predictions(
+            y, scores, ax=axes[1], plot_chance_level=inputs.classes.size <= MANY_CLASSES, **options
+        )
         for ax in axes:
-            ax.legend(loc="lower right" if ax is axes[0] else "lower left", fontsize="x-small")
+            loc = "lower right" if ax is axes[0] else "lower left"
+            _compact_legend(ax, inputs.classes, loc, per_class=inputs.classes.size <= MANY_CLASSES)
 
-    return _render(
-        "roc_pr",
-        "One-vs-rest ROC curves with micro and macro averages (left) and precision-recall curves (right), test scores.",
-        draw,
-        figsize=(10, 4.8),
-        ncols=2,
+    caption = (
+        "One-vs-rest ROC curves with micro and macro averages (left) and precision-recall curves (right), test scores."
     )
+    if inputs.classes.size > MANY_CLASSES:
+        caption += " Class curves in their colours; each class's ROC curve and AUC are in the ROC cloud panels."
+    return _render("roc_pr", caption, draw, figsize=(10, 5), ncols=2)
 
 
 def _tuning(analysis, inputs):
@@ -124,34 +183,42 @@ def _tuning(analysis, inputs):
             domain=tuning.domain,
             ax=ax,
         )
+        _compact_legend(ax, inputs.classes, "best", per_class=inputs.classes.size <= MANY_CLASSES)
 
     caption = (
         f"Validation {tuning.metric} along each threshold coordinate through τ* "
         "(the other coordinates rescaled to stay on the simplex)."
     )
-    return _render("tuning", caption, draw, figsize=(7, 4.6))
+    return _render("tuning", caption, draw, figsize=(7.5, 4.8))
 
 
 def _clouds(analysis, inputs):
     n_classes = inputs.classes.size
-    ncols = min(n_classes, 3)
+    compact = n_classes >= COMPACT_PANELS
+    ncols = min(n_classes, 5 if compact else 3)
     nrows = -(-n_classes // ncols)
+    side = 2.1 if compact else 3.4
 
     def draw(figure, axes):
         axes = np.asarray(axes).ravel()
         for extra in axes[n_classes:]:
             extra.remove()
         analysis.cloud.plot(ax=axes[:n_classes])
+        if compact:  # the bottom panel of a column above a removed panel keeps its tick labels
+            for panel in axes[max(0, n_classes - ncols) : n_classes]:
+                panel.xaxis.set_tick_params(labelbottom=True)
 
     return _render(
         "clouds",
         "ROC clouds on test: (FPR, TPR) of each class under argmax(p − τ) "
         "for every sampled τ, over the class's one-vs-rest ROC curve; × marks argmax.",
         draw,
-        figsize=(3.4 * ncols, 3.4 * nrows),
+        figsize=(side * ncols, (side + 0.15) * nrows),
         nrows=nrows,
         ncols=ncols,
         squeeze=False,
+        sharex=compact,
+        sharey=compact,
     )
 
 
@@ -159,9 +226,14 @@ def _gini(analysis, inputs):
     return _render(
         "gini",
         "Gini-weighted ROC curve on test with its stratified bootstrap band, over the per-class one-vs-rest curves.",
-        lambda figure, ax: analysis.gini.plot(ax=ax),
-        figsize=(6.4, 5),
+        lambda figure, ax: _gini_draw(analysis, inputs, ax),
+        figsize=(6.4, 5.2),
     )
+
+
+def _gini_draw(analysis, inputs, ax):
+    analysis.gini.plot(ax=ax)
+    _compact_legend(ax, inputs.classes, "lower right", per_class=inputs.classes.size <= MANY_CLASSES)
 
 
 def model_figures(analysis: Any, inputs: Any) -> list[ReportFigure]:

@@ -4,20 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["comparison_reading", "data_reading", "model_readings"]
+__all__ = ["comparison_reading", "data_reading", "format_number", "model_readings", "verdicts"]
 
 SMALL_CLASS = 10
+
+#: A class whose one-vs-rest AUC is at most this ranks its rows little better than chance (0.5).
+NO_RANKING_AUC = 0.6
+
+#: Accuracy from which a chance-level class or a chance-level D contradicts it.
+HIGH_ACCURACY = 0.8
+
+#: Gap between D and the OvR macro AUC worth explaining.
+D_AUC_GAP = 0.1
+
+
+def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
+    """``value`` with ``digits`` decimals; ``missing`` for None (NaN in ``results.json``); never "-0.000".
+
+    >>> format_number(-0.0001), format_number(0.1234, 2), format_number(None, missing="—")
+    ('0.000', '0.12', '—')
+    """
+    if value is None:
+        return missing
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _number(value, digits=3):
     """A number of ``results.json`` as text (None, i.e. NaN, as "undefined")."""
-    return "undefined" if value is None else f"{value:.{digits}f}"
+    return format_number(value, digits)
 
 
 def _ci(record, digits=3):
     """An interval record of ``results.json`` as ``0.812 (CI 0.750 to 0.870)``."""
     estimate, low, high = (_number(record[key], digits) for key in ("estimate", "low", "high"))
     return f"{estimate} (CI {low} to {high})"
+
+
+def _class_name(label):
+    """``class 3``, or a label that already says class (``class 03``) as it is."""
+    return str(label) if str(label).lower().startswith("class") else f"class {label}"
 
 
 def _percent(confidence):
@@ -78,12 +104,39 @@ def _metrics_reading(model, results):
     return text
 
 
+def _equals_argmax(tuning):
+    """τ* is plain argmax: every component equal (the rule argmax(p − τ) is then argmax(p))."""
+    if "equals_argmax" in tuning:
+        return bool(tuning["equals_argmax"])
+    threshold = tuning["best_threshold"]
+    return max(threshold) - min(threshold) <= 1e-12
+
+
+def _search_words(tuning):
+    """``lattice search at resolution 51 (24805 thresholds on the simplex)``, from the tuning's settings."""
+    settings = tuning.get("settings", {})
+    search = settings.get("search", "the")
+    resolution = settings.get("resolution")
+    at = f" at resolution {resolution}" if resolution is not None else ""
+    count = tuning.get("n_thresholds")
+    where = f" on the {settings['domain']}" if settings.get("domain") else ""
+    return f"{search} search{at}" + (f" ({count} thresholds{where})" if count else "")
+
+
 def _tuning_reading(model):
     comparison, test_scores = model["tuning"]["comparison"], model["tuning"]["test_scores"]
     tuning, difference = comparison["tuning"], test_scores["differences"]["tuned"]
+    metric = comparison["metric"]
+    searched = f"Thresholds were tuned for {metric} on validation by {_search_words(tuning)}."
+    if _equals_argmax(tuning):
+        return (
+            f"{searched} The best threshold has all components equal, which is plain argmax: no "
+            f"threshold of the search beat argmax's validation {metric} ({_number(tuning['argmax_score'])}). "
+            "The tuned rule is argmax, so keep argmax; there is no difference to test."
+        )
     text = (
-        f"Thresholds tuned for {comparison['metric']} on validation move it from "
-        f"{tuning['argmax_score']:.3f} (argmax) to {tuning['best_score']:.3f}. "
+        f"{searched} The best threshold τ* raises validation {metric} from "
+        f"{_number(tuning['argmax_score'])} (argmax) to {_number(tuning['best_score'])}. "
         f"On test, tuned minus argmax is {_ci(difference)}."
     )
     if difference["low"] > 0:
@@ -108,21 +161,84 @@ def _cloud_reading(model, classes):
     if dfp:
         best, worst = min(dfp, key=dfp.get), max(dfp, key=dfp.get)
         text += (
-            f" Class {best} stays closest to the perfect corner ({dfp[best]:.3f}); class {worst} is "
-            f"furthest ({dfp[worst]:.3f}). DFP depends on how thresholds were sampled "
+            f" C{_class_name(best)[1:]} stays closest to the perfect corner ({_number(dfp[best])}); "
+            f"{_class_name(worst)} is "
+            f"furthest ({_number(dfp[worst])}). DFP depends on how thresholds were sampled "
             f"({cloud['settings']['search']}, {cloud['n_thresholds']} thresholds)."
         )
     return text
 
 
-def _dmf_reading(model):
+def _class_auc(model: dict[str, Any], classes: list[str]) -> dict[str, float]:
+    """Per-class one-vs-rest ROC AUC of a model's test scores (classes without rows left out)."""
+    if model.get("roc_cloud") and "ovr_auc" in model["roc_cloud"]:
+        values = model["roc_cloud"]["ovr_auc"]
+    elif model.get("gini") and len(model["gini"].get("class_auc", [])) == len(classes):
+        values = model["gini"]["class_auc"]
+    else:
+        return {}
+    return {c: v for c, v in zip(classes, values) if v is not None}
+
+
+def _chance_classes(model, classes):
+    """Classes whose scores rank their rows at most a little better than chance: {class: AUC}."""
+    return {c: auc for c, auc in _class_auc(model, classes).items() if auc <= NO_RANKING_AUC}
+
+
+def _listed(names):
+    names = [str(name) for name in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _dmf_contradictions(model, classes):
+    """Plain-words flags where D, the OvR AUCs and accuracy tell different stories."""
+    flags = []
+    dmf, metrics = model["dmf"], model.get("metrics")
+    accuracy = metrics["intervals"]["accuracy"]["estimate"] if metrics else None
+    chance = _chance_classes(model, classes)
+    if chance:
+        aucs = ", ".join(_number(auc, 2) for auc in chance.values())
+        noun = "class" if len(chance) == 1 else "classes"
+        lead = (
+            f"Accuracy is high ({_number(accuracy)}) but the"
+            if accuracy is not None and accuracy >= HIGH_ACCURACY
+            else "The"
+        )
+        flags.append(
+            f"{lead} scores of {noun} {_listed(chance)} carry little or no ranking information (one-vs-rest "
+            f"AUC {aucs}; 0.5 is chance): their rows are found by chance, or not at all, and D, the macro "
+            "averages and accuracy, pooled over all classes, hide it."
+        )
+    if accuracy is not None and accuracy >= HIGH_ACCURACY and dmf["D"] is not None and dmf["D"] <= NO_RANKING_AUC:
+        flags.append(
+            f"Accuracy is high ({_number(accuracy)}) while D ({_number(dmf['D'])}) is near chance: the "
+            "argmax decisions are right, but the scores barely order the rows of one class above another's."
+        )
+    macro = metrics["intervals"]["roc_auc_ovr_macro"]["estimate"] if metrics else None
+    if macro is not None and dmf["D"] is not None and abs(dmf["D"] - macro) > D_AUC_GAP:
+        flags.append(
+            f"D ({_number(dmf['D'])}) and the one-vs-rest macro AUC ({_number(macro)}) differ by more than "
+            f"{D_AUC_GAP:g}: D compares each class with each other class separately and fits one curve to all "
+            "pairs, so a few badly separated pairs weigh more in it than in the one-vs-rest average."
+        )
+    return flags
+
+
+def _dmf_reading(model, classes):
     dmf = model["dmf"]
     text = (
-        f"ROC-DMF area D is {_ci(dmf['ci'])}: one curve summarising how well each class's score "
-        f"separates it from each other class, over {len(dmf['pairs'])} ordered class pairs; 0.5 is chance."
+        f"ROC-DMF area D is {_ci(dmf['ci'])}; 0.5 is chance and 1 a perfect ranking. For every ordered pair "
+        f"of classes (i, j), {len(dmf['pairs'])} here, and every cut-off level, the true-positive rate is the "
+        "share of class-i rows whose class-i score passes the cut-off and the false-positive rate the share of "
+        "class-j rows whose class-i score passes it. The figure's axes are these two rates for a typical pair "
+        "(the factorization's fit at the average pair effect): false-positive-like across, true-positive-like "
+        "up, one point per cut-off level; D is the area under that curve."
     )
     if not dmf["converged"]:
         text += " The factorization did not converge; treat D with caution."
+    flags = _dmf_contradictions(model, classes)
+    if flags:
+        text += " " + " ".join(flags)
     return text
 
 
@@ -169,7 +285,7 @@ def model_readings(model: dict[str, Any], results: dict[str, Any]) -> dict[str, 
         "metrics": lambda: _metrics_reading(model, results),
         "tuning": lambda: _tuning_reading(model),
         "roc_cloud": lambda: _cloud_reading(model, results["data"]["classes"]),
-        "dmf": lambda: _dmf_reading(model),
+        "dmf": lambda: _dmf_reading(model, results["data"]["classes"]),
         "gini": lambda: _gini_reading(model),
     }
     readings = {"baseline": _baseline_reading()} if model["constant_scores"] else {}
@@ -199,3 +315,86 @@ def comparison_reading(results: dict[str, Any]) -> str | None:
     if p_first < 0.8:
         text += " That is not a clear winner: the test data does not separate the models' D reliably."
     return text
+
+
+def _tuning_verdict(model):
+    """One phrase on the tuned thresholds of a model (None without tuning)."""
+    tuning = model.get("tuning")
+    if not tuning:
+        return None
+    if _equals_argmax(tuning["comparison"]["tuning"]):
+        return "tuning found nothing better than argmax"
+    difference = tuning["test_scores"]["differences"]["tuned"]
+    metric = tuning["comparison"]["metric"]
+    if difference["low"] > 0:
+        return f"tuned thresholds beat argmax on test ({metric} +{_number(difference['estimate'])})"
+    if difference["high"] < 0:
+        return (
+            f"tuned thresholds do worse than argmax on test ({metric} {_number(difference['estimate'])}): keep argmax"
+        )
+    return "tuned thresholds and argmax cannot be told apart on test"
+
+
+def _model_verdict(name, model, classes):
+    """``name: accuracy 0.912, D 0.944; flags`` in a line."""
+    parts = []
+    if model.get("metrics"):
+        intervals = model["metrics"]["intervals"]
+        parts.append(
+            f"accuracy {_number(intervals['accuracy']['estimate'])}, "
+            f"balanced accuracy {_number(intervals['balanced_accuracy']['estimate'])}"
+        )
+    if model.get("dmf"):
+        parts.append(f"ROC-DMF D {_number(model['dmf']['D'])}")
+    text = f"{name}: " + ", ".join(parts) if parts else f"{name}:"
+    notes = []
+    if model.get("constant_scores"):
+        notes.append("a constant baseline (ranks nothing)")
+    chance = _chance_classes(model, classes)
+    if chance and not model.get("constant_scores"):
+        notes.append(f"scores of {_listed(chance)} rank at chance level (one-vs-rest AUC ≤ {NO_RANKING_AUC:g})")
+    tuning = _tuning_verdict(model)
+    if tuning:
+        notes.append(tuning)
+    if model.get("skipped"):
+        notes.append(f"skipped: {', '.join(sorted(model['skipped']))}")
+    return text + ("; " + "; ".join(notes) if notes else "") + "."
+
+
+def verdicts(results: dict[str, Any]) -> list[str]:
+    """The report's conclusions in a few short lines, for the top of the page.
+
+    One line on the ranking of the models (several models), one per model
+    (headline numbers and what to watch: chance-level classes, the tuning's
+    outcome, skipped sections), one on small classes and one on warnings.
+
+    Parameters
+    ----------
+    results : dict
+        The report's ``results.json`` document.
+
+    Returns
+    -------
+    list of str
+    """
+    lines = []
+    comparison = results.get("model_comparison")
+    if comparison:
+        rankings = comparison["ranking_probabilities"]
+        first = rankings[0]["ordering"][0]
+        share = sum(r["probability"] for r in rankings if r["ordering"][0] == first)
+        clear = "" if share >= 0.8 else ", not a clear winner"
+        lines.append(f"Best by ROC-DMF D: {first}, first in {100 * share:.0f}% of paired bootstrap replicates{clear}.")
+    classes = results["data"]["classes"]
+    lines.extend(_model_verdict(name, model, classes) for name, model in results["models"].items())
+    counts = results["data"]["test"]["class_counts"]
+    small = [c for c, n in counts.items() if n < SMALL_CLASS]
+    if small:
+        lines.append(
+            f"{len(small)} of {len(counts)} classes have fewer than {SMALL_CLASS} test rows: "
+            "read their intervals, not their values."
+        )
+    n_warnings = len(results.get("warnings", []))
+    if n_warnings:
+        lines.append(f"{n_warnings} warning{'s' if n_warnings > 1 else ''} raised while computing: see Warnings.")
+    return lines

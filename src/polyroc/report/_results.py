@@ -9,6 +9,13 @@ and :class:`~polyroc.resampling.PairedRuleScores`, :class:`~polyroc.thresholds.R
 surfaces, per-replicate values, fitted matrices and full-resolution curves,
 which the figures draw and the library functions return.
 
+Beside the library's fields, ``roc_cloud`` has ``n_thresholds`` and
+``ovr_auc`` (the area under each class's one-vs-rest ROC curve, which the
+cloud holds), and the document has ``warnings``: each warning raised while
+computing, once, with the ``models`` it concerns (see
+:func:`~polyroc.report._analysis.report_warnings`); each model's
+``warnings`` keep its own.
+
 A section that could not be computed is null, and ``skipped`` (per model, and
 at the top for the model comparison) maps its name to the reason. A model
 whose scores are the same on every row (a constant baseline, e.g. a
@@ -23,7 +30,7 @@ import numpy as np
 
 import polyroc
 from polyroc._results import jsonable
-from polyroc.report._analysis import ModelAnalysis, SkippedComparison
+from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
 from polyroc.report._inputs import ReportInputs
 from polyroc.resampling import STRATIFIED_PERCENTILE
 
@@ -90,7 +97,9 @@ def _model_section(analysis: ModelAnalysis, scores: np.ndarray) -> dict[str, Any
         "constant_scores": bool(np.all(scores == scores[0])),
         "metrics": _record(analysis.evaluation),
         "tuning": _tuning_section(analysis),
-        "roc_cloud": None if cloud is None else _record(cloud, n_thresholds=cloud.n_thresholds),
+        "roc_cloud": None
+        if cloud is None
+        else _record(cloud, n_thresholds=cloud.n_thresholds, ovr_auc=cloud.ovr_curves.auc),
         "dmf": _record(analysis.dmf),
         "gini": _record(analysis.gini),
         "skipped": dict(analysis.skipped),
@@ -133,7 +142,8 @@ def results_document(
     dict
         ``title``, ``source``, ``notes``, ``polyroc_version``, ``settings``,
         ``data``, ``models`` (name -> sections), ``model_comparison``,
-        ``skipped`` and ``omitted`` (:data:`OMITTED`).
+        ``skipped``, ``warnings`` (each once, with its models) and
+        ``omitted`` (:data:`OMITTED`).
     """
     settings = {
         "metric": inputs.metric,
@@ -156,6 +166,7 @@ def results_document(
             "skipped": (
                 {"model_comparison": dmf_comparison.reason} if isinstance(dmf_comparison, SkippedComparison) else {}
             ),
+            "warnings": report_warnings(analyses),
             "omitted": {kind: list(fields) for kind, fields in OMITTED.items()},
         }
     )
