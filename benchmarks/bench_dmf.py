@@ -1,90 +1,116 @@
-"""ROC-DMF benchmark: one fit against 1,000 bootstrap refits, and the paper's Sec. 5.1 simulation.
+"""ROC-DMF bootstrap benchmark: the current code against the code of a git revision, in one run.
 
-Part 1 times ``roc_dmf`` for k = 10 classes, T = 99 levels and n = 50,000
-samples (best of a few runs, after a warm-up), then the same call with 1,000
-parametric and 1,000 stratified bootstrap replicates, and prints
-ratio = bootstrap time / single-fit time (target: < 100).
+The baseline is the ``polyroc.dmf`` package of ``--baseline`` (default
+``0add0c0``, before the bootstrap ran on both cores with one BLAS thread),
+read with ``git show`` into a temporary package and imported next to the
+current one. Each case runs ``roc_dmf(..., bootstrap="stratified")`` as the
+report does, with the machine's default BLAS threads (the setting users
+have), and prints both times, their ratio, and the largest difference of D
+and of the CI limits (the point fit and the replicate draws are unchanged).
 
-Part 2 reproduces Sec. 5.1 at full size (n = 50,000, p = 10, k = 5): D of
-multinomial logistic regressions on the first d covariates (in-sample) next
-to Hand & Till's M, with a classifier fitted on independent noise as d = 0,
-and the argmax-labelled variant at d = p.
+Cases: ``1e4x10``, ``1e5x20`` (the Dirichlet generator of the report
+benchmark) and ``forest`` (a random forest on an 11-class problem of 198
+test rows, several classes separated completely; the report's vowel-like
+model).
 
-Both parts print Markdown tables (the ones in docs/dmf.md), with their seeds.
-
-Timings use one BLAS thread by default (--blas-threads), which keeps them
-stable on a shared machine; the batched fits use small matrix products.
-
-Run: python benchmarks/bench_dmf.py [--n N] [--k K] [--n-boot B] [--skip-simulation]
+Run: python benchmarks/bench_dmf.py [--cases 1e4x10,forest,1e5x20] [--n-boot 1000] [--baseline REV]
 """
 
+from __future__ import annotations
+
 import argparse
+import importlib
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
 
 import numpy as np
-from _common import best_time, make_problem
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import roc_auc_score
-from threadpoolctl import threadpool_limits
 
 from polyroc.dmf import roc_dmf
-from polyroc.dmf._simulation import simulate_paper_design
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def bootstrap_ratio(n, k, n_boot, repeat):
-    y, P = make_problem(n, k, signal=1.0, decimals=None)
-    roc_dmf(y, P)  # warm-up (imports, BLAS threads)
-    single, fit = best_time(lambda: roc_dmf(y, P), repeat)
+def dirichlet_case(n, m, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    alpha = np.ones((n, m))
+    alpha[np.arange(n), y] += 1.5
+    scores = rng.gamma(alpha)
+    return y, scores / scores.sum(axis=1, keepdims=True)
+
+
+def forest_case(seed=0):
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import train_test_split
+
+    X, y = make_classification(
+        n_samples=990, n_features=10, n_informative=8, n_redundant=0, n_classes=11,
+        n_clusters_per_class=1, class_sep=2.0, random_state=seed,
+    )  # fmt: skip
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=198, random_state=seed)
+    model = RandomForestClassifier(n_estimators=200, random_state=seed).fit(X_train, y_train)
+    return y_test, model.predict_proba(X_test)
+
+
+def baseline_roc_dmf(revision):
+    """``roc_dmf`` of ``polyroc.dmf`` at ``revision``, as the package ``dmf_baseline`` in a temporary folder."""
+    folder = Path(tempfile.mkdtemp()) / "dmf_baseline"
+    folder.mkdir()
+    listing = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", f"{revision}:src/polyroc/dmf"],
+        check=True, capture_output=True, text=True,
+    ).stdout.split()  # fmt: skip
+    for name in listing:
+        if name.endswith(".py"):
+            text = subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{revision}:src/polyroc/dmf/{name}"],
+                check=True, capture_output=True, text=True,
+            ).stdout  # fmt: skip
+            (folder / name).write_text(
+                text.replace("polyroc.dmf.", "dmf_baseline.").replace("polyroc.dmf", "dmf_baseline")
+            )
+    sys.path.insert(0, str(folder.parent))
+    return importlib.import_module("dmf_baseline").roc_dmf
+
+
+def timed(function):
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = function()
+    return time.perf_counter() - start, result
+
+
+def run_case(case, n_boot, old_roc_dmf):
+    y, P = forest_case() if case == "forest" else dirichlet_case(*(int(float(v)) for v in case.split("x")))
+    options = {"bootstrap": "stratified", "n_boot": n_boot, "random_state": 0}
+    before, old = timed(lambda: old_roc_dmf(y, P, **options))
+    after, new = timed(lambda: roc_dmf(y, P, **options))
+    replicate_gap = np.max(np.abs(old.bootstrap.D - new.bootstrap.D))
     print(
-        f"k = {k}, T = 99, n = {n:,} (make_problem seed 0): one `roc_dmf` fit {single:.3f} s "
-        f"({fit.n_iter} iterations, D = {fit.D:.4f}).\n"
+        f"| {case} | {n_boot} | {before:.2f} s | {after:.2f} s | {before / after:.1f}x | "
+        f"{abs(old.D - new.D):.1e} | {replicate_gap:.1e} | "
+        f"[{new.ci.low:.4f}, {new.ci.high:.4f}] | {new.bootstrap.n_iter.mean():.1f} |"
     )
-    print("| bootstrap | B | time | ratio to one fit | CI of D | unconverged refits |")
-    print("|---|---|---|---|---|---|")
-    for kind in ("parametric", "stratified"):
-        elapsed, result = best_time(lambda kind=kind: roc_dmf(y, P, bootstrap=kind, n_boot=n_boot, random_state=0), 1)
-        boot = result.bootstrap
-        print(
-            f"| {kind} | {n_boot} | {elapsed:.2f} s | {elapsed / single:.0f} | "
-            f"[{boot.ci.low:.4f}, {boot.ci.high:.4f}] | {boot.n_unconverged} |"
-        )
-
-
-def paper_simulation(n, random_state=1):
-    sim = simulate_paper_design(n, 10, 5, random_state=random_state)
-    print(
-        f"\nSec. 5.1 simulation: n = {n:,}, p = 10, k = 5, seed {random_state}, "
-        f"class counts {np.bincount(sim.y).tolist()}\n"
-    )
-    print("| d | D intercept | D algorithm1 | Hand–Till M |")
-    print("|---|---|---|---|")
-    noise = np.random.default_rng(random_state + 1).normal(size=sim.X.shape)
-    rows = [("0*", noise, sim.y)] + [(str(d), sim.X[:, :d], sim.y) for d in (1, 2, 3, 5, 8, 10)]
-    argmax = simulate_paper_design(n, 10, 5, labels="argmax", random_state=random_state)
-    rows.append(("10a", argmax.X, argmax.y))
-    for name, X, y in rows:
-        P = LogisticRegression(max_iter=1000).fit(X, y).predict_proba(X)
-        d_intercept = roc_dmf(y, P).D
-        d_algorithm1 = roc_dmf(y, P, method="algorithm1").D
-        m = roc_auc_score(y, P, multi_class="ovo")
-        print(f"| {name} | {d_intercept:.4f} | {d_algorithm1:.4f} | {m:.4f} |")
-    print("\n0* = classifier fitted on independent noise (seed 2); 10a = argmax labels, d = p")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=50_000)
-    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--cases", default="1e4x10,forest,1e5x20")
     parser.add_argument("--n-boot", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--skip-simulation", action="store_true")
-    parser.add_argument(
-        "--blas-threads", type=int, default=1, help="BLAS threads (1 keeps timings stable on a shared machine)"
-    )
+    parser.add_argument("--baseline", default="0add0c0")
     args = parser.parse_args()
-    with threadpool_limits(args.blas_threads):
-        bootstrap_ratio(args.n, args.k, args.n_boot, args.repeat)
-        if not args.skip_simulation:
-            paper_simulation(args.n)
+    old_roc_dmf = baseline_roc_dmf(args.baseline)
+    print(f"baseline: polyroc.dmf at {args.baseline}; stratified bootstrap, default BLAS threads\n")
+    print("| case | B | before | after | ratio | ΔD point | max ΔD replicate | CI after | mean iterations |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for case in args.cases.split(","):
+        run_case(case, args.n_boot, old_roc_dmf)
 
 
 if __name__ == "__main__":

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._validation import check_option
 from polyroc.dmf import DmfRoc, roc_dmf
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, draw_chance_level, with_name
+from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, new_axes, with_name
 
 __all__ = ["DmfRocDisplay"]
 
@@ -17,15 +20,29 @@ __all__ = ["DmfRocDisplay"]
 class DmfRocDisplay(Display):
     """The ROC-DMF curve of a :class:`~polyroc.dmf.DmfRoc`, with its bootstrap band when there is one.
 
-    The curve is drawn in cut-off order from (0, 0) through the fitted
-    points ``(result.fpr, result.tpr)`` to (1, 1), the polygon whose
-    trapezoid area is D (Wang & Carvalho (2024), "Multiclass ROC",
-    arXiv:2404.13147). Its axes are FPR-like and TPR-like: the expit of the
-    fitted row intercepts, not the rates of one classifier. A bootstrapped
-    result also gets its pointwise band (``bootstrap.band_fpr``,
-    ``band_low``, ``band_high``) shaded in the curve's colour. Several models
-    drawn on one Axes each take the next colour of the property cycle and
-    share one chance line.
+    What the axes mean. For every ordered class pair (a, b) and every cut-off
+    level, the true-positive rate is the share of class-a rows whose class-a
+    score is above the cut-off, and the false-positive rate the share of
+    class-b rows whose class-a score is above it. ROC-DMF fits the logits of
+    all these rates with one factor per cut-off level plus a pair effect,
+    ``logit rate ≈ Λ0 + Λ V_pair``, the pair effects averaging 0 (Wang &
+    Carvalho (2024), "Multiclass ROC", arXiv:2404.13147). The curve is the
+    common factor ``expit(Λ0)``: the fitted rates of a *typical* class pair,
+    one whose pair effect is the average. Hence the axis labels
+    "false-positive rate, typical class pair (fitted)" and "true-positive
+    rate, typical class pair (fitted)": they are neither the rates of one
+    pair nor plain averages of the rates (averaging happens on the logit
+    scale). D is the area under this curve, drawn in cut-off order from
+    (0, 0) through ``(result.fpr, result.tpr)`` to (1, 1).
+
+    A bootstrapped result also gets its pointwise band (``bootstrap.band_fpr``,
+    ``band_low``, ``band_high``), faintly shaded in the curve's colour (or,
+    with ``band_style="outline"``, drawn as two thin dotted lines, which never
+    blur into the bands of other models). Several models drawn on one Axes take
+    distinct colours (:func:`polyroc.plotting._common.class_colors`, the
+    ``tab10`` colours first) and share one chance line; the legend lists each
+    model with its D and, when bootstrapped, its interval. For one panel per
+    model, see :meth:`from_results`.
 
     Parameters
     ----------
@@ -55,6 +72,8 @@ class DmfRocDisplay(Display):
     True
     >>> disp.line_.get_xdata().size  # 19 levels and the two endpoints
     21
+    >>> disp.ax_.get_xlabel()
+    'false-positive rate, typical class pair (fitted)'
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
@@ -146,6 +165,80 @@ class DmfRocDisplay(Display):
         )
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
+    @classmethod
+    def from_results(
+        cls,
+        results: Mapping[str, DmfRoc],
+        *,
+        panels: bool = False,
+        ax: Any = None,
+        **kwargs: Any,
+    ) -> list[DmfRocDisplay]:
+        """Draw the ROC-DMF of several models: on one Axes, or one panel per model.
+
+        Parameters
+        ----------
+        results : mapping of str to DmfRoc
+            Model name -> result (e.g. ``compare_models(...).results``).
+        panels : bool, default=False
+            One panel per model (shared axes, same colours as on one Axes)
+            instead of all curves on one Axes.
+        ax : matplotlib.axes.Axes or array of Axes, default=None
+            Where to draw: one Axes (``panels=False``) or one per model; default
+            a new figure.
+        **kwargs
+            Passed to :meth:`plot` (``band_style``, ``band_kw`` ...).
+
+        Returns
+        -------
+        list of DmfRocDisplay
+            One per model, in the order of ``results``.
+
+        Raises
+        ------
+        TypeError
+            If ``results`` is not a mapping of names to :class:`~polyroc.dmf.DmfRoc`.
+        ValueError
+            If ``results`` is empty, or ``ax`` does not hold one Axes per model with ``panels``.
+
+        Examples
+        --------
+        >>> from polyroc.dmf import compare_models
+        >>> rng = np.random.default_rng(1)
+        >>> y = np.repeat([0, 1, 2], 30)
+        >>> scores = {name: rng.dirichlet(np.ones(3), 90) + s * np.eye(3)[y] for name, s in [("a", 1), ("b", 0.3)]}
+        >>> cmp = compare_models(y, scores, n_levels=9, bootstrap="stratified", n_boot=20, random_state=0)
+        >>> shown = DmfRocDisplay.from_results(cmp.results, panels=True)
+        >>> len(shown), shown[0].ax_ is not shown[1].ax_
+        (2, True)
+        >>> import matplotlib.pyplot as plt; plt.close(shown[0].figure_)
+        """
+        if not isinstance(results, Mapping) or not all(isinstance(r, DmfRoc) for r in results.values()):
+            raise TypeError("results must be a mapping of model names to DmfRoc results")
+        if not results:
+            raise ValueError("results must hold at least one model")
+        names = list(results)
+        colours = class_colors(len(names))
+        if not panels:
+            ax = new_axes(ax)
+            return [
+                cls(results[name]).plot(ax=ax, name=name, **_with_colour(kwargs, colour))
+                for name, colour in zip(names, colours)
+            ]
+        if ax is None:
+            from matplotlib.figure import Figure
+
+            figure = Figure(figsize=(3.6 * len(names), 3.8), layout="constrained")
+            ax = figure.subplots(1, len(names), sharex=True, sharey=True, squeeze=False)[0]
+        axes = list(np.ravel(ax))
+        if len(axes) != len(names):
+            raise ValueError(f"ax must hold one Axes per model ({len(names)}) with panels=True, got {len(axes)}")
+        shown = []
+        for name, colour, panel in zip(names, colours, axes):
+            shown.append(cls(results[name]).plot(ax=panel, name=name, **_with_colour(kwargs, colour)))
+            panel.set_title(f"ROC-DMF: {name}")
+        return shown
+
     def plot(
         self,
         ax: Any = None,
@@ -156,6 +249,7 @@ class DmfRocDisplay(Display):
         chance_level_kw: dict | None = None,
         plot_band: bool = True,
         band_kw: dict | None = None,
+        band_style: str = "fill",
     ) -> DmfRocDisplay:
         """Draw the curve, its band and the chance line.
 
@@ -166,15 +260,20 @@ class DmfRocDisplay(Display):
         name : str, default=None
             Name of the model (default the Display's), prefixed to the label.
         curve_kwargs : dict, default=None
-            Passed to ``Axes.plot`` for the curve (e.g. ``{"color": "C2"}``).
+            Passed to ``Axes.plot`` for the curve (e.g. ``{"color": "C2"}``);
+            default colour: the next of
+            :func:`~polyroc.plotting._common.class_colors` on this Axes.
         plot_chance_level : bool, default=True
             Draw the diagonal (D = 0.5), once per Axes.
         chance_level_kw : dict, default=None
             Passed to ``Axes.plot`` for the chance line.
         plot_band : bool, default=True
-            Shade the bootstrap band when the result has one.
+            Draw the bootstrap band when the result has one.
         band_kw : dict, default=None
             Passed to ``Axes.fill_between`` for the band.
+        band_style : {"fill", "outline"}, default="fill"
+            ``"fill"``: a faint shade (alpha 0.15, no edge); ``"outline"``: no
+            fill, the band's two limits as thin dotted lines (for many models).
 
         Returns
         -------
@@ -184,6 +283,8 @@ class DmfRocDisplay(Display):
         ------
         TypeError
             A bad ``ax``, ``name``, ``curve_kwargs``, ``chance_level_kw`` or ``band_kw``.
+        ValueError
+            An unknown ``band_style``.
 
         Examples
         --------
@@ -199,32 +300,73 @@ class DmfRocDisplay(Display):
         result = self.result
         curve_kwargs = check_kwargs("curve_kwargs", curve_kwargs)
         band_kw = check_kwargs("band_kw", band_kw)
+        check_option("band_style", band_style, BAND_STYLES)
         ax = self._start(ax, name)
-        style = {"label": with_name(self.name, f"ROC-DMF (D = {result.D:.3f})"), **curve_kwargs}
+        entries = _LEGEND_ENTRIES.setdefault(ax, [])
+        colour = class_colors(len(entries) + 1)[len(entries)]
+        style = {"label": with_name(self.name, f"ROC-DMF (D = {result.D:.3f})"), "color": colour, **curve_kwargs}
         (self.line_,) = ax.plot(np.r_[0.0, result.fpr, 1.0], np.r_[0.0, result.tpr, 1.0], **style)
         self.band_ = None
         boot = result.bootstrap
         if plot_band and boot is not None:
-            settings = boot.settings
-            kind = settings.get("bootstrap")
-            label = f"{100 * settings['confidence']:g}% {kind + ' ' if kind else ''}bootstrap band"
-            band_style = {
-                "color": self.line_.get_color(),
-                "alpha": 0.2,
-                "linewidth": 0,
-                "label": with_name(self.name, label),
-                **band_kw,
-            }
-            self.band_ = ax.fill_between(boot.band_fpr, boot.band_low, boot.band_high, **band_style)
+            self.band_ = self._draw_band(ax, boot, band_style, band_kw)
+        entries.append(((self.line_,) if self.band_ is None else (self.band_, self.line_), self._legend_text()))
         self.chance_level_ = None
         if plot_chance_level:
             self.chance_level_ = draw_chance_level(ax, [0, 1], [0, 1], "chance (D = 0.5)", chance_level_kw)
-        ax.set(
-            xlabel="FPR-like  expit(Λ0 fp)",
-            ylabel="TPR-like  expit(Λ0 tp)",
-            xlim=(0, 1),
-            ylim=(0, 1.01),
-            title="ROC-DMF",
-        )
-        ax.legend(loc="lower right", fontsize="small")
+        ax.set(xlabel=X_LABEL, ylabel=Y_LABEL, xlim=(0, 1), ylim=(0, 1.01), title="ROC-DMF")
+        self._legend(ax, entries)
         return self
+
+    def _draw_band(self, ax, boot, band_style, band_kw):
+        settings = boot.settings
+        kind = settings.get("bootstrap")
+        label = f"{100 * settings['confidence']:g}% {kind + ' ' if kind else ''}bootstrap band"
+        colour = self.line_.get_color()
+        if band_style == "fill":
+            look = {"color": colour, "alpha": BAND_ALPHA, "linewidth": 0}
+        else:
+            look = {"facecolor": "none", "edgecolor": colour, "linewidth": 0.8, "linestyle": ":"}
+        style = {**look, "label": with_name(self.name, label), **band_kw}
+        return ax.fill_between(boot.band_fpr, boot.band_low, boot.band_high, **style)
+
+    def _legend_text(self):
+        """``name: D = 0.912 [0.897, 0.925]`` (the interval only with a bootstrap)."""
+        result = self.result
+        text = f"D = {result.D:.3f}"
+        if result.ci is not None:
+            text += f" [{result.ci.low:.3f}, {result.ci.high:.3f}]"
+        return text if self.name is None else f"{self.name}: {text}"
+
+    @staticmethod
+    def _legend(ax, entries):
+        """One legend entry per ROC-DMF curve on ``ax`` (curve over its band), then the chance line."""
+        from matplotlib.legend_handler import HandlerTuple
+
+        handles = [handle for handle, _ in entries]
+        labels = [text for _, text in entries]
+        chance = [line for line in ax.get_lines() if line.get_label().startswith("chance")]
+        title = "D [bootstrap interval]" if any(len(handle) == 2 for handle in handles) else None
+        ax.legend(
+            handles + chance[:1],
+            labels + [line.get_label() for line in chance[:1]],
+            loc="lower right",
+            fontsize="small",
+            title=title,
+            title_fontsize="small",
+            handler_map={tuple: HandlerTuple(ndivide=1)},
+        )
+
+
+BAND_STYLES = ("fill", "outline")
+BAND_ALPHA = 0.15
+X_LABEL = "false-positive rate, typical class pair (fitted)"
+Y_LABEL = "true-positive rate, typical class pair (fitted)"
+#: Legend entries of the ROC-DMF curves drawn on each Axes, in drawing order.
+_LEGEND_ENTRIES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _with_colour(kwargs, colour):
+    """``kwargs`` with ``curve_kwargs["color"]`` set to ``colour`` unless given."""
+    curve = check_kwargs("curve_kwargs", kwargs.get("curve_kwargs"))
+    return {**kwargs, "curve_kwargs": {"color": colour, **curve}}

@@ -1,0 +1,154 @@
+"""ROC-DMF bootstrap: thread-count independence, batched replicate rates, one convergence warning, ranking diagnostics.
+
+Oracles: replicate rates against the rates of the data with each row repeated
+as often as it was drawn (``np.repeat``); pairwise AUCs against scikit-learn's
+``roc_auc_score``; a nearly separable forest against a separable limit.
+"""
+
+import warnings
+
+import matplotlib
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.metrics import roc_auc_score
+
+from polyroc._progress import listening
+from polyroc.dmf import compare_models, pairwise_rates, roc_dmf
+from polyroc.dmf._rates import batch_rates, prepare_problem
+from polyroc.exceptions import ConvergenceWarning
+from polyroc.resampling import bootstrap_multiplicities
+
+matplotlib.use("Agg")
+
+
+def _scores(n=240, k=4, seed=0, strength=1.0):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    P = rng.dirichlet(np.ones(k), size=n) + strength * np.eye(k)[y]
+    return y, P / P.sum(axis=1, keepdims=True)
+
+
+def _forest(seed=0):
+    """A random forest on an 11-class problem with ~200 test rows; several classes are perfectly separated."""
+    X, y = make_classification(
+        n_samples=990, n_features=10, n_informative=8, n_redundant=0, n_classes=11,
+        n_clusters_per_class=1, class_sep=5.0, random_state=seed,
+    )  # fmt: skip
+    model = RandomForestClassifier(n_estimators=50, random_state=seed).fit(X[:792], y[:792])
+    return y[792:], model.predict_proba(X[792:])
+
+
+def test_bootstrap_does_not_depend_on_the_number_of_threads(monkeypatch):
+    y, P = _scores()
+    runs = []
+    for threads in ("1", "2"):
+        monkeypatch.setenv("POLYROC_THREADS", threads)
+        cmp = compare_models(y, {"a": P, "b": np.roll(P, 1, axis=0)}, n_levels=19, bootstrap="stratified",
+                             n_boot=40, random_state=3)  # fmt: skip
+        runs.append(cmp)
+    np.testing.assert_array_equal(runs[0].replicates, runs[1].replicates)
+    for name in ("a", "b"):
+        np.testing.assert_array_equal(runs[0].results[name].bootstrap.tpr, runs[1].results[name].bootstrap.tpr)
+
+
+def test_parametric_bootstrap_does_not_depend_on_the_number_of_threads(monkeypatch):
+    y, P = _scores(seed=1)
+    areas = []
+    for threads in ("1", "2"):
+        monkeypatch.setenv("POLYROC_THREADS", threads)
+        areas.append(roc_dmf(y, P, n_levels=9, bootstrap="parametric", n_boot=30, random_state=0).bootstrap.D)
+    np.testing.assert_array_equal(areas[0], areas[1])
+
+
+@pytest.mark.parametrize("cutoff_grid", ["pooled", "column", "balanced"])
+def test_batched_replicate_rates_equal_the_rates_of_the_repeated_rows(cutoff_grid):
+    y, P = _scores(n=90, k=3, seed=2)
+    problem = prepare_problem(y, P, labels=None, sample_weight=None, levels=None, n_levels=11,
+                              cutoff_grid=cutoff_grid, one_binary_pair=True)  # fmt: skip
+    multiplicities = next(bootstrap_multiplicities(y, 6, random_state=0))
+    batched = batch_rates(problem.pools, problem.levels, multiplicities)
+    for b, counts in enumerate(multiplicities):
+        rows = np.repeat(np.arange(y.size), counts)
+        direct = pairwise_rates(y[rows], P[rows], n_levels=11, cutoff_grid=cutoff_grid)
+        np.testing.assert_allclose(batched.tpr[b], direct.tpr, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batched.fpr[b], direct.fpr, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batched.cutoffs[b], direct.cutoffs, rtol=0, atol=1e-12)
+
+
+def test_bootstrap_reports_its_progress_in_the_calling_thread():
+    y, P = _scores()
+    events = []
+    with listening(lambda name, done, total: events.append((name, done, total))):
+        roc_dmf(y, P, n_levels=9, bootstrap="stratified", n_boot=50, random_state=0)
+    replicates = [e for e in events if e[0] == "bootstrap replicates"]
+    assert replicates[0] == ("bootstrap replicates", 0, 50) and replicates[-1] == ("bootstrap replicates", 50, 50)
+    assert [e[1] for e in replicates] == sorted(e[1] for e in replicates)
+
+
+def test_one_convergence_warning_per_call_counts_the_refits():
+    y, P = _scores(seed=4, strength=0.5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cmp = compare_models(y, {"a": P, "b": P[:, ::-1], "c": np.roll(P, 1, axis=0)}, n_levels=9,
+                             bootstrap="stratified", n_boot=20, random_state=0, max_iter=1)  # fmt: skip
+    convergence = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(convergence) == 1
+    failed = sum(r.bootstrap.n_unconverged for r in cmp.results.values())
+    assert failed > 0 and f"{failed} of 60 bootstrap refits" in str(convergence[0].message)
+    assert "'a'" in str(convergence[0].message)
+
+
+def test_pair_auc_is_the_pairwise_auc_of_scikit_learn_and_flags_constant_columns():
+    y, P = _scores(n=200, k=4, seed=5)
+    P[:, 3] = 0.25  # class 3's score carries no ranking information
+    result = roc_dmf(y, P, n_levels=9)
+    for (a, b), auc in zip(result.pairs, result.pair_auc):
+        keep = (y == a) | (y == b)
+        assert auc == pytest.approx(roc_auc_score(y[keep] == a, P[keep, a]), abs=1e-12)
+    expected = [np.mean([roc_auc_score(y[(y == a) | (y == b)] == a, P[(y == a) | (y == b), a])
+                         for b in range(4) if b != a]) for a in range(4)]  # fmt: skip
+    np.testing.assert_allclose(result.class_auc, expected, atol=1e-12)
+    assert result.uninformative_classes() == [3]
+    assert result.to_dict()["uninformative_classes"] == [3]
+    assert result.uninformative_classes(tolerance=0.5) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="tolerance"):
+        result.uninformative_classes(tolerance=0.7)
+
+
+def test_nearly_separable_forest_bootstrap_converges_and_matches_its_limit():
+    y, P = _forest()
+    assert roc_auc_score(y, P, multi_class="ovo") > 0.98
+    separated = [a for a in range(11) if roc_auc_score(y == a, P[:, a]) == 1.0]
+    assert len(separated) >= 3  # the nearly separable case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        result = roc_dmf(y, P, bootstrap="stratified", n_boot=50, random_state=0)
+    assert result.converged and result.bootstrap.n_unconverged == 0
+    assert result.ci.low <= result.D <= result.ci.high
+    # the separable limit: a perfect ranking of every pair has D = 1 up to the continuity correction,
+    # which moves each rate by at most 1 / (2 (n + 1)) with n the smallest class
+    smallest = np.bincount(y).min()
+    perfect = np.eye(11)[y] * 0.9 + 0.01
+    limit = roc_dmf(y, perfect)
+    assert 1 - 1 / (smallest + 1) <= limit.D < 1
+
+
+def test_several_models_get_distinct_colours_faint_bands_and_a_legend_with_intervals():
+    from polyroc.plotting import DmfRocDisplay
+
+    y, P = _scores(seed=6)
+    scores = {"strong": P, "weak": 0.5 * P + 0.5 * np.roll(P, 1, axis=0), "third": P[:, [1, 0, 2, 3]]}
+    cmp = compare_models(y, scores, n_levels=9, bootstrap="stratified", n_boot=20, random_state=0)
+    shown = DmfRocDisplay.from_results(cmp.results)
+    colours = [matplotlib.colors.to_hex(d.line_.get_color()) for d in shown]
+    assert len(set(colours)) == 3
+    assert all(d.band_.get_alpha() <= 0.2 for d in shown)
+    legend = [t.get_text() for t in shown[0].ax_.get_legend().get_texts()]
+    for name, result in cmp.results.items():
+        assert f"{name}: D = {result.D:.3f} [{result.ci.low:.3f}, {result.ci.high:.3f}]" in legend
+    assert "typical class pair" in shown[0].ax_.get_xlabel()
+    panels = DmfRocDisplay.from_results(cmp.results, panels=True, band_style="outline")
+    assert len({id(d.ax_) for d in panels}) == 3
+    assert all(d.band_.get_facecolor().size == 0 or d.band_.get_facecolor()[0][3] == 0 for d in panels)
