@@ -61,10 +61,10 @@ def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, cap
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("a,b,label\n0.5,x,a\n", "non-numeric score 'x'"),
+        ("a,b,label\n0.5,x,a\n0.5,0.5,b\n", "non-numeric score 'x'"),
         ("a,b,truth\n0.5,0.5,a\n", "no label column 'label'"),
         ("a,b,label\n0.5,0.5,c\n", "are not class names"),
-        ("a,b,label\n0.5,0.7,a\n0.5,0.5,b\n", "rows of y_score must sum to 1"),
+        ("a,b,label\n0.5,0.7,a\n0.5,0.5,b\n", "rows of the scores must sum to 1 (line 2 sums to 1.2, 1 rows off)"),
     ],
 )
 def test_evaluate_bad_file_gives_one_line_error_and_exit_2(tmp_path, capsys, text, message):
@@ -144,8 +144,8 @@ def test_tune_weight_column_gives_the_weighted_tuning(tmp_path, capsys, write_sc
         == 0
     )
     document = json.loads(tau_path.read_text())
-    expected = tune_thresholds(y_val, P_val, resolution=30, labels=classes, sample_weight=weights)
-    unweighted = tune_thresholds(y_val, P_val, resolution=30, labels=classes)
+    expected = tune_thresholds(y_val, P_val, metric="accuracy", resolution=30, labels=classes, sample_weight=weights)
+    unweighted = tune_thresholds(y_val, P_val, metric="accuracy", resolution=30, labels=classes)
     assert document["classes"] == list(classes)
     assert (document["threshold"], document["best_score"]) == (expected.best_threshold.tolist(), expected.best_score)
     assert document["best_score"] != unweighted.best_score

@@ -195,7 +195,7 @@ ERRORS = [
     error(
         "line-numbers-count-blank-lines",
         _ev(),
-        {"s.csv": LINES[0] + "\n\n" + "0.1,oops,0.9,ant\n"},
+        {"s.csv": LINES[0] + "\n\n" + "0.1,oops,0.9,bee\n"},
         "non-numeric score 'oops' in column 'bee', line 4",
     ),
     error(
@@ -224,7 +224,11 @@ ERRORS = [
         "s.csv: the label column and the id column are both 'label'",
     ),
     error(
-        "rows-not-summing-to-one", _ev(), {"s.csv": _edit(3, "0.5,0.7,0.5,ant")}, "s.csv: rows of y_score must sum to 1"
+        "rows-not-summing-to-one",
+        _ev(),
+        {"s.csv": _edit(3, "0.5,0.7,0.5,ant")},
+        "s.csv: rows of the scores must sum to 1 (line 3 sums to 1.7",
+        "add --normalize",
     ),
     error("one-score-column", _ev(), {"s.csv": "ant,label\n1.0,ant\n"}, "s.csv: need at least 2 score columns"),
     error("corrupt-npz", _ev("s.npz"), {"s.npz": b"PK\x03\x04" + bytes(200)}, "s.npz: not a readable NPZ file"),

@@ -3,13 +3,14 @@
 import io
 import json
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
 import polyroc.report._document as document_module
-from polyroc.cli import _progress_bar, main
+from polyroc.cli import _Display, _showing_progress, main
 from polyroc.report._demo import glass_demo_scores
 
 CLASSES = ["ant", "bee", "cow"]
@@ -117,15 +118,15 @@ def test_report_weight_column_weighs_every_row(files, tmp_path):
     "text, message",
     [
         ("ant,bee,cow\n0.2,0.3,0.5\n", "no label column 'label'"),
-        ("ant,bee,cow,label\n0.2,x,0.5,ant\n", "non-numeric score 'x'"),
-        ("ant,bee,cow,label\n0.2,0.3,0.9,ant\n", "rows of y_score must sum to 1"),
+        ("ant,bee,cow,label\n0.2,x,0.5,bee\n", "non-numeric score 'x'"),
+        ("ant,bee,cow,label\n0.2,0.3,0.9,ant\n", "rows of the scores must sum to 1"),
     ],
 )
 def test_report_bad_test_file_exits_2_and_writes_nothing(tmp_path, capsys, text, message):
     bad = tmp_path / "bad.csv"
     bad.write_text(text)
     out = tmp_path / "report"
-    assert main(["report", "--scores", str(bad), "--out", str(out)]) == 2
+    assert main(["report", "--scores", str(bad), "--quiet", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and err.startswith("polyroc report: error:")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.csv"]
@@ -136,7 +137,18 @@ def test_report_unknown_label_in_validation_exits_2(files, tmp_path, capsys):
     lines[1] = lines[1].rsplit(",", 1)[0] + ",eel"
     files["val"].write_text("\n".join(lines) + "\n")
     assert (
-        main(["report", "--scores", str(files["test"]), "--val", str(files["val"]), "--out", str(tmp_path / "report")])
+        main(
+            [
+                "report",
+                "--scores",
+                str(files["test"]),
+                "--val",
+                str(files["val"]),
+                "-q",
+                "--out",
+                str(tmp_path / "report"),
+            ]
+        )
         == 2
     )
     err = capsys.readouterr().err
@@ -159,7 +171,7 @@ def test_interrupted_report_leaves_no_partial_output(files, tmp_path, monkeypatc
     monkeypatch.setattr(document_module, "comparison_figures", interrupted)
     before = sorted(p.name for p in tmp_path.iterdir())
     out = tmp_path / "r"
-    assert main(["report", "--scores", str(files["test"]), "--n-boot", "10", "--out", str(out)]) == 130
+    assert main(["report", "--scores", str(files["test"]), "--n-boot", "10", "--quiet", "--out", str(out)]) == 130
     assert capsys.readouterr().err == f"polyroc report: interrupted by SIGINT; --out {out} left as it was\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
@@ -207,13 +219,21 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_bar_draws_only_on_a_terminal(monkeypatch):
+def test_progress_bars_draw_only_on_a_terminal(monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    progress, close = _progress_bar(True)
-    progress("logistic: ROC clouds", 3, 17)
-    close()
-    assert "logistic: ROC clouds" in terminal.getvalue() and "3/17" in terminal.getvalue()
-    assert _progress_bar(False)[0] is None
+    with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
+        assert display.mode == "bars"
+        display.step("logistic: ROC clouds", 3, 17)
+        display.task("bootstrap replicates", 0, 40)
+        display.task("bootstrap replicates", 40, 40)
+    text = terminal.getvalue()
+    assert "[4/17] logistic: ROC clouds" in text and "40/40" in text and "bootstrap replicates" in text
+    with _showing_progress(SimpleNamespace(quiet=True)) as display:
+        assert display.mode is None
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    assert _progress_bar(True)[0] is None
+    with _showing_progress(SimpleNamespace(quiet=False)) as display:
+        assert display.mode is None  # short commands: bars on a terminal only
+    with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
+        assert display.mode == "lines"
+    assert isinstance(display, _Display)

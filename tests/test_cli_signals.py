@@ -274,7 +274,7 @@ def test_signal_while_reading_keeps_the_earlier_report(work, signum, code, verb)
 
 
 def test_signal_while_reading_removes_a_report_directory_it_created(work):
-    process, writer = _start_blocked(["report", "--scores", "pipe.csv", "--out", "new-report"], work)
+    process, writer = _start_blocked(["report", "--scores", "pipe.csv", "--quiet", "--out", "new-report"], work)
     assert (work / "new-report" / DIRECTORY_LOCK_NAME).is_file()
     returncode, err = _stop(process, writer, signal.SIGTERM)
     assert returncode == 143 and "terminated by SIGTERM" in _one_line(err)

@@ -8,33 +8,38 @@ one applies) or the option, with exit code 2 and nothing written. Outputs
 the complete old or the complete new output. Ctrl-C (SIGINT), SIGTERM and
 SIGHUP stop a command with one line and exit code 128 + the signal number
 (130, 143, 129), leaving the output as it was (or complete, when the signal came
-while it was being written); warnings are one line each.
+while it was being written); each distinct warning is one line, shown once.
+
+Progress goes to standard error: on a terminal, a bar per step whose count and
+time left follow the work units of the running task (bootstrap replicates,
+lattice chunks, ...); elsewhere (a log file, a pipe), ``report`` and ``demo``
+write a timestamped line as each step starts and at most one line every ten
+seconds within a step. ``--quiet`` leaves standard error to errors alone.
+
+Nothing heavy (numpy, scikit-learn, matplotlib) is imported until a
+subcommand runs, so ``polyroc --help`` answers at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+import re
 import signal
 import sys
 import threading
+import time
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from polyroc._outputs import OutputDirectory, OutputFile
 from polyroc._version import __version__
-from polyroc.counts import get_metric
-from polyroc.evaluation import evaluate
-from polyroc.io import (
-    OutputDirectory,
-    OutputFile,
-    read_scores,
-    read_thresholds,
-    write_predictions,
-    write_thresholds,
-)
+
+if TYPE_CHECKING:
+    import numpy as np
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 128 + 13
@@ -127,75 +132,333 @@ def _output(args, output):
     return output
 
 
-def _read_table(args, path):
-    """The score file ``path`` read with the label, id and weight columns of the options."""
-    return read_scores(path, label_col=args.label_col, id_col=args.id_col, weight_col=args.weight_col)
+# --------------------------------------------------------------------------- progress
+
+
+def _clock():
+    return time.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _duration(seconds):
+    """``45 s``, ``3 min 20 s``, ``1 h 05 min``."""
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+class _Display:
+    """Progress on standard error: ``"bars"`` (tqdm, on a terminal), ``"lines"`` (timestamped) or ``None``.
+
+    :meth:`step` is the ``progress(description, done, total)`` callback of
+    :func:`polyroc.report.build_report`; :meth:`task` is the listener of
+    :mod:`polyroc._progress`, called as the library's loops advance.
+    """
+
+    #: Seconds between two task lines (the "lines" mode).
+    LINE_INTERVAL = 10.0
+
+    def __init__(self, mode, transient=False):
+        self.mode = mode
+        self.transient = transient
+        self.bar = None
+        self.label = ""
+        self.task_name = None
+        self.task_start = 0.0
+        self.last_line = 0.0
+
+    def step(self, description, done=None, total=None):
+        self.label = description if done is None else f"[{done + 1}/{total}] {description}"
+        self.task_name = None
+        if self.mode == "bars":
+            self._close_bar()
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                desc=self.label, total=None, unit="", file=sys.stderr, leave=not self.transient, dynamic_ncols=True
+            )
+        elif self.mode == "lines":
+            self._line(self.label)
+
+    def task(self, name, done, total):
+        new = name != self.task_name or (self.bar is not None and done < self.bar.n)
+        if new:
+            self.task_name, self.task_start = name, time.monotonic()
+        if self.mode == "bars" and self.bar is not None:
+            if new or self.bar.total != total:
+                self.bar.set_postfix_str(name, refresh=False)
+                self.bar.reset(total=total)
+            self.bar.update(done - self.bar.n)
+        elif self.mode == "lines" and 0 < done < total and time.monotonic() - self.last_line >= self.LINE_INTERVAL:
+            elapsed = time.monotonic() - self.task_start
+            left = elapsed * (total - done) / done
+            self._line(f"{self.label}: {name} {done}/{total} ({100 * done // total}%), about {_duration(left)} left")
+
+    def _line(self, text):
+        self.last_line = time.monotonic()
+        _say(f"{_clock()} {text}")
+
+    def _close_bar(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def write(self, text):
+        """Print a line on standard error without breaking a bar."""
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self):
+        self._close_bar()
+
+
+#: The display of the running command (``_say`` prints through it, so a message never cuts a bar in two).
+_DISPLAY = None
+
+
+@contextmanager
+def _showing_progress(args, lines=False):
+    """Show the progress of the block's work; ``lines``: also when standard error is not a terminal."""
+    from polyroc._progress import listening
+
+    global _DISPLAY
+    mode = None
+    if not args.quiet:
+        terminal = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+        mode = "bars" if terminal else ("lines" if lines else None)
+    display = _Display(mode, transient=not lines)
+    _DISPLAY = display
+    try:
+        with listening(display.task if mode else None):
+            yield display
+    finally:
+        display.close()
+        _DISPLAY = None
+
+
+def _note(args, text):
+    """A remark about the input, on standard error unless ``--quiet``."""
+    if not args.quiet:
+        _say(f"polyroc {args.command}: note: {text}")
+
+
+# --------------------------------------------------------------------------- reading scores
+
+
+def _read_table(args, path, *, classes=None, label_col="option", display=None):
+    """The score file ``path`` read with the column options; ``classes``: the score columns the file must have."""
+    from polyroc.io import read_scores
+
+    if display is not None:
+        display.step(f"reading {path}")
+    table = read_scores(
+        path,
+        label_col=args.label_col if label_col == "option" else label_col,
+        id_col=args.id_col,
+        weight_col=getattr(args, "weight_col", None),
+        score_columns=classes if classes is not None else args.score_cols,
+        score_prefix=args.score_prefix,
+    )
+    if table.ignored_columns:
+        _note(
+            args,
+            f"{path}: columns {list(table.ignored_columns)} (named by no label of column {args.label_col!r}, "
+            "holding text or distinct whole numbers) were not read as scores; --id-col names an id column, "
+            "--score-cols lists the score columns",
+        )
+    return table
+
+
+_PROBABILITY_HINTS = (
+    (
+        "pass normalize_rows=True to rescale them or from_logits=True for logits",
+        "add --normalize to rescale them (e.g. rounded probabilities) or --from-logits if they are logits",
+    ),
+    ("(pass from_logits=True for logits)", "(add --from-logits if they are logits)"),
+    ("(normalize_rows=True)", "(--normalize)"),
+    ("y_score", "the scores"),
+)
+
+
+def _probabilities(args, table):
+    """The scores of ``table`` as probabilities (``--normalize``, ``--from-logits``); errors name the flags."""
+    from polyroc._validation import check_score_matrix
+
+    try:
+        return check_score_matrix(table.y_score, normalize_rows=args.normalize, from_logits=args.from_logits)
+    except ValueError as error:
+        text = str(error)
+        for python, flags in _PROBABILITY_HINTS:
+            text = text.replace(python, flags)
+        text = re.sub(r"\brow (\d+)", lambda match: table.where(int(match.group(1))), text)
+        if table.ignored_columns and "sum to 1" in text:
+            text += (
+                f"; columns {list(table.ignored_columns)} were not read as scores: if they are "
+                "classes, list every score column with --score-cols"
+            )
+        raise ValueError(f"{table.source}: {text}") from None
+
+
+# --------------------------------------------------------------------------- evaluate, tune, apply, metrics
 
 
 def _evaluate(args):
-    if args.scores is None:
-        y_true, y_score, classes = glass_holdout_scores(args.random_state)
-        sample_weight = None
-        source = "the bundled glass data"
-        title = (
-            "polyroc evaluate: bundled UCI glass data, logistic regression, "
-            f"stratified 70/30 split (random_state={args.random_state}), {len(y_true)} test rows"
-        )
-    else:
-        table = _read_table(args, args.scores)
-        y_true, y_score, classes, source = table.y_true, table.y_score, table.classes, table.source
-        sample_weight = table.sample_weight
-        title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
-    with _blamed_on(source):
-        result = evaluate(
-            y_true,
-            y_score,
-            labels=classes,
-            sample_weight=sample_weight,
-            normalize_rows=args.normalize,
-            from_logits=args.from_logits,
-            n_boot=0,
-        )
+    from polyroc.evaluation import evaluate
+
+    with _showing_progress(args) as display:
+        if args.scores is None:
+            display.step("fitting the glass model")
+            y_true, y_score, classes = glass_holdout_scores(args.random_state)
+            sample_weight = None
+            source = "the bundled glass data"
+            title = (
+                "polyroc evaluate: bundled UCI glass data, logistic regression, "
+                f"stratified 70/30 split (random_state={args.random_state}), {len(y_true)} test rows"
+            )
+        else:
+            table = _read_table(args, args.scores, display=display)
+            y_true, source, sample_weight = table.y_true, table.source, table.sample_weight
+            classes, (y_score,) = _in_sorted_order(table.classes, [_probabilities(args, table)])
+            title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
+        display.step("evaluating")
+        with _blamed_on(source):
+            result = evaluate(y_true, y_score, labels=classes, sample_weight=sample_weight, n_boot=0)
     print(title, end="\n\n")
     print(result.to_text())
 
 
+def _in_sorted_order(classes, score_matrices):
+    """The classes sorted and the columns of each score matrix in that order (the metrics want sorted labels)."""
+    order = sorted(range(len(classes)), key=lambda j: classes[j])
+    return tuple(classes[j] for j in order), [scores[:, order] for scores in score_matrices]
+
+
+def _equals_argmax(result):
+    """Whether tau* is the argmax rule (``TuningResult.equals_argmax``; equal thresholds are)."""
+    known = getattr(result, "equals_argmax", None)
+    if known is not None:
+        return bool(known)
+    threshold = [float(t) for t in result.best_threshold]
+    return max(threshold) == min(threshold)
+
+
+def _tuning_summary(result):
+    """The search actually run, and whether tau* is argmax, in plain words."""
+    settings = getattr(result, "settings", {}) or {}
+    search = settings.get("search", getattr(result, "search", None))
+    resolution = settings.get("resolution", getattr(result, "resolution", None))
+    parts = [f"search {search}"]
+    if resolution is not None:
+        parts.append(f"resolution {resolution}")
+    if getattr(result, "n_samples", None) is not None:
+        parts.append(f"{result.n_samples} random thresholds")
+    if getattr(result, "n_thresholds", None) is not None:
+        parts.append(f"{result.n_thresholds} thresholds scored")
+    parts.append(f"domain {result.domain}")
+    lines = [", ".join(parts)]
+    if _equals_argmax(result):
+        lines.append("tau* is the argmax rule: no threshold scored better than argmax on these scores")
+    return lines
+
+
 def _tune(args):
+    from polyroc.io import write_thresholds
     from polyroc.thresholds import tune_thresholds
 
     with _output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
-        table = _read_table(args, args.scores)
-        with _blamed_on(table.source):
-            result = tune_thresholds(
-                table.y_true,
-                table.y_score,
-                metric=args.metric,
-                labels=table.classes,
-                search=args.search,
-                resolution=args.resolution,
-                n_samples=args.n_samples,
-                domain=args.domain,
-                sample_weight=table.sample_weight,
-                random_state=args.random_state,
-            )
+        with _showing_progress(args) as display:
+            table = _read_table(args, args.scores, display=display)
+            y_score = _probabilities(args, table)
+            display.step(f"tuning {args.metric} by {args.search} search")
+            with _blamed_on(table.source):
+                result = tune_thresholds(
+                    table.y_true,
+                    y_score,
+                    metric=args.metric,
+                    labels=table.classes,
+                    search=args.search,
+                    resolution=args.resolution,
+                    n_samples=args.n_samples,
+                    domain=args.domain,
+                    sample_weight=table.sample_weight,
+                    random_state=args.random_state,
+                )
         write_thresholds(out, result)
     print(
         f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
         f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}"
     )
+    for line in _tuning_summary(result):
+        print(f"  {line}")
 
 
 def _apply(args):
+    from polyroc.io import read_thresholds, write_predictions
     from polyroc.thresholds import apply_thresholds
 
     inputs = {"--scores": args.scores, "--tau": args.tau}
     with _output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
         tau = read_thresholds(args.tau)
-        table = read_scores(args.scores, label_col=None, id_col=args.id_col, score_columns=tau["classes"])
+        with _showing_progress(args) as display:
+            table = _read_table(args, args.scores, classes=tau["classes"], label_col=None, display=display)
+            y_score = _probabilities(args, table)
         with _blamed_on(table.source):
-            predictions = apply_thresholds(table.y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
+            predictions = apply_thresholds(y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
         write_predictions(out, predictions, ids=table.ids)
     print(f"{len(predictions)} predictions written to {args.out}")
+
+
+_AVERAGES = {
+    "macro": "plain mean over classes",
+    "micro": "from the counts pooled over classes",
+    "weighted": "mean over classes weighted by their support",
+}
+_FAMILIES = {
+    "precision": "precision (positive predictive value), one-vs-rest",
+    "recall": "recall (sensitivity, true positive rate), one-vs-rest",
+    "f1": "F1 score, the harmonic mean of precision and recall, one-vs-rest",
+    "specificity": "specificity (true negative rate), one-vs-rest",
+    "youden": "Youden's J = recall + specificity - 1, one-vs-rest",
+    "heidke_skill": "Heidke skill score, one-vs-rest",
+}
+_SINGLE = {
+    "accuracy": "fraction of correct predictions",
+    "balanced_accuracy": "mean recall over classes",
+    "cohen_kappa": "Cohen's kappa: agreement beyond chance",
+    "cohen_kappa_linear": "Cohen's kappa with linear disagreement weights (ordered classes)",
+    "cohen_kappa_quadratic": "Cohen's kappa with quadratic disagreement weights (ordered classes)",
+    "matthews_corrcoef": "multiclass Matthews correlation coefficient",
+}
+
+
+def _metric_description(name, metrics):
+    """One line describing the metric ``name`` (an alias, the same object in ``metrics``, names its full name)."""
+    if name in _SINGLE:
+        return _SINGLE[name]
+    family, _, average = name.rpartition("_")
+    if family in _FAMILIES and average in _AVERAGES:
+        return f"{_FAMILIES[family]}; {_AVERAGES[average]}"
+    twins = [other for other, metric in metrics.items() if other != name and metric is metrics[name]]
+    if twins:
+        full = max(twins, key=len)
+        return f"= {full}: {_metric_description(full, {})}"
+    return ""
+
+
+def _metrics(args):
+    from polyroc.counts import METRICS
+
+    width = max(map(len, METRICS))
+    print(f"metrics for --metric (tune, report; default {_DEFAULT_METRIC}); higher is better:")
+    for name in METRICS:
+        print(f"  {name:{width}s}  {_metric_description(name, METRICS)}".rstrip())
+
+
+# --------------------------------------------------------------------------- report, demo
 
 
 def _named_paths(option, values):
@@ -216,47 +479,97 @@ def _named_paths(option, values):
     return named
 
 
-def _read_split(args, option, values):
+def _read_like(args, path, classes, option, display):
+    """A score file of the same classes as the others: those named by its labels, or else ``classes``."""
+    table = _read_table(args, path, display=display)
+    if classes is None or table.classes == tuple(classes):
+        return table
+    if set(table.classes) < set(classes) and set(classes) - set(table.classes) <= set(table.ignored_columns):
+        return _read_table(args, path, classes=list(classes))  # classes with no row in this file
+    first = "--scores" if option == "--val" else f"the first {option} file's"
+    raise ValueError(f"{path}: {option} score columns {list(table.classes)} differ from {first} {list(classes)}")
+
+
+def _check_unique_ids(ids, path, id_col):
+    import numpy as np
+
+    ordered = np.sort(ids)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if repeated.size:
+        raise ValueError(
+            f"{path}: id {str(repeated[0])!r} appears more than once in column {id_col!r} (--id-col); "
+            "ids must be unique to match the rows of several files"
+        )
+
+
+def _row_order(table, reference, reference_path, id_col):
+    """Indices putting the rows of ``table`` in the order of the ids ``reference`` (of ``reference_path``)."""
+    import numpy as np
+
+    ids = table.ids
+    _check_unique_ids(ids, table.source, id_col)
+    sorter = np.argsort(ids, kind="stable")
+    positions = np.minimum(np.searchsorted(ids, reference, sorter=sorter), len(ids) - 1)
+    order = sorter[positions]
+    found = ids[order] == reference
+    extra = np.setdiff1d(ids, reference)
+    if not found.all() or extra.size:
+        missing = reference[~found]
+        parts = []
+        if missing.size:
+            parts.append(f"{missing.size} ids of {reference_path} are missing, e.g. {missing[:5].tolist()}")
+        if extra.size:
+            parts.append(f"{extra.size} ids are not in {reference_path}, e.g. {extra[:5].tolist()}")
+        raise ValueError(f"{table.source}: column {id_col!r} (--id-col): {'; '.join(parts)}")
+    return order
+
+
+def _aligned(args, tables):
+    """(labels, scores, weights) of each table, rows in the first table's id order when ``--id-col`` is given."""
+    first = tables[0]
+    rows = []
+    for table in tables:
+        scores = _probabilities(args, table)
+        labels, weights = table.y_true, table.sample_weight
+        if args.id_col is not None:
+            if table is first:
+                _check_unique_ids(table.ids, table.source, args.id_col)
+            else:
+                order = _row_order(table, first.ids, first.source, args.id_col)
+                scores, labels = scores[order], labels[order]
+                weights = None if weights is None else weights[order]
+        rows.append((labels, scores, weights))
+    return rows
+
+
+def _read_split(args, option, values, display, classes=None):
     """Read the score files of one split; return (labels, {name: scores}, classes, sample weights).
 
     The files of a split must agree on their classes, labels and weights (the
-    models are scored on the same rows).
+    models are scored on the same rows); with ``--id-col`` their rows are
+    matched by id, else by position.
     """
-    labels, scores, classes, weights = None, {}, None, None
-    for name, path in _named_paths(option, values).items():
-        table = _read_table(args, path)
-        if classes is not None and table.classes != classes:
-            raise ValueError(
-                f"{path}: score columns {list(table.classes)} differ from the first {option} file's {list(classes)}"
-            )
-        for column, first, this in (
-            (args.label_col, labels, table.y_true),
-            (args.weight_col, weights, table.sample_weight),
-        ):
+    import numpy as np
+
+    paths = _named_paths(option, values)
+    tables = []
+    for path in paths.values():
+        table = _read_like(args, path, classes, option, display)
+        classes = table.classes if classes is None else classes
+        tables.append(table)
+    labels = weights = None
+    scores = {}
+    for (name, path), (these_labels, these_scores, these_weights) in zip(paths.items(), _aligned(args, tables)):
+        for column, first, this in ((args.label_col, labels, these_labels), (args.weight_col, weights, these_weights)):
             if scores and not np.array_equal(first, this):
                 raise ValueError(
                     f"{path}: its {column!r} column differs from the first {option} file's; "
                     "the models of a report must be scored on the same rows"
+                    + ("" if args.id_col else " (--id-col matches rows by id)")
                 )
-        labels, classes, weights, scores[name] = table.y_true, table.classes, table.sample_weight, table.y_score
-    return labels, scores, classes, weights
-
-
-def _progress_bar(enabled):
-    """A ``progress(description, done, total)`` callback drawing a tqdm bar on a terminal, and its closer."""
-    if not (enabled and sys.stderr.isatty()):
-        return None, lambda: None
-    from tqdm import tqdm
-
-    bar = tqdm(total=1, unit="step", leave=False, file=sys.stderr)
-
-    def progress(description, done, total):
-        bar.total = total
-        bar.n = done
-        bar.set_description(description)
-        bar.refresh()
-
-    return progress, bar.close
+        labels, weights, scores[name] = these_labels, these_weights, these_scores
+    classes, matrices = _in_sorted_order(tuple(classes), list(scores.values()))
+    return labels, dict(zip(scores, matrices)), classes, weights
 
 
 def _report_output(args):
@@ -266,43 +579,20 @@ def _report_output(args):
     return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
 
 
-def _write_report(
-    args,
-    out,
-    *,
-    title,
-    source,
-    y_true,
-    y_score,
-    y_val,
-    val_scores,
-    labels,
-    sample_weight=None,
-    val_sample_weight=None,
-    notes=(),
-):
+def _write_report(args, out, display, *, title, source, notes=(), **inputs):
     from polyroc.report import build_report
 
-    progress, close = _progress_bar(not args.no_progress)
-    try:
-        report = build_report(
-            y_true,
-            y_score,
-            y_val=y_val,
-            val_scores=val_scores,
-            labels=labels,
-            sample_weight=sample_weight,
-            val_sample_weight=val_sample_weight,
-            metric=args.metric,
-            n_boot=args.n_boot,
-            random_state=args.random_state,
-            title=title,
-            source=source,
-            notes=notes,
-            progress=progress,
-        )
-    finally:
-        close()
+    report = build_report(
+        **inputs,
+        metric=args.metric,
+        n_boot=args.n_boot,
+        random_state=args.random_state,
+        title=title,
+        source=source,
+        notes=notes,
+        progress=display.step,
+    )
+    display.step("writing the report")
     report.write(out)
     return report
 
@@ -313,7 +603,7 @@ def _estimate(record, path):
         if record is None:
             return "-"
         record = record[key]
-    return "-" if record is None or record["estimate"] is None else f"{record['estimate']:.3f}"
+    return "-" if record is None else f"{record['estimate']:.3f}"
 
 
 def _print_report_summary(report, out):
@@ -333,14 +623,12 @@ def _print_report_summary(report, out):
         print(line)
 
 
-def _report_inputs(args):
+def _report_inputs(args, display):
     """Labels, scores, classes and weights of the --scores (and --val) files, as build_report's arguments."""
-    y_true, y_score, classes, sample_weight = _read_split(args, "--scores", args.scores)
+    y_true, y_score, classes, sample_weight = _read_split(args, "--scores", args.scores, display)
     y_val = val_scores = val_sample_weight = None
     if args.val:
-        y_val, val_scores, val_classes, val_sample_weight = _read_split(args, "--val", args.val)
-        if val_classes != classes:
-            raise ValueError(f"--val score columns {list(val_classes)} differ from --scores columns {list(classes)}")
+        y_val, val_scores, _, val_sample_weight = _read_split(args, "--val", args.val, display, classes)
         if set(val_scores) != set(y_score):
             if len(val_scores) != len(y_score):
                 raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(y_score)}")
@@ -357,20 +645,22 @@ def _report_inputs(args):
 
 
 def _report(args):
-    with _report_output(args) as out:
-        inputs = _report_inputs(args)
-        report = _write_report(args, out, title="polyroc report", source=", ".join(args.scores), **inputs)
+    with _report_output(args) as out, _showing_progress(args, lines=True) as display:
+        inputs = _report_inputs(args, display)
+        report = _write_report(args, out, display, title="polyroc report", source=", ".join(args.scores), **inputs)
     _print_report_summary(report, out.path)
 
 
 def _demo(args):
     from polyroc.report._demo import glass_demo_scores
 
-    with _report_output(args) as out:
+    with _report_output(args) as out, _showing_progress(args, lines=True) as display:
+        display.step("fitting the demo models")
         demo = glass_demo_scores(args.random_state)
         report = _write_report(
             args,
             out,
+            display,
             title="polyroc demo: imbalanced glass identification",
             source=demo.source,
             y_true=demo.y_test,
@@ -383,11 +673,28 @@ def _demo(args):
     _print_report_summary(report, out.path)
 
 
+# --------------------------------------------------------------------------- the parser
+
+_DEFAULT_METRIC = "f1_macro"
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (no usage block) and exit code 2."""
 
     def error(self, message):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default: the value, ``off`` for a flag, or words written in the help."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS or "(default" in text:
+            return text
+        if action.nargs == 0:
+            return f"{text} (default: off)"
+        return f"{text} (default: %(default)s)"
 
 
 class _Once(argparse.Action):
@@ -421,10 +728,12 @@ _seed = _integer_at_least(0, "a non-negative integer seed")
 
 
 def _metric(text):
+    from polyroc.counts import get_metric
+
     try:
         get_metric(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(f"{error} (polyroc metrics lists them)") from None
     return text
 
 
@@ -432,6 +741,30 @@ def _path(text):
     if not text.strip():
         raise argparse.ArgumentTypeError("expected a path, got an empty string")
     return text
+
+
+def _column_list(text):
+    names = [name.strip() for name in text.split(",")]
+    if len(names) < 2 or not all(names):
+        raise argparse.ArgumentTypeError(f"expected at least 2 column names separated by commas, got {text!r}")
+    return names
+
+
+def _add_quiet_option(parser):
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="print nothing on standard error but errors: no progress, notes or warnings",
+    )
+
+
+def _add_metric_option(parser, purpose):
+    parser.add_argument(
+        "--metric", action=_Once, type=_metric, default=_DEFAULT_METRIC, help=f"{purpose}; see polyroc metrics"
+    )
 
 
 def _add_report_options(parser, out_default=None):
@@ -443,37 +776,60 @@ def _add_report_options(parser, out_default=None):
         required=out_default is None,
         default=out_default,
         help="directory to write report.html, results.json and figures/ into: a new or empty "
-        "directory, or one holding an earlier report" + (f" (default {out_default})" if out_default else ""),
+        "directory, or one holding an earlier report" + ("" if out_default else " (default: none, required)"),
     )
+    _add_metric_option(parser, "metric the thresholds are tuned for")
     parser.add_argument(
-        "--metric",
-        action=_Once,
-        type=_metric,
-        default="f1_macro",
-        help="threshold tuning metric from polyroc.counts.METRICS (default f1_macro)",
+        "--n-boot", action=_Once, type=_positive_int, default=1000, help="bootstrap replicates of every interval"
     )
-    parser.add_argument(
-        "--n-boot",
-        action=_Once,
-        type=_positive_int,
-        default=1000,
-        help="bootstrap replicates of every interval (default 1000)",
-    )
-    parser.add_argument(
-        "--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling (default 0)"
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+    parser.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling")
+    _add_quiet_option(parser)
 
 
-def _add_input_options(parser):
-    parser.add_argument("--label-col", action=_Once, default="label", help="name of the true-label column")
-    parser.add_argument("--id-col", action=_Once, default=None, help="name of an id column")
+def _add_input_options(parser, labels=True, weights=True):
+    """The options naming the columns of a score file, and those turning its scores into probabilities."""
+    if labels:
+        parser.add_argument("--label-col", action=_Once, default="label", help="name of the true-label column")
     parser.add_argument(
-        "--weight-col",
+        "--id-col",
         action=_Once,
         default=None,
-        help="name of a column of sample weights (non-negative, relative importance)",
+        help="name of an id column, never a score (default: an unnamed first column, as pandas writes its index)",
     )
+    if weights:
+        parser.add_argument(
+            "--weight-col",
+            action=_Once,
+            default=None,
+            help="name of a column of sample weights (non-negative, relative importance) (default: unweighted)",
+        )
+    parser.add_argument(
+        "--score-cols",
+        metavar="A,B,...",
+        action=_Once,
+        type=_column_list,
+        default=None,
+        help="the score columns, one per class, named by the class (default: the columns named by a label of "
+        "the label column; other columns are not read)"
+        if labels
+        else "not used: the score columns are the classes of --tau (default: none)",
+    )
+    parser.add_argument(
+        "--score-prefix",
+        metavar="PREFIX",
+        action=_Once,
+        default=None,
+        help="score columns are PREFIX + class, e.g. proba_cat for class cat (default: no prefix)",
+    )
+    transform = parser.add_mutually_exclusive_group()
+    transform.add_argument(
+        "--normalize",
+        "--normalize-rows",
+        dest="normalize",
+        action="store_true",
+        help="divide each row of scores by its sum (e.g. rounded probabilities summing to 1.001)",
+    )
+    transform.add_argument("--from-logits", action="store_true", help="the scores are logits: apply softmax to rows")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -482,20 +838,22 @@ def build_parser() -> argparse.ArgumentParser:
     Returns
     -------
     argparse.ArgumentParser
-        Subcommands ``evaluate``, ``tune``, ``apply``, ``report`` and ``demo``.
+        Subcommands ``evaluate``, ``tune``, ``apply``, ``report``, ``demo`` and ``metrics``.
 
     Examples
     --------
     >>> build_parser().parse_args(["tune", "--scores", "s.csv", "--out", "tau.json"]).metric
-    'accuracy'
+    'f1_macro'
     """
     parser = _Parser(
         prog="polyroc",
         description="Evaluate multiclass classifiers from their predicted scores.",
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"polyroc {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    ev = commands.add_parser(
+    command = functools.partial(commands.add_parser, formatter_class=_HelpFormatter)
+    ev = command(
         "evaluate",
         help="classification report, OvR/OvO AUCs and confusion matrix of a score file",
         description=(
@@ -506,35 +864,62 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     ev.add_argument(
-        "--scores", metavar="FILE", action=_Once, type=_path, help="CSV of per-class scores and true labels"
+        "--scores",
+        metavar="FILE",
+        action=_Once,
+        type=_path,
+        help="CSV, Parquet or NPZ file of per-class scores and true labels (default: the bundled glass demo)",
     )
     _add_input_options(ev)
-    transform = ev.add_mutually_exclusive_group()
-    transform.add_argument(
-        "--normalize", "--normalize-rows", dest="normalize", action="store_true", help="rescale rows to sum to 1"
-    )
-    transform.add_argument("--from-logits", action="store_true", help="scores are logits")
     ev.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split")
+    _add_quiet_option(ev)
     ev.set_defaults(run=_evaluate)
 
-    tune = commands.add_parser(
+    tune = command(
         "tune",
         help="tune simplex thresholds tau on validation scores and write them as JSON",
         description="Tune the rule argmax(p - tau) on validation scores for a metric.",
     )
-    tune.add_argument("--scores", metavar="FILE", action=_Once, type=_path, required=True, help="validation score file")
-    _add_input_options(tune)
     tune.add_argument(
-        "--metric",
+        "--scores",
+        metavar="FILE",
         action=_Once,
-        type=_metric,
-        default="accuracy",
-        help="metric name from polyroc.counts.METRICS (e.g. f1_macro)",
+        type=_path,
+        required=True,
+        help="validation score file (default: none, required)",
     )
-    tune.add_argument("--search", action=_Once, default="lattice", choices=["lattice", "random", "coordinate"])
-    tune.add_argument("--resolution", action=_Once, type=_positive_int, default=None, help="lattice resolution r")
-    tune.add_argument("--n-samples", action=_Once, type=_positive_int, default=None, help="random thresholds to draw")
-    tune.add_argument("--domain", action=_Once, default="simplex", choices=["simplex", "box"])
+    _add_input_options(tune)
+    _add_metric_option(tune, "metric to maximise")
+    tune.add_argument(
+        "--search",
+        action=_Once,
+        default="lattice",
+        choices=["lattice", "random", "coordinate"],
+        help="lattice: every point of a regular grid on the simplex (exact over the grid); random: Monte Carlo "
+        "thresholds; coordinate: exact coordinate ascent from the best grid point",
+    )
+    tune.add_argument(
+        "--resolution",
+        action=_Once,
+        type=_positive_int,
+        default=None,
+        help="lattice resolution r, thresholds on the grid of step 1/r (default: the largest r <= 200 with at "
+        "most 25,000 grid points)",
+    )
+    tune.add_argument(
+        "--n-samples",
+        action=_Once,
+        type=_positive_int,
+        default=None,
+        help="random thresholds to draw (default: 20,000 for --search random)",
+    )
+    tune.add_argument(
+        "--domain",
+        action=_Once,
+        default="simplex",
+        choices=["simplex", "box"],
+        help="where tau lies: the probability simplex, or the box {min tau = 0, max tau <= 1}",
+    )
     tune.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of random search")
     tune.add_argument(
         "--out",
@@ -542,22 +927,33 @@ def build_parser() -> argparse.ArgumentParser:
         action=_Once,
         type=_path,
         required=True,
-        help="where to write tau* (a new file, or one polyroc wrote)",
+        help="where to write tau* (a new file, or one polyroc wrote) (default: none, required)",
     )
+    _add_quiet_option(tune)
     tune.set_defaults(run=_tune)
 
-    apply = commands.add_parser(
+    apply = command(
         "apply",
         help="apply tuned thresholds to a score file and write the predictions as CSV",
         description="Predict argmax(p - tau*) for every row; the output has the id column "
-        "(if --id-col is given) and a prediction column.",
+        "(with --id-col, or the unnamed first column pandas writes) and a prediction column.",
     )
     apply.add_argument(
-        "--scores", metavar="FILE", action=_Once, type=_path, required=True, help="score file to predict"
+        "--scores",
+        metavar="FILE",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="score file to predict (default: none, required)",
     )
-    apply.add_argument("--id-col", action=_Once, default=None, help="name of an id column kept in the output")
+    _add_input_options(apply, labels=False, weights=False)
     apply.add_argument(
-        "--tau", metavar="JSON", action=_Once, type=_path, required=True, help="thresholds from polyroc tune"
+        "--tau",
+        metavar="JSON",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="thresholds from polyroc tune (default: none, required)",
     )
     apply.add_argument(
         "--out",
@@ -565,18 +961,20 @@ def build_parser() -> argparse.ArgumentParser:
         action=_Once,
         type=_path,
         required=True,
-        help="where to write predictions (a new file, or one polyroc wrote)",
+        help="where to write predictions (a new file, or one polyroc wrote) (default: none, required)",
     )
-    apply.set_defaults(run=_apply)
+    _add_quiet_option(apply)
+    apply.set_defaults(run=_apply, label_col=None, score_cols=None)
 
-    report = commands.add_parser(
+    report = command(
         "report",
         help="full evaluation of score files as a self-contained HTML report and results.json",
         description=(
             "Evaluate test scores (metrics with bootstrap intervals, ROC and PR curves, ROC clouds "
             "and DFP, ROC-DMF, Gini-weighted ROC) and, with --val, tune thresholds on validation "
             "scores and compare the rules on test. Give --scores once per model as NAME=PATH (or "
-            "PATH: the name is the file stem); --val files are matched to models by name, else by order."
+            "PATH: the name is the file stem); --val files are matched to models by name, else by order. "
+            "With --id-col the rows of the files are matched by id, else by position."
         ),
     )
     report.add_argument(
@@ -585,7 +983,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_path,
         required=True,
-        help="test score file of a model (repeat for several models)",
+        help="test score file of a model (repeat for several models) (default: none, required)",
     )
     report.add_argument(
         "--val",
@@ -593,13 +991,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_path,
         default=[],
-        help="validation score file of a model, for threshold tuning",
+        help="validation score file of a model, for threshold tuning (default: none, no tuning)",
     )
     _add_input_options(report)
     _add_report_options(report)
     report.set_defaults(run=_report)
 
-    demo = commands.add_parser(
+    demo = command(
         "demo",
         help="imbalance practice on the bundled glass data, reported end to end",
         description=(
@@ -610,22 +1008,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_report_options(demo, out_default="polyroc-demo")
     demo.set_defaults(run=_demo)
+
+    metrics = command(
+        "metrics",
+        help="list the metric names --metric accepts",
+        description="List the confusion-matrix metrics usable for threshold tuning, with one line on each.",
+    )
+    metrics.set_defaults(run=_metrics, quiet=True)
     return parser
 
 
 def _say(text):
-    """Print one line on standard error, even if standard error has gone away."""
+    """Print one line on standard error (above a progress bar), even if standard error has gone away."""
     try:
-        print(text, file=sys.stderr, flush=True)
+        if _DISPLAY is not None:
+            _DISPLAY.write(text)
+        else:
+            print(text, file=sys.stderr, flush=True)
     except (OSError, ValueError):
         pass
 
 
+#: Keyword arguments of the library named in its errors, and the options of the command line that set them.
+_OPTION_OF_KEYWORD = {"score_columns": "--score-cols", "score_prefix": "--score-prefix"}
+
+
 def _describe(error):
-    """One line for an error: ``path: reason`` for an OSError of a file."""
+    """One line for an error: ``path: reason`` for an OSError of a file; keywords named as the options."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror if error.filename is None else f"{error.filename}: {error.strerror}"
-    return str(error).replace("\n", " ")
+    text = str(error).replace("\n", " ")
+    return re.sub(r"\b(score_columns|score_prefix)\b", lambda match: _OPTION_OF_KEYWORD[match.group(1)], text)
 
 
 @contextmanager
@@ -649,11 +1062,16 @@ def _stopping_on_signals():
 
 
 @contextmanager
-def _one_line_warnings(command):
+def _one_line_warnings(command, quiet=False):
+    """Each distinct warning as one line on standard error, once (none with ``quiet``)."""
+    shown = set()
     with warnings.catch_warnings():
 
         def show(message, category, filename, lineno, file=None, line=None):
-            _say(f"polyroc {command}: warning: {str(message).replace(chr(10), ' ')} ({category.__name__})")
+            text = f"polyroc {command}: warning: {str(message).replace(chr(10), ' ')} ({category.__name__})"
+            if not quiet and text not in shown:
+                shown.add(text)
+                _say(text)
 
         warnings.showwarning = show
         yield
@@ -698,7 +1116,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return exit_.code
     args.outputs = []
-    with _stopping_on_signals(), _one_line_warnings(args.command):
+    with _stopping_on_signals(), _one_line_warnings(args.command, args.quiet):
         try:
             args.run(args)
         except Stopped as stop:

@@ -3,19 +3,28 @@
 Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
 
 - one column per class holding that class's score; the column name *is* the
-  class label (e.g. ``cat,dog,bird`` or ``0,1,2``);
+  class label (e.g. ``cat,dog,bird`` or ``0,1,2``), or the label after a
+  common prefix (``score_prefix="proba_"``: ``proba_cat,proba_dog``);
 - one label column (default name ``label``) holding the true class of each
   row, spelled exactly as one of the score column names (optional where
   labels are not needed, e.g. when applying tuned thresholds);
-- optionally an id column, carried into outputs;
+- optionally an id column (``id_col``), carried into outputs; an unnamed
+  first column, the index ``pandas.DataFrame.to_csv`` writes, is the id
+  column unless another is named, and never a score;
 - optionally a weight column (``weight_col``): a non-negative sample weight
   per row, of relative importance;
-- every other column is taken as a score column unless ``score_columns``
-  names the score columns explicitly.
+- any other column. Which columns are scores: those of ``score_columns`` or
+  ``score_prefix`` when given; else the columns named by a label of the label
+  column, and those of the other columns that hold numbers (the classes with
+  no row in the file) but not distinct whole numbers (an id, a row number);
+  columns of text or of distinct whole numbers are left unread and listed in
+  :attr:`ScoreTable.ignored_columns`. In a file without labels, every column
+  but the id and weight columns is a score column.
 
 CSV files are UTF-8 text (a byte-order mark is skipped), comma-separated,
 with quoted fields and any line ends; blank lines are skipped and errors name
-the file's line. A column name may appear only once in the header; every score
+the file's line. It is read in chunks of rows into numpy columns, so memory
+holds the numbers, not the text. A column name may appear only once in the header; every score
 must be a finite number.
 
 NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
@@ -30,9 +39,11 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import os
+import stat
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -44,6 +55,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
+from polyroc._progress import task
 from polyroc._validation import check_thresholds
 
 __all__ = [
@@ -75,13 +87,20 @@ class ScoreTable:
     y_score : ndarray of shape (n, m)
         The scores, columns in ``classes`` order.
     classes : tuple of str
-        The score column names, i.e. the class labels.
+        The class labels (the score column names, less ``score_prefix``).
     ids : ndarray of shape (n,) of str, or None
-        The id column, when one was named.
+        The id column, when one was named or the file's first column is
+        unnamed (the index pandas writes).
     source : str
         The path read.
     sample_weight : ndarray of shape (n,), or None
         The weight column, when one was named.
+    ignored_columns : tuple of str
+        Columns that are neither a role (label, id, weight) nor named by a
+        label of the label column and that hold text or distinct whole numbers
+        (an id), and so were not read as scores.
+    lines : ndarray of shape (n,) of int, or None
+        The file line of each row (None for Parquet and NPZ files).
     """
 
     y_true: np.ndarray | None
@@ -90,18 +109,94 @@ class ScoreTable:
     ids: np.ndarray | None
     source: str
     sample_weight: np.ndarray | None = None
+    ignored_columns: tuple[str, ...] = ()
+    lines: np.ndarray | None = None
+
+    def where(self, row: int) -> str:
+        """Where row ``row`` (0-based) is in the file: ``line 7`` of a text file, ``row 6`` of any other."""
+        return f"row {row + 1}" if self.lines is None else f"line {int(self.lines[row])}"
 
 
-@dataclass(frozen=True)
+class _Column:
+    """One column, read chunk by chunk: its text (for label and id columns) or its numbers.
+
+    A numeric column stops collecting numbers at its first cell that is not a
+    number and keeps that cell (row and stripped text) for the error message,
+    raised only if the column turns out to be needed.
+    """
+
+    def __init__(self, keep_text):
+        self.keep_text = keep_text
+        self.chunks = []
+        self.bad = None
+
+    def add(self, cells, first_row):
+        if self.keep_text:
+            self.chunks.append(np.array(cells, dtype=str) if cells else np.array([], dtype=str))
+        elif self.bad is None:
+            try:
+                self.chunks.append(np.asarray(cells, dtype=np.float64))
+            except (TypeError, ValueError):
+                row = _first_bad_number(cells)
+                value = None if row is None else cells[row]
+                if isinstance(value, str):
+                    value = value.strip()
+                self.bad = (None if row is None else first_row + row, value)
+                self.chunks = []
+
+    def text(self):
+        return np.concatenate(self.chunks) if self.chunks else np.array([], dtype=str)
+
+    def numbers(self, name, where, path, what):
+        """The column as float64; an error names its first cell that is not a number (a ``what``)."""
+        if self.keep_text:
+            column = _Column(keep_text=False)
+            column.add(self.text(), 0)
+            return column.numbers(name, where, path, what)
+        if self.bad is not None:
+            row, value = self.bad
+            if row is None:
+                raise ValueError(f"{path}: column {name!r} is not numeric")
+            problem = f"an empty {what}" if value in ("", None) else f"non-numeric {what} {value!r}"
+            raise ValueError(f"{path}: {problem} in column {name!r}, {where(row)}")
+        return np.concatenate(self.chunks) if len(self.chunks) != 1 else self.chunks[0]
+
+
+@dataclass
 class _Columns:
     """The columns of a file by name, and the file's line of each data row (None: not a text file)."""
 
     cells: dict
-    lines: list | None
+    lines: np.ndarray | None
+    n_rows: int = 0
 
     def where(self, row):
         """``line 7`` of a text file, ``row 6`` of any other."""
-        return f"row {row + 1}" if self.lines is None else f"line {self.lines[row]}"
+        return f"row {row + 1}" if self.lines is None else f"line {int(self.lines[row])}"
+
+    def numbers(self, name, path, what="score"):
+        return self.cells[name].numbers(name, self.where, path, what)
+
+    def take_numbers(self, name, path, what="score"):
+        """:meth:`numbers`, letting go of the column's chunks (the caller keeps the only copy)."""
+        values = self.numbers(name, path, what)
+        self.cells[name].chunks = []
+        return values
+
+    def text(self, name):
+        return self.cells[name].text()
+
+    def holds_scores(self, name, path):
+        """Whether column ``name``, named by no label, holds scores (of a class with no row in the file).
+
+        It does unless it holds text or distinct whole numbers (an id or a row number).
+        """
+        column = self.cells[name]
+        if column.keep_text or column.bad is not None:
+            return False
+        values = self.numbers(name, path)
+        whole = np.isfinite(values).all() and bool(np.all(values == np.round(values)))
+        return not (whole and np.unique(values).size == values.size)
 
 
 def _decoded(path):
@@ -116,19 +211,6 @@ def _decoded(path):
         ) from None
 
 
-def _csv_records(path):
-    """(line, fields) of every non-blank row of a CSV file."""
-    reader = csv.reader(io.StringIO(_decoded(path), newline=""))
-    records = []
-    try:
-        for fields in reader:
-            if fields and not (len(fields) == 1 and not fields[0].strip()):
-                records.append((reader.line_num, fields))
-    except csv.Error as error:
-        raise ValueError(f"{path}: line {reader.line_num}: {error}; is this a CSV file of scores?") from None
-    return records
-
-
 def _check_unique_names(header, path):
     seen = {}
     for position, name in enumerate(header, start=1):
@@ -140,23 +222,104 @@ def _check_unique_names(header, path):
         seen[name] = position
 
 
-def _csv_columns(path):
-    records = _csv_records(path)
-    if not records:
-        raise ValueError(f"{path}: the file is empty; expected a header row and at least one data row")
-    header = [name.strip() for name in records[0][1]]
+#: Rows parsed at a time: only one chunk of a CSV file is ever held as Python strings.
+_CHUNK_ROWS = 20_000
+
+
+def _text_roles(header, label_col, id_col):
+    """The columns kept as text: the label and id columns, and an unnamed first column (an index)."""
+    names = {label_col, id_col}
+    if id_col is None and header and header[0] == "":
+        names.add("")
+    return names
+
+
+class _CsvChunks:
+    """The data rows of an open CSV file as (first row, line numbers, rows) chunks; each row checked for width."""
+
+    def __init__(self, handle, path):
+        self.reader = csv.reader(handle, strict=False)
+        self.path = path
+        self.handle = handle
+        self.size = _file_size(handle)
+
+    def _records(self):
+        reader = self.reader
+        try:
+            for fields in reader:
+                if fields and not (len(fields) == 1 and not fields[0].strip()):
+                    yield reader.line_num, fields
+        except csv.Error as error:
+            raise ValueError(f"{self.path}: line {reader.line_num}: {error}; is this a CSV file of scores?") from None
+
+    def header_and_chunks(self):
+        records = self._records()
+        first = next(records, None)
+        if first is None:
+            raise ValueError(f"{self.path}: the file is empty; expected a header row and at least one data row")
+        header = [name.strip() for name in first[1]]
+        return header, self._chunks(records, len(header))
+
+    def _chunks(self, records, width):
+        work = task(f"reading {self.path.name}", self.size) if self.size else None
+        row = 0
+        while True:
+            chunk = list(itertools.islice(records, _CHUNK_ROWS))
+            if not chunk:
+                return
+            for line, fields in chunk:
+                if len(fields) != width:
+                    raise ValueError(f"{self.path}: line {line} has {len(fields)} fields, the header has {width}")
+            yield row, np.fromiter((line for line, _ in chunk), dtype=np.int64, count=len(chunk)), chunk
+            row += len(chunk)
+            if work is not None:
+                work.advance(_position(self.handle) - work.done)
+
+
+def _file_size(handle):
+    """The size of a regular file (0 for a pipe or another stream: no progress to report)."""
+    try:
+        status = os.fstat(handle.fileno())
+    except (OSError, AttributeError, io.UnsupportedOperation):
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+def _position(handle):
+    try:
+        return handle.buffer.tell()
+    except (OSError, AttributeError, ValueError):
+        return 0
+
+
+def _csv_columns(path, text_names):
+    """The columns of a CSV file, read in chunks: ``text_names`` as stripped text, the others as numbers."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        try:
+            return _read_csv_columns(_CsvChunks(handle, path), path, text_names)
+        except UnicodeDecodeError:
+            pass
+    _decoded(path)  # raises the error naming the line that is not UTF-8
+    raise AssertionError("unreachable: the file decoded the second time")  # pragma: no cover
+
+
+def _read_csv_columns(chunks, path, text_names):
+    header, data = chunks.header_and_chunks()
     _check_unique_names(header, path)
-    data = records[1:]
-    if not data:
+    keep = text_names(header)
+    columns = {name: _Column(keep_text=name in keep) for name in header}
+    lines = []
+    for first_row, chunk_lines, rows in data:
+        lines.append(chunk_lines)
+        for column, cells in zip(columns.values(), zip(*(fields for _, fields in rows))):
+            column.add([cell.strip() for cell in cells] if column.keep_text else cells, first_row)
+    if not lines:
         raise ValueError(f"{path}: a header row but no data rows")
-    for line, fields in data:
-        if len(fields) != len(header):
-            raise ValueError(f"{path}: line {line} has {len(fields)} fields, the header has {len(header)}")
-    cells = {name: [fields[i].strip() for _, fields in data] for i, name in enumerate(header)}
-    return _Columns(cells, [line for line, _ in data])
+    lines = np.concatenate(lines)
+    return _Columns(columns, lines, len(lines))
 
 
-def _parquet_columns(path):
+def _parquet_columns(path, text_names):
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -170,7 +333,13 @@ def _parquet_columns(path):
     _check_unique_names(header, path)
     if table.num_rows == 0:
         raise ValueError(f"{path}: no data rows")
-    return _Columns({name: table.column(i).to_pylist() for i, name in enumerate(header)}, None)
+    keep = text_names(header)
+    columns = {}
+    for i, name in enumerate(header):
+        columns[name] = _Column(keep_text=name in keep)
+        values = table.column(i).to_pylist()
+        columns[name].add([str(v).strip() for v in values] if columns[name].keep_text else values, 0)
+    return _Columns(columns, None, table.num_rows)
 
 
 def _npz_arrays(path):
@@ -244,20 +413,6 @@ def _first_bad_number(values):
     return None
 
 
-def _parse_column(columns, name, path, what="score"):
-    """Column ``name`` as floats; an error names the first cell that is not a number (a ``what``)."""
-    values = columns.cells[name]
-    try:
-        return np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        row = _first_bad_number(values)
-        if row is None:
-            raise ValueError(f"{path}: column {name!r} is not numeric") from None
-        value = values[row]
-        problem = f"an empty {what}" if value in ("", None) else f"non-numeric {what} {value!r}"
-        raise ValueError(f"{path}: {problem} in column {name!r}, {columns.where(row)}") from None
-
-
 def _check_finite(scores, names, columns, path):
     bad = ~np.isfinite(scores)
     if bad.any():
@@ -279,8 +434,8 @@ def _check_weights(weights, name, columns, path):
         )
 
 
-def _check_columns(header, roles, score_columns, path):
-    """The score columns, once the named ``roles`` ({role: column or None}) are checked against ``header``."""
+def _check_roles(header, roles, path):
+    """The named ``roles`` ({role: column or None}) are distinct columns of ``header``."""
     named = {role: name for role, name in roles.items() if name is not None}
     seen = {}
     for role, name in named.items():
@@ -293,40 +448,90 @@ def _check_columns(header, roles, score_columns, path):
             if len(header) == 1 and any(mark in header[0] for mark in ";\t"):
                 hint = " (the header has one column: polyroc reads comma-separated files)"
             raise ValueError(f"{path}: no {role} column {name!r}; columns are {header}{hint}")
-    if score_columns is None:
-        columns = [c for c in header if c not in seen]
-    else:
-        missing = [c for c in score_columns if c not in header]
+
+
+@dataclass(frozen=True)
+class _Selection:
+    """The score columns of a file, their classes, and the columns left unread."""
+
+    names: list
+    classes: list
+    ignored: list
+
+
+def _explicit_selection(header, candidates, score_columns, score_prefix, path):
+    """Score columns named by ``score_columns`` (each with ``score_prefix`` in front) or by the prefix alone."""
+    prefix = score_prefix or ""
+    if score_columns is not None:
+        names = [prefix + str(c) for c in score_columns]
+        missing = [c for c in names if c not in header]
         if missing:
             raise ValueError(f"{path}: score columns {missing} not found; columns are {header}")
-        columns = list(score_columns)
-    if len(columns) < 2:
-        raise ValueError(f"{path}: need at least 2 score columns, found {columns}")
-    return columns
+        return _Selection(names, [str(c) for c in score_columns], [])
+    names = [c for c in candidates if c.startswith(prefix) and len(c) > len(prefix)]
+    if not names:
+        raise ValueError(f"{path}: no column name starts with the score_prefix {prefix!r}; columns are {header}")
+    return _Selection(names, [c[len(prefix) :] for c in names], [])
 
 
-def _column_table(columns, label_col, id_col, weight_col, score_columns, path):
+def _select_scores(header, roles, score_columns, score_prefix, columns, path):
+    """The score columns: explicit (``score_columns`` / ``score_prefix``), else those named by a label."""
+    _check_roles(header, roles, path)
+    unread = {name for name in roles.values() if name is not None}
+    if header[0] == "":
+        unread.add("")  # the index pandas writes: the id column unless another is named
+    candidates = [c for c in header if c not in unread]
+    label_col = roles["label"]
+    if score_columns is not None or score_prefix is not None:
+        selection = _explicit_selection(header, candidates, score_columns, score_prefix, path)
+    elif label_col is None:
+        selection = _Selection(candidates, candidates, [])
+    else:
+        present = set(_check_labels(columns.text(label_col), candidates, label_col, columns, path))
+        unread = [c for c in candidates if c not in present and not columns.holds_scores(c, path)]
+        names = [c for c in candidates if c not in unread]
+        selection = _Selection(names, names, unread)
+    if len(selection.names) < 2:
+        hint = ""
+        if selection.ignored:
+            hint = (
+                f" (columns {selection.ignored} are named by no label of column {label_col!r} and hold text or "
+                "distinct whole numbers, so were not read; list the score columns with score_columns to read them)"
+            )
+        raise ValueError(f"{path}: need at least 2 score columns, found {selection.names}{hint}")
+    return selection
+
+
+def _column_table(columns, label_col, id_col, weight_col, score_columns, score_prefix, path):
+    header = list(columns.cells)
     roles = {"label": label_col, "id": id_col, "weight": weight_col}
-    names = _check_columns(list(columns.cells), roles, score_columns, path)
-    scores = np.column_stack([_parse_column(columns, name, path) for name in names])
-    _check_finite(scores, names, columns, path)
-    labels = None if label_col is None else np.array([str(v).strip() for v in columns.cells[label_col]])
-    ids = None if id_col is None else np.array([str(v) for v in columns.cells[id_col]])
+    selection = _select_scores(header, roles, score_columns, score_prefix, columns, path)
+    scores = np.empty((columns.n_rows, len(selection.names)))
+    for j, name in enumerate(selection.names):
+        scores[:, j] = columns.take_numbers(name, path)
+    _check_finite(scores, selection.names, columns, path)
+    labels = None if label_col is None else columns.text(label_col)
+    if id_col is None and header[0] == "":
+        id_col = ""
+    ids = None if id_col is None else columns.text(id_col)
     weights = None
     if weight_col is not None:
-        weights = _parse_column(columns, weight_col, path, what="weight")
+        weights = columns.numbers(weight_col, path, what="weight")
         _check_weights(weights, weight_col, columns, path)
-    return labels, scores, tuple(names), ids, weights
+    return labels, scores, selection, ids, weights
 
 
 def _check_labels(labels, classes, label_col, columns, path):
-    unknown = ~np.isin(labels, classes)
-    if unknown.any():
-        names = sorted(set(labels[unknown].tolist()))
+    """Every label is one of ``classes``; return the labels present (sorted)."""
+    present = np.unique(labels).tolist()
+    names = sorted(set(present) - set(classes))
+    if names:
+        first = int(np.argmax(np.isin(labels, names)))
         raise ValueError(
             f"{path}: labels {names[:5]} in column {label_col!r} are not class names {list(classes)} "
-            f"(first at {columns.where(int(np.argmax(unknown)))})"
+            f"(first at {columns.where(first)})"
         )
+    return present
 
 
 def read_scores(
@@ -336,8 +541,12 @@ def read_scores(
     id_col: str | None = None,
     weight_col: str | None = None,
     score_columns: Sequence[str] | None = None,
+    score_prefix: str | None = None,
 ) -> ScoreTable:
     """Read per-class scores (and true labels, ids, sample weights) from a CSV, Parquet or NPZ file.
+
+    A CSV file is read in chunks of rows, each turned into numpy columns, so
+    memory holds the numbers rather than the text of the file.
 
     Parameters
     ----------
@@ -347,13 +556,22 @@ def read_scores(
     label_col : str or None, default="label"
         Name of the column of true labels; None when the file has none.
     id_col : str, default=None
-        Name of an id column kept in :attr:`ScoreTable.ids`.
+        Name of an id column kept in :attr:`ScoreTable.ids`; default an
+        unnamed first column (the index pandas writes), if there is one.
     weight_col : str, default=None
         Name of a column (an array, in an NPZ file) of sample weights, kept in
         :attr:`ScoreTable.sample_weight`; not a score column.
     score_columns : list of str, default=None
-        The score columns, in class order; default every column but the
-        label, id and weight columns.
+        The classes whose score columns to read, in class order (the column of
+        class ``c`` is named ``score_prefix + c``). Default: the columns
+        starting with ``score_prefix`` if it is given; else the columns named
+        by a label of the label column and the other numeric columns, except
+        those of distinct whole numbers (ids), which are listed in
+        :attr:`ScoreTable.ignored_columns` with the columns of text; else,
+        without a label column, every column but the id and weight columns.
+    score_prefix : str, default=None
+        The score columns are named ``score_prefix`` + class label (e.g.
+        ``proba_cat``).
 
     Returns
     -------
@@ -366,11 +584,11 @@ def read_scores(
         applies): an unknown file type; a file that is not UTF-8 text, not
         CSV, or a damaged NPZ or Parquet file; an empty file or a header
         without data rows; a column name given twice; a missing label, id,
-        weight or score column; one column named for two roles; fewer than
-        two score columns; a score that is empty, not a number, NaN or
-        infinite; a weight that is empty, not a number, negative or not
-        finite; a row with the wrong number of fields; a label that is not
-        one of the class names.
+        weight or score column; one column named for two roles; no column
+        with the score prefix; fewer than two score columns; a score that is
+        empty, not a number, NaN or infinite; a weight that is empty, not a
+        number, negative or not finite; a row with the wrong number of
+        fields; a label that names no column.
     OSError
         If the file cannot be read (missing, a directory, no permission).
 
@@ -379,27 +597,32 @@ def read_scores(
     >>> import tempfile, os
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = os.path.join(tmp, "scores.csv")
-    ...     _ = open(path, "w").write("a,b,label,w\\n0.9,0.1,a,1\\n0.2,0.8,b,2.5\\n")
+    ...     _ = open(path, "w").write("id,a,b,label,w\\n1,0.9,0.1,a,1\\n2,0.2,0.8,b,2.5\\n")
     ...     table = read_scores(path, weight_col="w")
     >>> table.classes, table.y_true.tolist(), table.y_score.tolist(), table.sample_weight.tolist()
     (('a', 'b'), ['a', 'b'], [[0.9, 0.1], [0.2, 0.8]], [1.0, 2.5])
+    >>> table.ignored_columns
+    ('id',)
     """
     path = Path(path)
     suffix = path.suffix.lower()
+    ignored, lines, checked = (), None, False
     if suffix == ".npz":
         labels, scores, classes, ids, weights = _npz_table(path, label_col is not None, weight_col)
         columns = _Columns({}, None)
     elif suffix in (".csv", ".txt", ".parquet", ".pq"):
         read = _parquet_columns if suffix in (".parquet", ".pq") else _csv_columns
-        columns = read(path)
-        labels, scores, classes, ids, weights = _column_table(
-            columns, label_col, id_col, weight_col, score_columns, path
+        columns = read(path, lambda header: _text_roles(header, label_col, id_col))
+        labels, scores, selection, ids, weights = _column_table(
+            columns, label_col, id_col, weight_col, score_columns, score_prefix, path
         )
+        classes, ignored, lines = tuple(selection.classes), tuple(selection.ignored), columns.lines
+        checked = labels is not None and score_columns is None and score_prefix is None
     else:
         raise ValueError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
-    if labels is not None:
+    if labels is not None and not checked:
         _check_labels(labels, classes, label_col, columns, path)
-    return ScoreTable(labels, scores, classes, ids, str(path), weights)
+    return ScoreTable(labels, scores, classes, ids, str(path), weights, ignored, lines)
 
 
 def _threshold_classes(value, path):
