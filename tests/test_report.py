@@ -33,10 +33,10 @@ CLASSES = np.array(["ant", "bee", "cow", "doe"])
 
 
 @contextlib.contextmanager
-def _whitening_may_warn():
-    """Probability rows make the whitening singular: it may warn (WhiteningWarning) or not."""
+def _no_whitening_warning():
+    """Probability rows make the whitening singular, as expected: no WhiteningWarning."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WhiteningWarning)
+        warnings.simplefilter("error", WhiteningWarning)
         yield
 
 
@@ -124,7 +124,7 @@ def test_clouds_dmf_and_gini_equal_the_library_called_directly(report, data):
         assert model["roc_cloud"]["dfp_overall"] == pytest.approx(cloud.dfp_overall, abs=1e-12)
         dmf = roc_dmf(y, scores, labels=CLASSES)
         assert model["dmf"]["D"] == model["dmf"]["ci"]["estimate"] == pytest.approx(dmf.D, abs=1e-9)
-        with _whitening_may_warn():  # probability rows, as in the report
+        with _no_whitening_warning():  # probability rows, as in the report
             gini = gini_roc(y, scores, labels=CLASSES)
         assert model["gini"]["bootstrap"]["auc"]["estimate"] == pytest.approx(gini.auc_agg, abs=1e-12)
     ranking = report.results["model_comparison"]["ranking_probabilities"]
@@ -326,7 +326,7 @@ def test_a_class_prior_baseline_is_accepted_beside_a_real_model(baseline_report,
     assert "undefined" in readings["gini"] and "floor the other models must beat" in readings["baseline"]
     # the real model is untouched by its neighbour
     assert all(w is not None for w in logistic["gini"]["weights"])
-    with _whitening_may_warn():
+    with _no_whitening_warning():
         direct = gini_roc(y, data["test"]["logistic"], labels=data["classes"])
     assert logistic["gini"]["bootstrap"]["auc"]["estimate"] == pytest.approx(direct.auc_agg, abs=1e-12)
     html = baseline_report.to_html()
@@ -457,6 +457,6 @@ def test_sample_weights_enter_every_other_section(weighted, data):
     assert model["roc_cloud"]["dfp_overall"] == pytest.approx(cloud.dfp_overall, abs=1e-12)
     assert cloud.dfp_overall != pytest.approx(roc_cloud(y, scores, labels=CLASSES).dfp_overall, abs=1e-6)
     assert model["dmf"]["D"] == pytest.approx(roc_dmf(y, scores, labels=CLASSES, sample_weight=weights).D, abs=1e-9)
-    with _whitening_may_warn():
+    with _no_whitening_warning():
         gini = gini_roc(y, scores, labels=CLASSES, sample_weight=weights)
     assert model["gini"]["auc_agg"] == pytest.approx(gini.auc_agg, abs=1e-12)

@@ -12,10 +12,10 @@ from polyroc.gini import WhiteningWarning, gini_roc
 
 
 @contextlib.contextmanager
-def _whitening_may_warn():
-    """Probability rows make the whitening singular: it may warn (WhiteningWarning) or not."""
+def _no_whitening_warning():
+    """Probability rows make the whitening singular, as expected: no WhiteningWarning."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WhiteningWarning)
+        warnings.simplefilter("error", WhiteningWarning)
         yield
 
 
@@ -58,7 +58,7 @@ def test_dmf_plots_of_several_models_draw_each_curve_and_band():
 
 def test_gini_plot_draws_the_aggregate_the_classes_and_the_bootstrap_band():
     y, P = _sample(2, 0.8)
-    with _whitening_may_warn():
+    with _no_whitening_warning():
         result = gini_roc(y, P, n_boot=25, random_state=0)
     ax = Figure().subplots()
     result.plot(ax=ax)

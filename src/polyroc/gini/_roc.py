@@ -9,6 +9,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._counts import chunk_length
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
     _describe,
@@ -38,6 +41,16 @@ from polyroc.gini._reference import (
     REFERENCE_NOISE,
     reference_pipeline,
 )
+from polyroc.gini._replicates import (
+    ReplicateDraws,
+    class_statistics,
+    fitted_class_weights,
+    moment_basis,
+    rank_classes,
+    replicate_moments,
+    suspect_rows,
+    weighted_column_sums,
+)
 from polyroc.gini._whitening import (
     WhiteningWarning,
     check_whitening_options,
@@ -62,6 +75,9 @@ SCALE_RATIO = 10.0
 
 #: Number of equispaced FPR values of the bootstrap band when ``grid=None``.
 BAND_POINTS = 101
+
+#: Fewest replicates per chunk of the bootstrap (the moment products want a few dozen).
+MIN_CHUNK_REPLICATES = 32
 
 
 class ScoreScaleWarning(UserWarning):
@@ -248,7 +264,9 @@ def gini_roc(
     ``w_i = |m*_i| / Σ|m*_j|`` of the multidimensional Gini index G₁ of the
     ZCA-cor whitened scores. Beware: the weights and G₁ use no labels; for
     probability rows (summing to 1) the correlation matrix is singular, and
-    the default ``singular="limit"`` gives ``w_i = σ_i / Σσ_j`` and G₁ = 0.
+    the default ``singular="limit"`` gives ``w_i = σ_i / Σσ_j`` and G₁ = 0
+    (silently: that one null direction is the normal case for probabilities;
+    ``settings["whitening"]`` and ``degenerate`` record it).
     With vertical averaging ``auc_agg`` lies between the smallest and the
     largest per-class AUC.
 
@@ -305,7 +323,10 @@ def gini_roc(
         Number of stratified bootstrap replicates for the band and intervals
         (0: none). Rows are resampled within each class and keep their sample
         weights; W is refitted in each replicate unless ``reference_scores``
-        is given. Rows of weight 0 are not resampled.
+        is given. Rows of weight 0 are not resampled. Chunks of replicates
+        run on all cores (``POLYROC_THREADS`` limits them), with the same
+        results whatever their number; progress is reported as the task
+        ``"bootstrap replicates"`` (:mod:`polyroc._progress`).
     confidence : float, default=0.95
         Level of the bootstrap band and intervals.
     random_state : None, int or numpy.random.Generator, default=None
@@ -338,9 +359,10 @@ def gini_roc(
     Warns
     -----
     WhiteningWarning
-        Singular correlation matrix (with what was applied), constant score
-        columns (weight 0), every column of ``y_score`` constant (weights
-        undefined, AUC 0.5), or no more fitting samples than classes.
+        Singular correlation matrix beyond the one null direction of rows
+        with a constant sum such as probabilities (with what was applied), constant score columns
+        (weight 0), every column of ``y_score`` constant (weights undefined,
+        AUC 0.5), or no more fitting samples than classes.
     ScoreScaleWarning
         ``averaging="threshold"`` with score columns whose ranges differ a lot.
 
@@ -351,7 +373,7 @@ def gini_roc(
     >>> P = [[.8, .1, .1], [.6, .3, .1], [.3, .4, .3], [.2, .7, .1], [.1, .6, .3],
     ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
     >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")  # rows sum to 1: singular correlation
+    ...     warnings.simplefilter("ignore")  # the constant baseline warns that its weights are 0/0
     ...     result = gini_roc(y, P, n_boot=0)
     ...     by_threshold = gini_roc(y, P, averaging="threshold", n_boot=0)
     ...     baseline = gini_roc(y, [[1 / 3, 1 / 3, 1 / 3]] * 9, n_boot=0)
@@ -622,23 +644,104 @@ def _bootstrap(
     replicate; when None, W is refitted with ``options`` in each replicate.
     Replicates are multiplicities, so they multiply the (relative) sample
     weights. A replicate whose drawn scores are constant has the diagonal.
+    Chunks of replicates are computed on both cores (see
+    :mod:`polyroc.gini._replicates`); the results do not depend on the
+    number of threads.
     """
+    rng = check_random_state(random_state)
+    work = task("bootstrap replicates", n_boot)
+    if averaging == "threshold":
+        replicates = _threshold_replicates(
+            y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng, work
+        )
+    else:
+        engine = _VerticalReplicates(y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng)
+        replicates = []
+        for part in chunk_map(engine, engine.chunks()):
+            replicates.append(part)
+            work.advance(part[2].size)
+        replicates = [np.concatenate(values) for values in zip(*replicates)]
+    return _summarise(*replicates, estimate=estimate, confidence=confidence, random_state=random_state)
+
+
+class _VerticalReplicates:
+    """Weights, aggregated TPR on the band grid and area of chunks of replicates (vertical averaging).
+
+    Called with ``(start, count)``: draws those replicates' multiplicities and
+    returns ``(weights (b, m), tpr (b, g), auc (b,))``.
+    """
+
+    def __init__(self, y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng):
+        self.scores, self.sample_weight, self.present, self.classes = scores, sample_weight, present, classes
+        self.fixed, self.options, self.grid, self.n_boot = fixed, options, grid, n_boot
+        self.fpr_grid = np.linspace(0.0, 1.0, grid or BAND_POINTS)
+        self.rankings = rank_classes(y, scores)
+        self.basis = moment_basis(scores, sample_weight) if fixed is None else None
+        self.draws = ReplicateDraws(y, n_boot, rng)
+
+    def chunks(self):
+        """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads."""
+        step = max(MIN_CHUNK_REPLICATES, chunk_length(8 * self.scores.shape[0]))
+        step = min(step, max(MIN_CHUNK_REPLICATES, -(-self.n_boot // 4)))
+        return [(start, min(step, self.n_boot - start)) for start in range(0, self.n_boot, step)]
+
+    def __call__(self, chunk):
+        multiplicity = self.draws(*chunk)
+        integer = self.sample_weight is None
+        weight_rows = multiplicity.astype(np.float64) if integer else multiplicity * self.sample_weight
+        weights = self._class_weights(weight_rows)
+        class_auc, class_tpr = class_statistics(
+            self.rankings, multiplicity if integer else weight_rows, self.fpr_grid, integer
+        )
+        involved = weights > 0  # False for the undefined (NaN) weights of constant replicates
+        share = np.where(involved, weights, 0.0)
+        auc = np.einsum("rk,rk->r", share, np.where(involved, class_auc, 0.0))
+        tpr = np.einsum("rk,rkg->rg", share, np.where(involved[:, :, None], class_tpr, 0.0))
+        if self.grid is not None:
+            auc = np.trapezoid(tpr, self.fpr_grid, axis=1)
+        constant = np.isnan(weights).all(axis=1)
+        auc[constant], tpr[constant] = 0.5, self.fpr_grid
+        return weights, tpr, auc
+
+    def _class_weights(self, weight_rows):
+        """Curve weights (b, m) of each replicate; NaN rows for replicates whose drawn scores are constant."""
+        if self.fixed is not None:
+            means = weighted_column_sums(self.scores.T, weight_rows) / weight_rows.sum(axis=1, keepdims=True)
+            whitened = np.abs(means @ self.fixed.matrix.T)
+            return np.array([restrict_weights(row / row.sum(), self.present, self.classes) for row in whitened])
+        if self.basis.always_constant.all():
+            return np.full((weight_rows.shape[0], self.classes.size), np.nan)
+        mean, covariance, size = replicate_moments(self.basis, weight_rows)
+        suspect = suspect_rows(self.basis, covariance)
+        weights = np.empty((weight_rows.shape[0], self.classes.size))
+        for r, replicate in enumerate(weight_rows):
+            if suspect[r]:
+                share = _replicate_weights(self.scores, replicate, self.present, self.classes, None, self.options)
+            else:
+                share = fitted_class_weights(self.basis, mean[r], covariance[r], size[r], self.options)
+                share = restrict_weights(share, self.present, self.classes)
+            weights[r] = np.nan if share is None else share
+        return weights
+
+
+def _threshold_replicates(y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng, work):
+    """Replicates of threshold averaging, one at a time: weights, TPR on the band grid, areas."""
     band_points = grid or BAND_POINTS
     weights, tpr, auc = [], [], []
-    for chunk in bootstrap_multiplicities(y, n_boot, random_state=check_random_state(random_state)):
+    for chunk in bootstrap_multiplicities(y, n_boot, random_state=rng):
         for multiplicity in chunk:
             replicate = multiplicity if sample_weight is None else multiplicity * sample_weight
             share = _replicate_weights(scores, replicate, present, classes, fixed, options)
-            curves = class_curves(y, scores, replicate)
             weights.append(np.full(classes.size, np.nan) if share is None else share)
-            if averaging == "threshold" and share is not None:
-                exact = aggregate_threshold(y, scores, replicate, share)
-                tpr.append(resample_curve(exact, band_points).tpr)
-                auc.append(exact.auc if grid is None else resample_curve(exact, grid).auc)
-            else:
-                tpr.append(_aggregate(y, scores, replicate, curves, share, band_points, averaging).tpr)
-                auc.append(_aggregate(y, scores, replicate, curves, share, grid, averaging).auc)
-    return _summarise(weights, tpr, auc, estimate=estimate, confidence=confidence, random_state=random_state)
+            if share is None:
+                tpr.append(diagonal_curve(band_points).tpr)
+                auc.append(0.5)
+                continue
+            exact = aggregate_threshold(y, scores, replicate, share)
+            tpr.append(resample_curve(exact, band_points).tpr)
+            auc.append(exact.auc if grid is None else resample_curve(exact, grid).auc)
+        work.advance(len(chunk))
+    return weights, tpr, auc
 
 
 def _summarise(weights, tpr, auc, *, estimate, confidence, random_state):
@@ -753,6 +856,7 @@ def _reference_roc(y, scores, reference, classes, present, settings, *, n_boot, 
 def _reference_bootstrap(y, scores, reference, classes, present, rng, *, n_boot, confidence, random_state, estimate):
     """The reference pipeline rerun on rows resampled within each class, each replicate with fresh noise."""
     weights, tpr, auc = [], [], []
+    work = task("bootstrap replicates", n_boot)
     for chunk in bootstrap_multiplicities(y, n_boot, random_state=rng):
         for multiplicity, stream in zip(chunk, rng.spawn(len(chunk))):
             rows = np.repeat(np.arange(y.size), multiplicity)
@@ -760,4 +864,5 @@ def _reference_bootstrap(y, scores, reference, classes, present, rng, *, n_boot,
             weights.append(outcome.curve_weights)
             tpr.append(outcome.aggregate.tpr)
             auc.append(outcome.aggregate.auc)
+        work.advance(len(chunk))
     return _summarise(weights, tpr, auc, estimate=estimate, confidence=confidence, random_state=random_state)

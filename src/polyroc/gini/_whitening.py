@@ -26,6 +26,11 @@ that sum to 1, ``P`` is always singular: in standardized coordinates the vector
 
 A full-rank P always gets the exact formula. Constant columns have no
 correlation; they are left out (zero rows and columns of ``W``).
+
+The one null direction of rows with a constant sum (probabilities sum to 1)
+is the normal case and is handled silently; a :class:`WhiteningWarning` is
+issued only for degeneracy beyond it (a further null direction, or a singular
+P for rows whose sums vary).
 """
 
 from __future__ import annotations
@@ -57,6 +62,10 @@ CONSTANT_RTOL = 1e-12
 #: Share of ``|m / σ|`` below which the mean has no component along the null space.
 NULL_MEAN_RTOL = 1e-8
 
+#: Rows whose sums differ by at most this share of their largest magnitude (or
+#: of 1) have a constant sum, as probability rows do (float32 ones to ~1e-7).
+ROW_SUM_RTOL = 1e-6
+
 
 class WhiteningWarning(UserWarning):
     """The whitening matrix needed a choice: singular correlation, constant columns, few samples."""
@@ -80,6 +89,13 @@ class Whitening(Result):
         Columns that were whitened (False: constant, left out).
     singular : bool
         Whether the correlation matrix was found singular.
+    null_dimension : int
+        Number of null directions of the correlation matrix (rows summing to
+        1 give one).
+    constant_row_sum : bool
+        Whether every row of the fitting sample (of positive weight) has the
+        same sum up to ``1e-6`` (relative): probability rows summing to 1, for
+        example, whose one null direction is expected.
     applied : {"exact", "limit", "ridge", "pinv", "diagonal"}
         What was computed.
     condition_number : float
@@ -98,6 +114,8 @@ class Whitening(Result):
     scale: np.ndarray
     used: np.ndarray
     singular: bool
+    null_dimension: int
+    constant_row_sum: bool
     applied: str
     condition_number: float
     ridge: float | None
@@ -108,6 +126,11 @@ class Whitening(Result):
     def degenerate(self) -> bool:
         """True when the λ → 0 limit was taken, so that G₁ is 0 by construction."""
         return self.applied == "limit"
+
+    @property
+    def expected_singularity(self) -> bool:
+        """True when the only singularity is the one null direction of rows with a constant sum (no warning)."""
+        return self.null_dimension == 1 and self.constant_row_sum
 
     def transform(self, X: ArrayLike) -> np.ndarray:
         """Whitened rows ``X @ W.T``.
@@ -184,8 +207,10 @@ def zca_cor_whitening(
     Warns
     -----
     WhiteningWarning
-        Singular correlation matrix (with what was applied), constant columns,
-        or no more samples than whitened columns.
+        Singular correlation matrix (with what was applied) other than the
+        one null direction of rows with a constant sum (probabilities:
+        expected, no warning), constant columns, or no more samples than
+        whitened columns.
 
     Examples
     --------
@@ -193,13 +218,10 @@ def zca_cor_whitening(
     >>> w = zca_cor_whitening(X)
     >>> w.applied, bool(np.allclose(w.matrix @ np.cov(X.T) @ w.matrix.T, np.eye(2)))
     ('exact', True)
-    >>> import warnings
     >>> P = np.array([[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2]])
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     w = zca_cor_whitening(P)
-    >>> w.applied, w.degenerate
-    ('limit', True)
+    >>> w = zca_cor_whitening(P)  # rows sum to 1: one null direction, expected, no warning
+    >>> w.applied, w.degenerate, w.null_dimension, w.constant_row_sum
+    ('limit', True, 1, True)
     """
     values = check_real_array("X", X, min_samples=2)
     whitening = fit_whitening(
@@ -229,14 +251,33 @@ def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop", 
     ridge = check_whitening_options(singular, ridge, constant)
     mean, covariance, effective_size = weighted_moments(X, weights, name)
     scale = np.sqrt(np.diag(covariance))
-    used = ~constant_columns(X, weights, scale)
-    _check_constant(used, constant, name)
+    rows = X if weights is None else X[weights > 0]
+    used = ~constant_columns(rows, scale)
+    return whitening_from_moments(
+        mean,
+        covariance,
+        effective_size,
+        used,
+        constant_row_sum=has_constant_row_sum(rows),
+        options={"singular": singular, "ridge": ridge, "constant": constant},
+        name=name,
+    )
+
+
+def whitening_from_moments(mean, covariance, effective_size, used, *, constant_row_sum, options, name="X"):
+    """The :class:`Whitening` of a sample given its moments and its non-constant columns ``used``.
+
+    ``options`` holds the checked ``singular``, ``ridge`` and ``constant``.
+    """
+    singular, ridge = options["singular"], options["ridge"]
+    _check_constant(used, options["constant"], name)
+    scale = np.sqrt(np.diag(covariance))
     standardized = covariance[np.ix_(used, used)] / np.outer(scale[used], scale[used])
     eigenvalues, eigenvectors = np.linalg.eigh(standardized)
     null = eigenvalues <= SINGULAR_RTOL * eigenvalues[-1]
     applied = _choose(null, singular, eigenvectors, mean[used] / scale[used])
     root = _inverse_root(eigenvalues, eigenvectors, null, applied, ridge)
-    matrix = np.zeros((X.shape[1], X.shape[1]))
+    matrix = np.zeros((mean.size, mean.size))
     matrix[np.ix_(used, used)] = root / scale[used]
     return Whitening(
         matrix=matrix,
@@ -244,12 +285,20 @@ def fit_whitening(X, weights, *, singular="limit", ridge=None, constant="drop", 
         scale=scale,
         used=used,
         singular=bool(null.any()),
+        null_dimension=int(null.sum()),
+        constant_row_sum=constant_row_sum,
         applied=applied,
         condition_number=_condition_number(eigenvalues),
         ridge=ridge if applied == "ridge" else None,
         n_samples=effective_size,
-        settings={"singular": singular, "ridge": ridge, "constant": constant},
+        settings=dict(options),
     )
+
+
+def has_constant_row_sum(rows):
+    """Whether every row has the same sum up to :data:`ROW_SUM_RTOL` (probability rows: 1)."""
+    sums = rows.sum(axis=1)
+    return bool(np.ptp(sums) <= ROW_SUM_RTOL * max(1.0, float(np.max(np.abs(sums)))))
 
 
 def weighted_moments(X, weights, name="X"):
@@ -275,9 +324,8 @@ def weighted_moments(X, weights, name="X"):
     return mean, covariance, total * total / squares
 
 
-def constant_columns(X, weights, scale):
-    """Columns whose standard deviation ``scale`` is zero up to rounding (rows of positive weight)."""
-    rows = X if weights is None else X[weights > 0]
+def constant_columns(rows, scale):
+    """Columns whose standard deviation ``scale`` is zero up to rounding, given the rows of positive weight."""
     return scale <= CONSTANT_RTOL * np.max(np.abs(rows), axis=0)
 
 
@@ -337,11 +385,12 @@ def warn_about_whitening(whitening, classes, fitted_on):
             WhiteningWarning,
             stacklevel=3,
         )
-    if whitening.singular:
+    if whitening.singular and not whitening.expected_singularity:
         warnings.warn(
-            f"the correlation matrix of {fitted_on} is singular (condition number "
-            f"{whitening.condition_number:.3g}; rows summing to 1 always give this), so the "
-            f"ZCA-cor whitening is undefined; applied {whitening.applied!r}"
+            f"the correlation matrix of {fitted_on} is singular ({whitening.null_dimension} null "
+            f"direction(s), condition number {whitening.condition_number:.3g}"
+            + ("; rows with a constant sum account for only one" if whitening.constant_row_sum else "")
+            + f"), so the ZCA-cor whitening is undefined; applied {whitening.applied!r}"
             + (": weights are the λ → 0 limit and G1 = 0" if whitening.degenerate else ""),
             WhiteningWarning,
             stacklevel=3,

@@ -50,13 +50,10 @@ class GiniRocDisplay(Display):
 
     Examples
     --------
-    >>> import warnings
     >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
     >>> P = [[.8, .1, .1], [.6, .3, .1], [.3, .4, .3], [.2, .7, .1], [.1, .6, .3],
     ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")  # rows sum to 1: singular correlation
-    ...     disp = GiniRocDisplay.from_predictions(y, P, n_boot=0)
+    >>> disp = GiniRocDisplay.from_predictions(y, P, n_boot=0)  # probability rows: no warning
     >>> disp.line_.get_label()
     'Gini-weighted ROC (AUC = 0.961)'
     >>> disp.band_ is None, len(disp.class_lines_)
@@ -119,17 +116,15 @@ class GiniRocDisplay(Display):
         Warns
         -----
         WhiteningWarning
-            As :func:`polyroc.gini.gini_roc` (e.g. probability rows summing to 1).
+            As :func:`polyroc.gini.gini_roc` (e.g. a constant score column; probability
+            rows summing to 1 are the expected case and do not warn).
 
         Examples
         --------
-        >>> import warnings
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1, 2], 20)
         >>> P = rng.dirichlet(np.ones(3), 60) + np.eye(3)[y]
-        >>> with warnings.catch_warnings():
-        ...     warnings.simplefilter("ignore")
-        ...     disp = GiniRocDisplay.from_predictions(y, P, n_boot=50, random_state=0, show_classes=False)
+        >>> disp = GiniRocDisplay.from_predictions(y, P, n_boot=50, random_state=0, show_classes=False)
         >>> disp.band_.get_label(), disp.class_lines_
         ('95% stratified bootstrap band (B=50)', [None, None, None])
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
