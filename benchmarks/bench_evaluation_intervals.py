@@ -1,87 +1,217 @@
-"""Bootstrap intervals of every score of ``evaluate``: vectorised against a per-replicate loop.
+"""Bootstrap intervals of ``evaluate``: against the previous engine, and against a scikit-learn loop.
 
-For n = 20,000 samples, m = 6 classes and B = 1,000 stratified replicates it
-times ``evaluate(..., n_boot=B)`` against a loop calling scikit-learn once per
-replicate and metric, with weights = multiplicity (the weighted one-vs-one AUC
-uses polyroc's ``roc_auc_score``, since scikit-learn refuses weights there). The loop
-is timed on ``--timed`` replicates and scaled to B. Both must give the same
-interval for accuracy and the OvR macro AUC (the loop is run on all B
-replicates for these two). Prints ratio = polyroc time / loop time.
-Run: python benchmarks/bench_evaluation_intervals.py [--n N] [--m M] [--n-boot B]
+1. Speed-up. Times ``evaluate(y, P, n_boot=B)`` on Dirichlet-like scores (the
+   generator of the work item) for several (n, m), against the previous
+   replicate engine, copied below (replicates drawn one at a time, the
+   batch of weights gathered per sorted column, per-class sums as one-hot
+   products, the raveled n * m cells sorted for the micro average), run in
+   the same process on the same data. The baseline may be timed on fewer
+   replicates (``--baseline-boot``): its replicate time is then scaled to B
+   and marked "extrapolated". Both must give the same intervals (checked
+   when the baseline runs all B replicates). Prints ratio = new / baseline.
+2. Correctness at scale. For one (n, m), the intervals of accuracy and the OvR
+   macro AUC equal the quantiles of a loop calling scikit-learn on every
+   replicate (weights = multiplicity).
+
+Run: python benchmarks/bench_evaluation_intervals.py [--sizes 10000x10,100000x20] [--n-boot B]
+     [--baseline-boot B0] [--check-n N --check-m M]
 """
 
 import argparse
 import time
+from unittest import mock
 
 import numpy as np
-from _common import best_time, make_problem
 from sklearn import metrics as skm
-from sklearn.preprocessing import label_binarize
 
+from polyroc import evaluation
+from polyroc._counts import replicate_confusion_counts
+from polyroc._numeric import divide
+from polyroc._ranking import average_classes, hand_till, ovr_auc
 from polyroc.evaluation import evaluate
-from polyroc.metrics import roc_auc_score
 from polyroc.resampling import bootstrap_multiplicities
 
 
-def replicate_scores(y, P, weight, labels):
-    """Every score of ``evaluate`` (and the per-class report values) of one replicate, by scikit-learn."""
-    pred = P.argmax(axis=1)
-    common = {"sample_weight": weight}
+def dirichlet_problem(n, m, seed=0):
+    """Labels and Dirichlet-like scores favouring the true class (the generator of the work item)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    alpha = np.ones((n, m))
+    alpha[np.arange(n), y] += 1.5
+    scores = rng.gamma(alpha)
+    scores /= scores.sum(1, keepdims=True)
+    return y, scores
+
+
+# --- the previous replicate engine, verbatim in substance -------------------------------------------------
+
+
+def old_multiplicities(y, n_boot, rng, chunk_size):
+    strata = [np.flatnonzero(y == c) for c in np.unique(y)]
+    seeds = rng.spawn(n_boot)
+    for start in range(0, n_boot, chunk_size):
+        block = seeds[start : start + chunk_size]
+        out = np.zeros((len(block), y.size), dtype=np.int64)
+        for row, seed in zip(out, block):
+            for members in strata:
+                draws = seed.integers(0, members.size, members.size)
+                row[members] = np.bincount(draws, minlength=members.size)
+        yield out
+
+
+def old_tie_ends(sorted_score):
+    return np.append(np.flatnonzero(np.diff(sorted_score)), sorted_score.size - 1)
+
+
+def old_sum_per_class(values, classes, n_classes):
+    if values.ndim == 1:
+        return np.bincount(classes, weights=values, minlength=n_classes)
+    return (classes == np.arange(n_classes)[:, None]).astype(np.float64) @ values
+
+
+def old_count_wins(sorted_score, sorted_class, sorted_weight, positive, n_classes):
+    positive_at = np.flatnonzero(sorted_class == positive)
+    cumulative = np.zeros((positive_at.size + 1, *sorted_weight.shape[1:]))
+    np.cumsum(sorted_weight[positive_at], axis=0, out=cumulative[1:])
+    ends = old_tie_ends(sorted_score)
+    positives_up_to = np.searchsorted(positive_at, ends, side="right")
+    positives_below = np.concatenate(([0], positives_up_to[:-1]))
+    above_plus_half_tied = cumulative[positives_up_to]
+    above_plus_half_tied += cumulative[positives_below]
+    above_plus_half_tied *= -0.5
+    above_plus_half_tied += cumulative[-1]
+    per_sample = np.repeat(above_plus_half_tied, np.diff(ends, prepend=-1), axis=0)
+    per_sample *= sorted_weight
+    return old_sum_per_class(per_sample, sorted_class, n_classes)
+
+
+def old_sort(score, codes, sample=None):
+    order = np.argsort(score)
+    return score[order], codes[order], (order if sample is None else sample[order])
+
+
+def old_binary_auc_of_columns(ranked, weight_columns):
+    score, codes, sample = ranked
+    step = max(1, (16 * 2**20) // (sample.size * 8))
+    aucs = []
+    for start in range(0, weight_columns.shape[1], step):
+        sorted_weights = np.take(weight_columns[:, start : start + step], sample, axis=0)
+        correct = old_count_wins(score, codes, sorted_weights, 1, 2)[0]
+        negative, positive = old_sum_per_class(sorted_weights, codes, 2)
+        aucs.append(divide(correct, negative * positive))
+    return np.concatenate(aucs)
+
+
+def old_ranking_aucs(columns, cells, weight_rows, support):
+    weight_columns = np.ascontiguousarray(weight_rows.T)
+    n_classes = len(columns)
+    sorted_weights = np.empty_like(weight_columns)
+    wins = np.stack(
+        [
+            old_count_wins(score, codes, np.take(weight_columns, sample, axis=0, out=sorted_weights), k, n_classes)
+            for k, (score, codes, sample) in enumerate(columns)
+        ]
+    ).transpose(2, 0, 1)
+    per_class = ovr_auc(wins, support)
     return {
-        "accuracy": skm.accuracy_score(y, pred, **common),
-        "balanced_accuracy": skm.balanced_accuracy_score(y, pred, **common),
-        "f1_macro": skm.f1_score(y, pred, labels=labels, average="macro", zero_division=0, **common),
-        "cohen_kappa": skm.cohen_kappa_score(y, pred, labels=labels, **common),
-        "matthews_corrcoef": skm.matthews_corrcoef(y, pred, **common),
-        "roc_auc_ovr_macro": skm.roc_auc_score(y, P, labels=labels, multi_class="ovr", **common),
-        "roc_auc_ovr_weighted": skm.roc_auc_score(y, P, labels=labels, multi_class="ovr", average="weighted", **common),
-        "roc_auc_ovr_micro": skm.roc_auc_score(label_binarize(y, classes=labels), P, average="micro", **common),
-        "roc_auc_ovo_macro": roc_auc_score(y, P, labels=labels, multi_class="ovo", **common),
-        "log_loss": skm.log_loss(y, P, labels=labels, **common),
-        "brier_score": np.average(((P - np.eye(len(labels))[y]) ** 2).sum(axis=1), weights=weight),
-        "top_2_accuracy": skm.top_k_accuracy_score(y, P, k=2, labels=labels, **common),
-        "per_class": skm.precision_recall_fscore_support(y, pred, labels=labels, zero_division=0, **common),
+        ("ovr", "macro"): per_class.mean(axis=-1),
+        ("ovr", "weighted"): average_classes(per_class, support, "weighted"),
+        ("ovr", "micro"): old_binary_auc_of_columns(cells, weight_columns),
+        ("ovo", "macro"): hand_till(wins, support, "macro"),
     }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=20_000)
-    parser.add_argument("--m", type=int, default=6)
-    parser.add_argument("--n-boot", type=int, default=1_000)
-    parser.add_argument("--timed", type=int, default=50, help="replicates of the timed loop")
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    y, P = make_problem(args.n, args.m)
-    labels = np.arange(args.m)
-    seed, confidence = 0, 0.95
+def old_bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
+    """``evaluation._bootstrap_replicates`` before this change."""
+    n_samples, n_classes = scores.shape
+    codes = y.astype(np.min_scalar_type(n_classes))
+    columns = [old_sort(column, codes) for column in scores.T]
+    truth = (y[:, None] == np.arange(n_classes)).ravel().view(np.uint8)
+    cells = old_sort(scores.ravel(), truth, np.repeat(np.arange(n_samples), n_classes))
+    loss_columns = np.column_stack(list(losses.values()))
+    chunks = []
+    chunk_size = max(1, (16 * 2**20) // (y.size * 8))
+    for multiplicities in old_multiplicities(y, n_boot, rng, chunk_size):
+        rows = multiplicities.astype(np.float64) if weights is None else multiplicities * weights
+        counts = replicate_confusion_counts(y, predicted, n_classes, rows)
+        aucs = old_ranking_aucs(columns, cells, rows, counts.sum(axis=-1))
+        means = (rows @ loss_columns) / rows.sum(axis=1, keepdims=True)
+        chunks.append(
+            {
+                **evaluation._counts_scores(counts),
+                **{evaluation._ranking_name(key): value for key, value in aucs.items()},
+                **dict(zip(losses, means.T)),
+                **evaluation._class_scores(counts),
+            }
+        )
+    return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}
 
-    t_ours, result = best_time(
-        lambda: evaluate(y, P, n_boot=args.n_boot, confidence=confidence, random_state=seed), args.repeat
-    )
-    multiplicities = np.vstack(list(bootstrap_multiplicities(y, args.n_boot, random_state=seed)))
+
+# --- timing --------------------------------------------------------------------------------------------------
+
+
+def timed(function):
     start = time.perf_counter()
-    for row in multiplicities[: args.timed]:
-        replicate_scores(y, P, row, labels)
-    t_loop = (time.perf_counter() - start) * args.n_boot / args.timed
+    result = function()
+    return time.perf_counter() - start, result
 
-    print(f"n = {args.n:,}, m = {args.m}, B = {args.n_boot:,}, polyroc best of {args.repeat}")
-    print(f"scikit-learn loop: timed {args.timed} replicates, scaled to {args.n_boot:,}")
-    print(f"{'polyroc s':>11}{'loop s':>11}{'ratio':>8}")
-    print(f"{t_ours:>11.3f}{t_loop:>11.3f}{t_ours / t_loop:>8.4f}")
 
-    alpha = (1 - confidence) / 2
+def bounds(result):
+    return np.array([(ci.low, ci.high) for ci in result.intervals.values()])
+
+
+def compare(n, m, n_boot, baseline_boot):
+    y, P = dirichlet_problem(n, m)
+    t_fixed, _ = timed(lambda: evaluate(y, P, n_boot=0))
+    t_new, new = timed(lambda: evaluate(y, P, n_boot=n_boot, random_state=0))
+    with mock.patch.object(evaluation, "_bootstrap_replicates", old_bootstrap_replicates):
+        t_old, old = timed(lambda: evaluate(y, P, n_boot=baseline_boot, random_state=0))
+    extrapolated = baseline_boot != n_boot
+    if extrapolated:
+        t_old = t_fixed + (t_old - t_fixed) * n_boot / baseline_boot
+        same = "n/a"
+    else:
+        same = str(bool(np.allclose(bounds(new), bounds(old), rtol=0, atol=1e-12)))
+    note = f"extrapolated from B={baseline_boot}" if extrapolated else "measured"
+    print(
+        f"{n:>9,} {m:>4} {n_boot:>6} {t_old:>12.2f} {t_new:>9.2f} {t_new / t_old:>8.4f}  {same:>5}  {note}", flush=True
+    )
+
+
+def sklearn_check(n, m, n_boot):
+    y, P = dirichlet_problem(n, m, seed=1)
+    result = evaluate(y, P, n_boot=n_boot, random_state=0)
+    multiplicities = np.vstack(list(bootstrap_multiplicities(y, n_boot, random_state=0)))
     checks = {
         "accuracy": lambda row: skm.accuracy_score(y, P.argmax(axis=1), sample_weight=row),
         "roc_auc_ovr_macro": lambda row: skm.roc_auc_score(y, P, multi_class="ovr", sample_weight=row),
     }
     for name, score in checks.items():
-        low, high = np.nanquantile([score(row) for row in multiplicities], [alpha, 1 - alpha])
+        low, high = np.nanquantile([score(row) for row in multiplicities], [0.025, 0.975])
         interval = result.intervals[name]
         same = bool(np.allclose([interval.low, interval.high], [low, high], rtol=0, atol=1e-12))
-        print(
-            f"{name:<18} polyroc [{interval.low:.6f}, {interval.high:.6f}]  loop [{low:.6f}, {high:.6f}]  same: {same}"
-        )
+        print(f"{name:<18} polyroc [{interval.low:.6f}, {interval.high:.6f}]  sklearn [{low:.6f}, {high:.6f}]  {same}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000x10,100000x10,100000x20,1000000x10", help="n x m, comma separated")
+    parser.add_argument("--n-boot", type=int, default=1000)
+    parser.add_argument("--baseline-boot", default="1000,1000,1000,50", help="baseline replicates per size")
+    parser.add_argument("--check-n", type=int, default=20_000)
+    parser.add_argument("--check-m", type=int, default=6)
+    parser.add_argument("--check-boot", type=int, default=200)
+    args = parser.parse_args()
+    sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
+    baseline = [int(b) for b in args.baseline_boot.split(",")]
+    print("evaluate(y, P, n_boot=B): previous engine (baseline) vs now, same process, seconds")
+    print(f"{'n':>9} {'m':>4} {'B':>6} {'baseline s':>12} {'new s':>9} {'ratio':>8}  {'same':>5}")
+    for (n, m), baseline_boot in zip(sizes, baseline):
+        compare(n, m, args.n_boot, min(baseline_boot, args.n_boot))
+    print(
+        f"\nscikit-learn loop over the same replicates: n = {args.check_n:,}, m = {args.check_m}, B = {args.check_boot}"
+    )
+    sklearn_check(args.check_n, args.check_m, args.check_boot)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,20 @@
 """Statistics of many sample-weight rows at once (the replicates of a bootstrap).
 
 Row r of a batch ``weight_rows`` (b, n) weights sample s by ``weight_rows[r, s]``
-(a bootstrap multiplicity times the sample weight). Rank statistics sort each
-score column once; a batch is then transposed to (n, b), so that putting it in
-the order of a column gathers whole rows, and costs cumulative sums along the
-sorted axis and one matrix product per column, through the pairwise wins of
-:func:`polyroc.metrics.roc_auc_score` (same ties, same averages). Weighted means are
-one matrix product. Nothing loops over rows, and rows are taken in chunks so
-that the temporary arrays stay near :data:`polyroc._counts.CHUNK_BYTES`.
+(a bootstrap multiplicity times the sample weight).
+
+:class:`GroupedRankings` (used by :func:`polyroc.evaluate`) takes samples
+grouped by class. Per score column it sorts the positives once and places
+every other score among them; a weight row then costs one cumulative sum over
+the positives, one gather per compared score and one dot product per class,
+on arrays small enough to stay in cache: O(n m) per row for the pairwise wins
+and O(n m) for the micro average, with no sort and no one-hot product.
+
+:class:`Rankings` with :func:`ranking_aucs` and :func:`binary_auc` (the
+earlier batch form, kept for its callers) sort each score column once and
+transpose a batch to (n, b), so that putting it in the order of a column
+gathers whole rows, through the pairwise wins of
+:func:`polyroc.metrics.roc_auc_score` (same ties, same averages).
 """
 
 from __future__ import annotations
@@ -20,11 +27,33 @@ from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._numeric import divide
 from polyroc._ranking import average_classes, count_wins, hand_till, ovr_auc, sum_per_class
 
-__all__ = ["RankedScores", "Rankings", "binary_auc", "rank_chunk_rows", "ranking_aucs", "weighted_means"]
+__all__ = [
+    "GroupedRankings",
+    "PositiveGaps",
+    "RankedScores",
+    "Rankings",
+    "binary_auc",
+    "grouped_chunk_rows",
+    "rank_chunk_rows",
+    "ranking_aucs",
+    "weighted_means",
+]
 
 #: Size of one (values, rows) float array while ranking; about five are alive at
 #: once. Fewer rows per chunk make the row gathers of the transposed batch slow.
 RANK_ARRAY_BYTES = CHUNK_BYTES // 4
+
+
+#: Size of one chunk of weight rows (b, n) of :class:`GroupedRankings`.
+GROUPED_CHUNK_BYTES = 2**27
+
+#: Most replicates per chunk, so that the chunks keep every core busy.
+GROUPED_CHUNK_MAX = 32
+
+
+def grouped_chunk_rows(n_samples: int) -> int:
+    """Weight rows (replicates) per chunk of :meth:`GroupedRankings.aucs` for ``n_samples`` samples."""
+    return min(GROUPED_CHUNK_MAX, chunk_length(n_samples * 8, budget=GROUPED_CHUNK_BYTES))
 
 
 def rank_chunk_rows(n_values: int) -> int:
@@ -160,3 +189,157 @@ def weighted_means(values: np.ndarray, weight_rows: np.ndarray) -> np.ndarray:
            [1.5]])
     """
     return (weight_rows @ values) / weight_rows.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True, eq=False)
+class PositiveGaps:
+    """Positives sorted by score, and where each compared score falls among them.
+
+    With ``Q`` the cumulative weight of the sorted positives (``Q[i]``: the
+    weight of the i lowest), a compared score with ``below`` positives strictly
+    lower and ``upto`` positives lower or tied has positive weight above it
+    plus half the tied one equal to ``Q[-1] - (Q[below] + Q[upto]) / 2``. The
+    sums ``Q[below] + Q[upto]`` are laid out in one array (:meth:`half_sums`):
+    ``2 Q[i]`` for every gap i, then ``Q[a] + Q[z]`` for each range (a, z) of
+    tied positives some compared score hits; ``index`` points each compared
+    score (shape (n,), or (n, c) for several per row) into it.
+    """
+
+    positives: np.ndarray
+    index: np.ndarray
+    tie_below: np.ndarray
+    tie_upto: np.ndarray
+
+    @classmethod
+    def of(cls, positives: np.ndarray, positive_score: np.ndarray, compared_score: np.ndarray) -> PositiveGaps:
+        """Gaps of ``compared_score`` among the scores ``positive_score`` of the rows ``positives``."""
+        order = np.argsort(positive_score, kind="stable")
+        sorted_score = positive_score[order]
+        below, upto = _sorted_positions(sorted_score, compared_score)
+        tied = upto != below
+        ranges, which = np.unique(below[tied], return_inverse=True)  # a tied range is fixed by its start
+        index = below.copy()
+        index[tied] = positives.size + 1 + which.ravel()
+        return cls(positives[order], index, ranges, np.searchsorted(sorted_score, sorted_score[ranges], side="right"))
+
+    def half_sums(self, weight_row: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, float]:
+        """``Q[below] + Q[upto]`` of every gap and tied range under ``weight_row`` (n,), and the total ``Q[-1]``.
+
+        ``out`` is a buffer of at least ``positives.size + 1 + tie_below.size`` floats.
+        """
+        n_gaps = self.positives.size + 1
+        cumulative = out[:n_gaps]
+        cumulative[0] = 0.0
+        np.take(weight_row, self.positives, out=cumulative[1:])
+        np.cumsum(cumulative[1:], out=cumulative[1:])
+        total = float(cumulative[-1])
+        sums = out[: n_gaps + self.tie_below.size]
+        np.add(cumulative[self.tie_below], cumulative[self.tie_upto], out=sums[n_gaps:])
+        cumulative *= 2.0
+        return sums, total
+
+    @property
+    def size(self) -> int:
+        """Length of the :meth:`half_sums` array."""
+        return self.positives.size + 1 + self.tie_below.size
+
+
+def _sorted_positions(sorted_score, compared_score):
+    """``searchsorted`` left and right of every compared score, searched in ascending order (cache friendly)."""
+    flat = compared_score.reshape(-1)
+    order = np.argsort(flat)
+    below = np.empty(flat.size, dtype=np.intp)
+    upto = np.empty(flat.size, dtype=np.intp)
+    ascending = flat[order]
+    below[order] = np.searchsorted(sorted_score, ascending, side="left")
+    upto[order] = np.searchsorted(sorted_score, ascending, side="right")
+    return below.reshape(compared_score.shape), upto.reshape(compared_score.shape)
+
+
+def _half_sum_dot(sums, index, weights, buffer):
+    """``sum_s weights[s] * sums[index[s]]`` for ``index`` (L,) and ``weights`` (L,), through ``buffer``."""
+    gathered = np.take(sums, index, out=buffer[: index.size])
+    return float(np.einsum("i,i->", gathered, weights))  # not BLAS: no thread pool inside the chunk threads
+
+
+@dataclass(frozen=True, eq=False)
+class GroupedRankings:
+    """Rankings of samples grouped by class, for the AUCs of many weight rows.
+
+    The samples are in class order: class k occupies ``offsets[k]:offsets[k + 1]``.
+    For each score column k, the class-k samples are the positives and every
+    sample's column-k score is placed among them; for the micro average, each
+    sample's true-class score is a positive and its other scores are compared
+    (``cells.index`` is (m - 1, n)). Under a weight row, the correctly ranked
+    pairs are then a cumulative sum over the positives, one gather of it per
+    compared score and one dot product per class: O(n m) per row, with no
+    sort, no one-hot product and arrays that stay in cache. Pairs tied on
+    score count one half, as in :func:`polyroc._ranking.count_wins`.
+    """
+
+    offsets: np.ndarray
+    columns: tuple[PositiveGaps, ...]
+    cells: PositiveGaps
+
+    @classmethod
+    def of(cls, y: np.ndarray, scores: np.ndarray) -> GroupedRankings:
+        """Rankings of class codes ``y`` (n,), sorted ascending, and their scores (n, m)."""
+        n_samples, n_classes = scores.shape
+        offsets = np.searchsorted(y, np.arange(n_classes + 1))
+        columns = tuple(
+            PositiveGaps.of(np.arange(offsets[k], offsets[k + 1]), scores[offsets[k] : offsets[k + 1], k], scores[:, k])
+            for k in range(n_classes)
+        )
+        rows = np.arange(n_samples)
+        other = np.ones((n_samples, n_classes), dtype=bool)
+        other[rows, y] = False
+        compared = np.ascontiguousarray(scores[other].reshape(n_samples, n_classes - 1).T)
+        return cls(offsets, columns, PositiveGaps.of(rows, scores[rows, y], compared))
+
+    def row_wins(self, weight_row: np.ndarray) -> tuple[np.ndarray, float]:
+        """Pairwise wins (m, m) of :func:`polyroc._ranking.pairwise_wins` (diagonal 0) and micro-average wins.
+
+        The micro-average wins count (positive cell, negative cell) pairs of
+        :func:`polyroc._ranking.micro_auc`.
+        """
+        n_classes = len(self.columns)
+        bounds = list(zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist()))
+        class_weight = [float(weight_row[a:z].sum()) for a, z in bounds]
+        buffer = np.empty(max(max(gaps.size for gaps in self.columns), self.cells.size, weight_row.size))
+        gathered = np.empty(weight_row.size)
+        wins = np.zeros((n_classes, n_classes))
+        for k, gaps in enumerate(self.columns):
+            sums, total = gaps.half_sums(weight_row, buffer)
+            for j, (a, z) in enumerate(bounds):
+                if j != k and z > a:
+                    pairs = _half_sum_dot(sums, gaps.index[a:z], weight_row[a:z], gathered)
+                    wins[k, j] = total * class_weight[j] - pairs / 2
+        sums, total = self.cells.half_sums(weight_row, buffer)
+        pairs = sum(_half_sum_dot(sums, index, weight_row, gathered) for index in self.cells.index)
+        return wins, (n_classes - 1) * total * total - pairs / 2
+
+    def aucs(self, weight_rows: np.ndarray, support: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
+        """The AUCs of :func:`ranking_aucs` for weight rows (b, n) of the grouped samples; ``support`` (b, m).
+
+        Examples
+        --------
+        >>> y = np.array([0, 0, 1, 1, 2, 2, 2])
+        >>> P = np.array([[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
+        ...               [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]])
+        >>> aucs = GroupedRankings.of(y, P).aucs(np.ones((1, 7)), np.array([[2.0, 2.0, 3.0]]))
+        >>> aucs["ovr", "macro"].round(6), aucs["ovo", "macro"].round(6), aucs["ovr", "micro"].round(6)
+        (array([0.866667]), array([0.861111]), array([0.846939]))
+        """
+        n_classes = len(self.columns)
+        wins = np.empty((weight_rows.shape[0], n_classes, n_classes))
+        micro_wins = np.empty(weight_rows.shape[0])
+        for r, row in enumerate(weight_rows):
+            wins[r], micro_wins[r] = self.row_wins(row)
+        total = weight_rows.sum(axis=1)
+        per_class = ovr_auc(wins, support)
+        return {
+            ("ovr", "macro"): per_class.mean(axis=-1),  # NaN when a class has no weight, as roc_auc_score
+            ("ovr", "weighted"): average_classes(per_class, support, "weighted"),
+            ("ovr", "micro"): divide(micro_wins, (n_classes - 1) * total * total),
+            ("ovo", "macro"): hand_till(wins, support, "macro"),
+        }

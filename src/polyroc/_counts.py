@@ -72,15 +72,27 @@ def replicate_confusion_counts(y_true, y_pred, n_classes, replicate_weights):
     array([[[1., 0.],
             [2., 0.]]])
     """
+    cells = confusion_cells(y_true, y_pred, n_classes)
+    counts = (cells @ np.asarray(replicate_weights, dtype=np.float64).T).T
+    return counts.reshape(-1, n_classes, n_classes)
+
+
+def confusion_cells(y_true, y_pred, n_classes):
+    """Sparse indicator (m * m, n) of each sample's (true, predicted) cell: counts = cells @ weight columns.
+
+    >>> confusion_cells(np.array([0, 1]), np.array([1, 1]), 2).toarray()
+    array([[0., 0.],
+           [1., 0.],
+           [0., 0.],
+           [0., 1.]])
+    """
     from scipy import sparse
 
     n_samples = y_true.shape[0]
-    cells = sparse.csr_matrix(
-        (np.ones(n_samples), (np.arange(n_samples), y_true * n_classes + y_pred)),
-        shape=(n_samples, n_classes * n_classes),
+    return sparse.csr_matrix(
+        (np.ones(n_samples), (y_true * n_classes + y_pred, np.arange(n_samples))),
+        shape=(n_classes * n_classes, n_samples),
     )
-    counts = (cells.T @ np.asarray(replicate_weights, dtype=np.float64).T).T
-    return counts.reshape(-1, n_classes, n_classes)
 
 
 def rule_offsets(thresholds):

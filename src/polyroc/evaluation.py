@@ -2,10 +2,11 @@
 
 With ``n_boot > 0`` (the default) every number also gets a stratified
 percentile bootstrap interval. Replicate r weights sample s by its multiplicity
-times its sample weight, and all replicates of a chunk are evaluated together:
-confusion counts (b, m, m) feed the vectorised counts metrics, losses are
-weighted means, and AUCs come from score columns sorted once (see
-:mod:`polyroc._bootstrap_metrics`).
+times its sample weight. The samples are grouped by class once, so that each
+replicate's draws fill contiguous rows; chunks of replicates run on every core:
+confusion counts (b, m, m) of a chunk feed the vectorised counts metrics,
+losses are weighted means, and AUCs come from the positives of each comparison
+sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 """
 
 from __future__ import annotations
@@ -17,13 +18,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import metrics
-from polyroc._bootstrap_metrics import (
-    Rankings,
-    rank_chunk_rows,
-    ranking_aucs,
-    weighted_means,
-)
-from polyroc._counts import confusion_counts, replicate_confusion_counts
+from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows
+from polyroc._counts import confusion_cells, confusion_counts
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
 from polyroc._results import Result, frame
 from polyroc._validation import (
     as_array,
@@ -38,7 +36,7 @@ from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
     STRATIFIED_PERCENTILE,
     ConfidenceInterval,
-    bootstrap_multiplicities,
+    stratum_multiplicities,
 )
 
 __all__ = ["Evaluation", "evaluate"]
@@ -440,23 +438,60 @@ def _sample_losses(y, scores, eps):
 
 
 def _bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
-    """Every score (B,) and per-class score (B, m) of each stratified bootstrap replicate."""
+    """Every score (B,) and per-class score (B, m) of each stratified bootstrap replicate.
+
+    The samples are grouped by class, so that a replicate's draws
+    (:func:`polyroc.resampling.stratum_multiplicities`, the draws of
+    :func:`polyroc.resampling.bootstrap_multiplicities`) fill each class's block
+    of columns of the weight rows (b, n) directly. Chunks of replicates run on every core
+    (:func:`polyroc._parallel.chunk_map`); each chunk depends only on its
+    generators, so the results do not depend on the number of threads.
+    """
+    grouped = np.argsort(y, kind="stable")
+    y, predicted, scores = y[grouped], predicted[grouped], scores[grouped]
+    weights = None if weights is None else weights[grouped]
     n_classes = scores.shape[1]
-    rankings = Rankings.of(y, scores)
-    loss_columns = np.column_stack(list(losses.values()))
+    engine = _ReplicateEngine(
+        sizes=np.bincount(y, minlength=n_classes).tolist(),
+        cells=confusion_cells(y, predicted, n_classes),
+        weights=weights,
+        losses=np.column_stack([loss[grouped] for loss in losses.values()]),
+        loss_names=tuple(losses),
+        rankings=GroupedRankings.of(y, scores),
+    )
+    seeds = rng.spawn(n_boot)
+    step = grouped_chunk_rows(y.size)
+    work = task("bootstrap replicates", n_boot)
     chunks = []
-    for multiplicities in bootstrap_multiplicities(
-        y, n_boot, stratify=True, random_state=rng, chunk_size=rank_chunk_rows(y.size)
-    ):
-        rows = multiplicities.astype(np.float64) if weights is None else multiplicities * weights
-        counts = replicate_confusion_counts(y, predicted, n_classes, rows)
-        aucs = ranking_aucs(rankings, rows, counts.sum(axis=-1))
-        chunks.append(
-            {
-                **_counts_scores(counts),
-                **{_ranking_name(key): value for key, value in aucs.items()},
-                **dict(zip(losses, weighted_means(loss_columns, rows).T)),
-                **_class_scores(counts),
-            }
-        )
+    for chunk in chunk_map(engine.replicates, (seeds[start : start + step] for start in range(0, n_boot, step))):
+        chunks.append(chunk)
+        work.advance(chunk["accuracy"].size)
     return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}
+
+
+@dataclass(frozen=True, eq=False)
+class _ReplicateEngine:
+    """Everything a chunk of replicates needs, for samples grouped by class (shared read-only by the threads)."""
+
+    sizes: list[int]
+    cells: Any
+    weights: np.ndarray | None
+    losses: np.ndarray
+    loss_names: tuple[str, ...]
+    rankings: GroupedRankings
+
+    def replicates(self, seeds):
+        """Every score of the replicates drawn from ``seeds``, one generator per replicate."""
+        rows = stratum_multiplicities(seeds, self.sizes)
+        if self.weights is not None:
+            rows *= self.weights
+        n_classes = len(self.sizes)
+        counts = (self.cells @ rows.T).T.reshape(-1, n_classes, n_classes)
+        aucs = self.rankings.aucs(rows, counts.sum(axis=-1))
+        means = np.einsum("bn,nl->lb", rows, self.losses) / rows.sum(axis=1)  # not BLAS: no nested thread pool
+        return {
+            **_counts_scores(counts),
+            **{_ranking_name(key): value for key, value in aucs.items()},
+            **dict(zip(self.loss_names, means)),
+            **_class_scores(counts),
+        }

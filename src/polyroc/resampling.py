@@ -13,14 +13,16 @@ keeps the class sizes of the data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike
 
-from polyroc._counts import chunk_length, confusion_counts, replicate_confusion_counts
+from polyroc._counts import chunk_length, confusion_cells, confusion_counts
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
     check_label_vector,
@@ -102,15 +104,54 @@ def bootstrap_multiplicities(
     if chunk_size is None:
         chunk_size = chunk_length(y.size * 8)
     chunk_size = check_positive_int("chunk_size", chunk_size)
+    members = np.concatenate(strata)
+    sizes = [stratum.size for stratum in strata]
     seeds = rng.spawn(n_boot)
     for start in range(0, n_boot, chunk_size):
-        block = seeds[start : start + chunk_size]
-        out = np.zeros((len(block), y.size), dtype=np.int64)
-        for row, seed in zip(out, block):
-            for members in strata:
-                draws = seed.integers(0, members.size, members.size)
-                row[members] = np.bincount(draws, minlength=members.size)
+        out = np.empty((min(chunk_size, n_boot - start), y.size), dtype=np.int64)
+        out[:, members] = stratum_multiplicities(seeds[start : start + chunk_size], sizes, dtype=np.int64)
         yield out
+
+
+def stratum_multiplicities(
+    seeds: Sequence[np.random.Generator], sizes: Sequence[int], *, dtype: DTypeLike = np.float64
+) -> np.ndarray:
+    """Multiplicities (b, n) of one replicate per generator, the strata laid out one after another.
+
+    Row r draws each stratum in turn from ``seeds[r]``: ``sizes[i]`` draws with
+    replacement among the ``sizes[i]`` members of stratum i, which occupy the
+    next ``sizes[i]`` columns. These are the draws of
+    :func:`bootstrap_multiplicities` (whose strata are the classes in sorted
+    order, members in their order in ``y``), before they are put back in the
+    order of the samples.
+
+    Parameters
+    ----------
+    seeds : sequence of numpy.random.Generator
+        One generator per replicate (e.g. ``rng.spawn(n_boot)[start:stop]``).
+    sizes : sequence of int
+        Size of each stratum; the columns are ``sum(sizes)``.
+    dtype : dtype, default=float64
+        Type of the result.
+
+    Returns
+    -------
+    ndarray of shape (len(seeds), sum(sizes))
+
+    Examples
+    --------
+    >>> rows = stratum_multiplicities(np.random.default_rng(0).spawn(3), [2, 3], dtype=int)
+    >>> rows[:, :2].sum(axis=1).tolist(), rows[:, 2:].sum(axis=1).tolist()
+    ([2, 2, 2], [3, 3, 3])
+    """
+    edges = np.concatenate(([0], np.cumsum(sizes, dtype=np.intp)))
+    out = np.empty((len(seeds), int(edges[-1])), dtype=dtype)
+    for row, seed in zip(out, seeds):
+        for start, stop in zip(edges[:-1].tolist(), edges[1:].tolist()):
+            size = stop - start
+            if size:  # an empty stratum draws nothing
+                row[start:stop] = np.bincount(seed.integers(0, size, size), minlength=size)
+    return out
 
 
 def percentile_interval(
@@ -417,12 +458,9 @@ def paired_rule_scores(
     estimates = {
         name: float(score_counts(confusion_counts(y_idx, t.y_pred, m, weights)[None])[0]) for name, t in encoded.items()
     }
-    replicates = {name: [] for name in encoded}
-    for multiplicities in bootstrap_multiplicities(y_idx, n_boot, random_state=rng):
-        rows = multiplicities * weights
-        for name, t in encoded.items():
-            replicates[name].append(score_counts(replicate_confusion_counts(y_idx, t.y_pred, m, rows)))
-    replicates = {name: np.concatenate(values) for name, values in replicates.items()}
+    replicates = _rule_replicates(
+        y_idx, {name: t.y_pred for name, t in encoded.items()}, m, weights, score_counts, n_boot, rng
+    )
     options = {
         "confidence": confidence,
         "interval_method": PAIRED_STRATIFIED_PERCENTILE,
@@ -451,3 +489,31 @@ def paired_rule_scores(
         "interval_method": PAIRED_STRATIFIED_PERCENTILE,
     }
     return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings)
+
+
+def _rule_replicates(y, predictions, n_classes, weights, score_counts, n_boot, rng):
+    """Score (B,) of each rule in each stratified replicate, chunks of replicates on every core.
+
+    The samples are grouped by class, so that the draws of
+    :func:`stratum_multiplicities` (those of :func:`bootstrap_multiplicities`)
+    are the replicate's weights without reordering; each chunk depends only on
+    its generators, so the scores do not depend on the number of threads.
+    """
+    grouped = np.argsort(y, kind="stable")
+    sizes = np.bincount(y, minlength=n_classes).tolist()
+    weights = weights[grouped]
+    cells = {name: confusion_cells(y[grouped], y_pred[grouped], n_classes) for name, y_pred in predictions.items()}
+
+    def score_chunk(seeds):
+        rows = stratum_multiplicities(seeds, sizes)
+        rows *= weights
+        return {name: score_counts((cell @ rows.T).T.reshape(-1, n_classes, n_classes)) for name, cell in cells.items()}
+
+    seeds = rng.spawn(n_boot)
+    step = chunk_length(y.size * 8)
+    work = task("bootstrap replicates", n_boot)
+    chunks = []
+    for chunk in chunk_map(score_chunk, (seeds[start : start + step] for start in range(0, n_boot, step))):
+        chunks.append(chunk)
+        work.advance(len(next(iter(chunk.values()))))
+    return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in predictions}
