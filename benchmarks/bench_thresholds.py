@@ -12,11 +12,20 @@ find the same best score. Cases (the scale targets of polyroc's simplex threshol
 - m = 10, random search 10^5 thresholds, n = 12,000: completes; peak RSS for
   10^4 and 10^5 thresholds, each in a fresh process, shows memory does not grow
   with the number of thresholds.
+- default settings at many classes (n = 10^4, 10^5, 10^6 at m = 10; 10^5 at
+  m = 20): tune_thresholds and roc_cloud with their defaults (AFTER) against
+  the former defaults, the brute-force lattice of at most 25,000 points
+  (r = 8 at m = 10, r = 4 at m = 20) on one thread (BEFORE). A BEFORE run
+  longer than --before-budget seconds is stopped and extrapolated from the
+  share of the lattice done (the brute force is linear in the lattice size).
+  Also printed: the tuned macro-F1 against argmax's, i.e. whether the search
+  moved away from argmax at all.
 
-Run: python benchmarks/bench_thresholds.py [--quick]
+Run: python benchmarks/bench_thresholds.py [--quick] [--only-defaults] [--before-budget SECONDS]
 """
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -25,7 +34,15 @@ import time
 import numpy as np
 from sklearn.metrics import accuracy_score, f1_score
 
-from polyroc.thresholds import iter_lattice, tune_thresholds
+from polyroc.counts import get_metric
+from polyroc.thresholds import (
+    default_resolution,
+    iter_lattice,
+    lattice_size,
+    roc_cloud,
+    threshold_batches,
+    tune_thresholds,
+)
 
 
 def make_scores(n, m, seed=0):
@@ -117,15 +134,87 @@ def random_case():
         )
 
 
+def dirichlet_scores(n, m):
+    """The shared timing generator: uniform labels, gamma scores favouring the true class by 1.5."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, m, n)
+    alpha = np.ones((n, m))
+    alpha[np.arange(n), y] += 1.5
+    scores = rng.gamma(alpha)
+    return y, scores / scores.sum(axis=1, keepdims=True)
+
+
+def former_default_lattice(y, P, budget):
+    """The former default of tune_thresholds and roc_cloud: every point of the default lattice, one thread.
+
+    Returns (seconds, share of the lattice done, best macro-F1 over the points done).
+    """
+    m = P.shape[1]
+    resolution = default_resolution(m)
+    total = lattice_size(m, resolution)
+    previous = os.environ.get("POLYROC_THREADS")
+    os.environ["POLYROC_THREADS"] = "1"
+    start, done, best = time.perf_counter(), 0, -np.inf
+    try:
+        batches = threshold_batches(y, P, resolution=resolution, include_barycentre=False)
+        for thresholds, counts in batches:
+            best = max(best, float(get_metric("f1_macro")(counts).max()))
+            done += thresholds.shape[0]
+            if time.perf_counter() - start > budget:
+                break
+    finally:
+        if previous is None:
+            del os.environ["POLYROC_THREADS"]
+        else:
+            os.environ["POLYROC_THREADS"] = previous
+    return time.perf_counter() - start, done / total, best
+
+
+def defaults_case(n, m, budget):
+    y, P = dirichlet_scores(n, m)
+    resolution = default_resolution(m)
+    before, share, before_best = former_default_lattice(y, P, budget)
+    before_total = before / share
+    start = time.perf_counter()
+    tuned = tune_thresholds(y, P)
+    tune_after = time.perf_counter() - start
+    start = time.perf_counter()
+    cloud = roc_cloud(y, P)
+    cloud_after = time.perf_counter() - start
+    note = "" if share == 1 else f" (extrapolated from {share:.1%} of the lattice)"
+    print(
+        f"n={n:<9,} m={m:<3} BEFORE lattice r={resolution} ({lattice_size(m, resolution):,} taus, 1 thread): "
+        f"{before_total:8.1f} s per call{note}"
+    )
+    print(
+        f"    AFTER tune_thresholds: {tune_after:6.2f} s ({tuned.search}, start r={tuned.resolution})  "
+        f"ratio {before_total / tune_after:6.1f}x;  macro-F1 argmax {tuned.argmax_score:.4f} -> tuned "
+        f"{tuned.best_score:.4f} (former lattice best {before_best:.4f}{' so far' if share < 1 else ''}); "
+        f"equals_argmax={tuned.equals_argmax}"
+    )
+    print(
+        f"    AFTER roc_cloud:       {cloud_after:6.2f} s ({cloud.settings['search']}, "
+        f"{cloud.n_thresholds:,} taus)  ratio {before_total / cloud_after:6.1f}x;  overall DFP {cloud.dfp_overall:.4f}"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--quick", action="store_true", help="time the baseline on 10%% of the thresholds and extrapolate"
     )
     parser.add_argument("--random-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--only-defaults", action="store_true", help="run only the default-settings cases")
+    parser.add_argument(
+        "--before-budget", type=float, default=60.0, help="seconds after which a BEFORE run is extrapolated"
+    )
     args = parser.parse_args()
     if args.random_child:
         random_case_child(args.random_child)
+        return
+    for n, m in ((10**4, 10), (10**5, 10), (10**6, 10), (10**5, 20)):
+        defaults_case(n, m, args.before_budget)
+    if args.only_defaults:
         return
     fraction = 0.1 if args.quick else 1.0
     lattice_case(3, 200, 3_000, "f1_macro", fraction)

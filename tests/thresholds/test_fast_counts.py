@@ -143,7 +143,7 @@ def test_coordinate_ascent_never_ends_worse_and_stays_in_the_domain(seed, m, dom
     score_counts = get_metric("f1_macro")
     start = rng.dirichlet(np.ones(m)) if domain == "simplex" else rng.random(m) * 0.5
     start = start - (start.min() if domain == "box" else 0)
-    tau, score = coordinate_ascent(targets, start, score_counts, domain=domain)
+    tau, score, _ = coordinate_ascent(targets, start, score_counts, domain=domain)
     assert score >= score_at(targets, start, score_counts)
     assert score == pytest.approx(score_at(targets, tau, score_counts))
     if domain == "simplex":

@@ -64,7 +64,7 @@ def test_profile_equals_brute_force_on_continuous_scores(seed, m, n, domain):
     y, P, rng = dirichlet_data(seed, n, m)
     y[:m] = np.arange(m)
     tau = rng.dirichlet(np.ones(m)) if domain == "simplex" else on_domain(rng.random(m), "box")
-    profile = coordinate_profile(y, P, tau, domain=domain)
+    profile = coordinate_profile(y, P, tau, metric="accuracy", domain=domain)
     check_profile(y, P, tau, profile, accuracy, domain)
 
 
@@ -119,7 +119,7 @@ def test_profile_is_a_result_with_one_row_per_class():
     assert frame["class"].tolist() == ["a", "b", "c"]
     assert frame["threshold"].tolist() == pytest.approx([1 / 3] * 3)
     data = profile.to_dict()
-    assert data["type"] == "CoordinateProfile" and data["metric"] == "accuracy"
+    assert data["type"] == "CoordinateProfile" and data["metric"] == "f1_macro"
     assert len(data["edges"]) == 3
     with pytest.raises(AttributeError):
         profile.score = 0.0

@@ -102,7 +102,7 @@ def test_comparison_table_has_one_row_per_rule(results):
     frame = comparison.to_frame()
     assert frame["rule"].tolist() == ["argmax", "tuned", "frechet", *["inflated_argmax"] * 3]
     assert frame.loc[1, "validation"] == comparison.tuning.best_score
-    assert frame.loc[0, "measure"] == "accuracy"
+    assert frame.loc[0, "measure"] == "f1_macro"
     assert comparison.settings == comparison.tuning.settings
 
 

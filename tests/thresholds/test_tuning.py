@@ -81,7 +81,7 @@ def test_random_search_is_the_argmax_over_its_seeded_sample():
     taus = np.concatenate(list(iter_random_thresholds(4, 500, random_state=3)))
     assert np.array_equal(result.thresholds[:500], taus)
     assert np.allclose(result.thresholds[500], 0.25)
-    best = max(sklearn_score("accuracy", y, P, tau) for tau in result.thresholds)
+    best = max(sklearn_score("f1_macro", y, P, tau) for tau in result.thresholds)
     assert result.best_score == pytest.approx(best)
     again = tune_thresholds(y, P, search="random", n_samples=500, random_state=3)
     assert np.array_equal(again.best_threshold, result.best_threshold)
@@ -129,7 +129,8 @@ def test_result_records_settings_and_predicts_labels():
     with pytest.raises(AttributeError):
         result.best_score = 0.0
     default = tune_thresholds(y, P)
-    assert default.resolution == 200 and default.n_samples is None and default.metric == "accuracy"
+    assert default.resolution == 200 and default.n_samples is None and default.metric == "f1_macro"
+    assert default.search == "lattice"
 
 
 def test_custom_metric_callable():
@@ -164,7 +165,7 @@ def test_too_large_lattice_is_refused_with_its_size_and_alternatives():
         ({"search": "grid"}, ValueError, "search must be one of"),
         ({"domain": "cube"}, ValueError, "domain must be one of"),
         ({"tie_break": "last"}, ValueError, "tie_break must be one of"),
-        ({"n_samples": 10}, ValueError, "n_samples applies to search='random'"),
+        ({"search": "lattice", "n_samples": 10}, ValueError, "n_samples applies to search='random'"),
         ({"search": "random", "resolution": 10}, ValueError, "resolution applies to the lattice"),
         ({"search": "coordinate", "resolution": 4, "n_samples": 4}, ValueError, "not both"),
         ({"resolution": 0}, ValueError, "resolution must be >= 1"),

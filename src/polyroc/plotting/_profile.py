@@ -51,9 +51,9 @@ class TuningProfileDisplay(Display):
     >>> P = [[.4, .3, .2, .1], [.3, .3, .3, .1], [.2, .5, .2, .1], [.3, .25, .25, .2],
     ...      [.1, .2, .6, .1], [.25, .25, .3, .2], [.1, .1, .2, .6], [.3, .2, .2, .3]]
     >>> disp = TuningProfileDisplay.from_predictions(y, P, threshold=[.25, .25, .25, .25])
-    >>> disp.lines_[0].get_data().values.tolist()
-    [0.5, 0.625, 0.75, 0.75, 0.875, 0.75]
-    >>> disp.best_marker_.get_xydata().tolist()
+    >>> disp.lines_[0].get_data().values.round(4).tolist()
+    [0.4583, 0.6429, 0.75, 0.75, 0.8667, 0.6667]
+    >>> disp.best_marker_.get_xydata().round(4).tolist()
     [[0.0, 0.75]]
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
@@ -75,7 +75,7 @@ class TuningProfileDisplay(Display):
         y_score: ArrayLike,
         *,
         threshold: ArrayLike | None = None,
-        metric: Any = "accuracy",
+        metric: Any = "f1_macro",
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         domain: str = "simplex",

@@ -80,7 +80,7 @@ class SimplexHeatmapDisplay(Display):
     >>> disp.best_marker_.get_xydata().round(3).tolist()
     [[0.525, 0.217]]
     >>> disp.colorbar_.ax.get_ylabel()
-    'accuracy'
+    'f1_macro'
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
@@ -157,7 +157,7 @@ class SimplexHeatmapDisplay(Display):
         *,
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
-        metric: Any = "accuracy",
+        metric: Any = "f1_macro",
         search: str = "lattice",
         resolution: int | None = None,
         n_samples: int | None = None,

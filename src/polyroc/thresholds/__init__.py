@@ -12,8 +12,8 @@ test data; and :class:`SimplexThresholdClassifier`, a scikit-learn
 meta-estimator. Result objects follow :class:`polyroc._results.Result`.
 """
 
-from polyroc.thresholds.batches import default_resolution, threshold_batches
-from polyroc.thresholds.clouds import RocCloud, cloud_rates, dfp, roc_cloud
+from polyroc.thresholds.batches import coordinate_start_resolution, default_resolution, threshold_batches
+from polyroc.thresholds.clouds import RocCloud, cloud_rates, default_cloud_samples, dfp, roc_cloud
 from polyroc.thresholds.compare import RuleComparison, compare_rules
 from polyroc.thresholds.competing import (
     accuracy_among_singletons,
@@ -45,7 +45,9 @@ __all__ = [
     "cloud_rates",
     "compare_rules",
     "coordinate_profile",
+    "coordinate_start_resolution",
     "coverage",
+    "default_cloud_samples",
     "default_resolution",
     "dfp",
     "embedding_distance",

@@ -24,6 +24,8 @@ from polyroc._counts import (
     lattice_threshold_counts,
     threshold_counts,
 )
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
@@ -54,7 +56,15 @@ DEFAULT_N_SAMPLES = 20_000
 #: The searches that sample a whole set of thresholds (coordinate search starts from one of them).
 SAMPLED_SEARCHES = ("lattice", "random")
 
-__all__ = ["default_resolution", "threshold_batches"]
+#: ``search="auto"`` searches the lattice up to this many classes (its default resolution is
+#: fine there: r = 200 for m = 3, r = 51 for m = 4, counted by dominance in O(n m^2 + cells)).
+AUTO_LATTICE_MAX_CLASSES = 4
+
+#: Largest brute-force cost (thresholds x rows x classes) of the lattice a coordinate search
+#: starts from when no start is given.
+COORDINATE_START_COST = 5 * 10**7
+
+__all__ = ["coordinate_start_resolution", "default_resolution", "threshold_batches"]
 
 
 def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
@@ -89,6 +99,28 @@ def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     ):
         resolution += 1
     return resolution
+
+
+def coordinate_start_resolution(n_samples: int, n_classes: int, *, domain: str = "simplex") -> int | None:
+    """Resolution of the lattice a coordinate search starts from by default (None: the barycentre only).
+
+    The largest r <= :func:`default_resolution` whose lattice costs at most
+    5 * 10^7 rule evaluations (points x rows x classes) to score by brute
+    force; None when even r = 1 costs more, and the search starts from the
+    barycentre alone (plain argmax), which is always a candidate.
+
+    Examples
+    --------
+    >>> coordinate_start_resolution(10_000, 10), coordinate_start_resolution(10**6, 10)
+    (3, None)
+    """
+    cap = default_resolution(n_classes, domain=domain)
+    best = None
+    for resolution in range(1, cap + 1):
+        if lattice_size(n_classes, resolution, domain=domain) * n_samples * n_classes > COORDINATE_START_COST:
+            break
+        best = resolution
+    return best
 
 
 def check_lattice_size(n_classes, resolution, domain):
@@ -229,25 +261,45 @@ def _chunk_thresholds(targets):
 
 
 def _lattice_batches(targets, resolution, domain):
+    """Counts of every lattice point: by dominance when cheaper, else by chunks on the worker threads."""
     y_true, scores, _, weights = targets
     n_samples, n_classes = scores.shape
     size = lattice_size(n_classes, resolution, domain=domain)
+    work = task("lattice points", size)
     if dominance_is_faster(n_samples, n_classes, resolution, size):
         points = next(iter_lattice(n_classes, resolution, domain=domain, chunk_size=size))
-        yield points / resolution, lattice_threshold_counts(y_true, scores, points, resolution, weights)
+        counts = lattice_threshold_counts(y_true, scores, points, resolution, weights)
+        if weights is not None:  # float weights moved by the tie corrections can leave -1e-16
+            np.maximum(counts, 0.0, out=counts)
+        work.advance(size)
+        yield points / resolution, counts
         return
-    for points in iter_lattice(n_classes, resolution, domain=domain, chunk_size=_chunk_thresholds(targets)):
-        thresholds = points / resolution
-        yield thresholds, threshold_counts(y_true, scores, thresholds, weights)
+    chunks = iter_lattice(n_classes, resolution, domain=domain, chunk_size=_chunk_thresholds(targets))
+    yield from _counted_chunks(targets, (points / resolution for points in chunks), work)
 
 
 def _random_batches(targets, n_samples, domain, rng):
-    y_true, scores, _, weights = targets
+    """Counts of random thresholds, drawn in order in this thread and counted on the worker threads."""
     chunks = iter_random_thresholds(
-        scores.shape[1], n_samples, domain=domain, random_state=rng, chunk_size=_chunk_thresholds(targets)
+        targets.y_score.shape[1], n_samples, domain=domain, random_state=rng, chunk_size=_chunk_thresholds(targets)
     )
-    for thresholds in chunks:
-        yield thresholds, threshold_counts(y_true, scores, thresholds, weights)
+    yield from _counted_chunks(targets, chunks, task("random thresholds", n_samples))
+
+
+def _counted_chunks(targets, chunks, work):
+    """(thresholds, brute-force counts) of each chunk, computed by :func:`polyroc._parallel.chunk_map`.
+
+    Each chunk is counted on its own, so the results do not depend on the
+    number of threads; progress advances here, in the calling thread.
+    """
+    y_true, scores, _, weights = targets
+
+    def count(thresholds):
+        return thresholds, threshold_counts(y_true, scores, thresholds, weights)
+
+    for thresholds, counts in chunk_map(count, chunks):
+        work.advance(thresholds.shape[0])
+        yield thresholds, counts
 
 
 def _barycentre_batch(targets, domain):

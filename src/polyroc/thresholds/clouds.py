@@ -21,9 +21,15 @@ from polyroc._results import Result
 from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
 from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds.batches import resolve_search, threshold_batches
+from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, resolve_search, threshold_batches
 
-__all__ = ["RocCloud", "cloud_rates", "dfp", "roc_cloud"]
+#: Cost (thresholds x rows x classes) aimed at by the default number of random thresholds.
+CLOUD_COST = 5 * 10**8
+
+#: Bounds of the default number of random thresholds of a cloud.
+CLOUD_MIN_SAMPLES, CLOUD_MAX_SAMPLES = 100, 10_000
+
+__all__ = ["RocCloud", "cloud_rates", "default_cloud_samples", "dfp", "roc_cloud"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -52,7 +58,7 @@ class RocCloud(Result):
         The rate given to a class without positives or negatives.
     settings : dict
         How the thresholds were sampled: ``"search"`` (``"lattice"``,
-        ``"random"``, or None for explicit thresholds), ``"resolution"``,
+        ``"random"``, or None for explicit thresholds; ``"auto"`` is resolved), ``"resolution"``,
         ``"n_samples"``, ``"domain"``, ``"random_state"`` and
         ``"include_barycentre"``.
 
@@ -213,12 +219,52 @@ def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.nd
     return _dfp_from_rates(*cloud_rates(counts, zero_division=zero_division))
 
 
+def default_cloud_samples(n_samples: int, n_classes: int) -> int:
+    """Default number of random thresholds of a ROC cloud: about 5 * 10^8 / (n m), within [100, 10,000].
+
+    Each threshold costs one pass of the rule over the n x m scores, so the
+    cloud costs about 5 * 10^8 rule evaluations whatever n and m (a few
+    seconds), with at least 100 thresholds (a DFP standard error of about
+    0.01-0.02) and at most 10,000.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows n.
+    n_classes : int
+        Number of classes m.
+
+    Returns
+    -------
+    n_thresholds : int
+
+    Examples
+    --------
+    >>> default_cloud_samples(10_000, 10), default_cloud_samples(100_000, 20), default_cloud_samples(10**6, 10)
+    (5000, 250, 100)
+    """
+    return int(min(CLOUD_MAX_SAMPLES, max(CLOUD_MIN_SAMPLES, CLOUD_COST // max(1, n_samples * n_classes))))
+
+
+def _resolve_cloud_search(search, resolution, n_samples, random_state, shape):
+    """(search, n_samples, random_state) with ``"auto"`` resolved (see :func:`roc_cloud`)."""
+    if search != "auto":
+        return search, n_samples, random_state
+    if resolution is not None:
+        return "lattice", n_samples, random_state
+    if n_samples is None and shape[1] <= AUTO_LATTICE_MAX_CLASSES:
+        return "lattice", n_samples, random_state
+    if n_samples is None:
+        n_samples = default_cloud_samples(*shape)
+    return "random", n_samples, 0 if random_state is None else random_state
+
+
 def roc_cloud(
     y_true: ArrayLike,
     y_score: ArrayLike,
     *,
     thresholds: ArrayLike | None = None,
-    search: str = "lattice",
+    search: str = "auto",
     resolution: int | None = None,
     n_samples: int | None = None,
     domain: str = "simplex",
@@ -238,10 +284,15 @@ def roc_cloud(
         Probability scores, columns in the class order.
     thresholds : array-like of shape (M, m), default=None
         Explicit thresholds; when given, the search options are ignored.
-    search : {"lattice", "random"}, default="lattice"
+    search : {"auto", "lattice", "random"}, default="auto"
         Uniform lattice of resolution ``resolution`` or ``n_samples`` uniform
-        Monte Carlo thresholds (seeded by ``random_state``). DFP depends on
-        this sampling measure; it is recorded in :attr:`RocCloud.settings`.
+        Monte Carlo thresholds (seeded by ``random_state``). ``"auto"``: the
+        lattice if ``resolution`` is given or m <= 4 (default resolution,
+        counted exactly by dominance), otherwise random thresholds, by default
+        :func:`default_cloud_samples` of them (a cost bounded in n and m) and
+        seed 0 when ``random_state`` is None, so that the default cloud is
+        reproducible. DFP depends on this sampling measure; it is recorded in
+        :attr:`RocCloud.settings`.
     resolution, n_samples, domain, random_state
         See :func:`polyroc.thresholds.threshold_batches`.
     labels : array-like, default=None
@@ -287,6 +338,9 @@ def roc_cloud(
         counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
         settings = {"search": None}
     else:
+        search, n_samples, random_state = _resolve_cloud_search(
+            search, resolution, n_samples, random_state, targets.y_score.shape
+        )
         batches = threshold_batches(
             targets.y_true,
             targets.y_score,

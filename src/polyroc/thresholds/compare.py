@@ -72,7 +72,7 @@ class RuleComparison(Result):
     >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1], [.4, .4, .2], [.3, .3, .4]]
     >>> table = compare_rules(y, P, y_val=y, val_scores=P, resolution=10)
     >>> table.to_frame()[["rule", "measure", "test"]].values.tolist()[:2]
-    [['argmax', 'accuracy', 0.8333333333333334], ['tuned', 'accuracy', 0.8333333333333334]]
+    [['argmax', 'f1_macro', 0.8222222222222223], ['tuned', 'f1_macro', 0.8222222222222223]]
     """
 
     metric: str
@@ -149,7 +149,7 @@ def compare_rules(
     *,
     y_val: ArrayLike,
     val_scores: ArrayLike,
-    metric: str | Callable = "accuracy",
+    metric: str | Callable = "f1_macro",
     labels: ArrayLike | None = None,
     distances: ArrayLike | None = None,
     eps: float = 0.05,
@@ -173,7 +173,7 @@ def compare_rules(
         True labels of the tuning (validation) data.
     val_scores : array-like of shape (n_val, m)
         Probability scores of the validation data, columns in the class order.
-    metric : str or callable, default="accuracy"
+    metric : str or callable, default="f1_macro"
         Tuning metric, also used for the argmax, tuned and Fréchet columns
         (see :func:`polyroc.counts.get_metric`).
     labels : array-like of shape (m,), default=None

@@ -87,9 +87,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     estimator : estimator instance
         A classifier with ``fit`` and ``predict_proba``, fitted when
         ``cv="prefit"``.
-    scoring : str or callable, default="accuracy"
+    scoring : str or callable, default="f1_macro"
         The metric to maximise: a name known to
-        :func:`polyroc.counts.get_metric` (e.g. ``"f1_macro"``,
+        :func:`polyroc.counts.get_metric` (e.g. ``"accuracy"``,
         ``"balanced_accuracy"``, ``"mcc"``) or a callable mapping confusion
         counts of shape (M, m, m) to scores (M,). Higher is better.
     cv : "prefit", int, cross-validation generator or iterable, default=5
@@ -120,11 +120,13 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         With cross-validation: fit ``estimator_`` on all the data (the
         folds only serve to tune tau). ``refit=False`` needs a single split and keeps the model
         fitted on its training part. Ignored with ``cv="prefit"``.
-    search : {"lattice", "random", "coordinate"}, default="lattice"
-        How tau is searched; see :func:`~polyroc.thresholds.tune_thresholds`.
+    search : {"auto", "lattice", "random", "coordinate"}, default="auto"
+        How tau is searched; see :func:`~polyroc.thresholds.tune_thresholds`
+        (``"auto"``: the lattice for at most 4 classes, an exact coordinate
+        ascent from 5 classes on).
     resolution : int, default=None
         Lattice resolution r (default: the largest r <= 200 with at most
-        25,000 lattice points).
+        25,000 lattice points; for a coordinate search, its start lattice).
     n_samples : int, default=None
         Number of Monte Carlo thresholds for ``search="random"`` (default
         20,000) or random starts for ``search="coordinate"``.
@@ -192,10 +194,10 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         self,
         estimator: Any,
         *,
-        scoring: str | Callable = "accuracy",
+        scoring: str | Callable = "f1_macro",
         cv: Any = 5,
         refit: bool = True,
-        search: str = "lattice",
+        search: str = "auto",
         resolution: int | None = None,
         n_samples: int | None = None,
         domain: str = "simplex",

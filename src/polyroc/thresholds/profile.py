@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._counts import line_sweep_counts
 from polyroc._results import Result
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -27,7 +26,14 @@ from polyroc._validation import (
     with_scaled_weights,
 )
 from polyroc.counts import metric_name
-from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_bounds, score_at
+from polyroc.thresholds.search import (
+    argmax_score,
+    checked_metric,
+    coordinate_bounds,
+    line_values,
+    margin_metric,
+    score_at,
+)
 from polyroc.thresholds.tuning import tune_thresholds
 
 __all__ = ["CoordinateProfile", "coordinate_profile"]
@@ -63,7 +69,7 @@ class CoordinateProfile(Result):
     >>> profile = coordinate_profile([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
     ...                              [1 / 3, 1 / 3, 1 / 3])
     >>> profile.score, profile.to_frame()["best_on_line"].tolist()
-    (0.75, [1.0, 1.0, 0.75])
+    (0.7777777777777777, [1.0, 1.0, 0.7777777777777777])
     """
 
     classes: np.ndarray
@@ -122,19 +128,14 @@ class CoordinateProfile(Result):
 
 
 def _line_profile(
-    targets, threshold: np.ndarray, coordinate: int, objective: Callable, domain: str
+    targets, threshold: np.ndarray, coordinate: int, objective: Callable, domain: str, margin_score: Any
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Edges (K + 1,) in delta and values (K,) along line ``coordinate``, or (None, None) if it is empty."""
     lo, hi = coordinate_bounds(threshold, coordinate, domain)
     if not hi > lo:
         return None, None
-    y_true, y_score, _, weights = targets
-    lefts, values = [], []
-    for left, _right, counts in line_sweep_counts(y_true, y_score, threshold, coordinate, (lo, hi), weights):
-        lefts.append(left)
-        values.append(objective(counts))
-    edges = np.append(np.concatenate(lefts), hi) - threshold[coordinate]
-    return edges, np.concatenate(values)
+    edges, values = line_values(targets, threshold, coordinate, (lo, hi), objective, margin_score, exact=True)
+    return edges - threshold[coordinate], values
 
 
 def coordinate_profile(
@@ -142,7 +143,7 @@ def coordinate_profile(
     y_score: ArrayLike,
     threshold: ArrayLike | None = None,
     *,
-    metric: str | Callable = "accuracy",
+    metric: str | Callable = "f1_macro",
     labels: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
     domain: str = "simplex",
@@ -166,7 +167,7 @@ def coordinate_profile(
         tau*, on ``domain``; default the thresholds tuned on these data by
         :func:`polyroc.thresholds.tune_thresholds` with its defaults (and this
         ``metric``, ``labels``, ``sample_weight`` and ``domain``).
-    metric : str or callable, default="accuracy"
+    metric : str or callable, default="f1_macro"
         A name known to :func:`polyroc.counts.get_metric` or a callable
         mapping counts (M, m, m) to scores (M,).
     labels : array-like of shape (n_classes,), default=None
@@ -197,14 +198,14 @@ def coordinate_profile(
     >>> P = [[.4, .3, .2, .1], [.3, .3, .3, .1], [.2, .5, .2, .1], [.3, .25, .25, .2],
     ...      [.1, .2, .6, .1], [.25, .25, .3, .2], [.1, .1, .2, .6], [.3, .2, .2, .3]]
     >>> profile = coordinate_profile(y, P, [0.25, 0.25, 0.25, 0.25])
-    >>> profile.score, profile.argmax_score
+    >>> round(profile.score, 6), round(profile.argmax_score, 6)
     (0.75, 0.75)
     >>> profile.edges[0].round(3).tolist()
     [-0.333, -0.3, -0.05, 0.0, 0.05, 0.1, 1.0]
-    >>> profile.values[0].tolist()  # raising tau_0 by 0.05 to 0.1 gains a sample
-    [0.5, 0.625, 0.75, 0.75, 0.875, 0.75]
-    >>> coordinate_profile(y, P).score  # through the tuned tau*
-    0.875
+    >>> profile.values[0].round(4).tolist()  # raising tau_0 by 0.05 to 0.1 gains a sample
+    [0.4583, 0.6429, 0.75, 0.75, 0.8667, 0.6667]
+    >>> round(coordinate_profile(y, P).score, 4)  # through the tuned tau*
+    0.8667
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
     objective = checked_metric(metric)
@@ -218,7 +219,10 @@ def coordinate_profile(
         threshold = tuned.best_threshold
         settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
     threshold = check_thresholds(threshold, n_classes, domain=domain)
-    edges, values = zip(*(_line_profile(targets, threshold, j, objective, domain) for j in range(n_classes)))
+    margin_score = margin_metric(metric)
+    edges, values = zip(
+        *(_line_profile(targets, threshold, j, objective, domain, margin_score) for j in range(n_classes))
+    )
     return CoordinateProfile(
         classes=targets.classes,
         threshold=threshold,

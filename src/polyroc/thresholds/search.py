@@ -5,17 +5,40 @@ framework of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794. These
 helpers take validated, encoded inputs (see ``polyroc._validation``) and a
 metric on counts ``score_counts(counts (M, m, m)) -> (M,)``
 (see :func:`checked_metric`).
+
+Along the line t = tau_j (other thresholds fixed) every sample changes its
+prediction at most once, from class j to its runner-up, so the score is
+piecewise constant with at most n breakpoints. For the metrics that depend on
+the confusion counts only through their diagonal and margins (accuracy, macro
+F1, balanced accuracy, macro precision and recall, MCC) the sweep carries the
+m true positives and m predicted totals per segment instead of the m x m
+counts: O(n log n + K m) per line for K segments.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from polyroc._counts import confusion_counts, line_sweep_counts, threshold_counts
-from polyroc.counts import get_metric, metric_name
+from polyroc._counts import (
+    confusion_counts,
+    coordinate_breakpoints,
+    line_sweep_counts,
+    rule_offsets,
+    threshold_counts,
+)
+from polyroc._progress import task
+from polyroc.counts import METRICS, get_metric, metric_name
 
-#: Upper bound on the number of passes over all coordinates.
-MAX_CYCLES = 100
+#: Upper bound on the number of passes over all coordinates (sweeps) of a coordinate ascent.
+MAX_SWEEPS = 100
+
+#: Events per block of the margin line sweep; running sums of float parts restart from exact
+#: totals at each block, so their rounding error stays that of a sum of this many terms.
+LINE_BLOCK = 1024
+
+#: Relative margin by which a line's best score must beat the current score before the move
+#: is re-scored (above the rounding of the running sums, below any change one sample makes).
+LINE_TOLERANCE = 1e-12
 
 
 def checked_metric(metric):
@@ -42,6 +65,83 @@ def checked_metric(metric):
         return values
 
     return objective
+
+
+# A margin form gives a registered metric of polyroc.counts (zero_division=0.0) from the
+# per-class true positives tp, predicted totals and true totals, as combine(sum over classes
+# of parts(tp, predicted, actual)): a move of one sample changes the parts of two classes only.
+# Tests check every form against its counts metric.
+
+
+def _share(numerator, denominator):
+    """numerator / denominator, 0 where the denominator is 0 (the numerator is 0 there too)."""
+    return numerator / np.where(denominator == 0, 1.0, denominator)
+
+
+class MarginForm:
+    """A metric as ``combine(sum_c parts(tp_c, predicted_c, actual_c), actual)``."""
+
+    def __init__(self, parts, combine):
+        self.parts, self.combine = parts, combine
+
+    def __call__(self, tp, predicted, actual):
+        """Scores (K,) of per-class tp and predicted totals (K, m) with true totals (m,)."""
+        return self.combine(self.totals(tp, predicted, actual), actual)
+
+    def totals(self, tp, predicted, actual):
+        """The class sums of the parts: an array (q, K)."""
+        return np.stack([part.sum(axis=-1) for part in self.parts(tp, predicted, actual)])
+
+
+def _per(totals, count):
+    """totals / count, NaN for 0 / 0 (as the counts metrics of empty counts)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return totals / count
+
+
+def _mcc_combine(totals, actual):
+    correct, cross, squares = totals
+    total = actual.sum()
+    covariance = correct * total - cross
+    variances = (total**2 - squares) * (total**2 - (actual**2).sum())
+    degenerate = variances == 0
+    with np.errstate(invalid="ignore"):  # float weights can leave a variance a rounding error below 0
+        return np.where(degenerate, 0.0, covariance / np.sqrt(np.where(degenerate, 1.0, variances)))
+
+
+_MARGIN_FORMS = {
+    "accuracy": MarginForm(lambda tp, p, a: (tp,), lambda t, a: _per(t[0], a.sum())),
+    "f1_macro": MarginForm(lambda tp, p, a: (_share(2.0 * tp, a + p),), lambda t, a: t[0] / a.size),
+    "recall_macro": MarginForm(lambda tp, p, a: (_share(tp, a + 0 * tp),), lambda t, a: t[0] / a.size),
+    "precision_macro": MarginForm(lambda tp, p, a: (_share(tp, p),), lambda t, a: t[0] / a.size),
+    "balanced_accuracy": MarginForm(lambda tp, p, a: (_share(tp, a + 0 * tp),), lambda t, a: _per(t[0], (a > 0).sum())),
+    "matthews_corrcoef": MarginForm(lambda tp, p, a: (tp, p * a, p * p), _mcc_combine),
+}
+_MARGIN_FORMS["mcc"] = _MARGIN_FORMS["matthews_corrcoef"]
+
+
+def margin_metric(metric):
+    """The :class:`MarginForm` of a metric, or None.
+
+    Defined for the registered metrics that depend on the counts only through
+    their diagonal and margins, given by name or as the registered callable.
+
+    Examples
+    --------
+    >>> counts = np.array([[8, 1, 1], [2, 6, 0], [1, 1, 7]])
+    >>> form = margin_metric("f1_macro")
+    >>> value = form(np.diag(counts)[None] * 1.0, counts.sum(axis=0)[None] * 1.0, counts.sum(axis=1) * 1.0)
+    >>> value.round(6), round(get_metric("f1_macro")(counts), 6)
+    (array([0.778478]), 0.778478)
+    >>> margin_metric("cohen_kappa_linear") is None
+    True
+    """
+    if isinstance(metric, str):
+        return _MARGIN_FORMS.get(metric)
+    for name, form in _MARGIN_FORMS.items():
+        if METRICS[name] is metric:
+            return form
+    return None
 
 
 def score_at(targets, thresholds, score_counts):
@@ -93,48 +193,228 @@ def recentre(thresholds, domain):
     return thresholds - thresholds.min()
 
 
-def best_on_line(targets, thresholds, coordinate, bounds, score_counts):
+class TopTwo:
+    """The rule's prediction and the two best classes of each row of p - tau, for line searches.
+
+    Rows are shifted by :func:`polyroc._counts.rule_offsets` (tau - min tau),
+    the float64 form of the rule, so ``first`` is exactly the prediction of
+    :func:`polyroc.thresholds.apply_thresholds` (first index on ties). Along
+    the line of coordinate j the runner-up of a sample is its best class
+    other than j: ``first`` unless that is j, then ``second``. Computed once
+    per threshold vector in O(n m) and shared by the m lines through it.
+    """
+
+    def __init__(self, targets, thresholds):
+        scores = targets.y_score
+        self.minimum = float(thresholds.min())
+        shifted = scores - rule_offsets(thresholds)
+        rows = np.arange(scores.shape[0])
+        self.first = np.argmax(shifted, axis=1)
+        self.first_value = shifted[rows, self.first]
+        shifted[rows, self.first] = -np.inf
+        self.second = np.argmax(shifted, axis=1)
+        self.second_value = shifted[rows, self.second]
+        self.counts = confusion_counts(targets.y_true, self.first, scores.shape[1], targets.sample_weight)
+
+    def breakpoints(self, scores, coordinate):
+        """As :func:`polyroc._counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
+        is_first = self.first == coordinate
+        runner_up = np.where(is_first, self.second, self.first)
+        level = np.where(is_first, self.second_value, self.first_value) - self.minimum
+        return scores[:, coordinate] - level, runner_up
+
+
+def _group_cumsums(groups, n_groups, *values):
+    """Running sums of each of ``values`` within each group, in the original order (exact for integers)."""
+    order = np.argsort(groups, kind="stable")
+    starts = np.searchsorted(groups[order], np.arange(n_groups))[groups[order]]
+    sums = []
+    for value in values:
+        running = np.cumsum(value[order])
+        out = np.empty_like(running)
+        out[order] = running - np.concatenate(([0], running))[starts]
+        sums.append(out)
+    return sums
+
+
+def _margin_line_values(targets, thresholds, coordinate, bounds, form, top_two=None, exact=False):
+    """Edges (K + 1,) and values (K,) along the line from per-class margins, in O(n log n + n q).
+
+    Samples with a breakpoint b in (lo, hi) are events, sorted by b; each moves
+    from column j to its runner-up k, changing the margins of j and k only.
+    The exact (integer without weights) margins of the two classes around each
+    event give the change of the class sums of the form's parts; these are
+    summed within blocks of events that restart from exact totals, so float
+    drift stays bounded. With ``exact``, the parts are instead summed from the
+    exact margins of every class after each event (O(n m)), in the order of
+    the counts metrics, so the values are theirs to the last bit. After the
+    last event of each distinct b starts a new open segment (the order of
+    events with equal b does not matter).
+    """
+    y_true, scores, _, weights = targets
+    lo, hi = bounds
+    n_classes = scores.shape[1]
+    if top_two is None:
+        breakpoints, runner_up = coordinate_breakpoints(scores, thresholds, coordinate)
+    else:
+        breakpoints, runner_up = top_two.breakpoints(scores, coordinate)
+    predicted = np.where(breakpoints > lo, coordinate, runner_up)
+    counts = confusion_counts(y_true, predicted, n_classes, weights)
+    actual, tp0, predicted0 = counts.sum(axis=1), np.diagonal(counts).copy(), counts.sum(axis=0)
+    inside = np.flatnonzero((breakpoints > lo) & (breakpoints < hi))
+    inside = inside[np.argsort(breakpoints[inside])]
+    event_b, k, y = breakpoints[inside], runner_up[inside], y_true[inside]
+    w = np.ones(inside.size, dtype=counts.dtype) if weights is None else weights[inside]
+    gain, loss = np.where(y == k, w, 0), np.where(y == coordinate, w, 0)
+    # margins of j and of k after each event, and their increments
+    predicted_j, tp_j = predicted0[coordinate] - np.cumsum(w), tp0[coordinate] - np.cumsum(loss)
+    moved, gained = _group_cumsums(k, n_classes, w, gain)
+    predicted_k, tp_k = predicted0[k] + moved, tp0[k] + gained
+    if weights is not None:  # float sums of moved weights can dip below 0
+        for margin in (predicted_j, tp_j, predicted_k, tp_k):
+            np.maximum(margin, 0.0, out=margin)
+    actual_j, actual_k = actual[coordinate], actual[k]
+    change = np.stack(form.parts(tp_j, predicted_j, actual_j)) - np.stack(
+        form.parts(tp_j + loss, predicted_j + w, actual_j)
+    )
+    change += np.stack(form.parts(tp_k, predicted_k, actual_k)) - np.stack(
+        form.parts(tp_k - gain, predicted_k - w, actual_k)
+    )
+    if exact:
+        totals = _exact_totals(form, k, w, gain, loss, coordinate, tp0, predicted0, actual)
+    else:
+        totals = _blockwise_totals(form, change, k, w, gain, loss, coordinate, tp0, predicted0, actual)
+    last_of_value = np.append(event_b[1:] != event_b[:-1], True) if inside.size else np.zeros(0, bool)
+    start_value = form(tp0[None].astype(np.float64), predicted0[None].astype(np.float64), actual)
+    values = np.concatenate((start_value, form.combine(totals[:, last_of_value], actual)))
+    edges = np.concatenate(([lo], event_b[last_of_value], [hi]))
+    return edges, values.astype(np.float64)
+
+
+def _exact_totals(form, k, w, gain, loss, coordinate, tp0, predicted0, actual):
+    """Class sums of the parts after each event, from the exact margins of every class, block by block."""
+    n_classes = actual.size
+    state_tp, state_predicted = tp0, predicted0
+    totals = []
+    step = LINE_BLOCK * 16
+    for start in range(0, k.size, step):
+        block = slice(start, start + step)
+        rows = np.arange(k[block].size)
+        moves = np.zeros((rows.size, n_classes), dtype=np.result_type(predicted0, w))
+        moves[rows, k[block]] = w[block]
+        moves[:, coordinate] = -w[block]
+        predicted = np.cumsum(moves, axis=0) + state_predicted
+        moves.fill(0)
+        moves[rows, k[block]] = gain[block]
+        moves[:, coordinate] = -loss[block]
+        tp = np.cumsum(moves, axis=0) + state_tp
+        state_tp, state_predicted = tp[-1], predicted[-1]
+        if predicted.dtype.kind == "f":
+            np.maximum(predicted, 0.0, out=predicted)
+            np.maximum(tp, 0.0, out=tp)
+        totals.append(form.totals(tp.astype(np.float64), predicted.astype(np.float64), actual))
+    return np.concatenate(totals, axis=1) if totals else np.zeros((len(form.parts(tp0, predicted0, actual)), 0))
+
+
+def _blockwise_totals(form, change, k, w, gain, loss, coordinate, tp0, predicted0, actual):
+    """Class sums of the parts after each event: exact totals at block starts plus in-block running sums."""
+    n_events = k.size
+    n_classes = actual.size
+    step = LINE_BLOCK
+    n_blocks = -(-n_events // step)
+    block = np.arange(n_events) // step
+    # exact margins at the start of each block
+    predicted_moves = np.zeros((n_blocks + 1, n_classes), dtype=np.result_type(predicted0, w))
+    tp_moves = np.zeros_like(predicted_moves)
+    np.add.at(predicted_moves, (block + 1, k), w)
+    np.add.at(tp_moves, (block + 1, k), gain)
+    np.add.at(predicted_moves[:, coordinate], block + 1, -w)
+    np.add.at(tp_moves[:, coordinate], block + 1, -loss)
+    starts_predicted = predicted0 + np.cumsum(predicted_moves, axis=0)[:n_blocks]
+    starts_tp = tp0 + np.cumsum(tp_moves, axis=0)[:n_blocks]
+    if starts_predicted.dtype.kind == "f":
+        np.maximum(starts_predicted, 0.0, out=starts_predicted)
+        np.maximum(starts_tp, 0.0, out=starts_tp)
+    start_totals = form.totals(starts_tp.astype(np.float64), starts_predicted.astype(np.float64), actual)
+    padded = np.zeros((change.shape[0], n_blocks * step))
+    padded[:, :n_events] = change
+    running = np.cumsum(padded.reshape(change.shape[0], n_blocks, step), axis=2)
+    running += start_totals[:, :, None]
+    return running.reshape(change.shape[0], -1)[:, :n_events]
+
+
+def line_values(targets, thresholds, coordinate, bounds, score_counts, margin_score=None, top_two=None, exact=False):
+    """The score on every open segment of t = tau_j in ``bounds``: (edges (K + 1,), values (K,)).
+
+    Segment s is (edges[s], edges[s + 1]); the breakpoints themselves, where a
+    sample lies on a region boundary, are the edges. With ``margin_score``
+    (see :func:`margin_metric`) the sweep carries only the diagonal and the
+    predicted totals; otherwise the full counts of each segment are scored.
+    ``top_two`` (a :class:`TopTwo` of ``thresholds``) saves the O(n m) search
+    of the runners-up (margin sweep only). ``exact`` gives the values of the
+    counts metric to the last bit (see :func:`_margin_line_values`).
+    """
+    if margin_score is not None:
+        return _margin_line_values(targets, thresholds, coordinate, bounds, margin_score, top_two, exact)
+    y_true, scores, _, weights = targets
+    lefts, values = [], []
+    for left, _right, counts in line_sweep_counts(y_true, scores, thresholds, coordinate, bounds, weights):
+        lefts.append(left)
+        values.append(np.asarray(score_counts(counts), dtype=np.float64))
+    return np.append(np.concatenate(lefts), bounds[1]), np.concatenate(values)
+
+
+def best_on_line(targets, thresholds, coordinate, bounds, score_counts, margin_score=None, top_two=None):
     """Best open segment of t = tau_j within ``bounds``: returns (midpoint, score).
 
     Exact over the segments between consecutive breakpoints (the metric is
     constant on each); the breakpoints themselves, where a sample lies on a
-    region boundary, are not candidates. The first best segment wins ties.
+    region boundary, are not candidates. The first best segment wins ties;
+    NaN scores rank below every number.
     """
-    y_true, scores, _, weights = targets
-    best_t, best_score = None, -np.inf
-    for left, right, counts in line_sweep_counts(y_true, scores, thresholds, coordinate, bounds, weights):
-        values = np.asarray(score_counts(counts), dtype=np.float64)
-        values = np.where(np.isnan(values), -np.inf, values)
-        index = int(np.argmax(values))
-        if values[index] > best_score:
-            best_t, best_score = 0.5 * (left[index] + right[index]), float(values[index])
-    return best_t, best_score
+    edges, values = line_values(targets, thresholds, coordinate, bounds, score_counts, margin_score, top_two)
+    values = np.where(np.isnan(values), -np.inf, values)
+    index = int(np.argmax(values))
+    if values[index] == -np.inf:
+        return None, -np.inf
+    return 0.5 * (edges[index] + edges[index + 1]), float(values[index])
 
 
-def coordinate_ascent(targets, start, score_counts, *, domain):
+def coordinate_ascent(targets, start, score_counts, *, domain, margin_score=None, max_sweeps=MAX_SWEEPS):
     """Cycle exact line searches over the coordinates until no move improves the score.
 
-    Each move is re-scored by brute force and kept only if strictly better, so
-    the result is never worse than ``start``. Reaches a coordinate-wise
-    optimum, not necessarily the global one. Returns (thresholds, score).
+    Each move is re-scored by the plain rule and kept only if strictly better,
+    so the result is never worse than ``start``. Reaches a coordinate-wise
+    optimum, not necessarily the global one, within ``max_sweeps`` passes over
+    the coordinates (each reported to :func:`polyroc._progress.task` as a
+    ``"coordinate sweeps"`` unit). ``margin_score`` (see
+    :func:`margin_metric`) makes each line search O(n log n). Returns
+    (thresholds, score, number of sweeps).
     """
     current = start.copy()
-    current_score = score_at(targets, current, score_counts)
-    for _ in range(MAX_CYCLES):
+    state = TopTwo(targets, current)
+    current_score = float(score_counts(state.counts[None])[0])
+    work = task("coordinate sweeps", max_sweeps)
+    sweeps = 0
+    while sweeps < max_sweeps:
+        sweeps += 1
         improved = False
         for coordinate in range(current.size):
             lo, hi = coordinate_bounds(current, coordinate, domain)
             if not hi > lo:
                 continue
-            t, line_score = best_on_line(targets, current, coordinate, (lo, hi), score_counts)
-            if t is None or not line_score > current_score:
+            t, line_score = best_on_line(targets, current, coordinate, (lo, hi), score_counts, margin_score, state)
+            if t is None or not line_score > current_score + LINE_TOLERANCE * max(1.0, abs(current_score)):
                 continue
             candidate = current.copy()
             candidate[coordinate] = t
             candidate = recentre(candidate, domain)
-            candidate_score = score_at(targets, candidate, score_counts)
+            candidate_state = TopTwo(targets, candidate)
+            candidate_score = float(score_counts(candidate_state.counts[None])[0])
             if candidate_score > current_score:
-                current, current_score, improved = candidate, candidate_score, True
+                current, current_score, state, improved = candidate, candidate_score, candidate_state, True
+        work.advance()
         if not improved:
             break
-    return current, current_score
+    work.advance(max_sweeps)
+    return current, current_score, sweeps

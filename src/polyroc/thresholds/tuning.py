@@ -3,6 +3,13 @@
 Algorithm 1 of Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794,
 with a Monte Carlo alternative to the lattice and an exact coordinate ascent.
 
+The default search depends on the number of classes m: the lattice is fine
+and cheap for m <= 4 (r = 200 at m = 3), but at m = 10 a lattice of 25,000
+points has steps of 1/8 and at m = 20 of 1/4, too coarse to move away from
+the barycentre. From m = 5 on, the default is therefore an exact coordinate
+ascent (one exact line search per coordinate, O(n log n) each), started from
+the best point of a lattice whose brute-force cost is bounded.
+
 The search scores every sampled threshold through the counts engine and keeps
 only the running best (and the whole surface when asked), so memory does not
 grow with the number of thresholds. The barycentre (plain argmax) is always
@@ -30,12 +37,17 @@ from polyroc._validation import (
 )
 from polyroc.counts import metric_name
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds.batches import iter_batches, resolve_search
+from polyroc.thresholds.batches import (
+    AUTO_LATTICE_MAX_CLASSES,
+    coordinate_start_resolution,
+    iter_batches,
+    resolve_search,
+)
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
-from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, score_at
+from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, margin_metric, score_at
 
-SEARCHES = ("lattice", "random", "coordinate")
+SEARCHES = ("auto", "lattice", "random", "coordinate")
 TIE_BREAKS = ("closest", "first")
 
 __all__ = ["TuningResult", "tune_thresholds"]
@@ -62,12 +74,13 @@ class TuningResult(Result):
     thresholds, scores : ndarray or None
         The searched surface, (M, m) and (M,), when ``return_surface=True``.
     settings : dict
-        The options used: ``"search"``, ``"domain"``, ``"tie_break"``,
-        ``"resolution"`` (lattice resolution, also the start of a coordinate
-        search, else None), ``"n_samples"`` (number of Monte Carlo
-        thresholds, else None) and ``"random_state"`` (as given). The
-        read-only properties ``search``, ``domain``, ``resolution`` and
-        ``n_samples`` read them.
+        The options actually used: ``"search"`` (``"lattice"``, ``"random"``
+        or ``"coordinate"``; ``"auto"`` is resolved to one of them),
+        ``"domain"``, ``"tie_break"``, ``"resolution"`` (lattice resolution,
+        also the start of a coordinate search, else None), ``"n_samples"``
+        (number of Monte Carlo thresholds, else None) and ``"random_state"``
+        (as given). The read-only properties ``search``,
+        ``domain``, ``resolution`` and ``n_samples`` read them.
 
     Examples
     --------
@@ -78,6 +91,8 @@ class TuningResult(Result):
     >>> frame = result.to_frame()  # one row per class
     >>> frame["class"].tolist(), frame["threshold"].round(2).tolist()
     ([0, 1, 2], [0.4, 0.3, 0.3])
+    >>> result.equals_argmax
+    False
     """
 
     best_threshold: np.ndarray
@@ -109,6 +124,17 @@ class TuningResult(Result):
     def n_samples(self) -> int | None:
         """``settings["n_samples"]``: the number of Monte Carlo thresholds, or None."""
         return self.settings["n_samples"]
+
+    @property
+    def equals_argmax(self) -> bool:
+        """Whether tau* is the barycentre (all components equal), i.e. the tuned rule is plain argmax.
+
+        This is the case when no searched threshold beat argmax (ties go to
+        the threshold closest to the barycentre by default). A tau* with
+        unequal components can still predict like argmax on particular
+        data; ``improvement`` is 0 then.
+        """
+        return bool(np.all(self.best_threshold == self.best_threshold[0]))
 
     @property
     def improvement(self) -> float:
@@ -226,12 +252,45 @@ def _warn_undefined(name, n_nan, n_thresholds):
         )
 
 
+def _resolve_auto(search, resolution, n_samples, targets, domain):
+    """The search and start resolution actually used (``"auto"`` resolved, a coordinate start filled in)."""
+    n_rows, n_classes = targets.y_score.shape
+    if search == "auto":
+        if resolution is not None:
+            search = "lattice"
+        elif n_samples is not None:
+            search = "random"
+        else:
+            search = "lattice" if n_classes <= AUTO_LATTICE_MAX_CLASSES else "coordinate"
+    if search == "coordinate" and resolution is None and n_samples is None:
+        resolution = coordinate_start_resolution(n_rows, n_classes, domain=domain)
+    return search, resolution
+
+
+def _start(targets, search, resolution, n_samples, options, objective):
+    """Best sampled threshold: (tau, n_thresholds, n_nan, surface or None, (resolution, n_samples)).
+
+    A coordinate search without a start sample starts from the barycentre alone.
+    """
+    domain, random_state, tie_break, keep_surface = options
+    n_classes = targets.classes.size
+    if search == "coordinate" and resolution is None and n_samples is None:
+        start = barycentre(n_classes, domain=domain)
+        surface = (start[None], np.array([argmax_score(targets, objective)])) if keep_surface else None
+        return start, 1, 0, surface, (None, None)
+    sampled = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
+    resolution, n_samples = resolve_search(sampled, resolution, n_samples, n_classes, domain)
+    rng = check_random_state(random_state) if sampled == "random" else None
+    batches = iter_batches(targets, sampled, resolution, n_samples, domain, rng)
+    return (*_search_batches(batches, objective, tie_break, keep_surface), (resolution, n_samples))
+
+
 def tune_thresholds(
     y_true: ArrayLike,
     y_score: ArrayLike,
     *,
-    metric: str | Callable = "accuracy",
-    search: str = "lattice",
+    metric: str | Callable = "f1_macro",
+    search: str = "auto",
     resolution: int | None = None,
     n_samples: int | None = None,
     domain: str = "simplex",
@@ -249,20 +308,29 @@ def tune_thresholds(
         True labels of the tuning (validation) data.
     y_score : array-like of shape (n_samples, n_classes)
         Probability scores, columns in the class order.
-    metric : str or callable, default="accuracy"
+    metric : str or callable, default="f1_macro"
         A name known to :func:`polyroc.counts.get_metric` (e.g.
-        ``"f1_macro"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``) or a
+        ``"accuracy"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``) or a
         callable mapping counts (M, m, m) to scores (M,). Higher is better.
-    search : {"lattice", "random", "coordinate"}, default="lattice"
+    search : {"auto", "lattice", "random", "coordinate"}, default="auto"
         ``"lattice"``: every point c / r of the uniform lattice (exact optimum
         over the lattice). ``"random"``: uniform Monte Carlo thresholds.
         ``"coordinate"``: exact coordinate ascent (one exact line search per
-        coordinate, cycled until no move improves the score) started from the
-        best lattice point (or the best random point when ``n_samples`` is
-        given); it never ends below its start.
+        coordinate, cycled until no move improves the score, at most 100
+        sweeps) started from the best point of the lattice of ``resolution``
+        or of ``n_samples`` random thresholds; with neither, from the lattice
+        of the largest resolution whose brute-force cost (points x rows x
+        classes) is at most 5 * 10^7, or from the barycentre alone when even
+        r = 1 costs more (see
+        :func:`polyroc.thresholds.coordinate_start_resolution`). It never ends
+        below its start. ``"auto"``: the lattice if ``resolution`` is given,
+        random search if ``n_samples`` is given, otherwise the lattice at its
+        default resolution for m <= 4 classes and the coordinate ascent for
+        m >= 5. ``settings["search"]`` records the search used.
     resolution : int, default=None
-        Lattice resolution r; default the largest r <= 200 with at most 25,000
-        lattice points. Lattices above 2,000,000 points are refused.
+        Lattice resolution r; for the lattice the default is the largest
+        r <= 200 with at most 25,000 lattice points. Lattices above 2,000,000
+        points are refused.
     n_samples : int, default=None
         Number of Monte Carlo thresholds (default 20,000 for ``"random"``).
     domain : {"simplex", "box"}, default="simplex"
@@ -274,18 +342,21 @@ def tune_thresholds(
         Relative importance of the samples (scale-free: multiplying every
         weight by a constant changes nothing).
     tie_break : {"closest", "first"}, default="closest"
-        Among thresholds with the best score: the one closest to the
+        Among sampled thresholds with the best score: the one closest to the
         barycentre (the most argmax-like), or the first in sampling order
-        (lattice order as SimplexTools; the barycentre comes last).
+        (lattice order as SimplexTools; the barycentre comes last). A
+        coordinate ascent moves only to strictly better thresholds.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the Monte Carlo thresholds (``search="random"``, or
         ``"coordinate"`` with ``n_samples``).
     return_surface : bool, default=False
-        Keep every sampled threshold and its score in the result.
+        Keep every sampled threshold and its score in the result (for a
+        coordinate search, those of its start).
 
     Returns
     -------
     result : TuningResult
+        ``result.equals_argmax`` tells whether tau* is plain argmax.
 
     Raises
     ------
@@ -311,7 +382,10 @@ def tune_thresholds(
     bit, and it is never below ``argmax_score`` (the barycentre is always a
     candidate and is exactly plain argmax). The lattice fast path gives the
     counts of the float64 rule at every lattice point, tied scores included
-    (see :func:`polyroc._counts.lattice_threshold_counts`).
+    (see :func:`polyroc._counts.lattice_threshold_counts`). Each line search of
+    the coordinate ascent is exact and costs O(n log n) for accuracy, macro
+    F1, macro precision and recall, balanced accuracy and MCC (O(n m^2) per
+    line for other metrics).
 
     Examples
     --------
@@ -335,14 +409,16 @@ def tune_thresholds(
         raise ValueError(
             "search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both"
         )
-    sampled = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
-    resolution, n_samples = resolve_search(sampled, resolution, n_samples, targets.classes.size, domain)
-    rng = check_random_state(random_state) if sampled == "random" else None
-    batches = iter_batches(targets, sampled, resolution, n_samples, domain, rng)
-    best_threshold, n_thresholds, n_nan, surface = _search_batches(batches, objective, tie_break, return_surface)
+    search, resolution = _resolve_auto(search, resolution, n_samples, targets, domain)
+    options = (domain, random_state, tie_break, return_surface)
+    best_threshold, n_thresholds, n_nan, surface, (resolution, n_samples) = _start(
+        targets, search, resolution, n_samples, options, objective
+    )
     _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     if search == "coordinate":
-        best_threshold, best_score = coordinate_ascent(targets, best_threshold, objective, domain=domain)
+        best_threshold, best_score, _ = coordinate_ascent(
+            targets, best_threshold, objective, domain=domain, margin_score=margin_metric(metric)
+        )
     else:
         # The reported score is that of the returned tau under the plain rule, the one
         # apply_thresholds uses: batched float-weight sums may differ from it in the last bit.
