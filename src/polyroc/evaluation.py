@@ -353,12 +353,7 @@ def evaluate(
     predicted = np.argmax(scores, axis=1)
     counts = confusion_counts(y_idx, predicted, classes.size, weights)
     losses = _sample_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
-    ranking = {
-        _ranking_name(key): roc_auc_score(
-            y_labels, scores, labels=classes, sample_weight=weights, multi_class=key[0], average=key[1]
-        )
-        for key in RANKING_SCORES
-    }
+    ranking = {_ranking_name(key): value for key, value in _ranking_scores(y_labels, scores, classes, weights).items()}
     values = {
         **_counts_scores(counts),
         **ranking,
@@ -405,6 +400,19 @@ def evaluate(
         class_intervals=class_intervals,
         settings=settings,
     )
+
+
+def _ranking_scores(y_labels, scores, classes, weights):
+    """Each AUC of :data:`RANKING_SCORES`, as :func:`polyroc.metrics.roc_auc_score` gives it.
+
+    With more than two classes every score column is sorted once for all of them.
+    """
+    options = {"labels": classes, "sample_weight": weights}
+    if classes.size > 2:
+        return metrics._multiclass_ranking_scores(y_labels, scores, keys=RANKING_SCORES, **options)
+    return {
+        key: roc_auc_score(y_labels, scores, multi_class=key[0], average=key[1], **options) for key in RANKING_SCORES
+    }
 
 
 def _ranking_name(key):

@@ -2028,13 +2028,36 @@ def _multiclass_roc_auc(y_true, y_score, labels, multi_class, average, sample_we
         raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
     _check_same_length(y_true, y_score, "y_score")
     scored = _scored_classes(y_true, y_score, labels, sample_weight)
-    if average == "micro":
-        return micro_auc(scored.y, scored.scores, scored.weights)
-    wins = pairwise_wins(scored.y, scored.scores, scored.weights)
-    if multi_class == "ovo":  # over the pairs of classes present in y_true, as scikit-learn
-        return hand_till(wins, scored.support, average)
-    _warn_classes_without_samples(scored, "ROC AUC")
-    return _average_class_scores(ovr_auc(wins, scored.support), scored.support, average)
+    return _multiclass_aucs(scored, [(multi_class, average)])[multi_class, average]
+
+
+def _multiclass_aucs(scored: _ScoredClasses, keys) -> dict:
+    """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once."""
+    aucs = {}
+    if ("ovr", "micro") in keys:
+        aucs["ovr", "micro"] = micro_auc(scored.y, scored.scores, scored.weights)
+    if any(key != ("ovr", "micro") for key in keys):
+        wins = pairwise_wins(scored.y, scored.scores, scored.weights)
+        if any(multi_class == "ovr" and average != "micro" for multi_class, average in keys):
+            _warn_classes_without_samples(scored, "ROC AUC")
+            per_class = ovr_auc(wins, scored.support)
+        for multi_class, average in keys:
+            if multi_class == "ovo":  # over the pairs of classes present in y_true, as scikit-learn
+                aucs[multi_class, average] = hand_till(wins, scored.support, average)
+            elif average != "micro":
+                aucs[multi_class, average] = _average_class_scores(per_class, scored.support, average)
+    return {key: aucs[key] for key in keys}
+
+
+def _multiclass_ranking_scores(y_true, y_score, *, labels, sample_weight, keys) -> dict:
+    """:func:`roc_auc_score` of probability scores (n, m > 2) for several (multi_class, average) keys at once.
+
+    Equal to calling :func:`roc_auc_score` once per key, with each score
+    column sorted once instead of once per key. Inputs must have been checked
+    (e.g. by :func:`polyroc._validation.check_scores`).
+    """
+    scored = _scored_classes(y_true, np.asarray(y_score), labels, sample_weight)
+    return _multiclass_aucs(scored, list(keys))
 
 
 def roc_auc_score(
