@@ -893,10 +893,11 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument(
         "--search",
         action=_Once,
-        default="lattice",
-        choices=["lattice", "random", "coordinate"],
-        help="lattice: every point of a regular grid on the simplex (exact over the grid); random: Monte Carlo "
-        "thresholds; coordinate: exact coordinate ascent from the best grid point",
+        default="auto",
+        choices=["auto", "lattice", "random", "coordinate"],
+        help="auto: lattice up to 4 classes, coordinate beyond (lattice if --resolution is given, random if "
+        "--n-samples is); lattice: every point of a regular grid on the simplex (exact over the grid); random: "
+        "Monte Carlo thresholds; coordinate: exact coordinate ascent from the best point of a coarse grid",
     )
     tune.add_argument(
         "--resolution",

@@ -91,7 +91,7 @@ class RocCloudDisplay(Display):
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         thresholds: ArrayLike | None = None,
-        search: str = "lattice",
+        search: str = "auto",
         resolution: int | None = None,
         n_samples: int | None = None,
         domain: str = "simplex",
