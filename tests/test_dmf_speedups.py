@@ -152,3 +152,88 @@ def test_several_models_get_distinct_colours_faint_bands_and_a_legend_with_inter
     panels = DmfRocDisplay.from_results(cmp.results, panels=True, band_style="outline")
     assert len({id(d.ax_) for d in panels}) == 3
     assert all(d.band_.get_facecolor().size == 0 or d.band_.get_facecolor()[0][3] == 0 for d in panels)
+
+
+def _tied_scores(n=70, k=4, seed=7):
+    """Scores rounded to one decimal (many ties), a column of constant scores and a class of 3 samples."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k - 1, n)
+    y[:3] = k - 1
+    P = np.round(rng.dirichlet(np.ones(k), size=n) + np.eye(k)[y], 1)
+    P[:, 1] = 0.5
+    return y, P
+
+
+def _repeated_rows_quantile_rates(y, P, counts, levels, grid):
+    """Brute force on the data with row i repeated counts[i] times: numpy's quantile and counts above it."""
+    rows = np.repeat(np.arange(y.size), counts)
+    y, P = y[rows], P[rows]
+    classes = np.unique(y)
+    tpr, fpr = [], []
+    for a in classes:
+        for b in classes[classes != a]:
+            pool = P[(y == a) | (y == b), a] if grid == "pooled" else P[:, a]
+            cutoffs = np.quantile(pool, levels[::-1])
+            tpr.append([np.mean(P[y == a, a] > c) for c in cutoffs])
+            fpr.append([np.mean(P[y == b, a] > c) for c in cutoffs])
+    return np.array(tpr).T, np.array(fpr).T
+
+
+@pytest.mark.parametrize("cutoff_grid", ["pooled", "column"])
+def test_replicate_rates_with_ties_and_a_small_class_equal_brute_force(cutoff_grid):
+    y, P = _tied_scores()
+    levels = np.arange(1, 20) / 20
+    problem = prepare_problem(y, P, labels=None, sample_weight=None, levels=levels, n_levels=None,
+                              cutoff_grid=cutoff_grid)  # fmt: skip
+    multiplicities = next(bootstrap_multiplicities(y, 8, random_state=1))
+    batched = batch_rates(problem.pools, problem.levels, multiplicities)
+    for b, counts in enumerate(multiplicities):
+        tpr, fpr = _repeated_rows_quantile_rates(y, P, counts, levels, cutoff_grid)
+        np.testing.assert_allclose(batched.tpr[b], tpr, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batched.fpr[b], fpr, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("cutoff_grid", ["pooled", "column", "balanced"])
+def test_large_pools_bisect_to_the_rates_of_the_repeated_rows(cutoff_grid):
+    # pools of thousands of samples for few levels: the order statistics are bracketed on a coarse grid first
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 3, 3000)
+    P = np.round(rng.dirichlet(np.ones(3), size=3000) + np.eye(3)[y], 3)
+    problem = prepare_problem(y, P, labels=None, sample_weight=None, levels=None, n_levels=3,
+                              cutoff_grid=cutoff_grid)  # fmt: skip
+    assert min(pooled.step for pooled in problem.pools.by_column) > 1
+    multiplicities = next(bootstrap_multiplicities(y, 3, random_state=2))
+    batched = batch_rates(problem.pools, problem.levels, multiplicities)
+    for b, counts in enumerate(multiplicities):
+        rows = np.repeat(np.arange(y.size), counts)
+        direct = pairwise_rates(y[rows], P[rows], n_levels=3, cutoff_grid=cutoff_grid)
+        np.testing.assert_array_equal(batched.cutoffs[b], direct.cutoffs)
+        np.testing.assert_allclose(batched.tpr[b], direct.tpr, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batched.fpr[b], direct.fpr, rtol=0, atol=1e-12)
+        if cutoff_grid != "balanced":
+            tpr, fpr = _repeated_rows_quantile_rates(y, P, counts, problem.levels[::-1], cutoff_grid)
+            np.testing.assert_allclose(batched.tpr[b], tpr, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(batched.fpr[b], fpr, rtol=0, atol=1e-12)
+
+
+def test_class_by_class_draws_give_the_rates_of_bootstrap_multiplicities():
+    # the bootstrap draws each chunk on a worker, laid out class by class: same replicates, same rates
+    from polyroc.dmf._bootstrap import _StratifiedDraws
+    from polyroc.resampling import stratum_multiplicities
+
+    y, P = _tied_scores(seed=9)
+    problem = prepare_problem(y, P, labels=None, sample_weight=None, levels=None, n_levels=9,
+                              cutoff_grid="pooled", one_binary_pair=True)  # fmt: skip
+    by_sample = next(bootstrap_multiplicities(problem.y, 5, random_state=4))
+    draws = _StratifiedDraws(problem.y)
+    laid_out = stratum_multiplicities(np.random.default_rng(4).spawn(5), draws.sizes, dtype=np.int32)
+    np.testing.assert_array_equal(laid_out[:, draws.positions], by_sample)
+    expected = batch_rates(problem.pools, problem.levels, by_sample)
+    got = batch_rates(problem.pools, problem.levels, laid_out, positions=draws.positions)
+    for a, b in zip(expected, got):
+        np.testing.assert_array_equal(a, b)
+    weights = np.linspace(0.5, 1.5, y.size)  # real weights take the pool-by-pool path from the same layout
+    expected = batch_rates(problem.pools, problem.levels, by_sample, weights=weights)
+    got = batch_rates(problem.pools, problem.levels, laid_out, weights=weights, positions=draws.positions)
+    for a, b in zip(expected, got):
+        np.testing.assert_array_equal(a, b)

@@ -9,30 +9,35 @@ simulates each model from its own fit (paired by replicate index only).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.special import expit
 
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import (
     fit_factorization,
     linear_predictor,
+    single_blas_thread,
     start_from_logits,
 )
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
-from polyroc.exceptions import ConvergenceWarning
-from polyroc.resampling import ConfidenceInterval, bootstrap_multiplicities
+from polyroc.resampling import ConfidenceInterval, stratum_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
 #: Cells (replicates × rows × pairs) rebuilt together (for k = 10, T = 99: 14 replicates).
 CHUNK_CELLS = 2**18
+#: Replicates x samples resampled together (int32 multiplicities and int64 running sums: ~100 MiB).
+RESAMPLED_CELLS = 2**23
+#: Fewest replicates resampled together when memory allows (per-column work is shared by a chunk).
+MIN_RESAMPLED = 16
 #: Cells refitted together: the solver's arrays (~1 MiB each for k = 10, T = 99) stay in cache.
 FIT_CELLS = 2**17
 
@@ -96,28 +101,78 @@ class Replicates(NamedTuple):
 
 
 def replicate_fits(problems, points, settings):
-    """Bootstrap replicates of every model (one :class:`Replicates` per model, paired by index)."""
+    """Bootstrap replicates of every model (one :class:`Replicates` per model, paired by index).
+
+    Each chunk of replicates is drawn, rebuilt and refitted on a worker of
+    :func:`polyroc._parallel.chunk_map`; the draws do not depend on the number
+    of threads: a stratified replicate is drawn from its own generator, those
+    of :func:`polyroc.resampling.bootstrap_multiplicities`, spawned in the
+    calling thread (parametric chunks are simulated in the calling thread).
+    Progress is reported as ``"bootstrap replicates"``.
+    """
     rng = check_random_state(settings.random_state)
     chunk = max(1, CHUNK_CELLS // points[0].rates.size)
-    starts = [_warm_start(point, settings) for point in points]
+    with single_blas_thread():  # a multithreaded BLAS is slow for the small SVD on a busy machine
+        starts = [_warm_start(point, settings) for point in points]
     if settings.bootstrap == "parametric":
-        replicates = [
-            _combine(
-                [_refit(rates, point, start, settings) for rates in _simulate(point, settings.n_boot, child, chunk)]
-            )
-            for point, start, child in zip(points, starts, rng.spawn(len(points)))
+        streams = [
+            _simulate(point, settings.n_boot, child, chunk) for point, child in zip(points, rng.spawn(len(points)))
         ]
+        chunks = zip(*streams)
+
+        def refit_chunk(rates_per_model):
+            return [
+                _refit(rates, point, start, settings) for rates, point, start in zip(rates_per_model, points, starts)
+            ]
+
     else:
-        parts = [[] for _ in points]
-        resampled = bootstrap_multiplicities(problems[0].y, settings.n_boot, random_state=rng, chunk_size=chunk)
-        for multiplicities in resampled:
-            for store, problem, point, start in zip(parts, problems, points, starts):
-                rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights)
-                stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
-                store.append(_refit(stacked, point, start, settings))
-        replicates = [_combine(store) for store in parts]
-    _warn_unconverged(replicates, settings)
-    return replicates
+        draws = _StratifiedDraws(problems[0].y)
+        seeds = rng.spawn(settings.n_boot)  # the generators of bootstrap_multiplicities
+        size = _resampling_chunk(problems[0].y.size, points[0].rates.size)
+        chunks = (seeds[first : first + size] for first in range(0, settings.n_boot, size))
+
+        def refit_chunk(chunk_seeds):
+            multiplicities = stratum_multiplicities(chunk_seeds, draws.sizes, dtype=np.int32)
+            return [
+                _refit(_replicate_rates(problem, multiplicities, draws.positions), point, start, settings)
+                for problem, point, start in zip(problems, points, starts)
+            ]
+
+    parts = [[] for _ in points]
+    work = task("bootstrap replicates", settings.n_boot)
+    with single_blas_thread():
+        for fitted in chunk_map(refit_chunk, chunks):
+            for store, part in zip(parts, fitted):
+                store.append(part)
+            work.advance(fitted[0].area.size)
+    return [_combine(store) for store in parts]
+
+
+class _StratifiedDraws:
+    """The strata of :func:`polyroc.resampling.bootstrap_multiplicities`: classes in order, members in order.
+
+    :func:`polyroc.resampling.stratum_multiplicities` lays a replicate out
+    stratum by stratum; ``positions[i]`` is the column of sample i in that layout.
+    """
+
+    def __init__(self, y):
+        members = np.argsort(y, kind="stable")
+        self.sizes = [int(size) for size in np.bincount(y) if size]
+        self.positions = np.empty_like(members)
+        self.positions[members] = np.arange(members.size)
+
+
+def _resampling_chunk(n_samples, n_cells):
+    """Replicates resampled together: enough to share the per-column work, few enough to fit in memory."""
+    by_memory = max(1, RESAMPLED_CELLS // max(n_samples, 1))
+    by_rates = max(1, CHUNK_CELLS // n_cells)
+    return int(min(by_memory, max(by_rates, MIN_RESAMPLED)))
+
+
+def _replicate_rates(problem, multiplicities, positions):
+    """Stacked TPR and FPR matrices (b, 2T, K) of a chunk of replicates laid out as ``positions`` says."""
+    rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights, positions=positions)
+    return np.concatenate([rates.tpr, rates.fpr], axis=1)
 
 
 def summarise(replicates, point, settings):
@@ -226,16 +281,3 @@ def _combine(parts):
         sum(p.n_unconverged for p in parts),
         np.concatenate([p.n_iter for p in parts]),
     )
-
-
-def _warn_unconverged(replicates, settings):
-    failed = sum(r.n_unconverged for r in replicates)
-    if failed:
-        total = settings.n_boot * len(replicates)
-        warnings.warn(
-            f"{failed} of {total} bootstrap refits did not converge within max_iter="
-            f"{settings.max_iter}, from the point fit nor from their own start; their D is kept "
-            "(raise max_iter or tol to change this)",
-            ConvergenceWarning,
-            stacklevel=4,
-        )

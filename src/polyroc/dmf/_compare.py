@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 from polyroc._results import Result
 from polyroc._validation import check_model_scores
 from polyroc.dmf._bootstrap import replicate_fits, summarise
+from polyroc.dmf._factorization import single_blas_thread
 from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import prepare_problem
 from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
@@ -205,8 +206,11 @@ def compare_models(
 
     Warns
     -----
-    UndefinedMetricWarning, ConvergenceWarning, NonMonotoneCurveWarning
+    UndefinedMetricWarning, NonMonotoneCurveWarning
         As :func:`roc_dmf`, for each model.
+    ConvergenceWarning
+        At most one per call, naming the models whose fit reached ``max_iter``
+        and counting the bootstrap refits that did.
 
     Examples
     --------
@@ -251,11 +255,12 @@ def compare_models(
     ]
     for problem in problems:
         check_bootstrap_size(problem, settings)
-    points = [fit_point(problem, settings) for problem in problems]
+    with single_blas_thread():
+        points = [fit_point(problem, settings) for problem in problems]
     for point in points:
-        warn_if_unconverged(point, settings)
         warn_if_reversed(point, settings)
     replicates = replicate_fits(problems, points, settings)
+    warn_if_unconverged(points, settings, replicates, names)
     results = {
         name: assemble(problem, point, settings, summarise(reps, point, settings))
         for name, problem, point, reps in zip(names, problems, points, replicates)

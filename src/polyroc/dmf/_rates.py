@@ -65,11 +65,13 @@ MAX_CELLS = 2**22
 
 
 class Column(NamedTuple):
-    """All samples in increasing order of one score column."""
+    """All samples in increasing order of one score column, and grouped by class."""
 
     order: np.ndarray  # sample indices, in score order
     scores: np.ndarray  # their scores, non-decreasing
     own_class: np.ndarray  # the indices of the samples of the column's class, in score order
+    grouped: np.ndarray  # sample indices class by class (classes in index order), each class in score order
+    starts: np.ndarray  # (k + 1,) where each class begins in ``grouped``
 
 
 class Pool(NamedTuple):
@@ -81,6 +83,29 @@ class Pool(NamedTuple):
     positives_before: np.ndarray  # (m + 1,) number of positive samples among the first i
 
 
+class ColumnPools(NamedTuple):
+    """The pools of the pairs (a, ·) of one column a, concatenated (each :class:`Pool` is a view of them).
+
+    ``coarse_positive`` and ``coarse_negative`` locate, in the class running
+    sums of :class:`_ClassSums`, the positives and the negatives among the first
+    p samples of a pool for p = 0, s, 2s, ... and the pool's size (s =
+    ``step``, see :func:`coarse_step`), pool after pool from ``coarse_start``.
+    """
+
+    positive_class: int
+    pairs: np.ndarray  # (p,) indices of the pairs in PairPools.pairs
+    negative: np.ndarray  # (p,) their negative classes
+    scores: np.ndarray  # the pools' scores, one pool after another
+    score_start: np.ndarray  # (p,) where each pool begins in ``scores``
+    sizes: np.ndarray  # (p,) pool sizes
+    before: np.ndarray  # the pools' ``positives_before`` (m + 1 entries each), one after another
+    before_start: np.ndarray  # (p,) where each pool begins in ``before``
+    coarse_positive: np.ndarray
+    coarse_negative: np.ndarray
+    coarse_start: np.ndarray  # (p + 1,)
+    step: int  # the positions between coarse points, s
+
+
 class PairPools(NamedTuple):
     """Everything about the data that does not change between bootstrap replicates."""
 
@@ -88,6 +113,7 @@ class PairPools(NamedTuple):
     pools: list  # K pools, one per pair
     columns: list  # k sorted columns
     mode: str
+    by_column: list  # k ColumnPools (None for a column without pairs)
 
 
 class Rates(NamedTuple):
@@ -293,7 +319,7 @@ def prepare_problem(
             UndefinedMetricWarning,
             stacklevel=3,
         )
-    pools = _build_pools(y, scores, pairs, cutoff_grid)
+    pools = _build_pools(y, scores, pairs, cutoff_grid, levels.size)
     dropped_labels = tuple((classes[a].item(), classes[b].item()) for a, b in dropped)
     return Problem(y, scores, classes, pools, levels[::-1].copy(), dropped_labels, weights)
 
@@ -359,42 +385,252 @@ def _ordered_pairs(support):
     return np.array(kept, dtype=np.intp).reshape(-1, 2), dropped
 
 
-def _build_pools(y, scores, pairs, mode):
-    """Sort each score column once and cut out every pair's samples."""
+def _build_pools(y, scores, pairs, mode, n_levels):
+    """Sort each score column once, group it by class and cut out every pair's samples."""
     k = scores.shape[1]
     small_labels = y.astype(np.min_scalar_type(k))
-    columns, memberships = [], []
+    starts = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=k))))
+    columns, by_column, pools = [], [], [None] * len(pairs)
     for a in range(k):
         column_scores = np.ascontiguousarray(scores[:, a])
         order = np.argsort(column_scores, kind="stable")
         labels = small_labels[order]
-        member = [labels == c for c in range(k)]
-        columns.append(Column(order, column_scores[order], order[member[a]]))
-        memberships.append(member)
-    pools = []
-    for a, b in pairs:
-        member = memberships[a]
-        position = np.flatnonzero(member[a] | member[b])
-        positive = member[a][position]
-        before = np.zeros(position.size + 1, dtype=np.int64)
-        np.cumsum(positive, out=before[1:])
-        pools.append(Pool(columns[a].order[position], columns[a].scores[position], positive, before))
-    return PairPools(pairs, pools, columns, mode)
+        grouped = order[np.argsort(labels, kind="stable")]
+        column = Column(order, column_scores[order], grouped[starts[a] : starts[a + 1]], grouped, starts)
+        columns.append(column)
+        in_column = np.flatnonzero(pairs[:, 0] == a)
+        by_column.append(
+            _column_pools(column, labels, a, in_column, pairs[in_column, 1], pools, n_levels)
+            if in_column.size
+            else None
+        )
+    return PairPools(pairs, pools, columns, mode, by_column)
 
 
-def batch_rates(pools, levels, multiplicities=None, weights=None):
+def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
+    """The :class:`ColumnPools` of column a's pairs; fills their entries of ``pools`` with views of it."""
+    positions = [np.flatnonzero((labels == a) | (labels == b)) for b in negatives]
+    sizes = np.array([p.size for p in positions], dtype=np.intp)
+    score_start = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    before_start = score_start + np.arange(sizes.size)
+    everything = np.concatenate(positions)
+    samples, scores, positive = column.order[everything], column.scores[everything], labels[everything] == a
+    before = np.zeros(everything.size + sizes.size, dtype=np.intp)
+    base = column.starts[:-1] + np.arange(column.starts.size - 1)  # class c's running sums begin at base[c]
+    step = coarse_step(int(sizes.sum()), 2 * n_levels * sizes.size)
+    coarse_positive, coarse_negative = [], []
+    for j, b, size, start, first in zip(in_column, negatives, sizes, score_start, before_start):
+        own = before[first : first + size + 1]
+        np.cumsum(positive[start : start + size], out=own[1:])
+        pools[j] = Pool(
+            samples[start : start + size], scores[start : start + size], positive[start : start + size], own
+        )
+        coarse = np.append(np.arange(0, size, step), size)
+        coarse_positive.append(base[a] + own[coarse])
+        coarse_negative.append(base[b] + coarse - own[coarse])
+    coarse_start = np.concatenate(([0], np.cumsum([c.size for c in coarse_positive])))
+    return ColumnPools(
+        a, in_column, negatives, scores, score_start, sizes, before, before_start,
+        np.concatenate(coarse_positive), np.concatenate(coarse_negative), coarse_start, step,
+    )  # fmt: skip
+
+
+def batch_rates(pools, levels, multiplicities=None, weights=None, positions=None):
     """Rates (b, T, K) of a batch of replicates given as multiplicities (b, n); None is b = 1.
 
     ``weights`` (n,), the relative sample weights, multiply the
-    multiplicities. For each pair, the weight of the pool at or below each
-    cut-off comes from the cumulative weights of the pool, that of its
-    positive class from the cumulative weights of the class in its column
-    (shared by the column's pairs), and the negative class's is the difference.
+    multiplicities. ``positions`` (n,), when given, is the column of each
+    sample in ``multiplicities`` (e.g. the class-by-class layout of
+    :func:`polyroc.resampling.stratum_multiplicities`); default the sample order.
+    Integer multiplicities take :func:`_rates_by_column`, real ones (sample
+    weights) :func:`_rates_by_pair`.
     """
     n_samples = pools.columns[0].order.size
     if weights is not None:
+        if positions is not None:
+            multiplicities, positions = multiplicities[:, positions], None
         multiplicities = weights[None] if multiplicities is None else multiplicities * weights
     weights = _compact(multiplicities, n_samples)
+    if weights.dtype.kind == "f":
+        return _rates_by_pair(pools, levels, weights)
+    return _rates_by_column(pools, levels, weights, positions)
+
+
+def coarse_step(pool_samples, order_statistics):
+    """Pool positions s between the coarse points of :func:`_coarse_bracket`: a power of 2, 1 for small pools.
+
+    The coarse points cost about 5 operations each (pool_samples / s of them),
+    the bisection about 13 per order statistic and step (log2 s steps); s
+    minimises the sum.
+
+    >>> coarse_step(360, 1980), coarse_step(19 * 10**4, 19 * 198), coarse_step(9 * 2 * 10**5, 9 * 198)
+    (1, 16, 256)
+    """
+    steps = 2 ** np.arange(11)
+    return int(steps[np.argmin(5 * pool_samples / steps + 13 * order_statistics * np.arange(11))])
+
+
+def _rates_by_column(pools, levels, weights, positions):
+    """Rates of integer multiplicities, one score column at a time, with no pass over a pair's pool.
+
+    Per column and replicate, one running sum of the multiplicities grouped by
+    class (:class:`_ClassSums`) gives the weight of any class below any
+    position of the column. A pair's merged pool is never summed: the weight
+    of its first p samples is the positives' running sum at
+    ``positives_before[p]`` plus the negatives' at ``p - positives_before[p]``,
+    and the order statistics of the type-7 and balanced quantiles are found by
+    bisection on p (:func:`_first_reaching`), a few dozen look-ups per cut-off.
+    """
+    batch, n_pairs = weights.shape[0], len(pools.pools)
+    shape = (batch, n_pairs, levels.size)
+    tpr, fpr, cutoffs = np.empty(shape), np.empty(shape), np.empty(shape)
+    for column, pooled in zip(pools.columns, pools.by_column):
+        if pooled is None:
+            continue
+        in_layout = column.grouped if positions is None else positions[column.grouped]
+        sums = _ClassSums(np.take(weights, in_layout, axis=1), column.starts, pooled)
+        if pools.mode == "pooled":
+            column_cutoffs = _pooled_cutoffs(pooled, sums, levels)
+        elif pools.mode == "balanced":
+            column_cutoffs = _balanced_cutoffs(pooled, sums, levels)
+        else:
+            in_layout = column.order if positions is None else positions[column.order]
+            ordered = np.take(weights, in_layout, axis=1)
+            flat = np.zeros(ordered.size + 1, dtype=np.int64)
+            np.cumsum(ordered, out=flat[1:])
+            column_cutoffs = np.repeat(
+                _type7_quantile(column.scores, ordered, levels, flat)[:, None], pooled.pairs.size, 1
+            )
+        cutoffs[:, pooled.pairs] = column_cutoffs
+        tpr[:, pooled.pairs], fpr[:, pooled.pairs] = _rates_at(pooled, sums, column_cutoffs)
+    return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, cutoffs)))
+
+
+class _ClassSums:
+    """Running sums of the multiplicities of each class in one column's score order, for a batch.
+
+    ``flat[r * width + base[c] + t]`` is the weight of the first t samples of
+    class c (in the column's score order) in replicate r: each class's sums
+    start with a 0, so ``width`` is n + k. ``positive`` (b, 1, 1) and
+    ``negative`` (b, p, 1) are the offsets ``r * width + base[c]`` of the
+    column's pairs' positive and negative classes, ``n_positive`` (b, 1, 1) and
+    ``n_negative`` (b, p, 1) their total weights.
+    """
+
+    def __init__(self, grouped, starts, pooled):
+        batch, n = grouped.shape
+        k = starts.size - 1
+        base = starts[:-1] + np.arange(k)
+        table = np.empty((batch, n + k), dtype=np.int64)
+        for c in range(k):
+            table[:, base[c]] = 0
+            np.cumsum(
+                grouped[:, starts[c] : starts[c + 1]],
+                axis=1,
+                dtype=np.int64,
+                out=table[:, base[c] + 1 : base[c + 1] if c + 1 < k else None],
+            )
+        self.flat = table.ravel()
+        rows = np.arange(batch, dtype=np.int64)[:, None, None] * (n + k)
+        self.positive = rows + base[pooled.positive_class]
+        self.negative = rows + base[pooled.negative][None, :, None]
+        sizes = np.diff(starts)
+        self.n_positive = np.take(self.flat, self.positive + sizes[pooled.positive_class])
+        self.n_negative = np.take(self.flat, self.negative + sizes[pooled.negative][None, :, None])
+
+    def below(self, pooled, position):
+        """Weights (positive, negative) of the first ``position`` (b, p, ...) samples of each pool."""
+        extra = (1,) * (position.ndim - 3)
+        start = pooled.before_start.reshape(1, -1, 1, *extra)
+        positives = np.take(pooled.before, start + position)
+        return (
+            np.take(self.flat, self.positive.reshape(-1, 1, 1, *extra) + positives),
+            np.take(self.flat, self.negative.reshape(*self.negative.shape, *extra) + (position - positives)),
+        )
+
+
+def _pooled_cutoffs(pooled, sums, levels):
+    """Type-7 quantiles (b, p, T) of each pool, as :func:`_type7_quantile` computes them, found by bisection.
+
+    The ranks of the two order statistics are located first among the pool
+    positions 0, s, 2s, ... (:func:`coarse_step`), whose weights are two
+    look-ups each, with one ``searchsorted`` over all pools and replicates;
+    bisection then needs only log2(s) steps.
+    """
+    count = sums.n_positive + sums.n_negative  # (b, p, 1)
+    virtual = (count - 1) * levels
+    below = np.floor(virtual)
+    gamma = virtual - below
+    ranks = np.minimum(np.stack([below, below + 1], axis=3), count[..., None] - 1).astype(np.int64)
+    low, high = _coarse_bracket(pooled, sums, ranks, count)
+    sizes = pooled.sizes.reshape(1, -1, 1, 1)
+    found = _first_reaching(pooled, sums, lambda pos, neg: pos + neg > ranks, low, np.minimum(high, sizes), pooled.step)
+    values = np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1, 1) + found - 1)
+    return _lerp(values[..., 0], values[..., 1], gamma)
+
+
+def _coarse_bracket(pooled, sums, ranks, count):
+    """Pool positions (low, high) with at most ``ranks`` weight before ``low`` and more before ``high``."""
+    batch, n_pools = ranks.shape[:2]
+    coarse = np.take(sums.flat.reshape(batch, -1), pooled.coarse_positive, axis=1)
+    coarse += np.take(sums.flat.reshape(batch, -1), pooled.coarse_negative, axis=1)
+    # one increasing sequence: pool i of replicate r shifted by (r p + i) times more than any weight
+    step = int(count.max()) + 2
+    segment = np.repeat(np.arange(n_pools), np.diff(pooled.coarse_start))
+    shift = (np.arange(batch)[:, None] * n_pools + np.arange(n_pools)[None, :]) * step
+    coarse += shift[:, segment]
+    keys = np.maximum(ranks, -1) + shift[:, :, None, None]
+    found = np.searchsorted(coarse.ravel(), keys.ravel(), side="right").reshape(ranks.shape)
+    first = np.arange(batch)[:, None] * segment.size + pooled.coarse_start[:-1][None, :]
+    points = np.maximum(found - first[:, :, None, None], 1)  # coarse points with at most ``ranks`` before them
+    return (points - 1) * pooled.step, points * pooled.step
+
+
+def _balanced_cutoffs(pooled, sums, levels):
+    """The balanced cut-offs (b, p, T) of :func:`_balanced_quantile`, with the same integer comparison."""
+    n_pos, n_neg = sums.n_positive, sums.n_negative
+    target = (2 * levels) * (n_pos * n_neg) * (1 - BALANCED_RTOL)
+    low = np.zeros(target.shape, dtype=np.intp)
+    high = np.broadcast_to(pooled.sizes.reshape(1, -1, 1), target.shape)
+    found = _first_reaching(
+        pooled, sums, lambda pos, neg: pos * n_neg + neg * n_pos >= target, low, high, int(pooled.sizes.max())
+    )
+    return np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1) + found - 1)
+
+
+def _first_reaching(pooled, sums, reached, low, high, width):
+    """Bisection: the first pool position in (low, high] whose weights before it are ``reached``.
+
+    ``reached(positive, negative)`` must be monotone in the position, false at
+    ``low`` and true at ``high``; ``width`` bounds ``high - low``.
+    """
+    for _ in range(int(width - 1).bit_length()):
+        middle = (low + high) >> 1
+        done = reached(*sums.below(pooled, middle))
+        high = np.where(done, middle, high)
+        low = np.where(done, low, middle)
+    return high
+
+
+def _rates_at(pooled, sums, cutoffs):
+    """TPR and FPR (b, p, T) of each pool at its cut-offs: the weights strictly above them."""
+    at_or_below = np.empty(cutoffs.shape, dtype=np.intp)
+    for i, (start, size) in enumerate(zip(pooled.score_start, pooled.sizes)):
+        at_or_below[:, i] = np.searchsorted(pooled.scores[start : start + size], cutoffs[:, i], side="right")
+    positive_below, negative_below = sums.below(pooled, at_or_below)
+    tpr = (sums.n_positive - positive_below) / sums.n_positive
+    fpr = (sums.n_negative - negative_below) / sums.n_negative
+    return tpr, fpr
+
+
+def _rates_by_pair(pools, levels, weights):
+    """Rates (b, T, K) of real weights (b, n), pool by pool (the weighted quantiles need each pool's sums).
+
+    For each pair, the weight of the pool at or below each cut-off comes from
+    the cumulative weights of the pool, that of its positive class from the
+    cumulative weights of the class in its column (shared by the column's
+    pairs), and the negative class's is the difference.
+    """
     batch, n_pairs = weights.shape[0], len(pools.pools)
     scratch = _Scratch(weights)
     shape = (batch, n_pairs, levels.size)

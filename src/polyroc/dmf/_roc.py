@@ -10,10 +10,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from polyroc._numeric import divide
+from polyroc._ranking import pairwise_wins
 from polyroc._results import Result, jsonable
+from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
-from polyroc.dmf._factorization import linear_predictor
+from polyroc.dmf._factorization import linear_predictor, single_blas_thread
 from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning
@@ -21,6 +24,8 @@ from polyroc.resampling import ConfidenceInterval
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
 REVERSAL_TOLERANCE = 0.01
+#: Default distance of a pairwise AUC from ½ below which a class's scores carry no ranking information.
+UNINFORMATIVE_TOLERANCE = 0.05
 
 
 class NonMonotoneCurveWarning(UserWarning):
@@ -93,6 +98,19 @@ class DmfRoc(Result):
         moves its intercept, the model's logit at the average pair effect
         V = 0. Above 0.01 :func:`roc_dmf` warns with
         :class:`NonMonotoneCurveWarning`.
+    pair_auc : ndarray of shape (K,)
+        Ranking information of each pair's rates: Hand & Till's (2001)
+        Â(a|b), the share of (class-a, class-b) sample pairs that column a's
+        score ranks with the class-a sample higher (ties ½; weighted with
+        sample weights), for ``pairs[j] = (a, b)``. It is the area under the
+        empirical pairwise ROC whose rates ``tpr_matrix[:, j]`` and
+        ``fpr_matrix[:, j]`` sample: ½ means that column of rates carries no
+        ranking information (TPR = FPR at every cut-off).
+    class_auc : ndarray of shape (k,)
+        For each class a (in ``classes`` order), the mean of Â(a|b) over the
+        other classes b with samples: how well class a's own score column
+        ranks its samples above those of every other class (NaN for a class
+        without samples). See :meth:`uninformative_classes`.
     settings : dict
         The options: ``cutoff_grid``, ``n_levels``, ``method``, ``weighting``
         (``"custom"`` for user weights), ``trials``, ``monotone``,
@@ -124,15 +142,66 @@ class DmfRoc(Result):
     settings: dict
     bootstrap: DmfBootstrap | None = None
     max_reversal: float = 0.0
+    pair_auc: np.ndarray | None = None
+    class_auc: np.ndarray | None = None
 
     @property
     def ci(self) -> ConfidenceInterval | None:
         """The bootstrap :class:`~polyroc.resampling.ConfidenceInterval` of D, or None."""
         return None if self.bootstrap is None else self.bootstrap.ci
 
+    def uninformative_classes(self, tolerance: float = UNINFORMATIVE_TOLERANCE) -> list:
+        """Classes whose score column carries no ranking information against any other class.
+
+        A class a is listed when every pairwise AUC Â(a|b) of its score
+        column (:attr:`pair_auc`, b any other class with samples) lies within
+        ``tolerance`` of ½: its TPR and FPR columns are (nearly) equal at every
+        cut-off, so whatever the accuracy of the classifier, the scores of
+        class a do not rank its samples above the others (typically a column
+        of tied or constant scores, e.g. a rare class a model never predicts).
+        D averages these pairs with the informative ones.
+
+        Parameters
+        ----------
+        tolerance : float, default=0.05
+            Largest distance of Â(a|b) from ½, in [0, 0.5].
+
+        Returns
+        -------
+        list
+            Class labels, in ``classes`` order (empty when every column ranks).
+
+        Raises
+        ------
+        ValueError
+            If ``tolerance`` is not in [0, 0.5].
+
+        Examples
+        --------
+        >>> y = np.repeat([0, 1, 2], 20)
+        >>> P = np.column_stack([(y == 0) + 0.1 * np.arange(60) % 1, (y == 1) * 1.0, np.full(60, 1 / 3)])
+        >>> roc_dmf(y, P, n_levels=9).uninformative_classes()
+        [2]
+        """
+        tolerance = check_real("tolerance", tolerance, low=0, high=0.5, closed="both")
+        if self.pair_auc is None:
+            return []
+        position = {label: i for i, label in enumerate(self.classes.tolist())}
+        distance = np.full(self.classes.size, -np.inf)
+        for (a, _), auc in zip(self.pairs.tolist(), self.pair_auc):
+            distance[position[a]] = max(distance[position[a]], abs(auc - 0.5))
+        return [label for label, far in zip(self.classes.tolist(), distance) if np.isfinite(far) and far <= tolerance]
+
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready data (see :meth:`polyroc._results.Result.to_dict`), and ``ci``."""
-        return {**super().to_dict(), "ci": jsonable(self.ci)}
+        """Every field as JSON-ready data (see :meth:`Result.to_dict`), ``ci`` and ``uninformative_classes``.
+
+        ``uninformative_classes`` is :meth:`uninformative_classes` at its default tolerance.
+        """
+        return {
+            **super().to_dict(),
+            "ci": jsonable(self.ci),
+            "uninformative_classes": jsonable(self.uninformative_classes()),
+        }
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per curve point (level, FPR-like, TPR-like), in cut-off order."""
@@ -285,7 +354,8 @@ def roc_dmf(
     UndefinedMetricWarning
         Pairs with an empty class were dropped.
     ConvergenceWarning
-        The fit (or some bootstrap refits) stopped at ``max_iter``.
+        The fit or some bootstrap refits stopped at ``max_iter``: at most one
+        warning per call, with the number of refits concerned.
     NonMonotoneCurveWarning
         The fitted curve decreases by more than 0.01 somewhere (see
         ``DmfRoc.max_reversal``).
@@ -330,25 +400,42 @@ def roc_dmf(
         one_binary_pair=True,
     )
     check_bootstrap_size(problem, settings)
-    point = fit_point(problem, settings)
-    warn_if_unconverged(point, settings)
+    with single_blas_thread():
+        point = fit_point(problem, settings)
     warn_if_reversed(point, settings)
-    boot = None
+    boot = replicates = None
     if settings.bootstrap is not None:
-        replicates = replicate_fits([problem], [point], settings)[0]
-        boot = summarise(replicates, point, settings)
+        replicates = replicate_fits([problem], [point], settings)
+        boot = summarise(replicates[0], point, settings)
+    warn_if_unconverged([point], settings, replicates)
     return assemble(problem, point, settings, boot)
 
 
-def warn_if_unconverged(point, settings):
-    """Warn with :class:`ConvergenceWarning` when the point fit reached ``max_iter``."""
-    if not point.factorization.converged[0]:
-        warnings.warn(
-            f"the factorization did not converge within max_iter={settings.max_iter} iterations "
-            f"(deviance {point.factorization.deviance[0]:.6g}, tol={settings.tol:g}); raise max_iter",
-            ConvergenceWarning,
-            stacklevel=3,
+def warn_if_unconverged(points, settings, replicates=None, names=None):
+    """One :class:`ConvergenceWarning` per call, for the point fits and bootstrap refits that reached ``max_iter``.
+
+    ``points`` and ``replicates`` (None without a bootstrap) hold one entry
+    per model, ``names`` their names (None for one model). Nothing is said
+    when every fit converged.
+    """
+    stuck = [i for i, point in enumerate(points) if not point.factorization.converged[0]]
+    failed = 0 if replicates is None else sum(r.n_unconverged for r in replicates)
+    if not stuck and not failed:
+        return
+    parts = []
+    if stuck:
+        which = "the fit" if names is None else "the fits of " + ", ".join(repr(names[i]) for i in stuck)
+        deviance = ", ".join(f"{points[i].factorization.deviance[0]:.6g}" for i in stuck)
+        parts.append(f"{which} did not converge within max_iter={settings.max_iter} iterations (deviance {deviance})")
+    if failed:
+        total = settings.n_boot * len(replicates)
+        parts.append(
+            f"{failed} of {total} bootstrap refits did not converge within max_iter={settings.max_iter}, "
+            "from the point fit nor from their own start (their D is kept)"
         )
+    warnings.warn(
+        f"ROC-DMF: {'; '.join(parts)}; tol={settings.tol:g}: raise max_iter or tol", ConvergenceWarning, stacklevel=3
+    )
 
 
 def curve_reversal(point):
@@ -410,4 +497,19 @@ def assemble(problem, point, settings, boot):
         settings=settings_record(problem, settings),
         bootstrap=boot,
         max_reversal=curve_reversal(point).amount,
+        **ranking_information(problem),
     )
+
+
+def ranking_information(problem):
+    """``pair_auc`` (K,) and ``class_auc`` (k,) of a problem: Hand & Till's Â(a|b) from one sort per column."""
+    wins = pairwise_wins(problem.y, problem.scores, problem.weights)
+    support = np.bincount(problem.y, weights=problem.weights, minlength=problem.classes.size).astype(np.float64)
+    a_given_b = divide(wins, support[:, None] * support[None, :], np.nan)
+    pairs = problem.pools.pairs
+    present = support > 0
+    off_diagonal = present[None, :] & ~np.eye(support.size, dtype=bool)
+    totals = np.where(off_diagonal, a_given_b, 0.0).sum(axis=1)
+    others = off_diagonal.sum(axis=1)
+    class_auc = np.where(present & (others > 0), totals / np.maximum(others, 1), np.nan)
+    return {"pair_auc": a_given_b[pairs[:, 0], pairs[:, 1]], "class_auc": class_auc}
