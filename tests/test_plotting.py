@@ -469,3 +469,21 @@ def test_result_plot_methods_delegate_to_the_displays():
     assert heatmap.ax_ is not None
     with pytest.raises(ValueError):
         tune_thresholds(y, P, resolution=6).plot()
+
+
+def test_profile_upper_envelope_takes_the_best_score_of_the_steps_in_each_bin():
+    from polyroc.plotting._profile import upper_envelope
+
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        n_steps = int(rng.integers(5, 60))
+        edges = np.sort(rng.uniform(-1, 1, n_steps + 1))
+        values = rng.normal(size=n_steps)
+        max_steps = int(rng.integers(1, 5))
+        envelope, grid = upper_envelope(values, edges, max_steps=max_steps)
+        assert grid[0] == edges[0] and grid[-1] == edges[-1] and envelope.size == max_steps
+        for b in range(max_steps):  # brute force: every step overlapping the bin
+            overlapping = [values[i] for i in range(n_steps) if edges[i] < grid[b + 1] and edges[i + 1] > grid[b]]
+            assert envelope[b] == max(overlapping)
+    few = np.array([0.2, 0.5])
+    assert np.array_equal(upper_envelope(few, np.array([0.0, 1.0, 2.0]))[0], few)

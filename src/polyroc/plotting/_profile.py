@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc.plotting._base import Display
@@ -11,6 +12,30 @@ from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_li
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 
 __all__ = ["TuningProfileDisplay"]
+
+
+#: Steps drawn per profile at most; beyond, the upper envelope over as many bins.
+MAX_DRAWN_STEPS = 2000
+
+
+def upper_envelope(values, edges, max_steps=MAX_DRAWN_STEPS):
+    """A step function (``values`` between ``edges``) reduced to at most ``max_steps`` equal-width bins.
+
+    Each bin takes the largest value of the steps that overlap it; a function
+    with few steps is returned unchanged.
+
+    >>> upper_envelope(np.array([1.0, 3.0, 2.0, 0.0]), np.array([0.0, 1.0, 1.5, 2.0, 4.0]), max_steps=2)
+    (array([3., 0.]), array([0., 2., 4.]))
+    """
+    values, edges = np.asarray(values, dtype=np.float64), np.asarray(edges, dtype=np.float64)
+    if values.size <= max_steps:
+        return values, edges
+    grid = np.linspace(edges[0], edges[-1], max_steps + 1)
+    active_at_start = values[np.clip(np.searchsorted(edges, grid[:-1], side="right") - 1, 0, values.size - 1)]
+    start_bin = np.clip(np.searchsorted(grid, edges[:-1], side="right") - 1, 0, max_steps - 1)
+    envelope = active_at_start.copy()
+    np.maximum.at(envelope, start_bin, values)
+    return envelope, grid
 
 
 class TuningProfileDisplay(Display):
@@ -136,6 +161,11 @@ class TuningProfileDisplay(Display):
     ) -> TuningProfileDisplay:
         """Draw one step line per class, τ* and the argmax level.
 
+        A profile of more than :data:`MAX_DRAWN_STEPS` steps (one per row on
+        large data) is drawn as its upper envelope over that many equal-width
+        bins of δ: each bin shows the best score reached inside it, so the
+        maxima stay exact and the drawing costs the same at any n.
+
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
@@ -187,7 +217,7 @@ class TuningProfileDisplay(Display):
                     "label": f"τ_{label} (τ* = {profile.threshold[j]:.3f})",
                     **styles[j],
                 }
-                line = ax.stairs(values, edges, **style)
+                line = ax.stairs(*upper_envelope(values, edges), **style)
             self.lines_.append(line)
         ax.axvline(0.0, color="black", linestyle=":", linewidth=1)
         self.argmax_line_ = None

@@ -135,8 +135,13 @@ def _roc_and_pr(analysis, inputs):
             RocCurveDisplay.from_result(analysis.cloud.ovr_curves, ax=axes[0])
         else:
             RocCurveDisplay.from_predictions(y, scores, ax=axes[0], **options)
-        PrecisionRecallDisplay.from_predictions(
-            y, scores, ax=axes[1], plot_chance_level=inputs.classes.size <= MANY_CLASSES, **options
+        PrecisionRecallDisplay.from_predictions(  # dropped points change no drawn step
+            y,
+            scores,
+            ax=axes[1],
+            drop_intermediate=True,
+            plot_chance_level=inputs.classes.size <= MANY_CLASSES,
+            **options,
         )
         for ax in axes:
             loc = "lower right" if ax is axes[0] else "lower left"
