@@ -36,19 +36,11 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from _common import dirichlet_problem
 
 from polyroc.dmf import roc_dmf
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def dirichlet_case(n, m, seed=0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, m, n)
-    alpha = np.ones((n, m))
-    alpha[np.arange(n), y] += 1.5
-    scores = rng.gamma(alpha)
-    return y, scores / scores.sum(axis=1, keepdims=True)
 
 
 def forest_case(seed=0):
@@ -96,7 +88,7 @@ def timed(function):
 
 def run_case(case, n_boot, old_roc_dmf, baseline_boot):
     """Time both versions; the baseline runs ``baseline_boot`` replicates (if fewer) and is extrapolated."""
-    y, P = forest_case() if case == "forest" else dirichlet_case(*(int(float(v)) for v in case.split("x")))
+    y, P = forest_case() if case == "forest" else dirichlet_problem(*(int(float(v)) for v in case.split("x")))
     options = {"bootstrap": "stratified", "random_state": 0}
     old_boot = min(n_boot, baseline_boot)
     measured, old = timed(lambda: old_roc_dmf(y, P, n_boot=old_boot, **options))

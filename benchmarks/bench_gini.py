@@ -26,7 +26,7 @@ import time
 import warnings
 
 import numpy as np
-from _common import best_time, make_problem
+from _common import best_time, dirichlet_problem, make_problem
 
 from polyroc._validation import check_random_state
 from polyroc.gini import WhiteningWarning, gini_mean_difference, gini_roc
@@ -35,17 +35,6 @@ from polyroc.gini._roc import BAND_POINTS, _aggregate, _replicate_weights, _Vert
 from polyroc.resampling import bootstrap_multiplicities
 
 OPTIONS = {"singular": "limit", "ridge": None, "constant": "drop"}
-
-
-def dirichlet_problem(n, m, seed=0):
-    """Labels and Dirichlet-like probability rows favouring the true class (the report's timing data)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, m, n)
-    alpha = np.ones((n, m))
-    alpha[np.arange(n), y] += 1.5
-    scores = rng.gamma(alpha)
-    scores /= scores.sum(1, keepdims=True)
-    return y, scores
 
 
 def previous_replicates(y, scores, n_boot, random_state, budget_seconds):

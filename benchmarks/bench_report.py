@@ -33,24 +33,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from _common import dirichlet_problem
 
 CASES = ("1e4x10", "1e5x10", "1e5x20", "1e6x10", "vowel")
 STEP_KEYS = ("metrics", "threshold tuning", "ROC clouds", "Gini-weighted ROC", "ROC-DMF", "figures", "html")
 
 
-def dirichlet_case(n, m, seed=0):
-    """Test and validation labels and scores: Dirichlet rows that favour the true class."""
-    rng = np.random.default_rng(seed)
-
-    def draw():
-        y = rng.integers(0, m, n)
-        alpha = np.ones((n, m))
-        alpha[np.arange(n), y] += 1.5
-        scores = rng.gamma(alpha)
-        return y, scores / scores.sum(axis=1, keepdims=True)
-
-    (y, scores), (y_val, val_scores) = draw(), draw()
+def dirichlet_case(n, m):
+    """Test and validation labels and scores of ``dirichlet_problem`` (seeds 0 and 1)."""
+    (y, scores), (y_val, val_scores) = dirichlet_problem(n, m, seed=0), dirichlet_problem(n, m, seed=1)
     return y, {"model": scores}, y_val, {"model": val_scores}
 
 

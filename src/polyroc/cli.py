@@ -810,7 +810,8 @@ def _add_input_options(parser, labels=True, weights=True):
         type=_column_list,
         default=None,
         help="the score columns, one per class, named by the class (default: the columns named by a label of "
-        "the label column; other columns are not read)"
+        "the label column, and the other numeric columns (classes without rows); text columns and columns of "
+        "distinct whole numbers such as ids are not read)"
         if labels
         else "not used: the score columns are the classes of --tau (default: none)",
     )
