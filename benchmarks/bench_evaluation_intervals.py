@@ -9,12 +9,19 @@
    replicates (``--baseline-boot``): its replicate time is then scaled to B
    and marked "extrapolated". Both must give the same intervals (checked
    when the baseline runs all B replicates). Prints ratio = new / baseline.
-2. Correctness at scale. For one (n, m), the intervals of accuracy and the OvR
+2. Integer multiplicities. Without sample weights the AUCs of a replicate
+   take its multiplicities as small integers (uint8) rather than float64
+   rows; times ``evaluate`` both ways on the same data in the same process
+   (the float64 rows forced by patching
+   ``evaluation.integer_weights_are_exact``), checks that every interval is
+   bit-identical and prints ratio = integer / float64.
+3. Correctness at scale. For one (n, m), the intervals of accuracy and the OvR
    macro AUC equal the quantiles of a loop calling scikit-learn on every
    replicate (weights = multiplicity).
 
 Run: python benchmarks/bench_evaluation_intervals.py [--sizes 10000x10,100000x20] [--n-boot B]
      [--baseline-boot B0] [--check-n N --check-m M]
+     [--integer-sizes 100000x10,1000000x10 --integer-boot 1000,200] [--only-integer]
 """
 
 import argparse
@@ -178,6 +185,25 @@ def compare(n, m, n_boot, baseline_boot):
     )
 
 
+def compare_integer_rows(n, m, n_boot):
+    y, P = dirichlet_problem(n, m)
+    t_integer, integer = timed(lambda: evaluate(y, P, n_boot=n_boot, random_state=0))
+    with mock.patch.object(evaluation, "integer_weights_are_exact", lambda n_samples, n_classes: False):
+        t_float, floating = timed(lambda: evaluate(y, P, n_boot=n_boot, random_state=0))
+    same = _all_bounds(integer) == _all_bounds(floating)
+    print(
+        f"{n:>9,} {m:>4} {n_boot:>6} {t_float:>10.2f} {t_integer:>10.2f} {t_integer / t_float:>8.4f}  {same}",
+        flush=True,
+    )
+
+
+def _all_bounds(result):
+    """Every interval's (low, high), per-class ones included, for a bitwise comparison."""
+    return [(ci.low, ci.high) for ci in result.intervals.values()] + [
+        (ci.low, ci.high) for by_class in result.class_intervals.values() for ci in by_class.values()
+    ]
+
+
 def sklearn_check(n, m, n_boot):
     y, P = dirichlet_problem(n, m, seed=1)
     result = evaluate(y, P, n_boot=n_boot, random_state=0)
@@ -201,7 +227,18 @@ def main():
     parser.add_argument("--check-n", type=int, default=20_000)
     parser.add_argument("--check-m", type=int, default=6)
     parser.add_argument("--check-boot", type=int, default=200)
+    parser.add_argument("--integer-sizes", default="100000x10,1000000x10", help="n x m of the integer-rows timing")
+    parser.add_argument("--integer-boot", default="1000,200", help="replicates per size of the integer-rows timing")
+    parser.add_argument("--only-integer", action="store_true", help="time only the integer against the float64 rows")
     args = parser.parse_args()
+    print("evaluate(y, P, n_boot=B): AUCs of float64 weight rows vs integer multiplicities, same process, seconds")
+    print(f"{'n':>9} {'m':>4} {'B':>6} {'float64 s':>10} {'integer s':>10} {'ratio':>8}  same bits")
+    integer_sizes = [tuple(int(v) for v in size.split("x")) for size in args.integer_sizes.split(",")]
+    for (n, m), n_boot in zip(integer_sizes, [int(b) for b in args.integer_boot.split(",")]):
+        compare_integer_rows(n, m, n_boot)
+    if args.only_integer:
+        return
+    print()
     sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
     baseline = [int(b) for b in args.baseline_boot.split(",")]
     print("evaluate(y, P, n_boot=B): previous engine (baseline) vs now, same process, seconds")

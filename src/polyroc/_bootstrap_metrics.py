@@ -5,7 +5,7 @@ Row r of a batch ``weight_rows`` (b, n) weights sample s by ``weight_rows[r, s]`
 
 :class:`GroupedRankings` (used by :func:`polyroc.evaluate`) takes samples
 grouped by class. Per score column it sorts the positives once and places
-every other score among them; a weight row then costs one cumulative sum over
+the scores of the other classes among them; a weight row then costs one cumulative sum over
 the positives, one gather per compared score and one dot product per class,
 on arrays small enough to stay in cache: O(n m) per row for the pairwise wins
 and O(n m) for the micro average, with no sort and no one-hot product.
@@ -19,12 +19,13 @@ gathers whole rows, through the pairwise wins of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._numeric import divide
+from polyroc._parallel import chunk_map
 from polyroc._ranking import average_classes, count_wins, hand_till, ovr_auc, sum_per_class
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Rankings",
     "binary_auc",
     "grouped_chunk_rows",
+    "integer_weights_are_exact",
     "rank_chunk_rows",
     "ranking_aucs",
     "weighted_means",
@@ -222,20 +224,30 @@ class PositiveGaps:
         index[tied] = positives.size + 1 + which.ravel()
         return cls(positives[order], index, ranges, np.searchsorted(sorted_score, sorted_score[ranges], side="right"))
 
-    def half_sums(self, weight_row: np.ndarray, out: np.ndarray) -> tuple[np.ndarray, float]:
+    def half_sums(
+        self, weight_row: np.ndarray, out: np.ndarray, scratch: np.ndarray | None = None
+    ) -> tuple[np.ndarray, float]:
         """``Q[below] + Q[upto]`` of every gap and tied range under ``weight_row`` (n,), and the total ``Q[-1]``.
 
-        ``out`` is a buffer of at least ``positives.size + 1 + tie_below.size`` floats.
+        ``out`` is a buffer of at least ``positives.size + 1 + tie_below.size``
+        values, of the type of the sums: float64, or int32 for integer weights
+        (exact while ``2 * weight_row.sum() < 2**31``). When its type is not
+        that of ``weight_row``, the weights of the positives are gathered into
+        ``scratch`` (of the type of ``weight_row``, at least ``positives.size`` long).
         """
         n_gaps = self.positives.size + 1
         cumulative = out[:n_gaps]
-        cumulative[0] = 0.0
-        np.take(weight_row, self.positives, out=cumulative[1:])
-        np.cumsum(cumulative[1:], out=cumulative[1:])
+        cumulative[0] = 0
+        if out.dtype == weight_row.dtype:
+            np.take(weight_row, self.positives, out=cumulative[1:])
+            np.cumsum(cumulative[1:], out=cumulative[1:])
+        else:
+            gathered = np.take(weight_row, self.positives, out=scratch[: self.positives.size])
+            np.cumsum(gathered, dtype=out.dtype, out=cumulative[1:])
         total = float(cumulative[-1])
         sums = out[: n_gaps + self.tie_below.size]
         np.add(cumulative[self.tie_below], cumulative[self.tie_upto], out=sums[n_gaps:])
-        cumulative *= 2.0
+        cumulative *= 2
         return sums, total
 
     @property
@@ -257,9 +269,49 @@ def _sorted_positions(sorted_score, compared_score):
 
 
 def _half_sum_dot(sums, index, weights, buffer):
-    """``sum_s weights[s] * sums[index[s]]`` for ``index`` (L,) and ``weights`` (L,), through ``buffer``."""
+    """``sum_s weights[s] * sums[index[s]]`` for ``index`` (L,) and ``weights`` (L,), through ``buffer``.
+
+    Integer sums are accumulated in int64: the exact value, which float64
+    also reaches while every partial sum is an integer below 2**53.
+    """
     gathered = np.take(sums, index, out=buffer[: index.size])
-    return float(np.einsum("i,i->", gathered, weights))  # not BLAS: no thread pool inside the chunk threads
+    exact = np.int64 if sums.dtype.kind in "iu" else None
+    return float(np.einsum("i,i->", gathered, weights, dtype=exact))  # not BLAS: no thread pool inside the threads
+
+
+def _summed_half_sum_dot(sums, index, weights, buffer):
+    """``sum_c sum_s weights[s] * sums[index[c, s]]`` of integer ``sums``: the gathers added up, then one dot."""
+    added = np.take(sums, index[0], out=buffer[: index.shape[1]])
+    if index.shape[0] > 1:
+        term = np.empty_like(added)
+        for row in index[1:]:
+            added += np.take(sums, row, out=term)
+    return float(np.einsum("i,i->", added, weights, dtype=np.int64))
+
+
+def integer_weights_are_exact(n_samples: int, n_classes: int) -> bool:
+    """Whether :meth:`GroupedRankings.aucs` of integer weight rows summing to ``n_samples`` gives float64's bits.
+
+    With integer weights every intermediate of the float64 computation is an
+    integer (or half of one) below 2**53, hence exact: the pairs of the micro
+    average count up to ``2 (m - 1) n**2``. The cumulative sums are int32, and
+    so are the ``m - 1`` gathered sums of a sample added up: ``2 (m - 1) n``
+    below 2**31.
+
+    >>> integer_weights_are_exact(10**6, 10), integer_weights_are_exact(10**8, 10)
+    (True, False)
+    """
+    return 2 * n_classes * n_samples < 2**31 and 2 * n_classes * n_samples**2 < 2**53
+
+
+def _cell_gaps(y, scores):
+    """:class:`PositiveGaps` of each sample's true-class score (positives) against its other scores, (m - 1, n)."""
+    n_samples, n_classes = scores.shape
+    rows = np.arange(n_samples)
+    other = np.ones((n_samples, n_classes), dtype=bool)
+    other[rows, y] = False
+    compared = np.ascontiguousarray(scores[other].reshape(n_samples, n_classes - 1).T)
+    return PositiveGaps.of(rows, scores[rows, y], compared)
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,6 +327,12 @@ class GroupedRankings:
     compared score and one dot product per class: O(n m) per row, with no
     sort, no one-hot product and arrays that stay in cache. Pairs tied on
     score count one half, as in :func:`polyroc._ranking.count_wins`.
+
+    Weight rows may be float64 or integers (bootstrap multiplicities, e.g.
+    uint8): integer rows keep the cumulative sums in int32 and the dot
+    products in int64, a fraction of the memory traffic of the cache-missing
+    gathers, and give the bits of the same rows as float64 wherever
+    :func:`integer_weights_are_exact` holds.
     """
 
     offsets: np.ndarray
@@ -284,20 +342,23 @@ class GroupedRankings:
     @classmethod
     def of(cls, y: np.ndarray, scores: np.ndarray) -> GroupedRankings:
         """Rankings of class codes ``y`` (n,), sorted ascending, and their scores (n, m)."""
-        n_samples, n_classes = scores.shape
-        offsets = np.searchsorted(y, np.arange(n_classes + 1))
-        columns = tuple(
-            PositiveGaps.of(np.arange(offsets[k], offsets[k + 1]), scores[offsets[k] : offsets[k + 1], k], scores[:, k])
-            for k in range(n_classes)
-        )
-        rows = np.arange(n_samples)
-        other = np.ones((n_samples, n_classes), dtype=bool)
-        other[rows, y] = False
-        compared = np.ascontiguousarray(scores[other].reshape(n_samples, n_classes - 1).T)
-        return cls(offsets, columns, PositiveGaps.of(rows, scores[rows, y], compared))
+        offsets = np.searchsorted(y, np.arange(scores.shape[1] + 1))
+
+        def column_gaps(k):
+            a, z = offsets[k], offsets[k + 1]
+            others = np.concatenate((scores[:a, k], scores[z:, k]))  # a class is not compared with itself
+            gaps = PositiveGaps.of(np.arange(a, z), scores[a:z, k], others)
+            return replace(gaps, index=np.insert(gaps.index, a, np.zeros(z - a, dtype=gaps.index.dtype)))
+
+        # the sorts release the GIL: the cells (the largest) and the columns run on every core
+        tasks = [lambda: _cell_gaps(y, scores), *(lambda k=k: column_gaps(k) for k in range(scores.shape[1]))]
+        cells, *columns = chunk_map(lambda task: task(), tasks)
+        return cls(offsets, tuple(columns), cells)
 
     def row_wins(self, weight_row: np.ndarray) -> tuple[np.ndarray, float]:
         """Pairwise wins (m, m) of :func:`polyroc._ranking.pairwise_wins` (diagonal 0) and micro-average wins.
+
+        ``weight_row`` (n,) is float64 or integer (see the class notes).
 
         The micro-average wins count (positive cell, negative cell) pairs of
         :func:`polyroc._ranking.micro_auc`.
@@ -305,21 +366,28 @@ class GroupedRankings:
         n_classes = len(self.columns)
         bounds = list(zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist()))
         class_weight = [float(weight_row[a:z].sum()) for a, z in bounds]
-        buffer = np.empty(max(max(gaps.size for gaps in self.columns), self.cells.size, weight_row.size))
-        gathered = np.empty(weight_row.size)
+        sum_type = np.int32 if weight_row.dtype.kind in "iu" else np.float64
+        buffer = np.empty(max(max(gaps.size for gaps in self.columns), self.cells.size, weight_row.size), sum_type)
+        gathered = np.empty(weight_row.size, sum_type)
+        scratch = None if sum_type is np.float64 else np.empty_like(weight_row)
         wins = np.zeros((n_classes, n_classes))
         for k, gaps in enumerate(self.columns):
-            sums, total = gaps.half_sums(weight_row, buffer)
+            sums, total = gaps.half_sums(weight_row, buffer, scratch)
             for j, (a, z) in enumerate(bounds):
                 if j != k and z > a:
                     pairs = _half_sum_dot(sums, gaps.index[a:z], weight_row[a:z], gathered)
                     wins[k, j] = total * class_weight[j] - pairs / 2
-        sums, total = self.cells.half_sums(weight_row, buffer)
-        pairs = sum(_half_sum_dot(sums, index, weight_row, gathered) for index in self.cells.index)
+        sums, total = self.cells.half_sums(weight_row, buffer, scratch)
+        if scratch is None:
+            pairs = sum(_half_sum_dot(sums, index, weight_row, gathered) for index in self.cells.index)
+        else:
+            pairs = _summed_half_sum_dot(sums, self.cells.index, weight_row, gathered)
         return wins, (n_classes - 1) * total * total - pairs / 2
 
     def aucs(self, weight_rows: np.ndarray, support: np.ndarray) -> dict[tuple[str, str], np.ndarray]:
         """The AUCs of :func:`ranking_aucs` for weight rows (b, n) of the grouped samples; ``support`` (b, m).
+
+        The rows are float64 or integer (see the class notes).
 
         Examples
         --------
@@ -335,7 +403,7 @@ class GroupedRankings:
         micro_wins = np.empty(weight_rows.shape[0])
         for r, row in enumerate(weight_rows):
             wins[r], micro_wins[r] = self.row_wins(row)
-        total = weight_rows.sum(axis=1)
+        total = weight_rows.sum(axis=1, dtype=np.float64)
         per_class = ovr_auc(wins, support)
         return {
             ("ovr", "macro"): per_class.mean(axis=-1),  # NaN when a class has no weight, as roc_auc_score
