@@ -29,6 +29,7 @@ import time
 from unittest import mock
 
 import numpy as np
+from _common import dirichlet_problem
 from sklearn import metrics as skm
 
 from polyroc import evaluation
@@ -37,18 +38,6 @@ from polyroc._numeric import divide
 from polyroc._ranking import average_classes, hand_till, ovr_auc
 from polyroc.evaluation import evaluate
 from polyroc.resampling import bootstrap_multiplicities
-
-
-def dirichlet_problem(n, m, seed=0):
-    """Labels and Dirichlet-like scores favouring the true class (the generator of the work item)."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, m, n)
-    alpha = np.ones((n, m))
-    alpha[np.arange(n), y] += 1.5
-    scores = rng.gamma(alpha)
-    scores /= scores.sum(1, keepdims=True)
-    return y, scores
-
 
 # --- the previous replicate engine, verbatim in substance -------------------------------------------------
 
