@@ -279,6 +279,18 @@ def _half_sum_dot(sums, index, weights, buffer):
     return float(np.einsum("i,i->", gathered, weights, dtype=exact))  # not BLAS: no thread pool inside the threads
 
 
+def _class_half_sum_dots(sums, index, weights, starts, buffer):
+    """``sum_s weights[s] * sums[index[s]]`` over each class of samples starting at ``starts`` (classes in order).
+
+    One gather and one product for all classes, then a sum per class
+    (``np.add.reduceat``). Integer sums are multiplied and added in int64:
+    the exact values, which float64 also reaches while they stay below 2**53.
+    """
+    gathered = np.take(sums, index, out=buffer[: index.size])
+    exact = np.int64 if sums.dtype.kind in "iu" else None
+    return np.add.reduceat(np.multiply(gathered, weights, dtype=exact), starts)
+
+
 def _summed_half_sum_dot(sums, index, weights, buffer):
     """``sum_c sum_s weights[s] * sums[index[c, s]]`` of integer ``sums``: the gathers added up, then one dot."""
     added = np.take(sums, index[0], out=buffer[: index.shape[1]])
@@ -371,12 +383,14 @@ class GroupedRankings:
         gathered = np.empty(weight_row.size, sum_type)
         scratch = None if sum_type is np.float64 else np.empty_like(weight_row)
         wins = np.zeros((n_classes, n_classes))
+        present = [j for j, (a, z) in enumerate(bounds) if z > a]
+        starts = self.offsets[present]
         for k, gaps in enumerate(self.columns):
             sums, total = gaps.half_sums(weight_row, buffer, scratch)
-            for j, (a, z) in enumerate(bounds):
-                if j != k and z > a:
-                    pairs = _half_sum_dot(sums, gaps.index[a:z], weight_row[a:z], gathered)
-                    wins[k, j] = total * class_weight[j] - pairs / 2
+            pairs = _class_half_sum_dots(sums, gaps.index, weight_row, starts, gathered)
+            for j, class_pairs in zip(present, pairs.tolist()):
+                if j != k:
+                    wins[k, j] = total * class_weight[j] - class_pairs / 2
         sums, total = self.cells.half_sums(weight_row, buffer, scratch)
         if scratch is None:
             pairs = sum(_half_sum_dot(sums, index, weight_row, gathered) for index in self.cells.index)
