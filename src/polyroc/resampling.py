@@ -100,17 +100,29 @@ def bootstrap_multiplicities(
     n_boot = check_positive_int("n_boot", n_boot)
     y = check_label_vector("y", y)
     rng = check_random_state(random_state)
-    strata = [np.flatnonzero(y == c) for c in np.unique(y)] if stratify else [np.arange(y.size)]
+    members, sizes = class_strata(y) if stratify else (np.arange(y.size), [y.size])
     if chunk_size is None:
         chunk_size = chunk_length(y.size * 8)
     chunk_size = check_positive_int("chunk_size", chunk_size)
-    members = np.concatenate(strata)
-    sizes = [stratum.size for stratum in strata]
     seeds = rng.spawn(n_boot)
     for start in range(0, n_boot, chunk_size):
         out = np.empty((min(chunk_size, n_boot - start), y.size), dtype=np.int64)
         out[:, members] = stratum_multiplicities(seeds[start : start + chunk_size], sizes, dtype=np.int64)
         yield out
+
+
+def class_strata(y: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The samples of each class of ``y`` one class after another (classes sorted), and the class sizes.
+
+    The layout of :func:`stratum_multiplicities` in a stratified bootstrap:
+    ``out[:, members] = stratum_multiplicities(seeds, sizes)`` puts the draws
+    back in the order of the samples.
+
+    >>> class_strata(np.array([1, 0, 1, 0, 0]))
+    (array([1, 3, 4, 0, 2]), [3, 2])
+    """
+    strata = [np.flatnonzero(y == c) for c in np.unique(y)]
+    return np.concatenate(strata), [stratum.size for stratum in strata]
 
 
 def stratum_multiplicities(

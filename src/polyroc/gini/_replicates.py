@@ -29,7 +29,7 @@ import numpy as np
 from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._ranking import tie_ends
 from polyroc.gini._whitening import has_constant_row_sum, whitening_from_moments
-from polyroc.resampling import bootstrap_multiplicities
+from polyroc.resampling import class_strata, stratum_multiplicities
 
 __all__ = [
     "ClassRanking",
@@ -304,29 +304,24 @@ def fitted_class_weights(basis, mean, covariance, size, options):
 class ReplicateDraws:
     """Multiplicities of any chunk of replicates, drawn where they are used (in a worker thread).
 
-    Replicate r is drawn, as :func:`polyroc.resampling.bootstrap_multiplicities`
-    draws it, from the r-th child of the generator's seed sequence: a chunk
-    starting at replicate ``start`` asks a copy of that sequence with ``start``
-    children already spawned. Creating the object spawns ``n_boot`` children
-    of ``rng``, as one call of ``bootstrap_multiplicities`` would, so the
-    generator is left in the same state; the draws are the same whatever the
-    chunks.
+    The replicates are those of :func:`polyroc.resampling.bootstrap_multiplicities`:
+    replicate r is drawn from the r-th child of ``rng`` (spawned here, in the
+    calling thread, as that function spawns them, so ``rng`` is left in the
+    same state). A chunk starts fresh generators from the children's seed
+    sequences, so the draws are the same whatever the chunks, however often
+    a chunk is drawn.
     """
 
     def __init__(self, y, n_boot, rng):
-        self.y = y
-        self.sequence = rng.bit_generator.seed_seq
-        self.first = self.sequence.n_children_spawned
+        self.n_samples = y.size
+        self.members, self.sizes = class_strata(y)
         self.bit_generator = type(rng.bit_generator)
-        self.sequence.spawn(n_boot)
+        self.sequences = [child.bit_generator.seed_seq for child in rng.spawn(n_boot)]
 
     def __call__(self, start, count):
-        """Multiplicities (count, n) of replicates ``start`` to ``start + count - 1``."""
-        parent = np.random.SeedSequence(
-            self.sequence.entropy,
-            spawn_key=self.sequence.spawn_key,
-            pool_size=self.sequence.pool_size,
-            n_children_spawned=self.first + start,
-        )
-        generator = np.random.Generator(self.bit_generator(parent))
-        return next(bootstrap_multiplicities(self.y, count, random_state=generator, chunk_size=count))
+        """Multiplicities (count, n) of replicates ``start`` to ``start + count - 1``, in the order of the samples."""
+        chunk = self.sequences[start : start + count]
+        seeds = [np.random.Generator(self.bit_generator(sequence)) for sequence in chunk]
+        out = np.empty((count, self.n_samples), dtype=np.int64)
+        out[:, self.members] = stratum_multiplicities(seeds, self.sizes, dtype=np.int64)
+        return out
