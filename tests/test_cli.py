@@ -30,7 +30,8 @@ def test_evaluate_scores_file_matches_sklearn(tmp_path, capsys, write_scores):
     out = capsys.readouterr().out
     expected = roc_auc_score(y, P, labels=classes, multi_class="ovr", average="macro")
     line = next(row for row in out.splitlines() if row.startswith("roc_auc_ovr_macro"))
-    assert float(line.split()[-1]) == pytest.approx(expected, abs=5e-5)
+    assert float(line.split()[1]) == pytest.approx(expected, abs=5e-5)
+    assert line.endswith("DeLong (logit)")  # every interval names its method
 
 
 def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, capsys):
@@ -45,13 +46,17 @@ def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, cap
     path.write_text("\n".join(["w,ant,bee,cow,label", *rows]) + "\n")
     assert main(["evaluate", "--scores", str(path), "--weight-col", "w"]) == 0
     out = capsys.readouterr().out
-    lines = {line.split()[0]: line.split()[-1] for line in out.splitlines() if line.strip()}
+    lines = {line.split()[0]: line.split()[1] for line in out.splitlines() if len(line.split()) > 1}
     expected = roc_auc_score(y, P, labels=["ant", "bee", "cow"], multi_class="ovr", sample_weight=weights)
     assert float(lines["roc_auc_ovr_macro"]) == pytest.approx(expected, abs=5e-5)
     assert float(lines["accuracy"]) == pytest.approx(
         accuracy_score(y, np.array(["ant", "bee", "cow"])[P.argmax(axis=1)], sample_weight=weights), abs=5e-5
     )
-    assert "CI" not in out  # the command prints point estimates, as before
+    assert "Wilson score interval (Kish effective sample size)" in out
+    assert main(["evaluate", "--scores", str(path), "--weight-col", "w", "--ci", "none"]) == 0
+    assert "CI" not in capsys.readouterr().out  # point estimates only
+    assert main(["evaluate", "--scores", str(path), "--weight-col", "w", "--ci", "bootstrap", "--n-boot", "20"]) == 0
+    assert "stratified percentile bootstrap, B=20" in capsys.readouterr().out
     path.write_text("w,ant,bee,cow,label\n1,0.2,0.3,0.5,ant\n-1,0.2,0.3,0.5,bee\n")
     assert main(["evaluate", "--scores", str(path), "--weight-col", "w"]) == 2
     err = capsys.readouterr().err

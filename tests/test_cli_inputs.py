@@ -36,7 +36,7 @@ def _csv(path, header, rows):
 
 
 def _line(out, name):
-    return float(next(line for line in out.splitlines() if line.startswith(name)).split()[-1])
+    return float(next(line for line in out.splitlines() if line.startswith(name)).split()[1])
 
 
 @pytest.fixture
@@ -246,7 +246,7 @@ def test_report_progress_lines_off_a_terminal_and_quiet(chdir, capsys):
     assert main(["report", "--scores", "t.csv", "--n-boot", "5", "--out", "r1"]) == 0
     err = capsys.readouterr().err.splitlines()
     steps = [line for line in err if re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[\d+/\d+\] .+", line)]
-    assert steps and steps[0].endswith("[1/6] t: metrics with bootstrap intervals")
+    assert steps and steps[0].endswith("[1/6] t: metrics with intervals")
     assert len(err) < 20  # one line per step, no flood
     assert main(["report", "--scores", "t.csv", "--n-boot", "5", "--quiet", "--out", "r2"]) == 0
     assert capsys.readouterr().err == ""

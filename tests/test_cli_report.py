@@ -11,6 +11,7 @@ from sklearn.metrics import f1_score
 
 import polyroc.report._document as document_module
 from polyroc.cli import _Display, _showing_progress, main
+from polyroc.intervals import proportion_interval
 from polyroc.report._demo import glass_demo_scores
 
 CLASSES = ["ant", "bee", "cow"]
@@ -204,6 +205,34 @@ def test_demo_reports_three_imbalance_models_on_glass(tmp_path, capsys):
         expected = f1_score(demo.y_test, predicted, average="macro", zero_division=0)
         assert results["models"][name]["metrics"]["intervals"]["f1_macro"]["estimate"] == pytest.approx(expected)
     assert "report written to" in capsys.readouterr().out
+    assert _zero_width_intervals(results) == []  # the glass test split has classes of 3 and 4 rows
+    recall = results["models"]["logistic"]["metrics"]["class_intervals"]["recall"]
+    for label, record in recall.items():
+        hits, size = _found(demo, demo.test_scores["logistic"], label)
+        low, high = proportion_interval(hits, size)  # Wilson's interval of the hits among the class's rows
+        assert (record["low"], record["high"]) == pytest.approx((float(low), float(high)), abs=1e-12), label
+
+
+def _found(demo, scores, label):
+    """Rows of class ``label`` the argmax rule finds, and the class's rows."""
+    rows = demo.y_test == label
+    return int(np.sum(demo.classes[scores[rows].argmax(axis=1)] == label)), int(rows.sum())
+
+
+def _zero_width_intervals(document, path="results"):
+    """Paths of the interval records of ``results.json`` whose bounds are equal or missing."""
+    found = []
+    if isinstance(document, dict):
+        if {"estimate", "low", "high", "settings"} <= set(document):
+            low, high = document["low"], document["high"]
+            if low is None or high is None or not high > low:
+                found.append(path)
+        for key, value in document.items():
+            found += _zero_width_intervals(value, f"{path}/{key}")
+    elif isinstance(document, list):
+        for index, value in enumerate(document):
+            found += _zero_width_intervals(value, f"{path}[{index}]")
+    return found
 
 
 def test_demo_without_imbalanced_learn_skips_smote_and_says_so(tmp_path, monkeypatch):

@@ -99,7 +99,9 @@ def sklearn_scores(y, scores, weights, m):
 def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
     m, n_boot, confidence, seed = 4, 80, 0.9, 7
     y, scores, weights = make_problem(m=m, weighted=weighted)
-    result = evaluate(y, scores, sample_weight=weights, n_boot=n_boot, confidence=confidence, random_state=seed)
+    result = evaluate(
+        y, scores, sample_weight=weights, ci="bootstrap", n_boot=n_boot, confidence=confidence, random_state=seed
+    )
 
     base = np.ones(y.size) if weights is None else weights
     multiplicities = np.vstack(list(bootstrap_multiplicities(y, n_boot, stratify=True, random_state=seed)))
@@ -138,20 +140,21 @@ def test_no_bootstrap_gives_empty_intervals_and_the_previous_text():
     P = [[0.2, 0.7, 0.1], [0.6, 0.3, 0.1], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2], [0.5, 0.3, 0.2], [0.3, 0.3, 0.4]]
     result = evaluate(y, P, n_boot=0)
     assert result.intervals == {} and result.class_intervals == {}
-    assert result.settings["n_boot"] == 0 and result.settings["interval_method"] is None
+    assert result.settings["n_boot"] == 0 and result.settings["interval_methods"] == {}
     assert result.to_text() == PREVIOUS_TEXT  # the output of the release before intervals
-    with_intervals = evaluate(y, P, n_boot=20, random_state=0)
+    with_intervals = evaluate(y, P, ci="bootstrap", n_boot=20, random_state=0)
     assert dataclasses.replace(with_intervals, intervals={}, class_intervals={}).to_text() == PREVIOUS_TEXT
 
 
 def test_text_shows_estimate_and_interval_of_every_score_and_class():
     y, scores, weights = make_problem(seed=3)
-    result = evaluate(y, scores, sample_weight=weights, n_boot=50, random_state=1)
+    result = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=50, random_state=1)
     text = result.to_text()
     assert "95% CI" in text and "B=50" in text
     for name, interval in result.intervals.items():
         line = next(line for line in text.splitlines() if line.startswith(name + " "))
-        assert line.split()[1:] == [f"{interval.estimate:.4f}", f"[{interval.low:.4f},", f"{interval.high:.4f}]"]
+        bounds = [f"{interval.estimate:.4f}", f"[{interval.low:.4f},", f"{interval.high:.4f}]"]
+        assert line.split()[1:] == [*bounds, "stratified", "percentile", "bootstrap,", "B=50"]
     header = next(line for line in text.splitlines() if line.startswith("class "))
     assert header.split() == ["class", "precision", "recall", "f1-score"]
     assert text.endswith(evaluate(y, scores, sample_weight=weights, n_boot=0).to_text().split("Confusion matrix")[1])
@@ -167,10 +170,12 @@ def _records(result):
 
 def test_same_seed_same_intervals_and_generator_seed_accepted():
     y, scores, weights = make_problem(seed=4)
-    first = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=11)
-    second = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=11)
-    other = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=12)
-    from_generator = evaluate(y, scores, sample_weight=weights, n_boot=40, random_state=np.random.default_rng(11))
+    first = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=40, random_state=11)
+    second = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=40, random_state=11)
+    other = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=40, random_state=12)
+    from_generator = evaluate(
+        y, scores, sample_weight=weights, ci="bootstrap", n_boot=40, random_state=np.random.default_rng(11)
+    )
     assert _records(first) == _records(second)
     assert _records(first) != _records(other)
     low_high = {name: (ci.low, ci.high) for name, ci in first.intervals.items()}
@@ -182,7 +187,7 @@ def test_intervals_contain_the_estimate_in_a_well_behaved_case():
     y = np.arange(600) % 3
     logits = rng.normal(size=(600, 3)) + 1.5 * np.eye(3)[y]
     P = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    result = evaluate(y, P, n_boot=300, random_state=0)
+    result = evaluate(y, P, ci="bootstrap", n_boot=300, random_state=0)
     for interval in [*result.intervals.values(), *(ci for d in result.class_intervals.values() for ci in d.values())]:
         assert interval.low < interval.estimate < interval.high
         assert interval.high - interval.low < 0.25
@@ -191,8 +196,8 @@ def test_intervals_contain_the_estimate_in_a_well_behaved_case():
 def test_string_labels_give_the_intervals_of_their_codes():
     y, scores, weights = make_problem(seed=6)
     names = np.array(["ant", "bee", "cat", "dog"])
-    coded = evaluate(y, scores, sample_weight=weights, n_boot=30, random_state=2)
-    named = evaluate(names[y], scores, sample_weight=weights, n_boot=30, random_state=2)
+    coded = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=30, random_state=2)
+    named = evaluate(names[y], scores, sample_weight=weights, ci="bootstrap", n_boot=30, random_state=2)
     assert _records(named)[0] == _records(coded)[0]
     for metric, by_class in named.class_intervals.items():
         assert list(by_class) == names.tolist()
@@ -211,6 +216,11 @@ def test_string_labels_give_the_intervals_of_their_codes():
         ({"confidence": 0}, ValueError, "confidence must be"),
         ({"confidence": "high"}, TypeError, "confidence must be"),
         ({"random_state": "seed"}, TypeError, "random_state must be"),
+        ({"ci": "exact"}, ValueError, "ci must be one of 'auto', 'analytic', 'bayes', 'bootstrap'"),
+        ({"ci": 3}, TypeError, "ci must be a string or a mapping"),
+        ({"ci": {"f1_macro": "wilson"}}, ValueError, "'wilson' does not apply to 'f1_macro'; it takes 'bayes'"),
+        ({"ci": {"roc_auc": "delong"}}, ValueError, "unknown quantity 'roc_auc'"),
+        ({"ci": {"accuracy": "exact"}}, ValueError, "unknown method 'exact'"),
     ],
 )
 def test_bad_bootstrap_options_raise_before_any_work(options, error, message):
@@ -297,8 +307,8 @@ c            0  0  2"""
 def test_weights_of_any_scale_give_the_same_scores_and_weighted_counts(scale):
     m = 4
     y, scores, weights = make_problem(m=m, seed=3)
-    reference = evaluate(y, scores, sample_weight=weights, n_boot=20, random_state=1)
-    scaled = evaluate(y, scores, sample_weight=weights * scale, n_boot=20, random_state=1)
+    reference = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=20, random_state=1)
+    scaled = evaluate(y, scores, sample_weight=weights * scale, ci="bootstrap", n_boot=20, random_state=1)
     expected, _ = sklearn_scores(y, scores, weights, m)
     for name in SCORE_NAMES:
         assert scaled.scores[name] == pytest.approx(expected[name], abs=1e-12), name
@@ -313,15 +323,16 @@ def test_weights_of_any_scale_give_the_same_scores_and_weighted_counts(scale):
     assert scaled.report["weighted avg"]["support"] == pytest.approx((weights * scale).sum(), rel=1e-13)
 
 
-def test_default_evaluation_has_1000_replicates_and_records_its_settings():
+def test_bootstrap_evaluation_has_1000_replicates_and_records_its_settings():
     y, scores, _ = make_problem(n=40, m=3, seed=9, weighted=False)
-    result = evaluate(y, scores, random_state=3)
+    result = evaluate(y, scores, ci="bootstrap", random_state=3)
     assert {name: ci.n_boot for name, ci in result.intervals.items()} == dict.fromkeys(SCORE_NAMES, 1000)
     assert result.settings == {
         "n_boot": 1000,
         "confidence": 0.95,
         "random_state": 3,
-        "interval_method": "stratified percentile bootstrap",
+        "ci": "bootstrap",
+        "interval_methods": dict.fromkeys(SCORE_NAMES, "stratified percentile bootstrap"),
         "normalize_rows": False,
         "from_logits": False,
     }
@@ -332,7 +343,7 @@ def test_default_evaluation_has_1000_replicates_and_records_its_settings():
 def test_frames_hold_the_sklearn_scores_and_the_intervals():
     m = 4
     y, scores, weights = make_problem(m=m, seed=10)
-    result = evaluate(y, scores, sample_weight=weights, n_boot=30, confidence=0.8, random_state=4)
+    result = evaluate(y, scores, sample_weight=weights, ci="bootstrap", n_boot=30, confidence=0.8, random_state=4)
     expected, by_class = sklearn_scores(y, scores, weights, m)
     frame = result.to_frame()
     assert frame["score"].tolist() == SCORE_NAMES
@@ -355,7 +366,9 @@ def test_to_dict_is_strict_json_with_every_interval():
 
     y = ["b", "a", "c", "a", "b", "c"]
     P = [[0.2, 0.7, 0.1], [0.6, 0.3, 0.1], [0.1, 0.3, 0.6], [0.4, 0.4, 0.2], [0.5, 0.3, 0.2], [0.3, 0.3, 0.4]]
-    document = json.loads(json.dumps(evaluate(y, P, n_boot=20, random_state=0).to_dict(), allow_nan=False))
+    document = json.loads(
+        json.dumps(evaluate(y, P, ci="bootstrap", n_boot=20, random_state=0).to_dict(), allow_nan=False)
+    )
     assert document["type"] == "Evaluation" and document["classes"] == ["a", "b", "c"]
     assert document["confusion_matrix"] == [[2, 0, 0], [1, 1, 0], [0, 0, 2]]
     assert document["scores"]["accuracy"] == pytest.approx(5 / 6)

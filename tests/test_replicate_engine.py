@@ -158,7 +158,9 @@ def test_paired_rule_scores_give_the_same_bits_on_one_or_two_threads(monkeypatch
 @pytest.mark.parametrize(
     "run",
     [
-        lambda: evaluate(np.arange(60) % 3, np.eye(3)[np.arange(60) % 3] * 0.5 + 0.5 / 3, n_boot=70, random_state=0),
+        lambda: evaluate(
+            np.arange(60) % 3, np.eye(3)[np.arange(60) % 3] * 0.5 + 0.5 / 3, ci="bootstrap", n_boot=70, random_state=0
+        ),
         lambda: paired_rule_scores(np.arange(60) % 3, {"same": np.arange(60) % 3}, n_boot=70, random_state=0),
     ],
 )

@@ -94,7 +94,8 @@ def test_metrics_equal_scikit_learn(report, data):
         )
         np.testing.assert_array_equal(metrics["confusion_matrix"], confusion_matrix(y, predicted, labels=CLASSES))
         for record in values.values():
-            assert record["low"] <= record["high"] and record["settings"]["n_boot"] == 60
+            assert record["low"] <= record["estimate"] <= record["high"]
+            assert record["settings"]["n_boot"] is None  # ci="auto": no metric interval resamples
         assert metrics["scores"]["accuracy"] == values["accuracy"]["estimate"]
 
 
@@ -129,6 +130,30 @@ def test_clouds_dmf_and_gini_equal_the_library_called_directly(report, data):
         assert model["gini"]["bootstrap"]["auc"]["estimate"] == pytest.approx(gini.auc_agg, abs=1e-12)
     ranking = report.results["model_comparison"]["ranking_probabilities"]
     assert sum(row["probability"] for row in ranking) == pytest.approx(1.0)
+
+
+def test_paired_tests_are_delong_and_mcnemar_on_the_test_rows(report, data):
+    """The DeLong difference is checked against scikit-learn's AUCs, McNemar's against the discordant rows."""
+    from scipy.stats import binomtest
+
+    y = data["y_test"]
+    rows = {row["quantity"]: row for row in report.results["paired_tests"]["comparisons"]}
+    assert list(rows) == ["roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy", "f1_macro"]
+    good, weak = data["test"]["good"], data["test"]["weak"]
+    for quantity, multi_class in (("roc_auc_ovr_macro", "ovr"), ("roc_auc_ovo_macro", "ovo")):
+        expected = roc_auc_score(y, good, labels=CLASSES, multi_class=multi_class) - roc_auc_score(
+            y, weak, labels=CLASSES, multi_class=multi_class
+        )
+        assert (rows[quantity]["model"], rows[quantity]["other"]) == ("good", "weak")
+        assert rows[quantity]["difference"] == pytest.approx(expected, abs=1e-12)
+        assert rows[quantity]["low"] < rows[quantity]["difference"] < rows[quantity]["high"]
+    right_good, right_weak = CLASSES[good.argmax(1)] == y, CLASSES[weak.argmax(1)] == y
+    only_good, only_weak = int(np.sum(right_good & ~right_weak)), int(np.sum(right_weak & ~right_good))
+    assert rows["accuracy"]["p_value"] == pytest.approx(binomtest(only_good, only_good + only_weak).pvalue, abs=1e-12)
+    assert rows["f1_macro"]["method"].startswith("paired stratified percentile bootstrap")
+    html = report.to_html()
+    assert 'id="paired-tests"' in html and "McNemar exact test" in html
+    assert report.readings["paired_tests"].startswith(("After Holm", "No pair"))
 
 
 def test_results_are_strict_json(report):

@@ -5,7 +5,8 @@ The flat namespace holds what most users reach for:
 - the label-level metrics under scikit-learn's names and meanings
   (``f1_score``, ``roc_auc_score``, ``roc_curve`` ...; all of them in
   :mod:`polyroc.metrics`);
-- :func:`evaluate`, every score of a classifier with intervals;
+- :func:`evaluate`, every score of a classifier with intervals, and
+  :func:`compare_scores`, paired tests of models on the same rows;
 - the simplex threshold rule: :func:`tune_thresholds`, :func:`apply_thresholds`,
   :class:`SimplexThresholdClassifier`, :func:`roc_cloud`, :func:`compare_rules`;
 - ROC-DMF (:func:`roc_dmf`, :func:`compare_models`) and the Gini-weighted ROC
@@ -59,6 +60,8 @@ _LOCATIONS = {
     "ovr_precision_recall_curve": "polyroc.curves",
     "Evaluation": "polyroc.evaluation",
     "evaluate": "polyroc.evaluation",
+    "ScoreComparison": "polyroc.comparison",
+    "compare_scores": "polyroc.comparison",
     "SimplexThresholdClassifier": "polyroc.thresholds",
     "apply_thresholds": "polyroc.thresholds",
     "compare_rules": "polyroc.thresholds",
@@ -71,12 +74,15 @@ _LOCATIONS = {
     "one_hot": "polyroc.probability",
     "softmax": "polyroc.probability",
     "ConvergenceWarning": "polyroc.exceptions",
+    "IntervalWarning": "polyroc.exceptions",
     "UndefinedMetricWarning": "polyroc.exceptions",
 }
 
 __all__ = [
     "ConvergenceWarning",
     "Evaluation",
+    "IntervalWarning",
+    "ScoreComparison",
     "SimplexThresholdClassifier",
     "UndefinedMetricWarning",
     "__version__",
@@ -90,6 +96,7 @@ __all__ = [
     "cohen_kappa_score",
     "compare_models",
     "compare_rules",
+    "compare_scores",
     "confusion_matrix",
     "det_curve",
     "evaluate",
@@ -131,10 +138,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names directly
+    from polyroc.comparison import ScoreComparison, compare_scores
     from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
     from polyroc.dmf import compare_models, roc_dmf
     from polyroc.evaluation import Evaluation, evaluate
-    from polyroc.exceptions import ConvergenceWarning, UndefinedMetricWarning
+    from polyroc.exceptions import ConvergenceWarning, IntervalWarning, UndefinedMetricWarning
     from polyroc.gini import gini_roc
     from polyroc.metrics import (
         accuracy_score,

@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from polyroc._interval_plan import CI_OPTIONS
 from polyroc._outputs import OutputDirectory, OutputFile
 from polyroc._version import __version__
 
@@ -326,7 +327,15 @@ def _evaluate(args):
             title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
         display.step("evaluating")
         with _blamed_on(source):
-            result = evaluate(y_true, y_score, labels=classes, sample_weight=sample_weight, n_boot=0)
+            result = evaluate(
+                y_true,
+                y_score,
+                labels=classes,
+                sample_weight=sample_weight,
+                ci="auto" if args.ci == "none" else args.ci,
+                n_boot=0 if args.ci == "none" else args.n_boot,
+                random_state=args.random_state,
+            )
     print(title, end="\n\n")
     print(result.to_text())
 
@@ -585,6 +594,7 @@ def _write_report(args, out, display, *, title, source, notes=(), **inputs):
     report = build_report(
         **inputs,
         metric=args.metric,
+        ci=args.ci,
         n_boot=args.n_boot,
         random_state=args.random_state,
         title=title,
@@ -779,11 +789,31 @@ def _add_report_options(parser, out_default=None):
         "directory, or one holding an earlier report" + ("" if out_default else " (default: none, required)"),
     )
     _add_metric_option(parser, "metric the thresholds are tuned for")
-    parser.add_argument(
-        "--n-boot", action=_Once, type=_positive_int, default=1000, help="bootstrap replicates of every interval"
-    )
+    _add_interval_options(parser)
     parser.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of every resampling")
     _add_quiet_option(parser)
+
+
+def _add_interval_options(parser, *, allow_none=False):
+    """``--ci`` and ``--n-boot``: how the metrics' intervals are made."""
+    choices = [*CI_OPTIONS, "none"] if allow_none else list(CI_OPTIONS)
+    parser.add_argument(
+        "--ci",
+        action=_Once,
+        default="auto",
+        choices=choices,
+        help="how the metrics' intervals are made. auto: Wilson for accuracy and recall, DeLong for AUCs, a "
+        "Dirichlet posterior of the confusion matrix for precision, F1, kappa and MCC, a t interval for "
+        "log loss and Brier score; analytic: the same; bayes: the posterior for accuracy and recall too; "
+        "bootstrap: a stratified percentile bootstrap for all" + ("; none: no intervals" if allow_none else ""),
+    )
+    parser.add_argument(
+        "--n-boot",
+        action=_Once,
+        type=_positive_int,
+        default=1000,
+        help="bootstrap replicates (and posterior draws) of the intervals that use them",
+    )
 
 
 def _add_input_options(parser, labels=True, weights=True):
@@ -872,7 +902,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="CSV, Parquet or NPZ file of per-class scores and true labels (default: the bundled glass demo)",
     )
     _add_input_options(ev)
-    ev.add_argument("--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split")
+    _add_interval_options(ev, allow_none=True)
+    ev.add_argument(
+        "--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split and of the intervals"
+    )
     _add_quiet_option(ev)
     ev.set_defaults(run=_evaluate)
 
@@ -972,7 +1005,7 @@ def build_parser() -> argparse.ArgumentParser:
         "report",
         help="full evaluation of score files as a self-contained HTML report and results.json",
         description=(
-            "Evaluate test scores (metrics with bootstrap intervals, ROC and PR curves, ROC clouds "
+            "Evaluate test scores (metrics with intervals, ROC and PR curves, ROC clouds "
             "and DFP, ROC-DMF, Gini-weighted ROC) and, with --val, tune thresholds on validation "
             "scores and compare the rules on test. Give --scores once per model as NAME=PATH (or "
             "PATH: the name is the file stem); --val files are matched to models by name, else by order. "

@@ -1,8 +1,12 @@
 """One-call evaluation of a classifier's scores: the standard multiclass summary.
 
-With ``n_boot > 0`` (the default) every number also gets a stratified
-percentile bootstrap interval. Replicate r weights sample s by its multiplicity
-times its sample weight. The samples are grouped by class once, so that each
+With ``n_boot > 0`` (the default) every number also gets a confidence
+interval, by the method ``ci`` gives its kind of quantity
+(:mod:`polyroc._interval_plan`): Wilson for proportions, DeLong for AUCs, the
+Dirichlet posterior of the confusion matrix for composites of counts, a normal
+interval for mean losses (:mod:`polyroc._analytic_intervals`), or the
+stratified percentile bootstrap. In a bootstrap replicate r, sample s weighs
+its multiplicity times its sample weight. The samples are grouped by class once, so that each
 replicate's draws fill contiguous rows; chunks of replicates run on every core:
 confusion counts (b, m, m) of a chunk feed the vectorised counts metrics,
 losses are weighted means, and AUCs come from the positives of each comparison
@@ -11,6 +15,8 @@ sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +24,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import metrics
+from polyroc._analytic_intervals import CLASS_SCORES, ScoredSample, analytic_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells, confusion_counts
+from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result, frame
@@ -31,10 +39,10 @@ from polyroc._validation import (
     check_scores,
     scale_weights,
 )
-from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.counts import get_metric
+from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
-    STRATIFIED_PERCENTILE,
     ConfidenceInterval,
     stratum_multiplicities,
 )
@@ -47,9 +55,6 @@ COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "ma
 
 #: The AUCs of the summary: (multi_class, average).
 RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro"))
-
-#: Per-class scores that get intervals (argmax predictions, zero_division 0).
-CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -73,15 +78,16 @@ class Evaluation(Result):
         AUC, log loss, Brier score and (m > 2) top-2 accuracy.
     intervals : dict
         Each name of ``scores`` -> its
-        :class:`~polyroc.resampling.ConfidenceInterval`; empty when
-        ``n_boot=0``.
+        :class:`~polyroc.resampling.ConfidenceInterval`, which names its
+        method; empty when ``n_boot=0``.
     class_intervals : dict
         "precision", "recall" and "f1-score" -> class label -> its
         :class:`~polyroc.resampling.ConfidenceInterval`; empty when
         ``n_boot=0``.
     settings : dict
         ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as given),
-        ``"interval_method"`` (None without intervals), ``"normalize_rows"``
+        ``"ci"`` (as given), ``"interval_methods"`` (score name -> how its
+        interval was made; empty without intervals), ``"normalize_rows"``
         and ``"from_logits"``.
 
     Notes
@@ -200,10 +206,15 @@ class Evaluation(Result):
         name_width = max(len(name) for name in self.scores)
         if not self.intervals:
             return ["Scores", "", *(f"{name.ljust(name_width)}  {value:.4f}" for name, value in self.scores.items())]
+        texts = {name: _interval_text(self.intervals[name]) for name in self.scores}
+        text_width = max(len(text) for text in texts.values())
         return [
-            f"Scores: {self._interval_settings()}",
+            f"Scores: estimate [{self._percent()} CI], interval method",
             "",
-            *(f"{name.ljust(name_width)}  {_interval_text(self.intervals[name])}" for name in self.scores),
+            *(
+                f"{name.ljust(name_width)}  {texts[name].ljust(text_width)}  {_method_text(self.intervals[name])}"
+                for name in self.scores
+            ),
         ]
 
     def _class_interval_lines(self) -> list[str]:
@@ -219,11 +230,14 @@ class Evaluation(Result):
             str(label).ljust(first) + "".join(text.rjust(cell) for text in row)
             for label, row in zip(self.classes, texts)
         ]
-        return [f"Per-class scores: {self._interval_settings()}", "", header, *rows, ""]
+        methods = [
+            f"  {name}: {_method_text(next(iter(by_class.values())))}"
+            for name, by_class in self.class_intervals.items()
+        ]
+        return [f"Per-class scores: estimate [{self._percent()} CI]", "", header, *rows, "", *methods, ""]
 
-    def _interval_settings(self) -> str:
-        interval = next(iter(self.intervals.values()))
-        return f"estimate [{100 * interval.confidence:g}% CI], {interval.method}, B={interval.n_boot}"
+    def _percent(self) -> str:
+        return f"{100 * next(iter(self.intervals.values())).confidence:g}%"
 
     def _matrix_lines(self) -> list[str]:
         corner = "true\\pred"
@@ -248,6 +262,11 @@ def _interval_text(interval: ConfidenceInterval) -> str:
     return f"{interval.estimate:.4f} [{interval.low:.4f}, {interval.high:.4f}]"
 
 
+def _method_text(interval: ConfidenceInterval) -> str:
+    """The interval's method, with its number of replicates for a bootstrap."""
+    return interval.method if interval.n_boot is None else f"{interval.method}, B={interval.n_boot}"
+
+
 def evaluate(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -257,6 +276,7 @@ def evaluate(
     normalize_rows: bool = False,
     from_logits: bool = False,
     digits: int = 3,
+    ci: str | Mapping[str, str] = "auto",
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
@@ -280,14 +300,32 @@ def evaluate(
         Map the rows (logits) through softmax before evaluating.
     digits : int, default=3
         Digits of the text report.
+    ci : {"auto", "analytic", "bayes", "bootstrap"} or mapping, default="auto"
+        How each interval is made. ``"auto"``: per kind of quantity the
+        method that keeps its coverage (the coverage study in the
+        documentation): the Wilson score interval for accuracy, top-2
+        accuracy and per-class recall (Kish's effective sample size under
+        sample weights); the Dirichlet posterior over the rows of the
+        confusion matrix for precision, F1, macro-F1, balanced accuracy,
+        kappa and MCC; DeLong's variance on the logit scale for the AUCs; a
+        Student t interval from the stratified variance for log loss and Brier
+        score. ``"analytic"`` is the same choice; ``"bayes"`` also takes the
+        posterior for accuracy and recall; ``"bootstrap"``: the stratified
+        percentile bootstrap for everything. A mapping gives quantities
+        (score names, or ``"precision"``, ``"recall"``, ``"f1-score"``) their
+        method: ``"wilson"``, ``"clopper-pearson"``, ``"bayes"``,
+        ``"delong"``, ``"t"`` or ``"bootstrap"``; the others take the
+        ``"auto"`` choice. Each interval names its method.
     n_boot : int, default=1000
-        Bootstrap replicates for the intervals; 0 computes none. Replicates
-        are drawn within each class (:func:`polyroc.resampling.bootstrap_multiplicities`)
+        Bootstrap replicates, and draws of the posterior, for the intervals
+        that use them; 0 computes no interval at all. Replicates are drawn
+        within each class (:func:`polyroc.resampling.bootstrap_multiplicities`)
         and weight each sample by its multiplicity times its sample weight.
     confidence : float, default=0.95
-        Level of the equal-tailed percentile intervals, in (0, 1).
+        Level of the two-sided intervals, in (0, 1).
     random_state : None, int or numpy.random.Generator, default=None
-        Seed of the bootstrap; the same seed gives the same intervals.
+        Seed of the bootstrap and of the posterior draws; the same seed gives
+        the same intervals.
 
     Returns
     -------
@@ -306,16 +344,24 @@ def evaluate(
         (lengths, NaN, negative scores, rows off the simplex, unknown labels,
         column count).
     TypeError
-        If ``n_boot`` is not an integer, ``confidence`` not a real number, or
-        ``random_state`` not None, an integer or a Generator.
+        If ``n_boot`` is not an integer, ``confidence`` not a real number,
+        ``ci`` neither a string nor a mapping, or ``random_state`` not None,
+        an integer or a Generator.
     ValueError
-        If ``n_boot`` is negative, ``confidence`` is not in (0, 1) or
-        ``random_state`` is a negative integer.
+        If ``n_boot`` is negative, ``confidence`` is not in (0, 1),
+        ``random_state`` is a negative integer, or ``ci`` names an unknown
+        family, quantity or method, or a method that does not apply to its
+        quantity (the message lists those that do).
 
     Warns
     -----
     sklearn.exceptions.DataConversionWarning
         If ``y_true`` is a column vector (n, 1); it is raveled.
+    polyroc.exceptions.IntervalWarning
+        If a class has fewer than 2 rows: DeLong's variance needs 2 rows of
+        every class (those AUC intervals are NaN), and a stratified bootstrap
+        never varies a single row (its intervals understate the
+        uncertainty).
 
     Examples
     --------
@@ -323,21 +369,31 @@ def evaluate(
     >>> round(result.scores["accuracy"], 2), round(result.scores["roc_auc_ovr_macro"], 4)
     (0.75, 1.0)
 
-    With bootstrap intervals:
+    With intervals, each named by its method (48 of 60 rows right: Wilson's
+    interval; 16 of the 20 rows of class 0 found):
 
     >>> y = np.repeat([0, 1, 2], 20)
     >>> P = np.full((60, 3), 0.2) + 0.4 * np.eye(3)[(y + (np.arange(60) % 5 == 0)) % 3]
-    >>> result = evaluate(y, P, n_boot=200, random_state=0)
+    >>> result = evaluate(y, P, random_state=0)
+    >>> print(result.intervals["accuracy"])
+    0.8000 [95% CI 0.6822, 0.8817; Wilson score interval]
+    >>> print(result.class_intervals["recall"][0])
+    0.8000 [95% CI 0.5840, 0.9193; Wilson score interval]
+    >>> result.intervals["f1_macro"].method, result.intervals["roc_auc_ovo_macro"].method
+    ('Dirichlet posterior (diagonal-jeffreys prior)', 'DeLong (logit)')
+
+    The stratified percentile bootstrap for everything:
+
+    >>> result = evaluate(y, P, ci="bootstrap", n_boot=200, random_state=0)
     >>> print(result.intervals["accuracy"])
     0.8000 [95% CI 0.7000, 0.9000; stratified percentile bootstrap, B=200]
-    >>> print(result.class_intervals["recall"][0])
-    0.8000 [95% CI 0.6488, 0.9500; stratified percentile bootstrap, B=200]
     >>> result.to_frame().loc[0, ["score", "low", "high"]].tolist()
     ['accuracy', np.float64(0.7), np.float64(0.9)]
     """
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
+    plan = interval_plan(ci, tuple(QUANTITY_METHODS))
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,
@@ -362,19 +418,19 @@ def evaluate(
     values = {name: float(value) for name, value in values.items()}
     intervals, class_intervals = {}, {}
     if n_boot:
-        replicates = _bootstrap_replicates(y_idx, predicted, scores, weights, losses, n_boot, rng)
-        options = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
-        intervals = {
-            name: ConfidenceInterval.from_replicates(value, replicates[name], **options)
-            for name, value in values.items()
-        }
-        class_intervals = {
-            name: {
-                label: ConfidenceInterval.from_replicates(value[k], replicates[name][:, k], **options)
-                for k, label in enumerate(classes.tolist())
-            }
-            for name, value in _class_scores(counts).items()
-        }
+        sample = ScoredSample(
+            y=y_idx, predicted=predicted, scores=scores, weights=weights, counts=counts, losses=losses
+        )
+        intervals, class_intervals = _intervals(
+            {name: plan[name] for name in (*values, *CLASS_SCORES)},
+            sample,
+            values,
+            classes.tolist(),
+            confidence=confidence,
+            n_boot=n_boot,
+            rng=rng,
+            random_state=random_state,
+        )
     y_pred = classes[predicted]
     report_options = {
         "labels": classes,
@@ -386,7 +442,8 @@ def evaluate(
         "n_boot": n_boot,
         "confidence": confidence,
         "random_state": random_state,
-        "interval_method": STRATIFIED_PERCENTILE if n_boot else None,
+        "ci": ci if isinstance(ci, str) else dict(ci),
+        "interval_methods": {name: interval.method for name, interval in intervals.items()},
         "normalize_rows": normalize_rows,
         "from_logits": from_logits,
     }
@@ -400,6 +457,62 @@ def evaluate(
         class_intervals=class_intervals,
         settings=settings,
     )
+
+
+def _intervals(plan, sample, values, classes, *, confidence, n_boot, rng, random_state):
+    """Every score's interval and every per-class score's, each by its method in ``plan``.
+
+    The bootstrap runs only when some quantity takes it, with the draws of
+    :func:`polyroc.resampling.bootstrap_multiplicities` for ``rng``; the
+    posterior draws come from a later child of ``rng``.
+    """
+    _warn_single_rows(plan, sample.y, sample.n_classes, classes)
+    class_values = _class_scores(sample.counts)
+    intervals, class_intervals = {}, {}
+    resampled = [name for name, method in plan.items() if method == "bootstrap"]
+    if resampled:
+        replicates = _bootstrap_replicates(
+            sample.y, sample.predicted, sample.scores, sample.weights, sample.losses, n_boot, rng
+        )
+        options = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
+        for name in resampled:
+            if name in class_values:
+                class_intervals[name] = {
+                    label: ConfidenceInterval.from_replicates(class_values[name][k], replicates[name][:, k], **options)
+                    for k, label in enumerate(classes)
+                }
+            else:
+                intervals[name] = ConfidenceInterval.from_replicates(values[name], replicates[name], **options)
+    (posterior_rng,) = rng.spawn(1)
+    found, class_found = analytic_intervals(
+        {name: method for name, method in plan.items() if method != "bootstrap"},
+        sample,
+        values,
+        class_values,
+        classes,
+        confidence=confidence,
+        n_draws=n_boot,
+        rng=posterior_rng,
+    )
+    intervals.update(found)
+    class_intervals.update(class_found)
+    return (
+        {name: intervals[name] for name in values},
+        {name: class_intervals[name] for name in CLASS_SCORES},
+    )
+
+
+def _warn_single_rows(plan, y, n_classes, classes):
+    """Warn when a class has a single row and a bootstrap interval depends on it."""
+    sizes = np.bincount(y, minlength=n_classes)
+    single = [classes[k] for k in np.flatnonzero(sizes == 1)]
+    if single and "bootstrap" in plan.values():
+        warnings.warn(
+            f"class {', '.join(map(str, single))} has a single row, which a stratified bootstrap never varies: "
+            "the bootstrap intervals understate the uncertainty of every quantity that rests on it",
+            IntervalWarning,
+            stacklevel=3,
+        )
 
 
 def _ranking_scores(y_labels, scores, classes, weights):

@@ -1,4 +1,22 @@
-"""Analytic confidence intervals, beside the bootstrap of :mod:`polyroc.resampling`.
+"""Confidence intervals made without resampling, beside the bootstrap of :mod:`polyroc.resampling`.
+
+One method per kind of quantity, each the default of :func:`polyroc.evaluate`
+for that kind (``ci="auto"``) because it keeps its coverage in the coverage
+study of the documentation:
+
+- :func:`proportion_interval` and :func:`weighted_proportion_interval`:
+  proportions with a fixed denominator;
+- :func:`roc_auc_interval`: binary and multiclass ROC AUCs by DeLong's
+  variance (DeLong, DeLong & Clarke-Pearson, 1988, doi:10.2307/2531595),
+  computed in O(n log n) (Sun & Xu, 2014, doi:10.1109/LSP.2014.2337313),
+  on the logit scale;
+- :func:`posterior_interval`: any counts metric (precision, F1, macro-F1,
+  balanced accuracy, kappa, MCC ...) from a Dirichlet posterior over the rows
+  of the confusion matrix;
+- :func:`stratified_mean_interval`: a mean loss (log loss, Brier score).
+
+Every interval is conditional on the class counts, like polyroc's stratified
+bootstrap.
 
 :func:`proportion_interval` bounds a proportion with a fixed denominator (a
 per-class recall, a specificity, an accuracy) by the Wilson score interval
@@ -7,6 +25,11 @@ Clopper–Pearson interval (Clopper & Pearson, 1934, doi:10.1093/biomet/26.4.404
 Neither collapses to zero width at 0 or n successes, where a percentile
 bootstrap does: 0 hits in 4 trials give [0, 0.49] (Wilson) or [0, 0.60]
 (Clopper–Pearson) at 95%.
+
+:func:`weighted_proportion_interval` carries both to sample weights through
+Kish's effective sample size ``(sum w)^2 / sum w^2`` (Kish, 1965, *Survey
+Sampling*, Wiley; :func:`effective_sample_size`): the interval of the
+weighted proportion p is the one of p * n_eff successes in n_eff trials.
 """
 
 from __future__ import annotations
@@ -14,9 +37,19 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._validation import check_real
+from polyroc._delong import roc_auc_interval
+from polyroc._posterior import class_effective_sizes, posterior_interval, stratified_mean_interval
+from polyroc._validation import as_array, check_real, check_sample_weight, scale_weights
 
-__all__ = ["PROPORTION_METHODS", "proportion_interval"]
+__all__ = [
+    "PROPORTION_METHODS",
+    "effective_sample_size",
+    "posterior_interval",
+    "proportion_interval",
+    "roc_auc_interval",
+    "stratified_mean_interval",
+    "weighted_proportion_interval",
+]
 
 #: ``method`` of :func:`proportion_interval` -> the name an interval carries.
 PROPORTION_METHODS = {"wilson": "Wilson score interval", "clopper-pearson": "Clopper-Pearson exact interval"}
@@ -105,3 +138,126 @@ def _clopper_pearson(successes, trials, alpha):
     low = np.where(successes == 0, 0.0, beta.ppf(alpha / 2, successes, trials - successes + 1))
     high = np.where(successes == trials, 1.0, beta.ppf(1 - alpha / 2, successes + 1, trials - successes))
     return low, high
+
+
+def effective_sample_size(sample_weight: ArrayLike) -> float:
+    """Kish's effective sample size ``(sum w)^2 / sum w^2`` of weighted rows.
+
+    It is the number of unweighted rows that would give a mean the same
+    variance. Rows of weight 0 do not count; equal positive weights give
+    their number exactly.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n,)
+        Non-negative weights, not all 0.
+
+    Returns
+    -------
+    float
+        The effective size, between 1 and the number of positive weights.
+
+    Raises
+    ------
+    ValueError
+        If ``sample_weight`` is not 1-D, is empty, holds negative or
+        non-finite values, or sums to 0.
+    TypeError
+        If ``sample_weight`` is None or not numeric.
+
+    Examples
+    --------
+    >>> effective_sample_size([1, 1, 1, 3])  # 6**2 / 12
+    3.0
+    >>> effective_sample_size([2.5, 2.5, 0.0])
+    2.0
+    """
+    weights = _weights(sample_weight)
+    return float(class_effective_sizes(np.zeros(weights.size, dtype=np.intp), 1, weights)[0])
+
+
+def _weights(sample_weight):
+    if sample_weight is None:
+        raise TypeError("sample_weight must be an array of weights, got None (without weights n_eff is n)")
+    array = as_array("sample_weight", sample_weight)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"sample_weight must be a non-empty 1-D array, got shape {array.shape}")
+    return check_sample_weight(array, array.size)
+
+
+def _hits(hits):
+    array = as_array("hits", hits)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"hits must be a non-empty 1-D array, got shape {array.shape}")
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"hits must be boolean, got dtype {array.dtype}")
+    if array.dtype.kind != "b" and not np.all((array == 0) | (array == 1)):
+        raise ValueError("hits must be boolean (or 0 and 1)")
+    return array.astype(bool)
+
+
+def weighted_proportion_interval(
+    hits: ArrayLike, sample_weight: ArrayLike | None = None, *, method: str = "wilson", confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Weighted proportion of hits with its Wilson or Clopper–Pearson interval at Kish's effective size.
+
+    The estimate is the weighted mean p of ``hits``; the interval is
+    :func:`proportion_interval`'s formula for p * n_eff successes in n_eff
+    trials (both may be fractional: Wilson's formula is algebraic and
+    Clopper–Pearson's bounds are beta quantiles), n_eff being
+    :func:`effective_sample_size`. Without weights, or with equal ones, it is
+    exactly ``proportion_interval(hits.sum(), n)`` over the rows of positive
+    weight.
+
+    Parameters
+    ----------
+    hits : array-like of bool, shape (n,)
+        Whether each row is a success.
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative weights, not all 0.
+    method : {"wilson", "clopper-pearson"}, default="wilson"
+        The interval, as in :func:`proportion_interval`.
+    confidence : float, default=0.95
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    estimate, low, high : float
+        The weighted proportion and its bounds, within [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``hits`` is not a non-empty 1-D array of booleans (or 0/1), the
+        weights are invalid (shape, negative, non-finite, all 0), ``method``
+        is unknown, or ``confidence`` is not in (0, 1).
+    TypeError
+        If ``hits`` or the weights are not numeric, or ``confidence`` is not
+        a real number.
+
+    Examples
+    --------
+    >>> estimate, low, high = weighted_proportion_interval([False, True, True, False], [1, 1, 1, 3])
+    >>> estimate, round(low, 4), round(high, 4)  # 1 success in n_eff = 3 trials
+    (0.3333333333333333, 0.0615, 0.7923)
+    >>> bool(weighted_proportion_interval([False] * 4)[2] == proportion_interval(0, 4)[1])
+    True
+    """
+    hits = _hits(hits)
+    weights = check_sample_weight(sample_weight, hits.size)
+    if method not in PROPORTION_METHODS:
+        raise ValueError(f"method must be one of {sorted(PROPORTION_METHODS)}, got {method!r}")
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    if weights is None or np.all(weights[weights > 0] == weights.max()):
+        counted = hits if weights is None else hits[weights > 0]
+        successes, trials = float(counted.sum()), float(counted.size)
+        estimate = successes / trials
+    else:
+        weights = scale_weights(weights).weights
+        estimate = float(weights[hits].sum() / weights.sum())
+        trials = effective_sample_size(weights)
+        successes = min(estimate * trials, trials)
+    bounds = _wilson if method == "wilson" else _clopper_pearson
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low, high = bounds(np.float64(successes), np.float64(trials), 1.0 - confidence)
+    return estimate, float(low), float(high)

@@ -208,7 +208,7 @@ def percentile_interval(
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ConfidenceInterval(Result):
-    """A point estimate with a bootstrap interval, and the settings that produced it.
+    """A point estimate with a confidence interval, and the settings that produced it.
 
     Attributes
     ----------
@@ -218,7 +218,8 @@ class ConfidenceInterval(Result):
         The bounds of the interval (NaN when no replicate defines the statistic).
     settings : dict
         ``"confidence"`` (level of the interval), ``"n_boot"`` (number of
-        replicates), ``"random_state"`` (as given) and ``"interval_method"``
+        replicates; None for an interval made without resampling),
+        ``"random_state"`` (as given) and ``"interval_method"``
         (how the interval was computed, e.g. ``"stratified percentile bootstrap"``).
 
     Examples
@@ -282,13 +283,53 @@ class ConfidenceInterval(Result):
         """
         replicates = np.asarray(replicates, dtype=np.float64)
         low, high = percentile_interval(replicates, confidence=confidence)
-        settings = {
-            "confidence": float(confidence),
-            "n_boot": int(replicates.size if n_boot is None else n_boot),
-            "random_state": random_state,
-            "interval_method": interval_method,
-        }
-        return cls(float(estimate), float(low), float(high), settings)
+        n_boot = int(replicates.size if n_boot is None else n_boot)
+        return cls(estimate, low, high, _interval_settings(confidence, n_boot, random_state, interval_method))
+
+    @classmethod
+    def from_bounds(
+        cls,
+        estimate: float,
+        low: float,
+        high: float,
+        *,
+        confidence: float = 0.95,
+        interval_method: str,
+    ) -> ConfidenceInterval:
+        """An interval computed without resampling (a formula or a posterior): ``n_boot`` and ``random_state`` are None.
+
+        Parameters
+        ----------
+        estimate : float
+            The statistic on the data as given.
+        low, high : float
+            The bounds (NaN when the method cannot bound the statistic).
+        confidence : float, default=0.95
+            Level of the interval, in (0, 1).
+        interval_method : str
+            How the bounds were computed, recorded in ``settings`` (e.g.
+            ``"Wilson score interval"``).
+
+        Returns
+        -------
+        ConfidenceInterval
+
+        Raises
+        ------
+        ValueError, TypeError
+            If ``confidence`` is not a number in (0, 1).
+
+        Examples
+        --------
+        >>> print(ConfidenceInterval.from_bounds(0.0, 0.0, 0.4899, interval_method="Wilson score interval"))
+        0.0000 [95% CI 0.0000, 0.4899; Wilson score interval]
+        """
+        confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+        return cls(estimate, low, high, _interval_settings(confidence, None, None, interval_method))
+
+    def __post_init__(self) -> None:
+        for name in ("estimate", "low", "high"):
+            object.__setattr__(self, name, float(getattr(self, name)))
 
     @property
     def confidence(self) -> float:
@@ -297,7 +338,7 @@ class ConfidenceInterval(Result):
 
     @property
     def n_boot(self) -> int:
-        """``settings["n_boot"]``: the number of bootstrap replicates."""
+        """``settings["n_boot"]``: the number of bootstrap replicates (None without resampling)."""
         return self.settings["n_boot"]
 
     @property
@@ -323,7 +364,18 @@ class ConfidenceInterval(Result):
 
     def __str__(self) -> str:
         percent = f"{100 * self.confidence:g}%"
-        return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}, B={self.n_boot}]"
+        replicates = "" if self.n_boot is None else f", B={self.n_boot}"
+        return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}{replicates}]"
+
+
+def _interval_settings(confidence, n_boot, random_state, interval_method):
+    """The ``settings`` of a :class:`ConfidenceInterval`."""
+    return {
+        "confidence": float(confidence),
+        "n_boot": n_boot,
+        "random_state": random_state,
+        "interval_method": interval_method,
+    }
 
 
 @dataclass(frozen=True, eq=False, repr=False)

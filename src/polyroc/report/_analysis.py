@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from polyroc.comparison import compare_scores
 from polyroc.dmf import DmfRoc, compare_models, roc_dmf
 from polyroc.evaluation import Evaluation, evaluate
 from polyroc.gini import GiniRoc, gini_roc
@@ -100,6 +101,7 @@ def _evaluation_step(inputs, analysis):
             scores,
             labels=inputs.classes,
             sample_weight=inputs.sample_weight,
+            ci=inputs.ci,
             **_bootstrap_options(inputs),
         ),
     )
@@ -213,11 +215,38 @@ def _dmf_step(inputs, analyses):
     return comparison
 
 
+#: What the paired tests of several models compare, beside the tuning metric.
+PAIRED_QUANTITIES = ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy")
+
+
+def _paired_tests_step(inputs, analyses):
+    """DeLong, McNemar and paired bootstrap tests of every pair of models; a skipped reason on failure."""
+    quantities = tuple(dict.fromkeys([*PAIRED_QUANTITIES, inputs.metric]))
+    step = "paired tests of the models"
+    try:
+        return _recorded(
+            analyses[0],
+            step,
+            lambda: compare_scores(
+                inputs.y_test,
+                inputs.test,
+                quantities=quantities,
+                labels=inputs.classes,
+                sample_weight=inputs.sample_weight,
+                **_bootstrap_options(inputs),
+            ),
+        )
+    except ValueError as error:
+        return SkippedComparison(f"the paired tests could not be computed: {error}")
+
+
 def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[tuple[str, Callable[[], Any]]]:
     """The report's work as ``(description, callable)`` pairs, in order.
 
     The last step returns the ROC-DMF model comparison (None for one model);
-    the others fill ``analyses`` in place.
+    with several models the step before it returns their paired tests
+    (:class:`~polyroc.comparison.ScoreComparison`, or a
+    :class:`SkippedComparison`); the others fill ``analyses`` in place.
 
     Parameters
     ----------
@@ -233,11 +262,13 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
     steps = []
     for analysis in analyses:
         name = analysis.name
-        steps.append((f"{name}: metrics with bootstrap intervals", lambda a=analysis: _evaluation_step(inputs, a)))
+        steps.append((f"{name}: metrics with intervals", lambda a=analysis: _evaluation_step(inputs, a)))
         if inputs.validation is not None:
             steps.append((f"{name}: threshold tuning", lambda a=analysis: _tuning_step(inputs, a)))
         steps.append((f"{name}: ROC clouds", lambda a=analysis: _cloud_step(inputs, a)))
         steps.append((f"{name}: Gini-weighted ROC", lambda a=analysis: _gini_step(inputs, a)))
+    if len(analyses) > 1:
+        steps.append(("paired tests of the models", lambda: _paired_tests_step(inputs, analyses)))
     steps.append(("ROC-DMF with bootstrap", lambda: _dmf_step(inputs, analyses)))
     return steps
 

@@ -19,7 +19,15 @@ from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures
 from polyroc.report._inputs import check_report_inputs
-from polyroc.report._readings import comparison_reading, data_reading, format_number, model_readings, verdicts
+from polyroc.report._readings import (
+    comparison_reading,
+    data_reading,
+    format_number,
+    format_p_value,
+    model_readings,
+    paired_tests_reading,
+    verdicts,
+)
 from polyroc.report._results import results_document
 
 __all__ = ["Report", "build_report", "is_report_directory"]
@@ -42,6 +50,28 @@ METRIC_NAMES = {
 }
 OVERVIEW_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "matthews_corrcoef", "roc_auc_ovr_macro", "log_loss")
 RULE_COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
+
+
+def _overview_methods(results):
+    """Column name of the overview -> how its intervals are made (from the first model that has them)."""
+    methods = {}
+    for model in results["models"].values():
+        intervals = (model.get("metrics") or {}).get("intervals", {})
+        for key in OVERVIEW_METRICS:
+            if key in intervals and METRIC_NAMES[key] not in methods:
+                methods[METRIC_NAMES[key]] = _method_text(intervals[key])
+    n_boot = results["settings"]["n_boot"]
+    methods.setdefault("ROC-DMF D and Gini AUC", f"stratified percentile bootstrap, B = {n_boot}")
+    return methods
+
+
+def _method_text(record):
+    """An interval record's method, with its resamples for a bootstrap ("—" without a record)."""
+    if record is None:
+        return "—"
+    settings = record["settings"]
+    n_boot = settings.get("n_boot")
+    return settings["interval_method"] + (f", B = {n_boot}" if n_boot else "")
 
 
 def _png_size(png):
@@ -184,12 +214,15 @@ class Report:
             readings=self.readings,
             verdicts=verdicts(self.results),
             num=_format_number,
+            pvalue=format_p_value,
             percent=_format_percent,
             seed=_format_seed,
             support=_format_support,
             shared_figures=[_figure_item(f, "all") for f in self.shared_figures],
             metric_names=METRIC_NAMES,
             overview_metrics=OVERVIEW_METRICS,
+            overview_methods=_overview_methods(self.results),
+            method=_method_text,
             rule_columns=RULE_COLUMNS,
         )
 
@@ -255,6 +288,7 @@ def build_report(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
+    ci: str | Mapping[str, str] = "auto",
     title: str = "polyroc report",
     source: str = "scores given in Python",
     notes: Sequence[str] = (),
@@ -262,7 +296,8 @@ def build_report(
 ) -> Report:
     """Evaluate one or more models' test scores (and tune thresholds on validation) into a report.
 
-    Sections: data summary; metrics with stratified bootstrap intervals;
+    Sections: data summary; metrics with intervals (each named by its
+    method, as :func:`polyroc.evaluate` makes them);
     OvR ROC and PR curves; with validation data, thresholds tuned for
     ``metric`` and compared on test with argmax, Fréchet and inflated-argmax
     rules (paired bootstrap of tuned − argmax; Legnaro, Guastavino & Marchetti
@@ -297,12 +332,17 @@ def build_report(
     metric : str, default="f1_macro"
         Tuning metric (a name of :data:`polyroc.counts.METRICS`).
     n_boot : int, default=1000
-        Bootstrap replicates of every interval, >= 1.
+        Bootstrap replicates (and posterior draws) of the intervals that use
+        them, >= 1.
     confidence : float, default=0.95
         Level of every interval, in (0, 1).
     random_state : None, int or numpy.random.Generator, default=None
         Seed of every resampling; pass an integer for a reproducible report
         (the command line passes 0 unless told otherwise).
+    ci : str or mapping, default="auto"
+        How the metrics' intervals are made, as :func:`polyroc.evaluate`'s
+        ``ci``; the ROC-DMF, Gini and rule-comparison intervals are
+        stratified bootstraps whatever it says.
     title, source : str
         Shown at the top of the report.
     notes : sequence of str, default=()
@@ -331,8 +371,8 @@ def build_report(
     {'a': 20, 'b': 20, 'c': 20}
     >>> sorted(report.results["models"]["model"])
     ['constant_scores', 'dmf', 'gini', 'metrics', 'roc_cloud', 'skipped', 'tuning', 'warnings']
-    >>> report.results["models"]["model"]["metrics"]["intervals"]["accuracy"]["settings"]["n_boot"]
-    50
+    >>> report.results["models"]["model"]["metrics"]["intervals"]["accuracy"]["settings"]["interval_method"]
+    'Wilson score interval'
     """
     inputs = check_report_inputs(
         y_true,
@@ -346,15 +386,18 @@ def build_report(
         n_boot=n_boot,
         confidence=confidence,
         random_state=random_state,
+        ci=ci,
     )
     analyses = [ModelAnalysis(name) for name in inputs.test]
     steps = analysis_steps(inputs, analyses)
     total = len(steps) + len(analyses) + 1
-    dmf_comparison = None
+    returned = []
     for done, (description, step) in enumerate(steps):
         if progress is not None:
             progress(description, done, total)
-        dmf_comparison = step()
+        returned.append(step())
+    dmf_comparison = returned[-1]
+    paired_tests = returned[-2] if len(analyses) > 1 else None
     figures = {}
     for done, analysis in enumerate(analyses, start=len(steps)):
         if progress is not None:
@@ -363,7 +406,11 @@ def build_report(
     if progress is not None:
         progress("ROC-DMF figure", total - 1, total)
     shared_figures = comparison_figures(analyses)
-    results = results_document(inputs, analyses, dmf_comparison, title=title, source=source, notes=notes)
-    readings = {"data": data_reading(results), "comparison": comparison_reading(results)}
+    results = results_document(inputs, analyses, dmf_comparison, paired_tests, title=title, source=source, notes=notes)
+    readings = {
+        "data": data_reading(results),
+        "comparison": comparison_reading(results),
+        "paired_tests": paired_tests_reading(results),
+    }
     readings.update({name: model_readings(model, results) for name, model in results["models"].items()})
     return Report(results, figures, shared_figures, readings, analyses)

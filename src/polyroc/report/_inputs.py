@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._validation import (
     check_positive_int,
     check_random_state,
@@ -46,6 +47,7 @@ class ReportInputs:
     random_state: int | np.random.Generator | None
     sample_weight: np.ndarray | None = None
     val_sample_weight: np.ndarray | None = None
+    ci: str | Mapping[str, str] = "auto"
 
 
 def _named(role: str, scores: Any) -> Mapping[str, Any]:
@@ -98,13 +100,14 @@ def check_report_inputs(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
+    ci: str | Mapping[str, str] = "auto",
 ) -> ReportInputs:
     """Check everything a report needs before any work; return :class:`ReportInputs`.
 
     Parameters
     ----------
     y_true, y_score, y_val, val_scores, labels, sample_weight, val_sample_weight, metric, n_boot, confidence, \
-random_state
+random_state, ci
         As :func:`polyroc.report.build_report`.
 
     Returns
@@ -120,7 +123,8 @@ random_state
         validation; ``y_val`` without ``val_scores`` or the reverse;
         ``val_sample_weight`` without validation data; an unknown metric;
         ``n_boot`` not an integer >= 1; ``confidence`` not a number in (0, 1);
-        ``random_state`` not None, a non-negative integer or a Generator.
+        ``random_state`` not None, a non-negative integer or a Generator;
+        ``ci`` as :func:`polyroc.evaluate` rejects it.
 
     Examples
     --------
@@ -138,6 +142,7 @@ random_state
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     random_state = _check_seed(random_state)
+    interval_plan(ci, tuple(QUANTITY_METHODS))
     y_test, test, classes, weights = _checked_models("y_score", "test", y_true, y_score, labels, sample_weight)
     y_checked = validation = val_weights = None
     if val_scores is not None:
@@ -151,5 +156,16 @@ random_state
         )
         validation = {name: validation[name] for name in test}
     return ReportInputs(
-        classes, y_test, test, y_checked, validation, metric, n_boot, confidence, random_state, weights, val_weights
+        classes,
+        y_test,
+        test,
+        y_checked,
+        validation,
+        metric,
+        n_boot,
+        confidence,
+        random_state,
+        weights,
+        val_weights,
+        ci if isinstance(ci, str) else dict(ci),
     )

@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["comparison_reading", "data_reading", "format_number", "model_readings", "verdicts"]
+__all__ = [
+    "comparison_reading",
+    "data_reading",
+    "format_number",
+    "format_p_value",
+    "model_readings",
+    "paired_tests_reading",
+    "verdicts",
+]
+
+#: Level below which a Holm-adjusted p-value counts as a difference.
+SIGNIFICANCE = 0.05
 
 SMALL_CLASS = 10
+
+#: Width from which a small class's recall interval is explained as wide.
+WIDE_INTERVAL = 0.25
 
 #: A class whose one-vs-rest AUC is at most this ranks its rows little better than chance (0.5).
 NO_RANKING_AUC = 0.6
@@ -86,8 +100,8 @@ def _metrics_reading(model, results):
     confidence = _percent(results["settings"]["confidence"])
     accuracy, balanced = intervals["accuracy"], intervals["balanced_accuracy"]
     text = (
-        f"Accuracy is {_ci(accuracy)}, a {confidence} stratified bootstrap interval over the test "
-        f"rows; balanced accuracy is {_ci(balanced)}."
+        f"Accuracy is {_ci(accuracy)}, a {confidence} {_method(accuracy)} over the test rows; "
+        f"balanced accuracy is {_ci(balanced)}."
     )
     if balanced["estimate"] < accuracy["estimate"] - 0.05:
         text += " The gap means the model does worse on the small classes than on the large ones."
@@ -95,6 +109,7 @@ def _metrics_reading(model, results):
     if per_class_f1:
         worst = min(per_class_f1, key=lambda c: per_class_f1[c]["estimate"])
         text += f" The weakest class by F1 is {worst} ({_ci(per_class_f1[worst], 2)})."
+    text += _small_class_recalls(metrics)
     auc = intervals["roc_auc_ovr_macro"]
     text += (
         f" The one-vs-rest macro ROC AUC, {_ci(auc)}, measures ranking rather than decisions: "
@@ -102,6 +117,35 @@ def _metrics_reading(model, results):
         "a random row of another class."
     )
     return text
+
+
+def _method(record):
+    """The method of an interval record, in words: "Wilson score interval"."""
+    method = record["settings"]["interval_method"]
+    return method if "interval" in method else f"{method} interval"
+
+
+def _small_class_recalls(metrics, most=3):
+    """Why the recall intervals of the smallest classes are wide: "0 of 4 rows of class 3 were found; ..."."""
+    recall = metrics["class_intervals"].get("recall", {})
+    counts = metrics["confusion_matrix"]
+    sizes = {c: sum(row) for c, row in zip(recall, counts)}
+    small = sorted((c for c in recall if 0 < sizes[c] < SMALL_CLASS), key=lambda c: sizes[c])[:most]
+    sentences = []
+    for k, c in enumerate(recall):
+        record = recall[c]
+        if c in small and record["low"] is not None and record["high"] - record["low"] >= WIDE_INTERVAL:
+            bounds = f"[{_number(record['low'], 2)}, {_number(record['high'], 2)}]"
+            sentences.append(
+                f"{_count(counts[k][k])} of {_count(sizes[c])} rows of {_class_name(c)} were found; "
+                f"its recall interval {bounds} is wide because the class is tiny"
+            )
+    return "" if not sentences else " " + "; ".join(sentences) + "."
+
+
+def _count(value):
+    """A (possibly weighted) count as text: whole numbers without decimals."""
+    return f"{value:g}" if float(value).is_integer() else f"{value:.1f}"
 
 
 def _equals_argmax(tuning):
@@ -315,6 +359,42 @@ def comparison_reading(results: dict[str, Any]) -> str | None:
     if p_first < 0.8:
         text += " That is not a clear winner: the test data does not separate the models' D reliably."
     return text
+
+
+def paired_tests_reading(results: dict[str, Any]) -> str | None:
+    """Which pairs of models differ after Holm's adjustment, per quantity; None for one model."""
+    if "paired_tests" in results.get("skipped", {}):
+        return _skipped_reading(results["skipped"]["paired_tests"])
+    tests = results.get("paired_tests")
+    if tests is None:
+        return None
+    differing = [row for row in tests["comparisons"] if row["p_holm"] is not None and row["p_holm"] < SIGNIFICANCE]
+    if not differing:
+        return (
+            "No pair of models differs on these quantities once the p-values are adjusted for the number of "
+            f"comparisons (Holm, level {SIGNIFICANCE:g}): the test data cannot tell them apart."
+        )
+    parts = [
+        f"{row['model'] if row['difference'] > 0 else row['other']} over "
+        f"{row['other'] if row['difference'] > 0 else row['model']} on {row['quantity']} "
+        f"(difference {_number(abs(row['difference']))}, Holm p {format_p_value(row['p_holm'])})"
+        for row in differing
+    ]
+    return (
+        f"After Holm's adjustment (level {SIGNIFICANCE:g}) these differences hold: {'; '.join(parts)}. "
+        "The other pairs cannot be told apart on the test data."
+    )
+
+
+def format_p_value(p: float | None) -> str:
+    """A p-value as text: three decimals, "< 0.001" below, "—" when undefined (None).
+
+    >>> format_p_value(0.04321), format_p_value(0.00002), format_p_value(None)
+    ('0.043', '< 0.001', '—')
+    """
+    if p is None:
+        return "—"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def _tuning_verdict(model):

@@ -32,7 +32,6 @@ import polyroc
 from polyroc._results import jsonable
 from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
 from polyroc.report._inputs import ReportInputs
-from polyroc.resampling import STRATIFIED_PERCENTILE
 
 __all__ = ["OMITTED", "compact", "results_document"]
 
@@ -107,16 +106,17 @@ def _model_section(analysis: ModelAnalysis, scores: np.ndarray) -> dict[str, Any
     }
 
 
-def _comparison_section(dmf_comparison: Any) -> dict[str, Any] | None:
-    if dmf_comparison is None or isinstance(dmf_comparison, SkippedComparison):
+def _comparison_section(comparison: Any) -> dict[str, Any] | None:
+    if comparison is None or isinstance(comparison, SkippedComparison):
         return None
-    return _record(dmf_comparison)
+    return _record(comparison)
 
 
 def results_document(
     inputs: ReportInputs,
     analyses: list[ModelAnalysis],
     dmf_comparison: Any,
+    paired_tests: Any = None,
     *,
     title: str,
     source: str,
@@ -132,6 +132,8 @@ def results_document(
         The library results of each model.
     dmf_comparison : ModelComparison, SkippedComparison or None
         The ROC-DMF comparison of the models (None for one model).
+    paired_tests : ScoreComparison, SkippedComparison or None, default=None
+        The paired tests of the models (None for one model).
     title, source : str
         Shown at the top of the report.
     notes : sequence of str
@@ -142,6 +144,7 @@ def results_document(
     dict
         ``title``, ``source``, ``notes``, ``polyroc_version``, ``settings``,
         ``data``, ``models`` (name -> sections), ``model_comparison``,
+        ``paired_tests``,
         ``skipped``, ``warnings`` (each once, with its models) and
         ``omitted`` (:data:`OMITTED`).
     """
@@ -150,7 +153,7 @@ def results_document(
         "n_boot": inputs.n_boot,
         "confidence": inputs.confidence,
         "random_state": inputs.random_state,
-        "interval_method": STRATIFIED_PERCENTILE,
+        "ci": inputs.ci,
         "weighted": inputs.sample_weight is not None,
     }
     return jsonable(
@@ -163,9 +166,12 @@ def results_document(
             "data": _data_section(inputs),
             "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
             "model_comparison": _comparison_section(dmf_comparison),
-            "skipped": (
-                {"model_comparison": dmf_comparison.reason} if isinstance(dmf_comparison, SkippedComparison) else {}
-            ),
+            "paired_tests": _comparison_section(paired_tests),
+            "skipped": {
+                key: comparison.reason
+                for key, comparison in (("model_comparison", dmf_comparison), ("paired_tests", paired_tests))
+                if isinstance(comparison, SkippedComparison)
+            },
             "warnings": report_warnings(analyses),
             "omitted": {kind: list(fields) for kind, fields in OMITTED.items()},
         }

@@ -1,0 +1,456 @@
+"""Coverage study: how often the nominal 95% intervals of ``polyroc.evaluate`` hold the true value.
+
+Data model (benchmarks/_truth.py): m classes with fixed class counts (the
+intervals are conditional on the class counts, as the stratified bootstrap
+is); a class-c row is Dirichlet(1 + s * one-hot(c)), separation s (default 2).
+Scenarios: n in {60, 300, 3000} x m in {3, 10} x {balanced, imbalanced}, the
+imbalanced mix geometric with largest:smallest as near 20:1 as a 5-row
+smallest class allows. True values: AUCs by numerical integration, the
+argmax-rule quantities and the expected losses by Monte Carlo (10^7 rows per
+class, seeded, cached in --truth-cache), a counts metric at the metric of the
+expected confusion counts.
+
+Each data set (seeded by its scenario and replicate through
+numpy.random.SeedSequence) is evaluated once per interval method
+(``evaluate(y, P, ci=METHOD, n_boot=B, random_state=seed)``); every interval
+is recorded: covered (low <= truth <= high), width, zero width, undefined
+(NaN bound, counted as not covered) and the method that made it. Prints a
+Markdown table per quantity (coverage % and mean width per method; a bold
+coverage misses the target: 93% where every class has >= 10 rows, 90% where
+the smallest has 5 to 9) and writes every record to --out.
+
+Data sets run in a pool of --workers processes (POLYROC_THREADS=1 in each).
+
+Run: python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
+     [--scenarios n60-m3-balanced,...] [--separation 2] [--out DIR] [--workers 2] [--chunk 20]
+     [--truth-draws 10000000] [--truth-cache FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+import warnings
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from _truth import CLASS_SCORES, SCORES, class_counts, class_moments, class_seed, scenario_truths, separation_alphas
+from _truth import simulate as simulate_data_set
+
+from polyroc import evaluate
+
+METHODS = ("bootstrap", "auto", "analytic", "bayes")
+SIZES, CLASS_NUMBERS, MIXES = (60, 300, 3000), (3, 10), ("balanced", "imbalanced")
+CONFIDENCE = 0.95
+STUDY_ENTROPY = 20_240_601  # seeds of the data sets
+TRUTH_ENTROPY = 20_240_602  # seeds of the Monte Carlo truths
+
+#: Quantity groups of the tables, by kind.
+GROUPS = {
+    "Proportions": ("accuracy", "top_2_accuracy", "recall"),
+    "Composites of counts": (
+        "balanced_accuracy",
+        "f1_macro",
+        "cohen_kappa",
+        "matthews_corrcoef",
+        "precision",
+        "f1-score",
+    ),
+    "AUCs": ("roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovr_micro", "roc_auc_ovo_macro"),
+    "Mean losses": ("log_loss", "brier_score"),
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    n: int
+    n_classes: int
+    mix: str
+    counts: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return f"n{self.n}-m{self.n_classes}-{self.mix}"
+
+    @property
+    def smallest_class(self) -> int:
+        """The class with the fewest rows (the last among ties)."""
+        counts = np.asarray(self.counts)
+        return int(np.flatnonzero(counts == counts.min())[-1])
+
+    @property
+    def target(self) -> float:
+        """Coverage (%) to reach: 93 where every class has 10 rows, 90 where the smallest has fewer."""
+        return 93.0 if min(self.counts) >= 10 else 90.0
+
+
+def scenarios(selected: list[str] | None) -> list[Scenario]:
+    every = [
+        Scenario(n, m, mix, tuple(class_counts(n, m, mix).tolist()))
+        for n in SIZES
+        for m in CLASS_NUMBERS
+        for mix in MIXES
+    ]
+    if not selected:
+        return every
+    unknown = sorted(set(selected) - {scenario.name for scenario in every})
+    if unknown:
+        raise SystemExit(f"unknown scenarios {unknown}; known: {[scenario.name for scenario in every]}")
+    return [scenario for scenario in every if scenario.name in selected]
+
+
+# --------------------------------------------------------------------------- truths
+
+
+def truth_seed(n_classes: int, separation: float) -> list[int]:
+    return [TRUTH_ENTROPY, n_classes, round(separation * 10**6)]
+
+
+def _moments_task(args):
+    alphas, true_class, draws, seed = args
+    moments = class_moments(alphas[true_class], true_class, draws, class_seed(seed, len(alphas), true_class))
+    return {key: np.asarray(value).tolist() for key, value in moments.items()}
+
+
+def load_truths(chosen, separation, draws, cache_path, pool):
+    """Truths of every scenario; the Monte Carlo moments come from the cache or are computed (in the pool)."""
+    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
+    keys = {
+        m: f"m{m}-s{separation:g}-draws{draws}-seed{truth_seed(m, separation)}"
+        for m in sorted({s.n_classes for s in chosen})
+    }
+    missing = [m for m, key in keys.items() if key not in cache]
+    if missing:
+        print(f"Monte Carlo truths: {draws:,} rows per class for m = {missing} ...", flush=True)
+        start = time.perf_counter()
+        tasks = [
+            (separation_alphas(m, separation), c, draws, truth_seed(m, separation)) for m in missing for c in range(m)
+        ]
+        results = pool.map(_moments_task, tasks, chunksize=1)
+        for m in missing:
+            cache[keys[m]] = [results.pop(0) for _ in range(m)]
+        cache_path.write_text(json.dumps(cache))
+        print(f"  done in {time.perf_counter() - start:.0f} s, cached in {cache_path}", flush=True)
+    else:
+        print(f"Monte Carlo truths: from the cache {cache_path}", flush=True)
+    truths = {}
+    for scenario in chosen:
+        moments = [{k: np.asarray(v) for k, v in moment.items()} for moment in cache[keys[scenario.n_classes]]]
+        alphas = separation_alphas(scenario.n_classes, separation)
+        truths[scenario.name] = scenario_truths(alphas, np.asarray(scenario.counts), moments)
+    return truths
+
+
+# --------------------------------------------------------------------------- one chunk of data sets (in a worker)
+
+
+def data_set_seeds(scenario: Scenario, replicate: int) -> tuple[np.random.SeedSequence, int]:
+    """The data's seed sequence and evaluate's random_state, from (scenario, replicate)."""
+    data, intervals = np.random.SeedSequence([STUDY_ENTROPY, zlib.crc32(scenario.name.encode()), replicate]).spawn(2)
+    return data, int(intervals.generate_state(1)[0])
+
+
+def _interval_record(interval, truth):
+    low, high = interval.low, interval.high
+    undefined = bool(np.isnan(low) or np.isnan(high))
+    return {
+        "truth": truth,
+        "estimate": interval.estimate,
+        "low": low,
+        "high": high,
+        "interval_method": interval.method,
+        "covered": bool(low <= truth <= high),
+        "width": high - low,
+        "zero_width": bool(high - low == 0),
+        "undefined": undefined,
+    }
+
+
+def _failed_record(truth, message):
+    nan = float("nan")
+    return {
+        "truth": truth,
+        "estimate": nan,
+        "low": nan,
+        "high": nan,
+        "interval_method": message,
+        "covered": False,
+        "width": nan,
+        "zero_width": False,
+        "undefined": True,
+    }
+
+
+def evaluate_data_set(scenario, truths, separation, replicate, methods, n_boot):
+    """Records of every interval of one data set under every method."""
+    data_seed, random_state = data_set_seeds(scenario, replicate)
+    alphas = separation_alphas(scenario.n_classes, separation)
+    y, P = simulate_data_set(alphas, np.asarray(scenario.counts), np.random.default_rng(data_seed))
+    records = []
+    for method in methods:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result, failure = evaluate(y, P, ci=method, n_boot=n_boot, random_state=random_state), None
+            except Exception as error:  # recorded as undefined intervals, reported at the end
+                result, failure = None, f"error: {type(error).__name__}: {error}"
+        base = {"scenario": scenario.name, "replicate": replicate, "ci": method, "warnings": len(caught)}
+        for name in SCORES:
+            truth = truths["scores"][name]
+            entry = (
+                _failed_record(truth, failure) if result is None else _interval_record(result.intervals[name], truth)
+            )
+            records.append({**base, "quantity": name, "class": -1, **entry})
+        for name in CLASS_SCORES:
+            for k in range(scenario.n_classes):
+                truth = truths["classes"][name][k]
+                interval = None if result is None else result.class_intervals[name][k]
+                entry = _failed_record(truth, failure) if result is None else _interval_record(interval, truth)
+                records.append({**base, "quantity": name, "class": k, **entry})
+    return records
+
+
+def run_chunk(job):
+    """One chunk of data sets of one scenario: (scenario name, data sets, records, worker seconds)."""
+    scenario, truths, separation, replicates, methods, n_boot = job
+    start = time.perf_counter()
+    records = [
+        record
+        for replicate in replicates
+        for record in evaluate_data_set(scenario, truths, separation, replicate, methods, n_boot)
+    ]
+    return scenario.name, len(replicates), records, time.perf_counter() - start
+
+
+def _single_threaded_worker():
+    os.environ["POLYROC_THREADS"] = "1"
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def interleaved_jobs(chosen, truths, args, methods):
+    """Chunks of data sets, one chunk of each scenario in turn (so early chunks time every scenario)."""
+    per_scenario = [
+        [
+            (
+                scenario,
+                truths[scenario.name],
+                args.separation,
+                range(start, min(start + args.chunk, args.datasets)),
+                methods,
+                args.n_boot,
+            )
+            for start in range(0, args.datasets, args.chunk)
+        ]
+        for scenario in chosen
+    ]
+    return [job for round_ in zip(*per_scenario) for job in round_]
+
+
+class Progress:
+    """Data sets done, and the expected run time from the worker seconds per data set of each scenario."""
+
+    def __init__(self, chosen, datasets, workers, start):
+        self.remaining = {scenario.name: datasets for scenario in chosen}
+        self.seconds = {scenario.name: [] for scenario in chosen}
+        self.total = datasets * len(chosen)
+        self.workers, self.start, self.chunks, self.last_print = workers, start, 0, 0.0
+
+    def update(self, name, count, seconds):
+        self.remaining[name] -= count
+        self.seconds[name].append(seconds / count)
+        self.chunks += 1
+        now = time.perf_counter()
+        timed_every = all(self.seconds.values())
+        if self.chunks == 1 or (timed_every and self.chunks == len(self.seconds)) or now - self.last_print > 30:
+            self.last_print = now
+            self._print(now, timed_every)
+
+    def _print(self, now, timed_every):
+        seen = [np.mean(times) for times in self.seconds.values() if times]
+        left = sum(
+            count * (np.mean(self.seconds[name]) if self.seconds[name] else np.mean(seen))
+            for name, count in self.remaining.items()
+        )
+        elapsed = now - self.start
+        done = self.total - sum(self.remaining.values())
+        basis = "every scenario timed" if timed_every else "untimed scenarios at the mean so far"
+        print(
+            f"  {done:,}/{self.total:,} data sets, {elapsed:,.0f} s elapsed; expected total "
+            f"{elapsed + left / self.workers:,.0f} s ({basis})",
+            flush=True,
+        )
+
+
+def run_study(chosen, truths, args, methods, pool):
+    jobs = interleaved_jobs(chosen, truths, args, methods)
+    progress = Progress(chosen, args.datasets, args.workers, time.perf_counter())
+    records = []
+    for name, count, chunk, seconds in pool.imap_unordered(run_chunk, jobs, chunksize=1):
+        records.extend(chunk)
+        progress.update(name, count, seconds)
+    return pd.DataFrame.from_records(records)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _cell(rows, target):
+    if rows.empty:
+        return "–"
+    coverage = 100 * rows["covered"].mean()
+    text = f"{coverage:.1f}"
+    if coverage < target:
+        text = f"**{text}**"
+    width = rows["width"].mean()  # over the defined intervals
+    text += " (–)" if np.isnan(width) else f" ({width:.3f})"
+    zero, undefined = int(rows["zero_width"].sum()), int(rows["undefined"].sum())
+    if zero:
+        text += f" z{zero}"
+    if undefined:
+        text += f" u{undefined}"
+    return text
+
+
+def quantity_table(records, chosen, methods, quantity, smallest_only=False):
+    header = ["scenario", "smallest class", *methods]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] * len(header)) + "|"]
+    selected = records[records["quantity"] == quantity]
+    for scenario in chosen:
+        rows = selected[selected["scenario"] == scenario.name]
+        if smallest_only:
+            rows = rows[rows["class"] == scenario.smallest_class]
+        cells = [_cell(rows[rows["ci"] == method], scenario.target) for method in methods]
+        lines.append("| " + " | ".join([scenario.name, str(min(scenario.counts)), *cells]) + " |")
+    return lines
+
+
+def report_lines(records, chosen, methods, args):
+    lines = [
+        f"Coverage % of nominal {100 * CONFIDENCE:g}% intervals (mean width), {args.datasets:,} data sets per "
+        f"scenario; bold: below the target (93% where every class has >= 10 rows, 90% where the smallest has 5-9); "
+        "zN: N intervals of zero width; uN: N undefined (a NaN bound or a failed call, counted as not covered).",
+        f"Monte Carlo standard error of a 95% coverage with {args.datasets:,} data sets: "
+        f"{100 * np.sqrt(CONFIDENCE * (1 - CONFIDENCE) / args.datasets):.2f} points (pooled per-class rows are "
+        "not independent: their error is larger than the count of rows suggests).",
+        "",
+    ]
+    for group, quantities in GROUPS.items():
+        lines += [f"## {group}", ""]
+        for quantity in quantities:
+            per_class = quantity in CLASS_SCORES
+            title = f"### {quantity}" + (" (per class, pooled over classes)" if per_class else "")
+            lines += [title, "", *quantity_table(records, chosen, methods, quantity), ""]
+            if per_class:
+                lines += [f"### {quantity} (smallest class only)", ""]
+                lines += [*quantity_table(records, chosen, methods, quantity, smallest_only=True), ""]
+            if quantity == "roc_auc_ovr_micro":
+                lines += [
+                    "The micro estimator also pairs each row's positive cell with its own negative cells (dependent "
+                    "pairs, a share 1/n of all pairs: 1.7% at n = 60); the truth is for cells of distinct rows.",
+                    "",
+                ]
+    return lines
+
+
+def method_lines(records):
+    """Which interval method each requested ``ci`` gave to which quantities."""
+    lines = ["## Interval methods by ci", "", "| ci | interval method | quantities |", "|---|---|---|"]
+    named = records.assign(interval_method=records["interval_method"].where(~_failed(records), "(failed call)"))
+    for (ci, method), rows in named.groupby(["ci", "interval_method"], sort=False):
+        lines.append(f"| {ci} | {method} | {', '.join(rows['quantity'].unique())} |")
+    return [*lines, ""]
+
+
+def failure_lines(records):
+    """Each distinct error of a failed call to evaluate, with its number of data sets."""
+    failed = records[_failed(records)].drop_duplicates(["scenario", "replicate", "ci"])
+    counts = failed.groupby(["ci", "interval_method"]).size()
+    return [f"Failed calls, ci={ci} ({count} data sets): {message}" for (ci, message), count in counts.items()]
+
+
+def _failed(records):
+    return records["interval_method"].str.startswith("error: ")
+
+
+def warning_lines(records):
+    calls = records.drop_duplicates(["scenario", "replicate", "ci"])
+    warned = calls[calls["warnings"] > 0].groupby(["scenario", "ci"]).size()
+    if warned.empty:
+        return ["No call to evaluate warned.", ""]
+    lines = ["## Calls to evaluate that warned", "", "| scenario | ci | data sets |", "|---|---|---|"]
+    lines += [f"| {scenario} | {ci} | {count} |" for (scenario, ci), count in warned.items()]
+    return [*lines, ""]
+
+
+def scenario_lines(chosen, truths):
+    lines = ["| scenario | class counts | largest:smallest | smallest class |", "|---|---|---|---|"]
+    for scenario in chosen:
+        counts = scenario.counts
+        lines.append(
+            f"| {scenario.name} | {'/'.join(map(str, counts))} | {max(counts) / min(counts):.2f} | {min(counts)} |"
+        )
+    errors = {
+        key: max(t["monte_carlo_se"][key] for t in truths.values()) for key in ("pi", "top_2", "log_loss", "brier")
+    }
+    text = ", ".join(f"{key} {value:.1e}" for key, value in errors.items())
+    return [*lines, "", f"Largest Monte Carlo standard error of a truth: {text}.", ""]
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", type=int, default=1000, help="simulated data sets per scenario")
+    parser.add_argument("--methods", default=",".join(METHODS), help="values of evaluate's ci, comma separated")
+    parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates / posterior draws")
+    parser.add_argument("--scenarios", default="", help="names like n60-m3-balanced, comma separated (default all)")
+    parser.add_argument("--separation", type=float, default=2.0, help="s in Dirichlet(1 + s * one-hot(class))")
+    parser.add_argument("--out", default=None, help="directory of the records (default: a new temporary directory)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--chunk", type=int, default=20, help="data sets per chunk of work")
+    parser.add_argument("--truth-draws", type=int, default=10**7, help="Monte Carlo rows per class of the truths")
+    parser.add_argument(
+        "--truth-cache",
+        default=str(Path(tempfile.gettempdir()) / "polyroc-coverage-truths.json"),
+        help="JSON cache of the Monte Carlo truths",
+    )
+    return parser.parse_args()
+
+
+def main():
+    started = time.perf_counter()
+    args = parse_arguments()
+    methods = [method.strip() for method in args.methods.split(",") if method.strip()]
+    chosen = scenarios([name.strip() for name in args.scenarios.split(",") if name.strip()])
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="polyroc-coverage-"))
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"# Coverage of polyroc.evaluate's intervals (separation s = {args.separation:g}, B = {args.n_boot})\n")
+    # worker processes start single-threaded (numpy's BLAS, polyroc's chunk_map); one data set per process at a time
+    for variable in ("POLYROC_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = "1"
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(args.workers, initializer=_single_threaded_worker) as pool:
+        truths = load_truths(chosen, args.separation, args.truth_draws, Path(args.truth_cache), pool)
+        print("", *scenario_lines(chosen, truths), sep="\n")
+        print(f"Running {args.datasets:,} data sets x {len(chosen)} scenarios x methods {methods} ...", flush=True)
+        records = run_study(chosen, truths, args, methods, pool)
+    records.to_csv(out / "records.csv.gz", index=False)
+    (out / "truths.json").write_text(json.dumps(truths, indent=1))
+    lines = ["", *report_lines(records, chosen, methods, args), *method_lines(records), *warning_lines(records)]
+    lines += failure_lines(records)
+    print("\n".join(lines))
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    print(f"\nRecords: {out / 'records.csv.gz'} (summary.md, truths.json next to it)")
+    print(f"Total wall time: {time.perf_counter() - started:,.0f} s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

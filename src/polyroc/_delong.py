@@ -1,0 +1,687 @@
+"""DeLong's variance of binary and multiclass AUCs, their covariances and logit-scale intervals.
+
+Every AUC of polyroc (binary, one-vs-rest per class, its macro, support-weighted
+and micro averages, Hand & Till's M and its weighted variant) is a smooth
+function of the sample weights. The influence of sample s is the derivative
+``D_s = dT/du_s`` of the statistic T when s carries weight ``u_s`` times its
+sample weight, at ``u = 1``. Conditional on the class counts (every class is a
+stratum, as in polyroc's stratified bootstrap), the variance is the stratified
+infinitesimal jackknife with DeLong's small-sample factor::
+
+    Var(T) = sum_c  n_c / (n_c - 1) * sum_{s in c} (D_s - mean_{s' in c} D_s')^2
+
+(covariances alike, with the product of two centred influences), ``n_c`` the
+number of rows of class c with positive weight. For an unweighted binary AUC
+this is exactly the variance of DeLong, DeLong & Clarke-Pearson (1988,
+doi:10.2307/2531595), ``S10 / n1 + S01 / n0``. The placement values come from
+one sort per score column and cumulative weights at the ends of the runs of
+tied scores (midranks, as Sun & Xu 2014, doi:10.1109/LSP.2014.2337313), in
+O(m n log n) time, never from an n1 x n0 matrix; everything is float64, so
+counts of pairs cannot overflow at any n. Hand & Till's M is that of Hand &
+Till (2001, doi:10.1023/A:1010920819831).
+
+Intervals are taken on the logit scale and mapped back, so that they stay
+within [0, 1]. At an AUC of exactly 1 (or 0) the variance is 0 although the
+data do not determine the AUC: the interval is then the exact conservative
+bound from ``n_min`` disjoint pairs (``P(all pairs ranked correctly) <=
+AUC ** n_min``).
+
+The engine functions take validated, encoded inputs (``y`` class codes 0..m-1,
+``scores`` (n, m) float64, weights None or (n,) non-negative) and never check
+them; :func:`roc_auc_interval` is the checked public entry point.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.special import expit, logit
+from scipy.stats import norm
+
+from polyroc._numeric import finish
+from polyroc._parallel import chunk_map
+from polyroc._progress import task
+from polyroc._ranking import count_wins, hand_till, ovr_auc, tie_ends
+from polyroc._validation import (
+    as_array,
+    check_class_support,
+    check_label_vector,
+    check_option,
+    check_real,
+    check_real_array,
+    check_same_length,
+    check_sample_weight,
+    check_scores,
+    encode_labels,
+    resolve_classes,
+    scale_weights,
+)
+from polyroc.exceptions import IntervalWarning
+from polyroc.resampling import ConfidenceInterval
+
+__all__ = [
+    "AUC_KEYS",
+    "auc_difference",
+    "auc_influences",
+    "logit_interval",
+    "roc_auc_interval",
+    "stratified_covariance",
+]
+
+#: The (multi_class, average) statistics of :func:`auc_influences`; ``("ovr", None)`` is per class.
+AUC_KEYS = (
+    ("ovr", None),
+    ("ovr", "macro"),
+    ("ovr", "weighted"),
+    ("ovr", "micro"),
+    ("ovo", "macro"),
+    ("ovo", "weighted"),
+)
+
+#: ``average`` options of :func:`roc_auc_interval` for each ``multi_class``.
+AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro"), "ovo": ("macro", "weighted")}
+
+LOGIT_METHOD = "DeLong (logit)"
+
+#: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
+PARALLEL_MIN_SAMPLES = 20_000
+
+
+# --------------------------------------------------------------------------- influences
+
+
+def auc_influences(y, scores, weights, keys) -> dict:
+    """Each AUC statistic of ``keys`` and its per-sample influence ``D_s = dT/du_s`` (not centred).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n,)
+        Class codes 0..m-1.
+    scores : ndarray of shape (n, m)
+        Checked float64 scores, one column per class.
+    weights : ndarray of shape (n,) or None
+        Non-negative sample weights (rows of weight 0 get influence 0).
+    keys : iterable of (multi_class, average)
+        Among :data:`AUC_KEYS`.
+
+    Returns
+    -------
+    dict
+        ``key -> (estimate, influence)``: a float and an (n,) array, or for
+        ``("ovr", None)`` the (m,) per-class AUCs and their (m, n)
+        influences. The estimates are those of
+        :func:`polyroc.metrics.roc_auc_score` (the same pairwise wins); an
+        undefined AUC (a class without samples) is NaN with NaN influences.
+        The support weights of the weighted averages are held fixed (they
+        are under the stratified model).
+
+    Raises
+    ------
+    ValueError
+        If a key is not one of :data:`AUC_KEYS`.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1])
+    >>> P = np.array([[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]])
+    >>> estimate, influence = auc_influences(y, P, None, [("ovr", "macro")])["ovr", "macro"]
+    >>> estimate, influence.tolist()
+    (0.75, [0.125, -0.125, -0.125, 0.125])
+    """
+    keys = list(keys)
+    unknown = [key for key in keys if key not in AUC_KEYS]
+    if unknown:
+        raise ValueError(f"keys must be among {list(AUC_KEYS)}; got {unknown}")
+    found = {}
+    if ("ovr", "micro") in keys:
+        found["ovr", "micro"] = _micro_influence(y, scores, weights)
+    column_keys = [key for key in keys if key != ("ovr", "micro")]
+    if column_keys:
+        found.update(_column_influences(y, scores, weights, column_keys))
+    return {key: found[key] for key in keys}
+
+
+def _column_influences(y, scores, weights, keys):
+    """The OvR and OvO statistics of ``keys``: one sort per score column, shared by all of them."""
+    n_samples, n_classes = scores.shape
+    support = np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
+    ovo_averages = [average for multi_class, average in keys if multi_class == "ovo"]
+    coefficients = {average: _pair_coefficients(support, average) for average in ovo_averages}
+    wins = np.empty((n_classes, n_classes))
+    ovr_influence = np.empty((n_classes, n_samples))
+    ovo_influence = {average: np.zeros(n_samples) for average in ovo_averages}
+    codes = y.astype(np.min_scalar_type(n_classes))
+
+    def one_column(k):
+        return _column_pass(k, scores[:, k], codes, weights, support, coefficients)
+
+    mapper = chunk_map if n_samples >= PARALLEL_MIN_SAMPLES else map
+    work = task("AUC influences (score columns)", n_classes)
+    for k, (order, wins_row, ovr_part, ovo_parts) in enumerate(mapper(one_column, range(n_classes))):
+        wins[k] = wins_row
+        ovr_influence[k, order] = ovr_part
+        for average, part in ovo_parts.items():
+            ovo_influence[average][order] += part
+        work.advance()
+    per_class = ovr_auc(wins, support)
+    found = {}
+    for multi_class, average in keys:
+        if multi_class == "ovo":
+            estimate = hand_till(wins, support, average)
+            influence = ovo_influence[average] if np.isfinite(estimate) else np.full(n_samples, np.nan)
+            found[multi_class, average] = (estimate, influence)
+        else:
+            found[multi_class, average] = _class_average(per_class, ovr_influence, support, average)
+    return found
+
+
+def _class_average(per_class, influence, support, average):
+    """OvR average as :func:`polyroc.metrics.roc_auc_score` takes it, and the same average of the influences."""
+    if average is None:
+        return per_class, influence
+    if average == "macro":  # a NaN class makes the mean NaN, as scikit-learn
+        return float(np.average(per_class)), influence.mean(axis=0)
+    present = support > 0
+    share = support[present] / support[present].sum()
+    return float(share @ per_class[present]), share @ influence[present]
+
+
+def _pair_coefficients(support, average):
+    """(m, m) coefficient of each ``A(i|j)`` in Hand & Till's M: half its pair's share (0 for an undefined pair)."""
+    present = support > 0
+    defined = np.logical_and.outer(present, present)
+    np.fill_diagonal(defined, False)
+    if average == "weighted":
+        shares = np.where(defined, support[:, None] + support[None, :], 0.0)
+    else:
+        shares = defined.astype(np.float64)
+    total = shares.sum()  # every pair counted twice, once per order, as each pair's value is half each order's
+    return shares / total if total > 0 else shares
+
+
+class _SortedColumn:
+    """One score column sorted ascending: classes, weights, and the runs of tied scores."""
+
+    def __init__(self, column, codes, weights):
+        self.order = np.argsort(column)  # the sort of polyroc._ranking.pairwise_wins: the same wins
+        self.score = column[self.order]
+        self.classes = codes[self.order]
+        self.given_weight = None if weights is None else weights[self.order]
+        self.weight = np.ones(column.size) if weights is None else self.given_weight
+        self.ends = tie_ends(self.score)
+        self.sizes = _run_sizes(self.ends)
+        self.firsts = self.ends - self.sizes + 1
+
+    def half_below(self, cumulative):
+        """Per run of ties: weight below it plus half the weight within it, from a cumulative weight (n + 1,)."""
+        return (cumulative[self.firsts] + cumulative[self.ends + 1]) * 0.5
+
+    def per_position(self, per_run):
+        """Values per run of ties repeated for each sorted position."""
+        return np.repeat(per_run, self.sizes)
+
+    def runs(self, positions):
+        """Index of the run of ties of each sorted position."""
+        return np.repeat(np.arange(self.ends.size), self.sizes)[positions]
+
+
+def _run_sizes(ends):
+    """Lengths of the runs of ties from the index of their last element."""
+    sizes = np.empty_like(ends)
+    sizes[0] = ends[0] + 1
+    np.subtract(ends[1:], ends[:-1], out=sizes[1:])
+    return sizes
+
+
+def _cumulative(values):
+    cumulative = np.zeros(values.size + 1)
+    np.cumsum(values, out=cumulative[1:])
+    return cumulative
+
+
+def _column_pass(k, column, codes, weights, support, coefficients):
+    """Column k: the wins ``wins[k, j]``, the influence of OvR AUC k and of Hand & Till's ``A(k|j)``, sorted order.
+
+    Class-k samples need the weight of each other class below them (plus
+    half the tied weight); the other samples the class-k weight above them
+    (plus half the tied). Both come from cumulative weights read at the
+    ends of the runs of tied scores.
+    """
+    n_classes = support.size
+    column = _SortedColumn(column, codes, weights)
+    wins = count_wins(column.score, column.classes, column.given_weight, k, n_classes)
+    is_k = column.classes == k
+    own = _cumulative(np.where(is_k, column.weight, 0.0))
+    everyone = _cumulative(column.weight)
+    own_half_below = column.half_below(own)
+    others_half_below = column.half_below(everyone) - own_half_below
+    k_above = own[-1] - column.per_position(own_half_below)  # class-k weight above each sample, ties half
+    at_k = np.flatnonzero(is_k)
+    runs_of_k = column.runs(at_k)
+    others_below = others_half_below[runs_of_k]  # rest weight below each class-k sample, ties half
+    ovr_part = _ovr_part(k, wins, support, column.weight, at_k, k_above, others_below)
+    ovo_parts = {}
+    if coefficients:
+        below_by_class = _class_weight_below(column, at_k, runs_of_k, k, n_classes)
+        for average, coefficient in coefficients.items():
+            ovo_parts[average] = _ovo_part(k, wins, support, column, coefficient[k], at_k, k_above, below_by_class)
+    return column.order, wins, ovr_part, ovo_parts
+
+
+def _ovr_part(k, wins, support, weight, at_k, k_above, others_below):
+    """Influence (sorted order) of the OvR AUC of class k: ``w (placement / (W_k W_rest) - T / W_own)``."""
+    own_total = support[k]
+    others_total = support.sum() - own_total
+    if own_total == 0 or others_total == 0:
+        return np.full(weight.size, np.nan)
+    pairs = own_total * others_total
+    estimate = (wins.sum() - wins[k]) / pairs
+    part = weight * (k_above / pairs - estimate / others_total)
+    part[at_k] = weight[at_k] * (others_below / pairs - estimate / own_total)
+    return part
+
+
+def _class_weight_below(column, at_k, runs_of_k, k, n_classes):
+    """Per class j != k: the class-j weight below each class-k sample plus half the tied, (n_classes, n_k).
+
+    Each class's positions in the sorted column are searched for the run
+    bounds of the class-k samples (sorted queries).
+    """
+    by_class = np.argsort(column.classes, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(column.classes, minlength=n_classes))))
+    firsts, lasts = column.firsts[runs_of_k], column.ends[runs_of_k]
+    below = np.zeros((n_classes, at_k.size))
+    for j in range(n_classes):
+        if j == k or bounds[j] == bounds[j + 1]:
+            continue
+        positions = by_class[bounds[j] : bounds[j + 1]]
+        cumulative = _cumulative(column.weight[positions])
+        strictly_below = np.searchsorted(positions, firsts)
+        up_to_run_end = np.searchsorted(positions, lasts, side="right")
+        below[j] = (cumulative[strictly_below] + cumulative[up_to_run_end]) * 0.5
+    return below
+
+
+def _ovo_part(k, wins, support, column, coefficient, at_k, k_above, below_by_class):
+    """Influence (sorted order) of ``sum_j coefficient[j] A(k|j)``, the part of Hand & Till's M on column k.
+
+    ``dA(k|j)/du_s`` is ``w_s (below_j(s) / (W_k W_j) - A(k|j) / W_k)`` for a
+    class-k sample and ``w_s (above_k(s) / (W_k W_j) - A(k|j) / W_j)`` for a
+    class-j sample.
+    """
+    used = coefficient != 0
+    if not np.any(used):
+        return np.zeros(column.weight.size)
+    scale = np.zeros(support.size)
+    scale[used] = coefficient[used] / (support[k] * support[used])
+    pairwise = wins * scale  # coefficient[j] * A(k|j)
+    offset = np.zeros(support.size)
+    offset[used] = pairwise[used] / support[used]
+    part = column.weight * (k_above * scale[column.classes] - offset[column.classes])
+    part[at_k] = column.weight[at_k] * (scale @ below_by_class - pairwise.sum() / support[k])
+    return part
+
+
+def _micro_influence(y, scores, weights):
+    """Micro OvR AUC (binarized labels against the raveled scores) and its influence.
+
+    ``T = wins / (W^2 (m - 1))`` over (positive cell, negative cell) pairs, the
+    cells of one row included; a row's influence sums the placements of its m
+    cells: ``D_s = w_s P_s / (W^2 (m - 1)) - 2 T w_s / W``.
+    """
+    n_samples, n_classes = scores.shape
+    cells = (y[:, None] == np.arange(n_classes)).ravel().view(np.uint8)
+    cell_weights = None if weights is None else np.repeat(weights, n_classes)
+    column = _SortedColumn(scores.ravel(), cells, cell_weights)  # the sort of polyroc._ranking.micro_auc
+    wins = count_wins(column.score, column.classes, column.given_weight, 1, 2)
+    total = n_samples if weights is None else weights.sum()
+    estimate = float(wins[0] / (total * total * (n_classes - 1)))
+    is_positive = column.classes == 1
+    positive = _cumulative(np.where(is_positive, column.weight, 0.0))
+    negative = _cumulative(np.where(is_positive, 0.0, column.weight))
+    positive_above = positive[-1] - column.per_position(column.half_below(positive))
+    negative_below = column.per_position(column.half_below(negative))
+    placement = np.empty(cells.size)
+    placement[column.order] = np.where(is_positive, negative_below, positive_above)
+    per_row = placement.reshape(n_samples, n_classes).sum(axis=1)
+    row_weight = np.ones(n_samples) if weights is None else weights
+    influence = row_weight * (per_row / (total * total * (n_classes - 1)) - 2.0 * estimate / total)
+    return estimate, influence
+
+
+# --------------------------------------------------------------------------- variances and intervals
+
+
+def stratified_covariance(influences, y, n_classes, weights=None) -> np.ndarray:
+    """Stratified (by class) covariance of statistics from their influences, with DeLong's n/(n-1) factor.
+
+    ``Cov(T_a, T_b) = sum_c n_c / (n_c - 1) sum_{s in c} (D_as - mean_c D_a)(D_bs - mean_c D_b)``
+    over the rows of positive weight, ``n_c`` their number in class c.
+
+    Parameters
+    ----------
+    influences : ndarray of shape (k, n) or (n,)
+        Influences of k statistics (as :func:`auc_influences` gives them).
+    y : ndarray of shape (n,)
+        Class codes 0..n_classes-1.
+    n_classes : int
+        Number of classes.
+    weights : ndarray of shape (n,) or None, default=None
+        Sample weights: rows of weight 0 take no part (not in ``n_c``).
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+        The covariance matrix. A class with a single row (of positive
+        weight) cannot show its variability: since every AUC of polyroc
+        depends on every class with rows (the rest of a one-vs-rest AUC,
+        the pairs of Hand & Till's M, the micro cells), the whole matrix is
+        then NaN. Classes without rows take no part.
+
+    Examples
+    --------
+    >>> D = np.array([[0.125, -0.125, -0.125, 0.125]])  # DeLong: S10 / n1 + S01 / n0 = 0.0625 + 0.0625
+    >>> stratified_covariance(D, np.array([0, 0, 1, 1]), 2)
+    array([[0.125]])
+    """
+    influences = np.atleast_2d(np.asarray(influences, dtype=np.float64))
+    rows = np.arange(y.size) if weights is None else np.flatnonzero(weights > 0)
+    by_class = rows[np.argsort(y[rows], kind="stable")]
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(y[rows], minlength=n_classes))))
+    covariance = np.zeros((influences.shape[0], influences.shape[0]))
+    for c in range(n_classes):
+        size = bounds[c + 1] - bounds[c]
+        if size == 1:
+            return np.full_like(covariance, np.nan)
+        if size == 0:
+            continue
+        block = influences[:, by_class[bounds[c] : bounds[c + 1]]]
+        centred = block - block.mean(axis=1, keepdims=True)
+        covariance += size / (size - 1) * (centred @ centred.T)
+    return covariance
+
+
+def logit_interval(estimate, variance, confidence, n_min):
+    """Logit-scale normal interval of an AUC, or the exact bound at an AUC of 0 or 1.
+
+    ``expit(logit(T) ± z sqrt(Var) / (T (1 - T)))``; at ``T = 1`` the bound
+    ``[(alpha/2) ** (1/n_min), 1]`` (``n_min`` disjoint pairs are ranked
+    correctly with probability at most ``AUC ** n_min``), mirrored at ``T = 0``.
+
+    Parameters
+    ----------
+    estimate : float or array-like
+        The AUC(s).
+    variance : float or array-like
+        Their variances (NaN gives NaN bounds).
+    confidence : float
+        Level of the interval, in (0, 1).
+    n_min : int or array-like
+        Smallest number of rows of a class the AUC involves (below 1: NaN).
+
+    Returns
+    -------
+    low, high : float or ndarray
+        The bounds (broadcast shape of the inputs).
+
+    Examples
+    --------
+    >>> low, high = logit_interval(0.8, 0.0025, 0.95, 20)
+    >>> round(low, 4), round(high, 4)
+    (0.6843, 0.8807)
+    >>> low, high = logit_interval(1.0, 0.0, 0.95, 2)  # low = sqrt(0.025)
+    >>> round(low, 6), high
+    (0.158114, 1.0)
+    """
+    estimate, variance, n_min = np.broadcast_arrays(
+        np.asarray(estimate, dtype=np.float64), np.asarray(variance, dtype=np.float64), np.asarray(n_min, float)
+    )
+    alpha = 1.0 - confidence
+    z = norm.ppf(1.0 - alpha / 2)
+    undefined = np.isnan(estimate) | np.isnan(variance) | ~(n_min >= 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        interior = (estimate > 0) & (estimate < 1)
+        half_width = z * np.sqrt(variance) / (estimate * (1.0 - estimate))
+        centre = logit(np.where(interior, estimate, 0.5))
+        low = np.where(interior, expit(centre - half_width), 0.0)
+        high = np.where(interior, expit(centre + half_width), 1.0)
+        bound = (alpha / 2) ** (1.0 / np.where(n_min >= 1, n_min, 1.0))
+    low = np.where(estimate == 1, bound, low)
+    high = np.where(estimate == 0, 1.0 - bound, high)
+    low, high = np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+    return finish(low), finish(high)
+
+
+def auc_difference(estimate_a, influence_a, estimate_b, influence_b, y, n_classes, confidence, weights=None):
+    """DeLong's paired comparison of two AUCs on the same rows: normal interval and two-sided test.
+
+    ``Var(T_a - T_b)`` is :func:`stratified_covariance` of the difference of
+    the influences (``Var_a + Var_b - 2 Cov_ab``); for a binary AUC this is
+    the test of DeLong, DeLong & Clarke-Pearson (1988).
+
+    Parameters
+    ----------
+    estimate_a, estimate_b : float
+        The two AUCs.
+    influence_a, influence_b : ndarray of shape (n,)
+        Their influences (:func:`auc_influences`) on the same rows.
+    y : ndarray of shape (n,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+    confidence : float
+        Level of the interval, in (0, 1).
+    weights : ndarray of shape (n,) or None, default=None
+        Sample weights (rows of weight 0 take no part).
+
+    Returns
+    -------
+    difference, low, high, z, p_value : float
+        ``T_a - T_b``, its normal interval, the z statistic and the
+        two-sided p-value of no difference (NaN when the variance is). With
+        zero variance, z is 0 (p = 1) for no difference and ±inf (p = 0)
+        otherwise.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 0, 1, 1, 1])
+    >>> def ovr_macro(score):
+    ...     P = np.column_stack((1 - np.array(score), score))
+    ...     return auc_influences(y, P, None, [("ovr", "macro")])["ovr", "macro"]
+    >>> a, b = ovr_macro([.1, .4, .3, .8, .5, .7]), ovr_macro([.2, .7, .4, .6, .5, .9])
+    >>> difference, low, high, z, p = auc_difference(*a, *b, y, 2, 0.95)
+    >>> round(difference, 4), round(z, 4), round(p, 4)  # pROC's roc.test(method="delong"): z 0.8944, p 0.3711
+    (0.2222, 0.8944, 0.3711)
+    """
+    difference = float(estimate_a) - float(estimate_b)
+    influence = np.asarray(influence_a, dtype=np.float64) - np.asarray(influence_b, dtype=np.float64)
+    variance = float(stratified_covariance(influence[None, :], y, n_classes, weights)[0, 0])
+    standard_error = np.sqrt(variance)
+    half_width = norm.ppf(0.5 + confidence / 2) * standard_error
+    if np.isnan(variance) or np.isnan(difference):
+        return difference, np.nan, np.nan, np.nan, np.nan
+    if standard_error == 0:
+        z = 0.0 if difference == 0 else np.copysign(np.inf, difference)
+    else:
+        z = difference / standard_error
+    p_value = float(2.0 * norm.sf(abs(z)))
+    return difference, float(difference - half_width), float(difference + half_width), float(z), p_value
+
+
+# --------------------------------------------------------------------------- public interval
+
+
+def roc_auc_interval(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    multi_class: str = "ovr",
+    average: str = "macro",
+    sample_weight: ArrayLike | None = None,
+    confidence: float = 0.95,
+) -> ConfidenceInterval:
+    """Area under the ROC curve with DeLong's confidence interval (logit scale), binary or multiclass.
+
+    The AUC is that of :func:`polyroc.metrics.roc_auc_score`: binary with
+    one score per sample (of the greater label), else one-vs-rest (per-class
+    macro or support-weighted mean, or micro) or one-vs-one (Hand & Till's
+    M, macro or pair-support weighted). Its variance is DeLong's, extended
+    to every multiclass AUC as the stratified infinitesimal jackknife
+    conditional on the class counts (the design of polyroc's stratified
+    bootstrap); the interval is normal on the logit scale, so that it stays
+    within [0, 1] and keeps its coverage near the boundary. At an AUC of
+    exactly 1 (or 0), where the variance vanishes although the AUC is not
+    determined, it is the exact conservative bound ``[(alpha/2) ** (1/n_min), 1]``
+    from ``n_min`` disjoint pairs, ``n_min`` the size of the smallest class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the greater label (binary), or probabilities (rows sum to
+        1), one column per class of ``labels`` (default the sorted labels of
+        ``y_true``).
+    labels : array-like, default=None
+        The classes, one per score column (binary 1-D scores: the two
+        classes, the second one positive).
+    multi_class : {"ovr", "ovo"}, default="ovr"
+        One-vs-rest or one-vs-one (Hand & Till); ignored for 1-D scores.
+    average : {"macro", "weighted", "micro"}, default="macro"
+        Mean over classes (OvR) or pairs (OvO), weighted by their support,
+        or (OvR only) the AUC of the binarized labels against the raveled
+        scores; ignored for 1-D scores.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights (the influences are weighted; rows of
+        weight 0 take no part).
+    confidence : float, default=0.95
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    ConfidenceInterval
+        The AUC, the bounds, and ``settings["interval_method"]``
+        ``"DeLong (logit)"``, or ``"DeLong (exact bound at AUC = 1)"`` (``= 0``)
+        at the boundary.
+
+    Raises
+    ------
+    ValueError
+        If ``multi_class`` or ``average`` is not an option (the message lists
+        them), ``confidence`` is not in (0, 1), the scores are not finite,
+        2-D scores are not probabilities or do not match the classes, 1-D
+        scores come with more than two classes, the lengths differ,
+        ``sample_weight`` is bad, or fewer than two classes have samples of
+        positive weight.
+    TypeError
+        If ``confidence`` is not a number or the labels mix strings and
+        numbers.
+
+    Warns
+    -----
+    polyroc.exceptions.IntervalWarning
+        If a class the AUC involves has fewer than 2 rows (of positive
+        weight): DeLong's variance needs 2 rows per class, and the bounds
+        are NaN.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the
+    areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. Biometrics 44, 837-845. doi:10.2307/2531595
+
+    Sun, X. & Xu, W. (2014). Fast implementation of DeLong's algorithm for
+    comparing the areas under correlated receiver operating characteristic
+    curves. IEEE Signal Processing Letters 21, 1389-1393. doi:10.1109/LSP.2014.2337313
+
+    Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under
+    the ROC curve for multiple class classification problems. Machine
+    Learning 45, 171-186. doi:10.1023/A:1010920819831
+
+    Examples
+    --------
+    >>> from polyroc._delong import roc_auc_interval
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
+    >>> s = [0.1, 0.3, 0.35, 0.6, 0.4, 0.7, 0.8, 0.9]
+    >>> print(roc_auc_interval(y, s))
+    0.9375 [95% CI 0.4382, 0.9965; DeLong (logit)]
+    >>> print(roc_auc_interval(y, [0.1, 0.2, 0.3, 0.35, 0.4, 0.7, 0.8, 0.9]))
+    1.0000 [95% CI 0.3976, 1.0000; DeLong (exact bound at AUC = 1)]
+    """
+    multi_class = check_option("multi_class", multi_class, tuple(AVERAGE_OPTIONS))
+    average = check_option(f"average (multi_class={multi_class!r})", average, AVERAGE_OPTIONS[multi_class])
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
+    check_class_support(y, classes, weights)
+    rows = np.bincount(y if weights is None else y[weights > 0], minlength=classes.size)
+    involved = np.ones(classes.size, bool) if key == ("ovr", "macro") else rows > 0
+    n_min = int(rows[involved].min())
+    if n_min < 2:
+        warn_small_classes(classes[involved & (rows < 2)], rows[involved & (rows < 2)])
+    if key == "binary":
+        estimate, influence = _binary_influence(y, scores, weights)
+    else:
+        estimate, influence = auc_influences(y, scores, weights, [key])[key]
+    variance = float(stratified_covariance(influence[None, :], y, classes.size, weights)[0, 0])
+    low, high = logit_interval(estimate, variance, confidence, n_min)
+    return ConfidenceInterval.from_bounds(
+        estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
+    )
+
+
+def delong_method_name(estimate, low):
+    """``"DeLong (logit)"``, or the exact bound's name at an AUC of 0 or 1 (when bounded)."""
+    if estimate in (0.0, 1.0) and not np.isnan(low):
+        return f"DeLong (exact bound at AUC = {estimate:g})"
+    return LOGIT_METHOD
+
+
+def warn_small_classes(classes, rows):
+    """One IntervalWarning naming the classes with fewer than 2 rows and their row counts."""
+    listed = ", ".join(
+        f"{label!r} ({count} row{'s' if count != 1 else ''})" for label, count in zip(classes.tolist(), rows)
+    )
+    warnings.warn(
+        f"DeLong's variance needs at least 2 rows (of positive weight) of every class the AUC involves; "
+        f"class {listed} has fewer, so the interval is NaN",
+        IntervalWarning,
+        stacklevel=3,
+    )
+
+
+def _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average):
+    """Encoded labels, scores, classes, scaled weights and the statistic's key (``"binary"`` for 1-D scores)."""
+    if y_score is not None and as_array("y_score", y_score).ndim == 1:
+        y, score, classes, weights = _checked_binary(y_true, y_score, labels, sample_weight)
+        return y, score, classes, weights, "binary"
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    weights = scale_weights(targets.sample_weight).weights
+    return targets.y_true, targets.y_score, targets.classes, weights, (multi_class, average)
+
+
+def _checked_binary(y_true, y_score, labels, sample_weight):
+    y_true = check_label_vector("y_true", y_true)
+    score = check_real_array("y_score", y_score, ndims=(1,))
+    check_same_length(y_true=y_true, y_score=score)
+    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    classes = resolve_classes(labels, y_true=y_true)
+    if classes.size != 2:
+        raise ValueError(
+            f"y_score is 1-D (one score per sample) but there are {classes.size} classes; "
+            "pass one probability column per class for a multiclass AUC"
+        )
+    return encode_labels(y_true, classes), score, classes, scale_weights(weights).weights
+
+
+def _binary_influence(y, score, weights):
+    """AUC of ``score`` for class 1 against class 0 and its influence (the OvR influence of column 1)."""
+    support = np.bincount(y, weights=weights, minlength=2).astype(np.float64)
+    codes = y.astype(np.uint8)
+    order, wins, influence, _ = _column_pass(1, score, codes, weights, support, {})
+    estimate = float(wins[0] / (support[0] * support[1]))
+    placed = np.empty(score.size)
+    placed[order] = influence
+    return estimate, placed

@@ -1,0 +1,124 @@
+"""Which interval method bounds which quantity of :func:`polyroc.evaluate`.
+
+Each quantity takes the methods that apply to its kind:
+
+- a proportion with a fixed denominator (accuracy, per-class recall, top-2
+  accuracy): the Wilson score or Clopper-Pearson interval, with Kish's
+  effective sample size under sample weights; the two counts of the
+  confusion matrix also take its Dirichlet posterior;
+- a composite of counts (precision, F1, macro-F1, balanced accuracy, kappa,
+  MCC): the Dirichlet posterior over the rows of the confusion matrix;
+- an AUC: DeLong's variance, logit-transformed;
+- a mean loss (log loss, Brier score): a Student t interval from its
+  stratified variance;
+
+and every quantity takes the stratified percentile bootstrap. ``ci`` names a
+family (:data:`CI_OPTIONS`), or maps quantities to methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["CI_OPTIONS", "INTERVAL_METHODS", "QUANTITY_METHODS", "interval_plan"]
+
+#: Method name -> what it is, for error messages and documentation.
+INTERVAL_METHODS = {
+    "wilson": "Wilson score interval",
+    "clopper-pearson": "Clopper-Pearson exact interval",
+    "bayes": "Dirichlet posterior over the confusion matrix",
+    "delong": "DeLong's variance on the logit scale",
+    "t": "Student t interval from the stratified variance",
+    "bootstrap": "stratified percentile bootstrap",
+}
+
+_PROPORTION_OF_COUNTS = ("wilson", "clopper-pearson", "bayes", "bootstrap")
+_COMPOSITE = ("bayes", "bootstrap")
+_AUC = ("delong", "bootstrap")
+_MEAN = ("t", "bootstrap")
+
+#: Quantity (a score of :func:`polyroc.evaluate`, or a per-class score) -> the methods that apply to it.
+QUANTITY_METHODS = {
+    "accuracy": _PROPORTION_OF_COUNTS,
+    "balanced_accuracy": _COMPOSITE,
+    "f1_macro": _COMPOSITE,
+    "cohen_kappa": _COMPOSITE,
+    "matthews_corrcoef": _COMPOSITE,
+    "roc_auc_ovr_macro": _AUC,
+    "roc_auc_ovr_weighted": _AUC,
+    "roc_auc_ovr_micro": _AUC,
+    "roc_auc_ovo_macro": _AUC,
+    "log_loss": _MEAN,
+    "brier_score": _MEAN,
+    "top_2_accuracy": ("wilson", "clopper-pearson", "bootstrap"),
+    "precision": _COMPOSITE,
+    "recall": _PROPORTION_OF_COUNTS,
+    "f1-score": _COMPOSITE,
+}
+
+#: Family -> methods in order of preference; a quantity takes the first that applies to it.
+_FAMILIES = {
+    "auto": ("wilson", "delong", "t", "bayes"),
+    "analytic": ("wilson", "delong", "t", "bayes"),
+    "bayes": ("bayes", "delong", "wilson", "t"),
+    "bootstrap": ("bootstrap",),
+}
+
+#: The values ``ci`` takes as a string.
+CI_OPTIONS = tuple(_FAMILIES)
+
+
+def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """The method of each quantity under ``ci``.
+
+    ``ci`` is a family of :data:`CI_OPTIONS`, or a mapping from quantities to
+    method names (quantities it leaves out take the ``"auto"`` choice).
+
+    Raises
+    ------
+    TypeError
+        If ``ci`` is neither a string nor a mapping.
+    ValueError
+        If ``ci`` is an unknown family, names an unknown quantity or method,
+        or gives a quantity a method that does not apply to it (the message
+        says which do).
+
+    Examples
+    --------
+    >>> interval_plan("auto", ["accuracy", "f1_macro", "roc_auc_ovr_macro"])
+    {'accuracy': 'wilson', 'f1_macro': 'bayes', 'roc_auc_ovr_macro': 'delong'}
+    >>> interval_plan({"accuracy": "bootstrap"}, ["accuracy", "log_loss"])
+    {'accuracy': 'bootstrap', 'log_loss': 't'}
+    """
+    if isinstance(ci, str):
+        if ci not in _FAMILIES:
+            raise ValueError(f"ci must be one of {', '.join(map(repr, CI_OPTIONS))} or a mapping; got {ci!r}")
+        return {quantity: _preferred(ci, quantity) for quantity in quantities}
+    if not isinstance(ci, Mapping):
+        raise TypeError(f"ci must be a string or a mapping of quantity to method; got {type(ci).__name__}")
+    plan = {quantity: _preferred("auto", quantity) for quantity in quantities}
+    for quantity, method in ci.items():
+        plan[quantity] = _checked_choice(quantity, method, quantities)
+    return plan
+
+
+def _preferred(family, quantity):
+    """The first method of ``family`` that applies to ``quantity``."""
+    applicable = QUANTITY_METHODS[quantity]
+    return next(method for method in _FAMILIES[family] if method in applicable)
+
+
+def _checked_choice(quantity, method, quantities):
+    if quantity not in quantities:
+        raise ValueError(f"ci names an unknown quantity {quantity!r}; the quantities are: {', '.join(quantities)}")
+    if method not in INTERVAL_METHODS:
+        raise ValueError(
+            f"ci[{quantity!r}] is an unknown method {method!r}; methods are: {', '.join(INTERVAL_METHODS)}"
+        )
+    applicable = QUANTITY_METHODS[quantity]
+    if method not in applicable:
+        raise ValueError(
+            f"method {method!r} does not apply to {quantity!r}; it takes {', '.join(map(repr, applicable))}"
+        )
+    return method

@@ -1,0 +1,422 @@
+"""Paired comparison of several models scored on the same rows.
+
+Each pair of models is compared on each requested quantity, by the test that
+fits it:
+
+- an AUC (binary, OvR macro/weighted/micro, Hand & Till's OvO M): DeLong's
+  test of the difference, from the covariance of the two models' AUCs, which
+  share their rows (DeLong, DeLong & Clarke-Pearson 1988,
+  doi:10.2307/2531595), with a normal interval on the difference;
+- accuracy without sample weights: McNemar's exact test on the rows where
+  exactly one model is right (McNemar 1947, doi:10.1007/BF02295996), with the
+  exact conditional interval of the difference;
+- every other counts metric (and accuracy under sample weights): the paired
+  stratified bootstrap, its percentile interval, and the p-value at which that
+  interval would first exclude zero.
+
+With more than two models the p-values of each quantity are also adjusted
+for the several comparisons by Holm's step-down method (Holm 1979,
+https://www.jstor.org/stable/4615733).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc._counts import confusion_counts
+from polyroc._delong import auc_difference, auc_influences, logit_interval, stratified_covariance
+from polyroc._results import Result
+from polyroc._validation import (
+    as_array,
+    check_positive_int,
+    check_random_state,
+    check_real,
+    check_scores,
+    scale_weights,
+)
+from polyroc.counts import get_metric, metric_name
+from polyroc.intervals import proportion_interval
+from polyroc.resampling import _rule_replicates, percentile_interval
+
+__all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
+
+#: AUC names compare_scores accepts -> (multi_class, average).
+AUC_QUANTITIES = {
+    "roc_auc_ovr_macro": ("ovr", "macro"),
+    "roc_auc_ovr_weighted": ("ovr", "weighted"),
+    "roc_auc_ovr_micro": ("ovr", "micro"),
+    "roc_auc_ovo_macro": ("ovo", "macro"),
+    "roc_auc_ovo_weighted": ("ovo", "weighted"),
+}
+
+DELONG_TEST = "DeLong paired test"
+MCNEMAR_TEST = "McNemar exact test"
+PAIRED_BOOTSTRAP = "paired stratified percentile bootstrap"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ScoreComparison(Result):
+    """Differences between models scored on the same rows, with intervals and p-values.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, in the order given.
+    baseline : str or None
+        The model every other is compared with; None compares every pair.
+    estimates : dict
+        Quantity -> model -> its value on the data.
+    comparisons : list of dict
+        One per (quantity, model, other): ``quantity``, ``model``, ``other``,
+        ``difference`` (model − other), ``low``, ``high``, ``p_value``
+        (two-sided, of no difference), ``p_holm`` (Holm-adjusted over the
+        comparisons of the quantity; equal to ``p_value`` for one comparison)
+        and ``method``.
+    settings : dict
+        ``"quantities"``, ``"confidence"``, ``"n_boot"``, ``"random_state"``
+        (as given) and ``"adjustment"`` (``"holm"``).
+
+    Examples
+    --------
+    >>> y = np.repeat([0, 1, 2], 30)
+    >>> rng = np.random.default_rng(0)
+    >>> good = rng.dirichlet(np.ones(3), 90) + np.eye(3)[y]
+    >>> weak = rng.dirichlet(np.ones(3), 90) + 0.3 * np.eye(3)[y]
+    >>> result = compare_scores(y, {"good": good / 2, "weak": weak / 1.3}, random_state=0)
+    >>> row = result.comparisons[0]
+    >>> row["quantity"], row["model"], row["other"], row["method"]
+    ('roc_auc_ovr_macro', 'good', 'weak', 'DeLong paired test')
+    >>> row["difference"] > 0 and row["p_value"] < 0.001
+    True
+    """
+
+    models: tuple[str, ...]
+    baseline: str | None
+    estimates: dict[str, dict[str, float]]
+    comparisons: list[dict[str, Any]]
+    settings: dict[str, Any]
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.comparisons]
+
+
+def compare_scores(
+    y_true: ArrayLike,
+    scores: Mapping[str, ArrayLike],
+    *,
+    quantities: Sequence[str] = ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy"),
+    baseline: str | None = None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    random_state: int | np.random.Generator | None = None,
+) -> ScoreComparison:
+    """Compare models scored on the same rows: differences, intervals, p-values (Holm-adjusted).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels, shared by the models.
+    scores : mapping of str to array-like of shape (n_samples, n_classes)
+        Each model's class probabilities on the same rows, columns in the
+        order of ``labels``; at least two models.
+    quantities : sequence of str, default=("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy")
+        What to compare: AUC names (``"roc_auc_ovr_macro"``,
+        ``"roc_auc_ovr_weighted"``, ``"roc_auc_ovr_micro"``,
+        ``"roc_auc_ovo_macro"``, ``"roc_auc_ovo_weighted"``; with two classes
+        the OvR and OvO macro AUCs are the binary AUC) and counts metrics of
+        the argmax predictions (names of :data:`polyroc.counts.METRICS`).
+    baseline : str, default=None
+        Compare each other model with this one; default every pair.
+    labels : array-like, default=None
+        Class order of the columns; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights of relative importance of the rows.
+    confidence : float, default=0.95
+        Level of the intervals of the differences, in (0, 1).
+    n_boot : int, default=1000
+        Replicates of the paired bootstrap, for the quantities that use it.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the paired bootstrap.
+
+    Returns
+    -------
+    ScoreComparison
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not a mapping, ``n_boot`` not an integer or
+        ``confidence`` not a number.
+    ValueError
+        If fewer than two models are given, ``baseline`` is not one of them,
+        a quantity is unknown (the message lists the valid ones),
+        ``confidence`` is not in (0, 1), or a score matrix fails the checks
+        of :func:`polyroc.evaluate` (the message names the model).
+
+    Warns
+    -----
+    polyroc.exceptions.IntervalWarning
+        If a class has fewer than 2 rows: DeLong's test is then undefined
+        (NaN interval and p-value).
+
+    See Also
+    --------
+    polyroc.evaluate : one model's scores with intervals.
+    polyroc.resampling.paired_rule_scores : several decision rules' predictions.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 1, 1, 0, 1]
+    >>> a = [[.9, .1], [.8, .2], [.6, .4], [.3, .7], [.2, .8], [.4, .6], [.7, .3], [.1, .9]]
+    >>> b = [[.6, .4], [.4, .6], [.7, .3], [.5, .5], [.3, .7], [.6, .4], [.8, .2], [.45, .55]]
+    >>> result = compare_scores(y, {"a": a, "b": b}, quantities=["roc_auc_ovr_macro", "accuracy"])
+    >>> result.to_frame()[["quantity", "difference", "method"]]
+                quantity  difference              method
+    0  roc_auc_ovr_macro     0.21875  DeLong paired test
+    1           accuracy     0.37500  McNemar exact test
+    """
+    models, score_metrics = _check_comparison(scores, quantities, baseline)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    n_boot = check_positive_int("n_boot", n_boot)
+    rng = check_random_state(random_state)
+    checked = {}
+    for name in models:
+        try:
+            checked[name] = check_scores(
+                y_true, as_array(f"scores[{name!r}]", scores[name]), labels=labels, sample_weight=sample_weight
+            )
+        except (ValueError, TypeError) as error:
+            raise type(error)(f"scores of model {name!r}: {error}") from None
+    y, _, classes, given_weights = checked[models[0]]
+    weights = scale_weights(given_weights).weights
+    matrices = {name: targets[1] for name, targets in checked.items()}
+    pairs = (
+        [(baseline, other) for other in models if other != baseline]
+        if baseline
+        else list(itertools.combinations(models, 2))
+    )
+    sample = _Sample(y, classes.size, weights)
+    estimates, comparisons = {}, []
+    for quantity in quantities:
+        if quantity in AUC_QUANTITIES:
+            values, rows = _delong_rows(quantity, sample, matrices, pairs, confidence)
+        elif quantity == "accuracy" and weights is None:
+            values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
+        else:
+            values, rows = _bootstrap_rows(
+                quantity,
+                score_metrics[quantity],
+                sample,
+                matrices,
+                pairs,
+                confidence=confidence,
+                n_boot=n_boot,
+                rng=rng,
+            )
+        adjusted = holm_adjusted([row["p_value"] for row in rows])
+        for row, p_holm in zip(rows, adjusted):
+            row["p_holm"] = float(p_holm)
+        estimates[quantity] = values
+        comparisons.extend(rows)
+    settings = {
+        "quantities": list(quantities),
+        "confidence": confidence,
+        "n_boot": n_boot,
+        "random_state": random_state,
+        "adjustment": "holm",
+    }
+    return ScoreComparison(tuple(models), baseline, estimates, comparisons, settings)
+
+
+@dataclass(frozen=True)
+class _Sample:
+    y: np.ndarray
+    n_classes: int
+    weights: np.ndarray | None
+
+
+def _check_comparison(scores, quantities, baseline):
+    """The model names and the counts metric of each non-AUC quantity, or a clear error."""
+    if not isinstance(scores, Mapping):
+        raise TypeError(f"scores must be a mapping of model name to score matrix, got {type(scores).__name__}")
+    models = list(scores)
+    if len(models) < 2:
+        raise ValueError(f"scores must name at least two models to compare, got {len(models)}")
+    if baseline is not None and baseline not in scores:
+        raise ValueError(f"baseline {baseline!r} is not one of the models {models}")
+    if isinstance(quantities, str) or not len(quantities):
+        raise ValueError("quantities must be a non-empty sequence of names, e.g. ['roc_auc_ovr_macro', 'accuracy']")
+    score_metrics = {}
+    for quantity in quantities:
+        if quantity in AUC_QUANTITIES:
+            continue
+        try:
+            score_metrics[quantity] = get_metric(quantity)
+        except (ValueError, TypeError):
+            raise ValueError(
+                f"unknown quantity {quantity!r}; valid names are the AUCs {', '.join(AUC_QUANTITIES)} "
+                "and the counts metrics of polyroc.counts.METRICS"
+            ) from None
+    return models, score_metrics
+
+
+def _delong_rows(quantity, sample, matrices, pairs, confidence):
+    key = AUC_QUANTITIES[quantity]
+    influences = {
+        name: auc_influences(sample.y, matrix, sample.weights, [key])[key] for name, matrix in matrices.items()
+    }
+    rows = []
+    for model, other in pairs:
+        (estimate_a, influence_a), (estimate_b, influence_b) = influences[model], influences[other]
+        difference, low, high, _, p_value = auc_difference(
+            estimate_a, influence_a, estimate_b, influence_b, sample.y, sample.n_classes, confidence, sample.weights
+        )
+        method = DELONG_TEST
+        if low == high and not np.array_equal(matrices[model], matrices[other]):
+            low, high = _bound_of_difference(sample, influences[model], influences[other], confidence)
+            method = f"{DELONG_TEST}; interval from each AUC's bound (Bonferroni)"
+        rows.append(_row(quantity, model, other, difference, low, high, p_value, method))
+    return {name: float(value[0]) for name, value in influences.items()}, rows
+
+
+def _bound_of_difference(sample, first, second, confidence):
+    """Bounds of a difference of AUCs from each AUC's own interval at level 1 - alpha/2 (Bonferroni).
+
+    For two AUCs at 0 or 1 the influences vanish and DeLong's variance of
+    their difference is 0, although the difference is not determined; each
+    AUC then has its exact bound (:func:`polyroc._delong.logit_interval`).
+    """
+    half_alpha = (1 - confidence) / 2
+    present = np.bincount(sample.y if sample.weights is None else sample.y[sample.weights > 0])
+    n_min = int(present[present > 0].min())
+    bounds = []
+    for estimate, influence in (first, second):
+        variance = stratified_covariance(influence, sample.y, sample.n_classes, sample.weights)[0, 0]
+        bounds.append(logit_interval(estimate, variance, 1 - half_alpha, n_min))
+    (low_a, high_a), (low_b, high_b) = bounds
+    return low_a - high_b, high_a - low_b
+
+
+def _mcnemar_rows(sample, matrices, pairs, confidence):
+    """McNemar's exact test, and the difference's exact interval given the number of discordant rows."""
+    from scipy.stats import binomtest
+
+    right = {name: matrix.argmax(axis=1) == sample.y for name, matrix in matrices.items()}
+    n = sample.y.size
+    rows = []
+    for model, other in pairs:
+        only_model = int(np.sum(right[model] & ~right[other]))
+        discordant = only_model + int(np.sum(right[other] & ~right[model]))
+        difference = (2 * only_model - discordant) / n
+        if discordant == 0:  # |difference| <= the discordance rate, bounded by Clopper-Pearson's 0 of n
+            _, most = proportion_interval(0, n, method="clopper-pearson", confidence=confidence)
+            rows.append(_row("accuracy", model, other, 0.0, -float(most), float(most), 1.0, MCNEMAR_TEST))
+            continue
+        p_value = binomtest(only_model, discordant, 0.5).pvalue
+        low, high = proportion_interval(only_model, discordant, method="clopper-pearson", confidence=confidence)
+        share = discordant / n
+        rows.append(
+            _row(
+                "accuracy",
+                model,
+                other,
+                difference,
+                share * (2 * low - 1),
+                share * (2 * high - 1),
+                p_value,
+                MCNEMAR_TEST,
+            )
+        )
+    return {name: float(hit.mean()) for name, hit in right.items()}, rows
+
+
+def _bootstrap_rows(quantity, score_counts, sample, matrices, pairs, *, confidence, n_boot, rng):
+    weights = np.ones(sample.y.size) if sample.weights is None else sample.weights
+    predicted = {name: matrix.argmax(axis=1) for name, matrix in matrices.items()}
+    values = {
+        name: float(score_counts(confusion_counts(sample.y, y_pred, sample.n_classes, weights)[None])[0])
+        for name, y_pred in predicted.items()
+    }
+    replicates = _rule_replicates(sample.y, predicted, sample.n_classes, weights, score_counts, n_boot, rng)
+    rows = []
+    for model, other in pairs:
+        differences = replicates[model] - replicates[other]
+        low, high = percentile_interval(differences, confidence=confidence)
+        rows.append(
+            _row(
+                metric_name(quantity),
+                model,
+                other,
+                values[model] - values[other],
+                float(low),
+                float(high),
+                _bootstrap_p_value(differences),
+                f"{PAIRED_BOOTSTRAP}, B={n_boot}",
+            )
+        )
+    return values, rows
+
+
+def _bootstrap_p_value(differences):
+    """Two-sided p-value of no difference: the level at which the percentile interval first excludes 0."""
+    differences = differences[~np.isnan(differences)]
+    if differences.size == 0:
+        return float("nan")
+    below, above = np.mean(differences <= 0), np.mean(differences >= 0)
+    return float(min(1.0, 2 * min(below, above)))
+
+
+def _row(quantity, model, other, difference, low, high, p_value, method):
+    return {
+        "quantity": quantity,
+        "model": model,
+        "other": other,
+        "difference": float(difference),
+        "low": float(low),
+        "high": float(high),
+        "p_value": float(p_value),
+        "method": method,
+    }
+
+
+def holm_adjusted(p_values: ArrayLike) -> np.ndarray:
+    """Holm's step-down adjusted p-values, in the order given (NaN stays NaN and is not counted).
+
+    Parameters
+    ----------
+    p_values : array-like of shape (k,)
+        Unadjusted p-values in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        ``max over j <= i of min(1, (k - j + 1) p_(j))`` for the i-th smallest,
+        put back in the order given.
+
+    Raises
+    ------
+    ValueError
+        If a p-value lies outside [0, 1].
+
+    Examples
+    --------
+    >>> holm_adjusted([0.01, 0.04, 0.03]).round(4).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64).ravel()
+    defined = ~np.isnan(p)
+    if np.any((p[defined] < 0) | (p[defined] > 1)):
+        raise ValueError("p_values must lie in [0, 1]")
+    adjusted = np.full(p.shape, np.nan)
+    order = np.flatnonzero(defined)[np.argsort(p[defined], kind="stable")]
+    factors = np.arange(order.size, 0, -1)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(factors * p[order]))
+    return adjusted
