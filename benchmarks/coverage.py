@@ -406,6 +406,16 @@ def scenario_lines(chosen, truths):
     return [*lines, "", f"Largest Monte Carlo standard error of a truth: {text}.", ""]
 
 
+def combined_records(paths):
+    """The records of several runs; a later run's rows replace an earlier one's of the same ``ci``."""
+    combined = pd.DataFrame()
+    for path in paths:
+        records = pd.read_csv(path)
+        kept = combined[~combined["ci"].isin(set(records["ci"]))] if len(combined) else combined
+        combined = pd.concat([kept, records], ignore_index=True)
+    return combined
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", type=int, default=1000, help="simulated data sets per scenario")
@@ -417,6 +427,13 @@ def parse_arguments():
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument("--chunk", type=int, default=20, help="data sets per chunk of work")
     parser.add_argument("--truth-draws", type=int, default=10**7, help="Monte Carlo rows per class of the truths")
+    parser.add_argument(
+        "--records",
+        nargs="+",
+        default=None,
+        help="print the tables of earlier runs' records.csv.gz instead of simulating; a later file's rows replace "
+        "an earlier one's of the same ci (e.g. a rerun of auto beside the first run's bootstrap)",
+    )
     parser.add_argument(
         "--truth-cache",
         default=str(Path(tempfile.gettempdir()) / "polyroc-coverage-truths.json"),
@@ -436,6 +453,13 @@ def main():
     # worker processes start single-threaded (numpy's BLAS, polyroc's chunk_map); one data set per process at a time
     for variable in ("POLYROC_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[variable] = "1"
+    if args.records:
+        records = combined_records(args.records)
+        methods = [method for method in methods if method in set(records["ci"])]
+        lines = [*report_lines(records, chosen, methods, args), *method_lines(records), *warning_lines(records)]
+        print("\n".join(lines))
+        (out / "summary.md").write_text("\n".join(lines) + "\n")
+        return 0
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.workers, initializer=_single_threaded_worker) as pool:
         truths = load_truths(chosen, args.separation, args.truth_draws, Path(args.truth_cache), pool)

@@ -14,12 +14,14 @@ from hypothesis import strategies as st
 from scipy import integrate
 from scipy.special import expit, logit
 from scipy.stats import norm
+from scipy.stats import t as student_t
 from sklearn import metrics as sklearn_metrics
 
 from polyroc._delong import (
     AUC_KEYS,
     auc_difference,
     auc_influences,
+    delong_variance,
     logit_interval,
     roc_auc_interval,
     stratified_covariance,
@@ -145,6 +147,22 @@ def test_influences_and_covariances_match_the_pair_matrix_oracle(m, weighted, se
         np.testing.assert_allclose(found[key][1], expected[key][1], rtol=0, atol=1e-12)
     covariance = stratified_covariance(stacked(found, AUC_KEYS), y, m, w)
     np.testing.assert_allclose(covariance, oracle_covariance(stacked(expected, AUC_KEYS), y, w), rtol=0, atol=1e-12)
+    for key in [key for key in AUC_KEYS if key[1] is not None]:
+        variance, df = delong_variance(found[key][1], y, m, w)
+        parts, sizes = oracle_class_parts(expected[key][1], y, w)
+        assert variance == pytest.approx(sum(parts), abs=1e-12)
+        assert df == pytest.approx(sum(parts) ** 2 / sum(p * p / (n - 1) for p, n in zip(parts, sizes)), rel=1e-9)
+
+
+def oracle_class_parts(D, y, w):
+    """Each class's part of the stratified variance, and its number of rows of positive weight."""
+    keep = np.ones(y.size, bool) if w is None else w > 0
+    parts, sizes = [], []
+    for c in np.unique(y[keep]):
+        values = D[(y == c) & keep]
+        parts.append(values.size / (values.size - 1) * np.sum((values - values.mean()) ** 2))
+        sizes.append(values.size)
+    return parts, sizes
 
 
 def test_the_oracle_derivative_equals_the_complex_step_derivative():
@@ -192,6 +210,13 @@ def classic_delong(y, s):
     return area, s10 / v10.size + s01 / v01.size
 
 
+def satterthwaite_quantile(parts, sizes, level=0.975):
+    """Student t quantile with Welch-Satterthwaite's degrees of freedom of a sum of per-class variances."""
+    parts, sizes = np.asarray(parts, float), np.asarray(sizes, float)
+    df = parts.sum() ** 2 / np.sum(parts**2 / (sizes - 1))
+    return student_t.ppf(level, df)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_binary_variance_is_delongs_formula(seed):
     rng = np.random.default_rng(seed)
@@ -204,7 +229,10 @@ def test_binary_variance_is_delongs_formula(seed):
     assert abs(stratified_covariance(influence[1], y, 2)[0, 0] - variance) < 1e-12
     ci = roc_auc_interval(y, s)
     assert abs(ci.estimate - roc_auc_score(y, s)) < 1e-12
-    half = Z95 * np.sqrt(variance) / (area * (1 - area))
+    psi = psi_matrix(s[y == 1], s[y == 0])
+    parts = [psi.mean(axis=1).var(ddof=1) / psi.shape[0], psi.mean(axis=0).var(ddof=1) / psi.shape[1]]
+    quantile = satterthwaite_quantile(parts, psi.shape)
+    half = quantile * np.sqrt(variance) / (area * (1 - area))
     assert ci.low == pytest.approx(expit(logit(area) - half), abs=1e-12)
     assert ci.high == pytest.approx(expit(logit(area) + half), abs=1e-12)
     assert ci.settings["interval_method"] == "DeLong (logit)"

@@ -35,6 +35,7 @@ import numpy as np
 import pytest
 from scipy.special import expit, logit
 from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from polyroc._delong import auc_difference, auc_influences, roc_auc_interval, stratified_covariance
 
@@ -113,6 +114,16 @@ def exact_delong_variance(normal, abnormal):
     return area, s10 / n1 + s01 / n0
 
 
+def exact_degrees_of_freedom(normal, abnormal):
+    """Welch-Satterthwaite's degrees of freedom of S10 / n1 + S01 / n0, in exact fractions."""
+    n0, n1 = sum(normal), sum(abnormal)
+    area, variance = exact_delong_variance(normal, abnormal)
+    v10 = [Fraction(2 * sum(normal[:r]) + normal[r], 2 * n0) for r in range(len(normal))]
+    part1 = sum(count * (v - area) ** 2 for count, v in zip(abnormal, v10)) / (n1 - 1) / n1
+    part0 = variance - part1
+    return variance**2 / (part1**2 / (n1 - 1) + part0**2 / (n0 - 1))
+
+
 def test_hanley_mcneil_exact_fractions():
     area, variance = exact_delong_variance(NORMAL_COUNTS, ABNORMAL_COUNTS)
     assert round(float(area), 3) == 0.893  # the published area
@@ -131,9 +142,10 @@ def test_hanley_mcneil_against_proc():
     # pROC's normal interval on the AUC scale from our standard error
     half = norm.ppf(0.975) * np.sqrt(variance)
     assert (estimate - half, estimate + half) == pytest.approx(PROC_HANLEY_MCNEIL["ci"], rel=1e-12)
-    # polyroc's interval: the logit formula with pROC's variance
+    # polyroc's interval: the logit formula with pROC's variance and a t quantile (Welch-Satterthwaite df)
     ci = roc_auc_interval(y, score)
-    half_logit = norm.ppf(0.975) * np.sqrt(PROC_HANLEY_MCNEIL["var"]) / (estimate * (1 - estimate))
+    quantile = student_t.ppf(0.975, float(exact_degrees_of_freedom(NORMAL_COUNTS, ABNORMAL_COUNTS)))
+    half_logit = quantile * np.sqrt(PROC_HANLEY_MCNEIL["var"]) / (estimate * (1 - estimate))
     assert ci.low == pytest.approx(expit(logit(PROC_HANLEY_MCNEIL["auc"]) - half_logit), rel=1e-12)
     assert ci.high == pytest.approx(expit(logit(PROC_HANLEY_MCNEIL["auc"]) + half_logit), rel=1e-12)
     assert ci.low < ci.estimate < ci.high

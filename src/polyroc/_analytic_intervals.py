@@ -152,8 +152,8 @@ def _delong_intervals(quantities, sample, values, classes, *, confidence):
     from polyroc._delong import (
         auc_influences,
         delong_method_name,
+        delong_variance,
         logit_interval,
-        stratified_covariance,
         warn_small_classes,
     )
 
@@ -168,9 +168,9 @@ def _delong_intervals(quantities, sample, values, classes, *, confidence):
     n_min = int(rows[present].min())
     found = {}
     for quantity, key in zip(quantities, keys):
-        variance = stratified_covariance(influences[key][1], sample.y, sample.n_classes, sample.weights)[0, 0]
+        variance, df = delong_variance(influences[key][1], sample.y, sample.n_classes, sample.weights)
         estimate = values[quantity]
-        low, high = logit_interval(estimate, variance, confidence, n_min)
+        low, high = logit_interval(estimate, variance, confidence, n_min, df)
         found[quantity] = ConfidenceInterval.from_bounds(
             estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
         )

@@ -7,9 +7,16 @@ confusion matrix. With a Dirichlet(a_c) prior per row, the posterior of
 pi_c is Dirichlet(counts_c + a_c), independently across classes. The target of a
 metric is its value on the expected counts at the observed class mix,
 ``counts*_c = n_c * pi_c``; a posterior draw of those counts fed to a
-vectorised counts metric (:mod:`polyroc.counts`) is a draw of the metric, and
-the interval is the equal-tailed posterior quantile interval. Its cost depends
+vectorised counts metric (:mod:`polyroc.counts`) is a draw of the metric. Its cost depends
 on the number of classes and of draws only, never on the number of samples.
+
+The interval (:func:`posterior_quantiles` with the estimate) is the union of
+the equal-tailed posterior interval and the same posterior spread re-centred
+on the estimate, within the metric's range: with a few rows per class and a
+sharp classifier the prior pulls composites away from the data, and the
+equal-tailed interval alone covered 79-83% for 95% at 10 classes of 5 rows
+(``benchmarks/posterior_prior.py``); the union keeps its coverage there
+(``benchmarks/coverage.py``).
 
 With sample weights the counts of class c are rescaled to sum to its Kish
 effective size ``n_eff_c = (sum w)^2 / sum w^2`` (Kish, 1965, *Survey
@@ -27,11 +34,7 @@ by (m - 1) a pseudo-misses; in a macro average these pulls add up while its
 spread shrinks as 1/sqrt(m), and the coverage study of
 ``benchmarks/posterior_prior.py`` finds their intervals of composites missing
 the truth far more often than promised with many classes (Perks': 31% for
-95% at 10 classes of 5 rows). A known limit of every prior tried: with 10
-classes and a sharp classifier (the study's +4 scores), the 95% intervals of
-macro composites (macro-F1, balanced accuracy, kappa, MCC) cover 79-83% at 5
-rows per class and 87-88% at 10 rows (93% from 30 rows on); per-class
-recall, precision and F1 keep 90-99% in every case.
+95% at 10 classes of 5 rows).
 
 A class with no rows (or zero total weight) has no row drawn: its row of
 every draw is 0, as in the data. Its recall is then 0/0, which the metrics of

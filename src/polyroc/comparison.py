@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
-from polyroc._delong import auc_difference, auc_influences, logit_interval, stratified_covariance
+from polyroc._delong import auc_difference, auc_influences, delong_variance, logit_interval
 from polyroc._results import Result
 from polyroc._validation import (
     as_array,
@@ -299,8 +299,8 @@ def _bound_of_difference(sample, first, second, confidence):
     n_min = int(present[present > 0].min())
     bounds = []
     for estimate, influence in (first, second):
-        variance = stratified_covariance(influence, sample.y, sample.n_classes, sample.weights)[0, 0]
-        bounds.append(logit_interval(estimate, variance, 1 - half_alpha, n_min))
+        variance, df = delong_variance(influence, sample.y, sample.n_classes, sample.weights)
+        bounds.append(logit_interval(estimate, variance, 1 - half_alpha, n_min, df))
     (low_a, high_a), (low_b, high_b) = bounds
     return low_a - high_b, high_a - low_b
 

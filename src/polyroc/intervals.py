@@ -129,7 +129,10 @@ def _wilson(successes, trials, alpha):
     z2 = z * z
     centre = (successes + z2 / 2) / (trials + z2)
     half = z / (trials + z2) * np.sqrt(successes * (trials - successes) / trials + z2 / 4)
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    # exactly 0 (1) with no success (failure): the formula leaves a rounding error there
+    low = np.where(successes == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(successes == trials, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def _clopper_pearson(successes, trials, alpha):
