@@ -108,7 +108,7 @@ def _metrics_reading(model, results):
     per_class_f1 = metrics["class_intervals"].get("f1-score", {})
     if per_class_f1:
         worst = min(per_class_f1, key=lambda c: per_class_f1[c]["estimate"])
-        text += f" The weakest class by F1 is {worst} ({_ci(per_class_f1[worst], 2)})."
+        text += f" The weakest class by F1 is {worst}: F1 {_ci(per_class_f1[worst], 2)}."
     text += _small_class_recalls(metrics)
     auc = intervals["roc_auc_ovr_macro"]
     text += (
