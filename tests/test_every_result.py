@@ -60,6 +60,7 @@ def _results():
         "DmfRoc": dmf_roc,
         "DmfBootstrap": dmf_roc.bootstrap,
         "ModelComparison": polyroc.compare_models(y, {"a": P, "b": np.roll(P, 1, axis=1)}, **quick),
+        "ScoreComparison": polyroc.compare_scores(y, {"a": P, "b": np.roll(P, 1, axis=1)}, **quick),
         "PairwiseRates": dmf.pairwise_rates(y, P),
         "GiniRoc": gini_roc,
         "GiniBootstrap": gini_roc.bootstrap,
@@ -72,7 +73,7 @@ RESULTS = _results()
 
 
 def test_every_result_type_is_covered():
-    assert len(RESULTS) == 17
+    assert len(RESULTS) == 18
     assert all(type(result).__name__ == name for name, result in RESULTS.items())
 
 
