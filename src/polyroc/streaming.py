@@ -1,0 +1,580 @@
+"""Streaming accumulators: evaluate scores that arrive in batches, or on many machines.
+
+Each accumulator keeps additive sufficient statistics of the rows it has seen:
+
+- :class:`ConfusionAccumulator`: weighted confusion counts of the argmax rule,
+  or of a batch of rules argmax(p - tau);
+- :class:`LossAccumulator`: weighted sums of the log loss, the Brier score and
+  the top-k hits, and the weight total;
+- :class:`RankingAccumulator`: per score column, the distinct scores with the
+  weight of each true class at each of them (exact one-vs-rest and
+  one-vs-one AUCs, ties included).
+
+``update(y_true, y_score, sample_weight=None)`` adds a batch (and returns the
+accumulator), ``merge(other)`` returns a new accumulator holding both inputs'
+rows (e.g. from two workers), ``compute()`` returns the metrics. The class
+order ``labels`` is required, since a stream cannot discover classes absent
+from its first batches. Accumulators hold numpy arrays only and pickle.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc._counts import confusion_counts, threshold_counts
+from polyroc._ranking import hand_till, ovr_auc, without_zero_weights
+from polyroc._validation import (
+    as_array,
+    check_labels_argument,
+    check_positive_int,
+    check_same_length,
+    check_score_matrix,
+    check_scores,
+    check_thresholds,
+)
+from polyroc.metrics import (
+    _average_class_scores,
+    _machine_epsilon,
+    _sample_brier_losses,
+    _sample_log_losses,
+    _sample_top_k_hits,
+)
+
+__all__ = ["ConfusionAccumulator", "LossAccumulator", "RankingAccumulator"]
+
+
+def _is_empty_batch(y_true) -> bool:
+    return y_true is not None and np.ndim(y_true) == 1 and np.shape(y_true)[0] == 0
+
+
+class _Accumulator:
+    """Shared label handling, batch checks and merge checks of the accumulators."""
+
+    def __init__(self, labels: ArrayLike) -> None:
+        self.labels = check_labels_argument(labels)
+
+    @property
+    def n_classes(self) -> int:
+        return int(self.labels.size)
+
+    def _check_batch(self, y_true, y_score, sample_weight):
+        """Encoded labels, float64 scores and weights (or None) of a batch; None for an empty batch."""
+        if _is_empty_batch(y_true):
+            scores = check_score_matrix(y_score)
+            check_same_length(y_true=y_true, y_score=scores)
+            if sample_weight is not None and np.shape(as_array("sample_weight", sample_weight)) != (0,):
+                raise ValueError(
+                    f"sample_weight must have shape (0,) to match the empty batch, got {np.shape(sample_weight)}"
+                )
+            self._check_columns(scores)
+            return None
+        y, scores, _, weights = check_scores(y_true, y_score, labels=self.labels, sample_weight=sample_weight)
+        return y, scores, weights
+
+    def _check_columns(self, scores) -> None:
+        if scores.shape[1] != self.n_classes:
+            raise ValueError(f"y_score has {scores.shape[1]} columns but labels names {self.n_classes} classes")
+
+    def _check_mergeable(self, other) -> None:
+        if type(other) is not type(self):
+            raise TypeError(f"other must be a {type(self).__name__}, got {type(other).__name__}")
+        same = self.labels.dtype.kind == other.labels.dtype.kind and np.array_equal(self.labels, other.labels)
+        if not same:
+            raise ValueError(
+                f"cannot merge accumulators with different labels: {self.labels.tolist()} and {other.labels.tolist()}"
+            )
+
+
+class ConfusionAccumulator(_Accumulator):
+    """Weighted confusion counts of the argmax rule, or of a batch of rules argmax(p - tau).
+
+    Counts are ``counts[..., true, predicted]``. The rule argmax(p - tau) is
+    evaluated exactly as :func:`polyroc.thresholds.apply_thresholds` (ties go
+    to the first class), so the counts of a stream equal those of the
+    concatenated data. Memory: m^2 numbers per rule, whatever the number of rows.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_classes,)
+        The classes, in the order of the score columns.
+    thresholds : array-like of shape (n_rules, n_classes), default=None
+        Threshold vectors tau on the probability simplex, one rule per row.
+        None counts the plain argmax rule.
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` repeats a label or names fewer than 2 classes, or
+        ``thresholds`` is not 2-D with one column per class on the simplex.
+    TypeError
+        If ``labels`` mixes strings and numbers or ``thresholds`` is not numeric.
+
+    Examples
+    --------
+    >>> acc = ConfusionAccumulator(["a", "b"])
+    >>> acc = acc.update(["a", "b"], [[0.7, 0.3], [0.6, 0.4]]).update(["b"], [[0.2, 0.8]])
+    >>> acc.compute()
+    array([[1., 0.],
+           [1., 1.]])
+    >>> rules = ConfusionAccumulator([0, 1], thresholds=[[0.5, 0.5], [0.8, 0.2]])
+    >>> rules.update([0, 1], [[0.7, 0.3], [0.6, 0.4]]).compute()[1]
+    array([[0., 1.],
+           [0., 1.]])
+    """
+
+    def __init__(self, labels: ArrayLike, thresholds: ArrayLike | None = None) -> None:
+        super().__init__(labels)
+        self.thresholds = None if thresholds is None else self._check_rules(thresholds)
+        shape = (self.n_classes, self.n_classes)
+        self.counts = np.zeros(shape if self.thresholds is None else (self.thresholds.shape[0], *shape))
+
+    def _check_rules(self, thresholds) -> np.ndarray:
+        rules = as_array("thresholds", thresholds)
+        if rules.ndim != 2 or rules.shape[0] == 0:
+            raise ValueError(f"thresholds must be 2-D (n_rules, n_classes) with at least one rule, got {rules.shape}")
+        return np.array([check_thresholds(row, self.n_classes, domain="simplex") for row in rules])
+
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Add a batch of rows.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels, all among ``labels``.
+        y_score : array-like of shape (n_samples, n_classes)
+            Probability scores, columns in the order of ``labels``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+
+        Returns
+        -------
+        ConfusionAccumulator
+            This accumulator, updated.
+
+        Raises
+        ------
+        ValueError
+            For a label outside ``labels``, a column count other than the
+            number of classes, rows off the simplex, different lengths, or
+            negative, non-finite or all-zero weights.
+        TypeError
+            For non-numeric scores or weights, or labels of the wrong kind.
+
+        Examples
+        --------
+        >>> ConfusionAccumulator([0, 1]).update([1], [[0.4, 0.6]], sample_weight=[2.5]).compute()
+        array([[0. , 0. ],
+               [0. , 2.5]])
+        """
+        batch = self._check_batch(y_true, y_score, sample_weight)
+        if batch is None:
+            return self
+        y, scores, weights = batch
+        if self.thresholds is None:
+            self.counts += confusion_counts(y, np.argmax(scores, axis=1), self.n_classes, weights)
+        else:
+            self.counts += threshold_counts(y, scores, self.thresholds, weights)
+        return self
+
+    def merge(self, other: ConfusionAccumulator) -> ConfusionAccumulator:
+        """A new accumulator holding the rows of both (neither input changes).
+
+        Parameters
+        ----------
+        other : ConfusionAccumulator
+            An accumulator with the same labels and thresholds.
+
+        Returns
+        -------
+        ConfusionAccumulator
+            The merged accumulator.
+
+        Raises
+        ------
+        ValueError
+            If the labels or the thresholds differ.
+        TypeError
+            If ``other`` is not a ConfusionAccumulator.
+
+        Examples
+        --------
+        >>> left = ConfusionAccumulator([0, 1]).update([0], [[0.9, 0.1]])
+        >>> right = ConfusionAccumulator([0, 1]).update([1], [[0.8, 0.2]])
+        >>> left.merge(right).compute().tolist()
+        [[1.0, 0.0], [1.0, 0.0]]
+        """
+        self._check_mergeable(other)
+        if (self.thresholds is None) != (other.thresholds is None) or (
+            self.thresholds is not None and not np.array_equal(self.thresholds, other.thresholds)
+        ):
+            raise ValueError("cannot merge accumulators with different thresholds")
+        merged = copy.deepcopy(self)
+        merged.counts = self.counts + other.counts
+        return merged
+
+    def compute(self) -> np.ndarray:
+        """The weighted confusion counts.
+
+        Returns
+        -------
+        ndarray of shape (n_classes, n_classes) or (n_rules, n_classes, n_classes)
+            ``counts[..., true, predicted]`` as float64 (zeros before any row).
+
+        Examples
+        --------
+        >>> ConfusionAccumulator([0, 1]).compute().shape
+        (2, 2)
+        """
+        return self.counts.copy()
+
+
+def _in_score_dtype(scores, y_score):
+    """Checked float64 scores back in the floating dtype they were given in (exact), as the loss functions use."""
+    dtype = getattr(y_score, "dtype", None)
+    if dtype is None or np.dtype(dtype).kind != "f":
+        return scores
+    return scores.astype(dtype)
+
+
+class LossAccumulator(_Accumulator):
+    """Weighted sums of the log loss, the Brier score and the top-k hits.
+
+    The results equal :func:`polyroc.metrics.log_loss` (probabilities
+    clipped to [eps, 1 - eps], eps the machine epsilon of each batch's score
+    dtype, the per-row losses computed in that dtype as there and summed in
+    float64), :func:`polyroc.metrics.brier_score_loss`
+    (halved for two classes, as its ``scale_by_half="auto"``) and
+    :func:`polyroc.metrics.top_k_accuracy_score` on the concatenated rows.
+    Memory: four numbers.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_classes,)
+        The classes, in the order of the score columns.
+    k : int, default=2
+        Number of top-ranked classes that count as a hit.
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` repeats a label or names fewer than 2 classes, or ``k`` < 1.
+    TypeError
+        If ``labels`` mixes strings and numbers or ``k`` is not an integer.
+
+    Examples
+    --------
+    >>> acc = LossAccumulator([0, 1, 2], k=1)
+    >>> acc = acc.update([0, 1], [[0.5, 0.25, 0.25], [0.5, 0.25, 0.25]])
+    >>> {name: round(value, 4) for name, value in acc.compute().items()}
+    {'log_loss': 1.0397, 'brier_score': 0.625, 'top_1_accuracy': 0.5}
+    """
+
+    def __init__(self, labels: ArrayLike, k: int = 2) -> None:
+        super().__init__(labels)
+        self.k = check_positive_int("k", k)
+        self.weight_total = 0.0
+        self.log_loss_sum = 0.0
+        self.brier_sum = 0.0
+        self.top_k_hits = 0.0
+
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Add a batch of rows.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels, all among ``labels``.
+        y_score : array-like of shape (n_samples, n_classes)
+            Probability scores, columns in the order of ``labels``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+
+        Returns
+        -------
+        LossAccumulator
+            This accumulator, updated.
+
+        Raises
+        ------
+        ValueError
+            For a label outside ``labels``, a column count other than the
+            number of classes, rows off the simplex, different lengths, or
+            negative, non-finite or all-zero weights.
+        TypeError
+            For non-numeric scores or weights, or labels of the wrong kind.
+
+        Examples
+        --------
+        >>> LossAccumulator([0, 1]).update([1, 1], [[0.5, 0.5], [0.0, 1.0]], sample_weight=[1, 3]).weight_total
+        4.0
+        """
+        batch = self._check_batch(y_true, y_score, sample_weight)
+        if batch is None:
+            return self
+        y, scores, weights = batch
+        scores = _in_score_dtype(scores, y_score)
+        weights = np.ones(y.size) if weights is None else weights
+        self.weight_total += float(weights.sum())
+        log_losses = _sample_log_losses(y, scores, _machine_epsilon(scores.dtype))
+        self.log_loss_sum += float(weights @ log_losses.astype(np.float64))
+        self.brier_sum += float(weights @ _sample_brier_losses(y, scores).astype(np.float64))
+        self.top_k_hits += float(weights @ _sample_top_k_hits(y, scores, self.k))
+        return self
+
+    def merge(self, other: LossAccumulator) -> LossAccumulator:
+        """A new accumulator holding the rows of both (neither input changes).
+
+        Parameters
+        ----------
+        other : LossAccumulator
+            An accumulator with the same labels and ``k``.
+
+        Returns
+        -------
+        LossAccumulator
+            The merged accumulator.
+
+        Raises
+        ------
+        ValueError
+            If the labels or ``k`` differ.
+        TypeError
+            If ``other`` is not a LossAccumulator.
+
+        Examples
+        --------
+        >>> left = LossAccumulator([0, 1]).update([0], [[1.0, 0.0]])
+        >>> right = LossAccumulator([0, 1]).update([1], [[1.0, 0.0]])
+        >>> left.merge(right).compute()["brier_score"]
+        0.5
+        """
+        self._check_mergeable(other)
+        if self.k != other.k:
+            raise ValueError(f"cannot merge accumulators with different k: {self.k} and {other.k}")
+        merged = copy.deepcopy(self)
+        for name in ("weight_total", "log_loss_sum", "brier_sum", "top_k_hits"):
+            setattr(merged, name, getattr(self, name) + getattr(other, name))
+        return merged
+
+    def compute(self) -> dict:
+        """The weighted mean losses and top-k accuracy.
+
+        Returns
+        -------
+        dict
+            ``{"log_loss", "brier_score", "top_<k>_accuracy"}`` as floats.
+
+        Raises
+        ------
+        ValueError
+            If no weighted row has been added.
+
+        Examples
+        --------
+        >>> LossAccumulator([0, 1], k=1).update([0], [[0.75, 0.25]]).compute()["top_1_accuracy"]
+        1.0
+        """
+        if self.weight_total == 0:
+            raise ValueError("no weighted rows were added: the losses are undefined")
+        half = 0.5 if self.n_classes < 3 else 1.0
+        return {
+            "log_loss": self.log_loss_sum / self.weight_total,
+            "brier_score": half * (self.brier_sum / self.weight_total),
+            f"top_{self.k}_accuracy": self.top_k_hits / self.weight_total,
+        }
+
+
+def _batch_run(scores, codes, weights, n_codes):
+    """Sorted distinct ``scores`` and the weight of each code at each: ((d,), (d, n_codes))."""
+    values, inverse = np.unique(scores, return_inverse=True)
+    counts = np.bincount(inverse * n_codes + codes, weights=weights, minlength=values.size * n_codes)
+    return values, counts.reshape(values.size, n_codes).astype(np.float64)
+
+
+def _merge_runs(first, second):
+    """Union of two runs' distinct scores, with the counts of equal scores added (first + second)."""
+    values, inverse = np.unique(np.concatenate((first[0], second[0])), return_inverse=True)
+    stacked = np.concatenate((first[1], second[1]))
+    counts = np.column_stack(
+        [np.bincount(inverse, weights=column, minlength=values.size) for column in stacked.T]
+    ).reshape(values.size, stacked.shape[1])
+    return values, counts
+
+
+def _run_wins(counts, positive):
+    """Per code j, sum over scores s of count_positive(s) * (weight of j below s + half the weight of j at s)."""
+    below = np.cumsum(counts, axis=0) - counts
+    return counts[:, positive] @ (below + 0.5 * counts)
+
+
+def _empty_run(n_codes):
+    return np.empty(0), np.zeros((0, n_codes))
+
+
+class RankingAccumulator(_Accumulator):
+    """Exact one-vs-rest and one-vs-one ROC AUCs of a stream, ties included.
+
+    For each score column j it stores the sorted distinct scores of that
+    column with, for each, the weight of the rows of each true class (an
+    (n_distinct_j, m) array), plus one such run of all the cells (the raveled
+    scores, weighted as negatives and positives) for the micro average. Two
+    runs merge by the union of their scores, counts of equal scores added.
+    From the runs, class k beats class j on column k in
+    ``sum_s count_k(s) * (W_j below s + W_j at s / 2)`` pairs, which gives the
+    AUCs of :func:`polyroc.metrics.roc_auc_score` exactly.
+
+    Memory grows with the number of distinct scores (at most the number of
+    rows per column, times m + 1 floats each): rounding scores (e.g. to 4
+    decimals) bounds it, and changes the AUCs only through the ties it makes.
+    Zero-weight rows are not stored.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_classes,)
+        The classes, in the order of the score columns.
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` repeats a label or names fewer than 2 classes.
+    TypeError
+        If ``labels`` mixes strings and numbers.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 2, 2, 2]
+    >>> P = [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.5, .3, .2],
+    ...      [.1, .2, .7], [.2, .5, .3], [.3, .3, .4]]
+    >>> acc = RankingAccumulator([0, 1, 2]).update(y[:3], P[:3]).update(y[3:], P[3:])
+    >>> aucs = acc.compute()
+    >>> aucs["roc_auc_ovr_per_class"].tolist(), round(aucs["roc_auc_ovo_macro"], 6)
+    ([0.9, 0.7, 1.0], 0.861111)
+    """
+
+    def __init__(self, labels: ArrayLike) -> None:
+        super().__init__(labels)
+        self.columns = [_empty_run(self.n_classes) for _ in range(self.n_classes)]
+        self.cells = _empty_run(2)
+
+    @property
+    def n_distinct(self) -> np.ndarray:
+        """Number of distinct scores stored per column, shape (n_classes,)."""
+        return np.array([values.size for values, _ in self.columns])
+
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Add a batch of rows.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels, all among ``labels``.
+        y_score : array-like of shape (n_samples, n_classes)
+            Probability scores, columns in the order of ``labels``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+
+        Returns
+        -------
+        RankingAccumulator
+            This accumulator, updated.
+
+        Raises
+        ------
+        ValueError
+            For a label outside ``labels``, a column count other than the
+            number of classes, rows off the simplex, different lengths, or
+            negative, non-finite or all-zero weights.
+        TypeError
+            For non-numeric scores or weights, or labels of the wrong kind.
+
+        Examples
+        --------
+        >>> acc = RankingAccumulator([0, 1]).update([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]])
+        >>> acc.n_distinct.tolist()
+        [2, 2]
+        """
+        batch = self._check_batch(y_true, y_score, sample_weight)
+        if batch is None:
+            return self
+        y, scores, weights = without_zero_weights(*batch)
+        m = self.n_classes
+        self.columns = [_merge_runs(run, _batch_run(scores[:, j], y, weights, m)) for j, run in enumerate(self.columns)]
+        positive = (y[:, None] == np.arange(m)).ravel().astype(np.intp)
+        cell_weights = None if weights is None else np.repeat(weights, m)
+        self.cells = _merge_runs(self.cells, _batch_run(scores.ravel(), positive, cell_weights, 2))
+        return self
+
+    def merge(self, other: RankingAccumulator) -> RankingAccumulator:
+        """A new accumulator holding the rows of both (neither input changes).
+
+        Parameters
+        ----------
+        other : RankingAccumulator
+            An accumulator with the same labels.
+
+        Returns
+        -------
+        RankingAccumulator
+            The merged accumulator.
+
+        Raises
+        ------
+        ValueError
+            If the labels differ.
+        TypeError
+            If ``other`` is not a RankingAccumulator.
+
+        Examples
+        --------
+        >>> left = RankingAccumulator([0, 1]).update([0], [[0.6, 0.4]])
+        >>> right = RankingAccumulator([0, 1]).update([1], [[0.3, 0.7]])
+        >>> left.merge(right).compute()["roc_auc_ovr_macro"]
+        1.0
+        """
+        self._check_mergeable(other)
+        merged = copy.deepcopy(self)
+        merged.columns = [_merge_runs(mine, theirs) for mine, theirs in zip(self.columns, other.columns)]
+        merged.cells = _merge_runs(self.cells, other.cells)
+        return merged
+
+    def compute(self) -> dict:
+        """The AUCs of all rows added so far.
+
+        Returns
+        -------
+        dict
+            ``"roc_auc_ovr_macro"``, ``"roc_auc_ovr_weighted"``,
+            ``"roc_auc_ovr_micro"``, ``"roc_auc_ovo_macro"``,
+            ``"roc_auc_ovo_weighted"`` (floats) and
+            ``"roc_auc_ovr_per_class"`` (ndarray of shape (n_classes,)), as
+            :func:`polyroc.metrics.roc_auc_score` with ``multi_class`` and
+            ``average`` set accordingly: NaN where a class has no rows.
+
+        Raises
+        ------
+        ValueError
+            If no weighted row has been added.
+
+        Examples
+        --------
+        >>> acc = RankingAccumulator([0, 1, 2]).update([0, 1, 2], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4]])
+        >>> acc.compute()["roc_auc_ovr_micro"]
+        1.0
+        """
+        if self.cells[0].size == 0:
+            raise ValueError("no weighted rows were added: the AUCs are undefined")
+        wins = np.array([_run_wins(counts, k) for k, (_, counts) in enumerate(self.columns)])
+        support = self.columns[0][1].sum(axis=0)
+        per_class = ovr_auc(wins, support)
+        total = support.sum()
+        return {
+            "roc_auc_ovr_macro": _average_class_scores(per_class, support, "macro"),
+            "roc_auc_ovr_weighted": _average_class_scores(per_class, support, "weighted"),
+            "roc_auc_ovr_micro": float(_run_wins(self.cells[1], 1)[0] / (total * total * (self.n_classes - 1))),
+            "roc_auc_ovo_macro": hand_till(wins, support, "macro"),
+            "roc_auc_ovo_weighted": hand_till(wins, support, "weighted"),
+            "roc_auc_ovr_per_class": per_class,
+        }

@@ -1,0 +1,339 @@
+"""Streaming accumulators against the in-memory functions on the concatenated rows.
+
+Oracles: polyroc.metrics (confusion_matrix, log_loss, brier_score_loss,
+top_k_accuracy_score, roc_auc_score), polyroc.thresholds.apply_thresholds and
+scikit-learn. Scores are ratios of small integers, so equal scores are frequent
+within every column (ties), and weights are small integers including 0.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as sk
+
+from polyroc import metrics
+from polyroc.exceptions import UndefinedMetricWarning
+from polyroc.streaming import ConfusionAccumulator, LossAccumulator, RankingAccumulator
+from polyroc.thresholds import apply_thresholds
+
+LABELS = np.array([0, 1, 2, 3])
+RTOL = 1e-12
+
+
+def tied_data(seed, n, n_classes=4, weighted=True):
+    """Labels, scores with many ties (ratios of integers 1..3 per row) and integer weights 0..3 (or None)."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    integers = rng.integers(1, 4, (n, n_classes)).astype(np.float64)
+    integers[np.arange(n), y] += rng.integers(0, 3, n)  # some signal, so the AUCs are not all 1/2
+    scores = integers / integers.sum(axis=1, keepdims=True)
+    weights = rng.integers(0, 4, n).astype(np.float64) if weighted else None
+    if weighted:
+        weights[::7] = np.maximum(weights[::7], 1.0)  # every batch below keeps a positive weight
+    return y, scores, weights
+
+
+def uneven_batches(y, scores, weights):
+    """Batches of sizes 0, 1, 7, ..., one of them holding class 0 only, covering every row once."""
+    order = np.concatenate((np.flatnonzero(y == 0)[:5], np.flatnonzero(y != 0), np.flatnonzero(y == 0)[5:]))
+    edges = [0, 0, 5, 6, 13, 40, 41, 90, order.size]
+    for start, stop in itertools.pairwise(edges):
+        rows = order[start:stop]
+        batch_weights = None if weights is None else weights[rows]
+        if batch_weights is not None and rows.size and not batch_weights.any():
+            batch_weights[0] = 1.0
+            weights[rows[0]] = 1.0
+        yield y[rows], scores[rows], batch_weights
+
+
+def feed(accumulator, batches):
+    for y, scores, weights in batches:
+        accumulator.update(y, scores, sample_weight=weights)
+    return accumulator
+
+
+def random_simplex_thresholds(seed, count, n_classes=4):
+    rng = np.random.default_rng(seed)
+    lattice = rng.integers(0, 5, (count, n_classes)).astype(np.float64)
+    lattice[lattice.sum(axis=1) == 0, 0] = 1.0
+    thresholds = lattice / lattice.sum(axis=1, keepdims=True)  # quarters, sixths ...: ties with the scores
+    return np.vstack((np.full(n_classes, 1 / n_classes), thresholds, rng.dirichlet(np.ones(n_classes), count)))
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_batches_are_split_as_intended(weighted):
+    y, scores, weights = tied_data(0, 200, weighted=weighted)
+    batches = list(uneven_batches(y, scores, weights))
+    assert [len(b[0]) for b in batches][:2] == [0, 5]
+    assert set(batches[1][0].tolist()) == {0}
+    assert sum(len(b[0]) for b in batches) == y.size
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_confusion_counts_equal_confusion_matrix(weighted):
+    y, scores, weights = tied_data(1, 200, weighted=weighted)
+    accumulator = feed(ConfusionAccumulator(LABELS), uneven_batches(y, scores, weights))
+    expected = sk.confusion_matrix(y, np.argmax(scores, axis=1), labels=LABELS, sample_weight=weights)
+    np.testing.assert_allclose(accumulator.compute(), expected, rtol=RTOL, atol=0)
+    assert accumulator.compute().dtype == np.float64
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_threshold_counts_equal_apply_thresholds(weighted):
+    y, scores, weights = tied_data(2, 200, weighted=weighted)
+    thresholds = random_simplex_thresholds(3, 20)
+    accumulator = feed(ConfusionAccumulator(LABELS, thresholds=thresholds), uneven_batches(y, scores, weights))
+    counts = accumulator.compute()
+    assert counts.shape == (thresholds.shape[0], 4, 4)
+    for tau, rule_counts in zip(thresholds, counts):
+        predicted = apply_thresholds(scores, tau)
+        expected = metrics.confusion_matrix(y, predicted, labels=LABELS, sample_weight=weights)
+        np.testing.assert_allclose(rule_counts, expected, rtol=RTOL, atol=0)
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_losses_equal_metrics(weighted, k):
+    y, scores, weights = tied_data(4, 200, weighted=weighted)
+    scores[:3] = np.eye(4)[(y[:3] + 1) % 4]  # probability 0 for the true class: eps clipping matters
+    values = feed(LossAccumulator(LABELS, k=k), uneven_batches(y, scores, weights)).compute()
+    expected = {
+        "log_loss": metrics.log_loss(y, scores, sample_weight=weights, labels=LABELS),
+        "brier_score": metrics.brier_score_loss(y, scores, sample_weight=weights, labels=LABELS),
+        f"top_{k}_accuracy": sk.top_k_accuracy_score(y, scores, k=k, sample_weight=weights, labels=LABELS),
+    }
+    assert values.keys() == expected.keys()
+    for name, value in expected.items():
+        assert values[name] == pytest.approx(value, rel=RTOL), name
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_losses_of_low_precision_scores_follow_their_dtype(dtype):
+    y, scores, weights = tied_data(12, 120)
+    scores[:3] = np.eye(4)[(y[:3] + 1) % 4]
+    low = scores.astype(dtype)
+    values = feed(LossAccumulator(LABELS), uneven_batches(y, low, weights)).compute()
+    expected_log_loss = metrics.log_loss(y, low, sample_weight=weights, labels=LABELS)
+    expected_brier = metrics.brier_score_loss(y, low, sample_weight=weights, labels=LABELS)
+    assert values["log_loss"] == pytest.approx(expected_log_loss, rel=RTOL)
+    assert values["brier_score"] == pytest.approx(expected_brier, rel=RTOL)
+
+
+def test_binary_brier_score_is_halved_as_metrics():
+    y, scores, weights = tied_data(5, 60, n_classes=2)
+    values = feed(LossAccumulator([0, 1]), uneven_batches(y, scores, weights)).compute()
+    expected = metrics.brier_score_loss(y, scores, sample_weight=weights, labels=[0, 1])
+    assert values["brier_score"] == pytest.approx(expected, rel=RTOL)
+
+
+def expected_aucs(y, scores, weights):
+    def auc(multi_class, average):
+        return metrics.roc_auc_score(
+            y, scores, multi_class=multi_class, average=average, sample_weight=weights, labels=LABELS
+        )
+
+    return {
+        "roc_auc_ovr_macro": auc("ovr", "macro"),
+        "roc_auc_ovr_weighted": auc("ovr", "weighted"),
+        "roc_auc_ovr_micro": auc("ovr", "micro"),
+        "roc_auc_ovo_macro": auc("ovo", "macro"),
+        "roc_auc_ovo_weighted": auc("ovo", "weighted"),
+        "roc_auc_ovr_per_class": auc("ovr", None),
+    }
+
+
+def assert_same_aucs(values, expected):
+    assert values.keys() == expected.keys()
+    for name, value in expected.items():
+        np.testing.assert_allclose(values[name], value, rtol=RTOL, atol=0, err_msg=name)
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_aucs_equal_roc_auc_score(weighted):
+    y, scores, weights = tied_data(6, 300, weighted=weighted)
+    accumulator = feed(RankingAccumulator(LABELS), uneven_batches(y, scores, weights))
+    assert_same_aucs(accumulator.compute(), expected_aucs(y, scores, weights))
+    assert np.all(accumulator.n_distinct < 300)  # ties are stored once
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_ovr_aucs_equal_scikit_learn(weighted):
+    y, scores, weights = tied_data(7, 300, weighted=weighted)
+    values = feed(RankingAccumulator(LABELS), uneven_batches(y, scores, weights)).compute()
+    for average in ("macro", "weighted", "micro"):
+        expected = sk.roc_auc_score(y, scores, multi_class="ovr", average=average, sample_weight=weights)
+        assert values[f"roc_auc_ovr_{average}"] == pytest.approx(expected, rel=RTOL)
+    if not weighted:
+        expected = sk.roc_auc_score(y, scores, multi_class="ovo", average="macro")
+        assert values["roc_auc_ovo_macro"] == pytest.approx(expected, rel=RTOL)
+
+
+def test_aucs_with_a_class_without_rows_are_nan_as_roc_auc_score():
+    y, scores, weights = tied_data(8, 100)
+    keep = y != 2
+    y, scores, weights = y[keep], scores[keep], weights[keep]
+    values = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        assert_same_aucs(values, expected_aucs(y, scores, weights))
+    assert np.isnan(values["roc_auc_ovr_per_class"][2])
+
+
+def test_aucs_brute_force_on_a_small_example():
+    """Pairs counted one by one with exact fractions: class 0 against class 1 on column 0."""
+    from fractions import Fraction
+
+    y = np.array([0, 0, 1, 1, 1])
+    scores = np.array([[0.5, 0.5], [0.25, 0.75], [0.5, 0.5], [0.25, 0.75], [0.0, 1.0]])
+    weights = np.array([2.0, 1.0, 3.0, 1.0, 1.0])
+    wins = sum(
+        Fraction(int(weights[i] * weights[j])) * (1 if scores[i, 0] > scores[j, 0] else Fraction(1, 2))
+        for i in range(5)
+        for j in range(5)
+        if y[i] == 0 and y[j] == 1 and scores[i, 0] >= scores[j, 0]
+    )
+    expected = wins / (3 * 5)
+    values = RankingAccumulator([0, 1]).update(y[:2], scores[:2], weights[:2]).update(y[2:], scores[2:], weights[2:])
+    assert values.compute()["roc_auc_ovr_per_class"][0] == pytest.approx(float(expected), rel=RTOL)
+
+
+ACCUMULATORS = {
+    "confusion": lambda: ConfusionAccumulator(LABELS, thresholds=random_simplex_thresholds(9, 5)),
+    "loss": lambda: LossAccumulator(LABELS, k=2),
+    "ranking": lambda: RankingAccumulator(LABELS),
+}
+
+
+def stored_arrays(accumulator):
+    if isinstance(accumulator, ConfusionAccumulator):
+        return [accumulator.counts]
+    if isinstance(accumulator, RankingAccumulator):
+        return [array for run in [*accumulator.columns, accumulator.cells] for array in run]
+    return []
+
+
+def assert_same_results(first, second):
+    a, b = first.compute(), second.compute()
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for name in a:
+            np.testing.assert_allclose(a[name], b[name], rtol=RTOL, atol=0, err_msg=name)
+    else:
+        np.testing.assert_allclose(a, b, rtol=RTOL, atol=0)
+    for x, z in zip(stored_arrays(first), stored_arrays(second), strict=True):
+        np.testing.assert_array_equal(x, z)  # integer weights: sums are exact in any order
+
+
+def accumulated(kind, y, scores, weights, parts):
+    return feed(ACCUMULATORS[kind](), [(y[p], scores[p], weights[p]) for p in parts])
+
+
+def random_parts(data, n):
+    """Hypothesis-chosen non-empty parts of range(n), each with a positive weight at its first row."""
+    cuts = data.draw(st.lists(st.integers(1, n - 1), max_size=4, unique=True).map(sorted))
+    return [np.arange(a, b) for a, b in zip([0, *cuts], [*cuts, n])]
+
+
+@settings(max_examples=25, deadline=None)
+@given(kind=st.sampled_from(sorted(ACCUMULATORS)), seed=st.integers(0, 2**16))
+def test_merge_is_commutative_and_associative(kind, seed):
+    y, scores, weights = tied_data(seed, 60)
+    weights[[0, 20, 40]] = 1.0
+    a, b, c = (accumulated(kind, y, scores, weights, [np.arange(s, s + 20)]) for s in (0, 20, 40))
+    snapshot = [x.copy() for x in stored_arrays(a)]
+    assert_same_results(a.merge(b), b.merge(a))
+    assert_same_results(a.merge(b).merge(c), a.merge(b.merge(c)))
+    assert_same_results(a.merge(b).merge(c), accumulated(kind, y, scores, weights, [np.arange(60)]))
+    for before, after in zip(snapshot, stored_arrays(a), strict=True):
+        np.testing.assert_array_equal(before, after)  # merge leaves its inputs unchanged
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), kind=st.sampled_from(sorted(ACCUMULATORS)), seed=st.integers(0, 2**16))
+def test_updates_in_any_order_equal_one_update(data, kind, seed):
+    y, scores, weights = tied_data(seed, 50)
+    weights[:] = np.maximum(weights, 1.0)
+    parts = random_parts(data, 50)
+    order = data.draw(st.permutations(range(len(parts))))
+    streamed = accumulated(kind, y, scores, weights, [parts[i] for i in order])
+    assert_same_results(streamed, accumulated(kind, y, scores, weights, [np.arange(50)]))
+
+
+@pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
+def test_pickle_round_trip(kind):
+    y, scores, weights = tied_data(10, 80)
+    accumulator = accumulated(kind, y, scores, weights, [np.arange(80)])
+    restored = pickle.loads(pickle.dumps(accumulator))
+    assert_same_results(restored, accumulator)
+    np.testing.assert_array_equal(restored.labels, accumulator.labels)
+
+
+def test_string_labels_follow_the_given_column_order():
+    y = np.array(["owl", "cat", "dog", "owl"])
+    scores = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.7, 0.2, 0.1], [0.3, 0.3, 0.4]])
+    labels = ["owl", "cat", "dog"]
+    counts = ConfusionAccumulator(labels).update(y, scores).compute()
+    expected = sk.confusion_matrix(y, np.array(labels)[np.argmax(scores, axis=1)], labels=labels)
+    np.testing.assert_array_equal(counts, expected)
+
+
+@pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
+def test_merging_different_labels_raises(kind):
+    accumulator = ACCUMULATORS[kind]()
+    other = type(accumulator)([0, 1, 2, 4])
+    with pytest.raises(ValueError, match="different labels"):
+        accumulator.merge(other)
+    with pytest.raises(TypeError, match="other must be"):
+        accumulator.merge(object())
+
+
+def test_merging_different_thresholds_or_k_raises():
+    with pytest.raises(ValueError, match="different thresholds"):
+        ConfusionAccumulator(LABELS).merge(ConfusionAccumulator(LABELS, thresholds=np.full((1, 4), 0.25)))
+    with pytest.raises(ValueError, match="different k"):
+        LossAccumulator(LABELS, k=1).merge(LossAccumulator(LABELS, k=2))
+
+
+@pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
+def test_bad_batches_raise(kind):
+    accumulator = ACCUMULATORS[kind]()
+    y, scores, _ = tied_data(11, 10)
+    with pytest.raises(ValueError, match="columns"):
+        accumulator.update(y, scores[:, :3] / scores[:, :3].sum(axis=1, keepdims=True))
+    with pytest.raises(ValueError, match="sample_weight"):
+        accumulator.update(y, scores, sample_weight=-np.ones(10))
+    with pytest.raises(ValueError, match="sample_weight"):
+        accumulator.update(y, scores, sample_weight=np.ones(9))
+    with pytest.raises(ValueError, match="y_true contains labels not in labels"):
+        accumulator.update(y + 10, scores)
+    with pytest.raises(ValueError, match="y_score"):
+        accumulator.update(y, scores * 2)
+    with pytest.raises(ValueError, match="sample_weight"):
+        accumulator.update([], np.empty((0, 4)), sample_weight=[1.0])
+    after = pickle.loads(pickle.dumps(ACCUMULATORS[kind]()))
+    for x, z in zip(stored_arrays(accumulator), stored_arrays(after), strict=True):
+        np.testing.assert_array_equal(x, z)  # failed updates changed nothing
+
+
+def test_bad_constructor_arguments_raise():
+    with pytest.raises(ValueError, match="labels"):
+        RankingAccumulator([1, 1, 2])
+    with pytest.raises(ValueError, match="thresholds"):
+        ConfusionAccumulator(LABELS, thresholds=[0.25, 0.25, 0.25, 0.25])
+    with pytest.raises(ValueError, match="thresholds"):
+        ConfusionAccumulator(LABELS, thresholds=[[0.5, 0.5, 0.5, 0.5]])
+    with pytest.raises(TypeError, match="k"):
+        LossAccumulator(LABELS, k=1.5)
+
+
+@pytest.mark.parametrize("accumulator", [LossAccumulator(LABELS), RankingAccumulator(LABELS)])
+def test_compute_without_rows_raises(accumulator):
+    with pytest.raises(ValueError, match="no weighted rows"):
+        accumulator.compute()
