@@ -150,7 +150,11 @@ def expected_aucs(y, scores, weights):
 
 
 def assert_same_aucs(values, expected):
-    assert values.keys() == expected.keys()
+    values = dict(values)
+    bounds = values.pop("bounds")
+    assert values.keys() == expected.keys() == bounds.keys()
+    for name, value in expected.items():  # exact mode: no binning error, NaN where the AUC is undefined
+        np.testing.assert_array_equal(bounds[name], np.where(np.isnan(value), np.nan, 0.0), err_msg=name)
     for name, value in expected.items():
         np.testing.assert_allclose(values[name], value, rtol=RTOL, atol=0, err_msg=name)
 
@@ -208,25 +212,31 @@ ACCUMULATORS = {
     "confusion": lambda: ConfusionAccumulator(LABELS, thresholds=random_simplex_thresholds(9, 5)),
     "loss": lambda: LossAccumulator(LABELS, k=2),
     "ranking": lambda: RankingAccumulator(LABELS),
+    "binned": lambda: RankingAccumulator(LABELS, cutoffs=5),
 }
 
 
 def stored_arrays(accumulator):
     if isinstance(accumulator, ConfusionAccumulator):
         return [accumulator.counts]
+    if isinstance(accumulator, RankingAccumulator) and accumulator.binned:
+        return [accumulator.column_bins, accumulator.cell_bins]
     if isinstance(accumulator, RankingAccumulator):
         return [array for run in [*accumulator.columns, accumulator.cells] for array in run]
     return []
 
 
-def assert_same_results(first, second):
-    a, b = first.compute(), second.compute()
+def assert_same_values(a, b):
     if isinstance(a, dict):
         assert a.keys() == b.keys()
         for name in a:
-            np.testing.assert_allclose(a[name], b[name], rtol=RTOL, atol=0, err_msg=name)
+            assert_same_values(a[name], b[name])
     else:
         np.testing.assert_allclose(a, b, rtol=RTOL, atol=0)
+
+
+def assert_same_results(first, second):
+    assert_same_values(first.compute(), second.compute())
     for x, z in zip(stored_arrays(first), stored_arrays(second), strict=True):
         np.testing.assert_array_equal(x, z)  # integer weights: sums are exact in any order
 
@@ -299,6 +309,12 @@ def test_merging_different_thresholds_or_k_raises():
         ConfusionAccumulator(LABELS).merge(ConfusionAccumulator(LABELS, thresholds=np.full((1, 4), 0.25)))
     with pytest.raises(ValueError, match="different k"):
         LossAccumulator(LABELS, k=1).merge(LossAccumulator(LABELS, k=2))
+    with pytest.raises(ValueError, match="different cutoffs"):
+        RankingAccumulator(LABELS, cutoffs=4).merge(RankingAccumulator(LABELS, cutoffs=5))
+    with pytest.raises(ValueError, match="different cutoffs"):
+        RankingAccumulator(LABELS).merge(RankingAccumulator(LABELS, cutoffs=4))
+    with pytest.raises(ValueError, match="different cutoffs"):
+        RankingAccumulator(LABELS, cutoffs=[0.5]).merge(RankingAccumulator(LABELS))
 
 
 @pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
@@ -337,3 +353,173 @@ def test_bad_constructor_arguments_raise():
 def test_compute_without_rows_raises(accumulator):
     with pytest.raises(ValueError, match="no weighted rows"):
         accumulator.compute()
+
+
+# Binned mode. The bin of a score is counted by brute force (how many cut points are <= it), independently of
+# the searchsorted of the accumulator; the AUCs of the bin indices come from scikit-learn's binary roc_auc_score.
+
+
+def brute_force_bins(scores, cutpoints):
+    return (np.asarray(scores)[..., None] >= np.asarray(cutpoints)).sum(axis=-1).astype(np.float64)
+
+
+def dirichlet_data(seed, n, n_classes=4):
+    """Continuous scores with signal, and integer weights 0..3 with the first row weighted."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    alpha = np.ones((n, n_classes))
+    alpha[np.arange(n), y] += 1.5
+    weights = rng.integers(0, 4, n).astype(np.float64)
+    weights[0] = 1.0
+    return y, np.array([rng.dirichlet(a) for a in alpha]), weights
+
+
+def binned_oracle(y, scores, weights, cutpoints):
+    """AUCs of the bin indices: OvR with scikit-learn per column, OvO with scikit-learn on the rows of each pair."""
+    bins = brute_force_bins(scores, cutpoints)
+    m = scores.shape[1]
+    w = np.ones(y.size) if weights is None else weights
+    support = np.array([w[y == k].sum() for k in range(m)])
+    per_class = np.array([sk.roc_auc_score(y == k, bins[:, k], sample_weight=w) for k in range(m)])
+    pairs, pair_support = [], []
+    for a, b in itertools.combinations(range(m), 2):
+        rows = (y == a) | (y == b)
+        a_over_b = sk.roc_auc_score(y[rows] == a, bins[rows, a], sample_weight=w[rows])
+        b_over_a = sk.roc_auc_score(y[rows] == b, bins[rows, b], sample_weight=w[rows])
+        pairs.append((a_over_b + b_over_a) / 2)
+        pair_support.append(support[a] + support[b])
+    onehot = (y[:, None] == np.arange(m)).ravel()
+    return {
+        "roc_auc_ovr_macro": per_class.mean(),
+        "roc_auc_ovr_weighted": np.average(per_class, weights=support),
+        "roc_auc_ovr_micro": sk.roc_auc_score(onehot, bins.ravel(), sample_weight=np.repeat(w, m)),
+        "roc_auc_ovo_macro": np.mean(pairs),
+        "roc_auc_ovo_weighted": np.average(pairs, weights=pair_support),
+        "roc_auc_ovr_per_class": per_class,
+    }
+
+
+def without_bounds(values):
+    return {name: value for name, value in values.items() if name != "bounds"}
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize(
+    ("cutoffs", "cutpoints"),
+    [(4, [0.25, 0.5, 0.75]), (8, np.arange(1, 8) / 8), ([0.2, 1 / 3, 0.35, 0.9], [0.2, 1 / 3, 0.35, 0.9])],
+)
+def test_binned_aucs_equal_aucs_of_the_bin_indices(weighted, cutoffs, cutpoints):
+    for y, scores, weights in (tied_data(12, 300, weighted=weighted), dirichlet_data(13, 300)):
+        weights = weights if weighted else None
+        accumulator = feed(RankingAccumulator(LABELS, cutoffs=cutoffs), uneven_batches(y, scores, weights))
+        values = accumulator.compute()
+        expected = binned_oracle(y, scores, weights, cutpoints)
+        for name, value in expected.items():
+            np.testing.assert_allclose(values[name], value, rtol=RTOL, atol=0, err_msg=name)
+        kept = np.ones(y.size, bool) if weights is None else weights > 0
+        bins = brute_force_bins(scores[kept], cutpoints)
+        n_nonempty = [np.unique(bins[:, j]).size for j in range(4)]
+        np.testing.assert_array_equal(accumulator.n_distinct, n_nonempty)
+
+
+def assert_within_bounds(binned, exact):
+    for name, value in without_bounds(exact).items():
+        gap = np.abs(np.asarray(value) - np.asarray(binned[name]))
+        assert np.all(gap <= np.asarray(binned["bounds"][name]) + 1e-12), name
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    cutoffs=st.one_of(
+        st.integers(2, 12),
+        st.lists(st.floats(0.01, 0.99), min_size=1, max_size=6, unique=True).map(sorted),
+    ),
+    tied=st.booleans(),
+)
+def test_exact_aucs_lie_within_the_bounds_of_the_binned_aucs(seed, cutoffs, tied):
+    y, scores, weights = tied_data(seed, 80) if tied else dirichlet_data(seed, 80)
+    binned = RankingAccumulator(LABELS, cutoffs=cutoffs).update(y, scores, sample_weight=weights).compute()
+    assert_within_bounds(binned, expected_aucs(y, scores, weights))  # exact AUCs from metrics.roc_auc_score
+    exact = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
+    assert_within_bounds(binned, exact)
+
+
+def test_bounds_equal_brute_force_share_of_pairs_in_one_bin():
+    """Half the weight of a comparison's pairs that share a bin over the weight of all its pairs, pair by pair."""
+    from fractions import Fraction
+
+    y, scores, weights = tied_data(14, 40, n_classes=3)
+    cutpoints = [0.3, 0.45, 0.6]
+    bins = brute_force_bins(scores, cutpoints)
+    values = RankingAccumulator([0, 1, 2], cutoffs=cutpoints).update(y, scores, sample_weight=weights).compute()
+
+    def bound(k, others):
+        rows = range(y.size)
+        shared = sum(
+            Fraction(int(weights[i] * weights[j]))
+            for i in rows
+            for j in rows
+            if y[i] == k and y[j] in others and bins[i, k] == bins[j, k]
+        )
+        total = sum(Fraction(int(weights[i] * weights[j])) for i in rows for j in rows if y[i] == k and y[j] in others)
+        return shared / 2 / total
+
+    per_class = [bound(k, {j for j in range(3) if j != k}) for k in range(3)]
+    np.testing.assert_allclose(values["bounds"]["roc_auc_ovr_per_class"], [float(b) for b in per_class], rtol=RTOL)
+    pairs = [(bound(a, {b}) + bound(b, {a})) / 2 for a, b in itertools.combinations(range(3), 2)]
+    assert values["bounds"]["roc_auc_ovo_macro"] == pytest.approx(float(sum(pairs) / 3), rel=RTOL)
+    assert values["bounds"]["roc_auc_ovr_macro"] == pytest.approx(float(sum(per_class) / 3), rel=RTOL)
+
+
+def test_bound_is_attained_when_every_pair_shares_a_bin():
+    """All scores of column 0 in one bin, positives above negatives: binned 1/2, bound 1/2, exact 1."""
+    y = np.array([0, 0, 1, 1])
+    scores = np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]])
+    values = RankingAccumulator([0, 1], cutoffs=[0.5]).update(y, scores).compute()
+    assert metrics.roc_auc_score(y, scores[:, 1]) == 1.0  # the exact AUCs are 1
+    for name in ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "roc_auc_ovo_weighted"):
+        assert values[name] == 0.5
+        assert values["bounds"][name] == 0.5
+    np.testing.assert_array_equal(values["roc_auc_ovr_per_class"], [0.5, 0.5])
+    np.testing.assert_array_equal(values["bounds"]["roc_auc_ovr_per_class"], [0.5, 0.5])
+
+
+def test_int_cutoffs_are_equal_width_bins_and_merge_with_the_same_cut_points():
+    y, scores, weights = tied_data(15, 60)
+    by_count = RankingAccumulator(LABELS, cutoffs=4).update(y[:30], scores[:30], sample_weight=weights[:30])
+    by_points = RankingAccumulator(LABELS, cutoffs=[0.25, 0.5, 0.75]).update(y[30:], scores[30:], weights[30:])
+    merged = by_count.merge(by_points).compute()
+    expected = binned_oracle(y, scores, weights, [0.25, 0.5, 0.75])
+    for name, value in expected.items():
+        np.testing.assert_allclose(merged[name], value, rtol=RTOL, atol=0, err_msg=name)
+
+
+def test_binned_memory_does_not_grow_with_rows():
+    accumulator = RankingAccumulator(LABELS, cutoffs=10)
+    for seed in range(3):
+        y, scores, weights = dirichlet_data(seed, 500)
+        accumulator.update(y, scores, sample_weight=weights)
+    assert accumulator.column_bins.shape == (4, 10, 4)
+    assert accumulator.cell_bins.shape == (10, 2)
+
+
+@pytest.mark.parametrize(
+    ("cutoffs", "error", "match"),
+    [
+        (1, ValueError, ">= 2"),
+        (0, ValueError, ">= 2"),
+        (True, TypeError, "integer"),
+        (2.5, TypeError, "integer"),
+        ([0.5, 0.2], ValueError, "strictly increasing"),
+        ([0.3, 0.3], ValueError, "strictly increasing"),
+        ([0.2, np.nan], ValueError, "finite"),
+        ([0.2, np.inf], ValueError, "finite"),
+        ([], ValueError, "non-empty 1-D"),
+        ([[0.2, 0.5]], ValueError, "non-empty 1-D"),
+        (["a", "b"], TypeError, "real numbers"),
+    ],
+)
+def test_bad_cutoffs_raise(cutoffs, error, match):
+    with pytest.raises(error, match=f"cutoffs.*{match}|{match}"):
+        RankingAccumulator(LABELS, cutoffs=cutoffs)

@@ -6,9 +6,10 @@ Each accumulator keeps additive sufficient statistics of the rows it has seen:
   or of a batch of rules argmax(p - tau);
 - :class:`LossAccumulator`: weighted sums of the log loss, the Brier score and
   the top-k hits, and the weight total;
-- :class:`RankingAccumulator`: per score column, the distinct scores with the
-  weight of each true class at each of them (exact one-vs-rest and
-  one-vs-one AUCs, ties included).
+- :class:`RankingAccumulator`: per score column, the distinct scores (or the
+  bins of a fixed grid) with the weight of each true class at each of them
+  (exact one-vs-rest and one-vs-one AUCs, ties included, or the AUCs of the
+  binned scores with a bound on their error).
 
 ``update(y_true, y_score, sample_weight=None)`` adds a batch (and returns the
 accumulator), ``merge(other)`` returns a new accumulator holding both inputs'
@@ -20,6 +21,7 @@ from its first batches. Accumulators hold numpy arrays only and pickle.
 from __future__ import annotations
 
 import copy
+import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -414,34 +416,108 @@ def _empty_run(n_codes):
     return np.empty(0), np.zeros((0, n_codes))
 
 
+def _check_cutoffs(cutoffs) -> np.ndarray | None:
+    """Interior cut points of the bins: None, linspace(0, 1, B + 1)[1:-1] for an int B >= 2, or the checked array."""
+    if cutoffs is None:
+        return None
+    if isinstance(cutoffs, numbers.Integral) and not isinstance(cutoffs, bool):
+        n_bins = check_positive_int("cutoffs", cutoffs, minimum=2)
+        return np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
+    if isinstance(cutoffs, bool) or np.ndim(cutoffs) == 0:
+        raise TypeError(f"cutoffs must be an integer >= 2 or a 1-D array of cut points, got {cutoffs!r}")
+    cutpoints = as_array("cutoffs", cutoffs)
+    if cutpoints.dtype.kind not in "iuf":
+        raise TypeError(f"cutoffs must hold real numbers, got dtype {cutpoints.dtype}")
+    cutpoints = cutpoints.astype(np.float64)
+    if cutpoints.ndim != 1 or cutpoints.size == 0:
+        raise ValueError(f"cutoffs must be a non-empty 1-D array of cut points, got shape {cutpoints.shape}")
+    if not np.all(np.isfinite(cutpoints)):
+        raise ValueError("cutoffs must be finite")
+    if np.any(np.diff(cutpoints) <= 0):
+        raise ValueError("cutoffs must be strictly increasing")
+    return cutpoints
+
+
+def _binned_counts(bins, codes, weights, n_bins, n_codes):
+    """Weight of each code in each bin, shape (n_bins, n_codes)."""
+    counts = np.bincount(bins * n_codes + codes, weights=weights, minlength=n_bins * n_codes)
+    return counts.reshape(n_bins, n_codes).astype(np.float64)
+
+
+def _run_ties(counts, positive):
+    """Per code j, sum over scores s of count_positive(s) * (weight of j at s): the pairs that share a score."""
+    return counts[:, positive] @ counts
+
+
+def _ranking_aucs(wins, support, micro_wins, micro_pairs) -> dict:
+    """The AUC dictionary from the pairwise ``wins[k, j]`` of class k over class j on column k and the micro wins."""
+    per_class = ovr_auc(wins, support)
+    return {
+        "roc_auc_ovr_macro": _average_class_scores(per_class, support, "macro"),
+        "roc_auc_ovr_weighted": _average_class_scores(per_class, support, "weighted"),
+        "roc_auc_ovr_micro": float(micro_wins / micro_pairs),
+        "roc_auc_ovo_macro": hand_till(wins, support, "macro"),
+        "roc_auc_ovo_weighted": hand_till(wins, support, "weighted"),
+        "roc_auc_ovr_per_class": per_class,
+    }
+
+
 class RankingAccumulator(_Accumulator):
-    """Exact one-vs-rest and one-vs-one ROC AUCs of a stream, ties included.
+    """One-vs-rest and one-vs-one ROC AUCs of a stream: exact (ties included) or from binned scores.
 
-    For each score column j it stores the sorted distinct scores of that
-    column with, for each, the weight of the rows of each true class (an
-    (n_distinct_j, m) array), plus one such run of all the cells (the raveled
-    scores, weighted as negatives and positives) for the micro average. Two
-    runs merge by the union of their scores, counts of equal scores added.
-    From the runs, class k beats class j on column k in
-    ``sum_s count_k(s) * (W_j below s + W_j at s / 2)`` pairs, which gives the
-    AUCs of :func:`polyroc.metrics.roc_auc_score` exactly.
+    **Exact mode** (``cutoffs=None``). For each score column j it stores the
+    sorted distinct scores of that column with, for each, the weight of the
+    rows of each true class (an (n_distinct_j, m) array), plus one such run
+    of all the cells (the raveled scores, weighted as negatives and
+    positives) for the micro average. Two runs merge by the union of their
+    scores, counts of equal scores added. From the runs, class k beats class
+    j on column k in ``sum_s count_k(s) * (W_j below s + W_j at s / 2)``
+    pairs, which gives the AUCs of :func:`polyroc.metrics.roc_auc_score`
+    exactly. Memory grows with the number of distinct scores (at most the
+    number of rows per column, times m + 1 floats each). Zero-weight rows are
+    not stored.
 
-    Memory grows with the number of distinct scores (at most the number of
-    rows per column, times m + 1 floats each): rounding scores (e.g. to 4
-    decimals) bounds it, and changes the AUCs only through the ties it makes.
-    Zero-weight rows are not stored.
+    **Binned mode** (``cutoffs`` given). A score s falls in bin
+    ``searchsorted(cutpoints, s, side="right")`` and each column keeps a fixed
+    (n_bins, m) array of per-class weights (the cells a (n_bins, 2) array):
+    memory O(n_bins * m * m) whatever the number of rows, and merging is a sum.
+    The AUCs are those of the binned scores (the scores of one bin tied), by
+    the same formula as the exact mode with bins in place of distinct scores.
+
+    ``compute()["bounds"]`` holds, for each AUC key, the largest possible
+    ``|exact AUC - binned AUC|``. Within one bin the exact order of a pair of
+    rows is unknown: each pair that shares a bin contributes between 0 and 1
+    to the exact AUC and 1/2 to the binned one. So for the comparison of
+    class k against class j on column k the bound is
+    ``1/2 * sum_b W_k(b) W_j(b) / (W_k W_j)`` (its pairs that share a bin
+    over all its pairs), and these bounds are combined exactly as the AUCs
+    are: summed over j for the one-vs-rest AUC of k, averaged over the
+    ordered pairs for the one-vs-one AUCs, then macro or weighted means over
+    classes or pairs; the micro bound counts the pairs of cells of the
+    raveled problem that share a bin. The bound is attained when, in every
+    bin, the positives of each comparison all score above (or all below)
+    its negatives. In exact mode the bounds are 0.0 (NaN where the AUC is
+    NaN), so they can be read in either mode.
 
     Parameters
     ----------
     labels : array-like of shape (n_classes,)
         The classes, in the order of the score columns.
+    cutoffs : int or array-like of shape (n_cutpoints,), default=None
+        None for the exact mode. An integer B >= 2 for B equal-width bins on
+        [0, 1] (interior cut points ``linspace(0, 1, B + 1)[1:-1]``), or a
+        strictly increasing 1-D array of interior cut points shared by all
+        columns (n_cutpoints + 1 bins).
 
     Raises
     ------
     ValueError
-        If ``labels`` repeats a label or names fewer than 2 classes.
+        If ``labels`` repeats a label or names fewer than 2 classes, or
+        ``cutoffs`` is an integer < 2, or an array that is not 1-D and
+        non-empty, not finite or not strictly increasing.
     TypeError
-        If ``labels`` mixes strings and numbers.
+        If ``labels`` mixes strings and numbers, or ``cutoffs`` is neither an
+        integer nor an array of real numbers.
 
     Examples
     --------
@@ -452,16 +528,33 @@ class RankingAccumulator(_Accumulator):
     >>> aucs = acc.compute()
     >>> aucs["roc_auc_ovr_per_class"].tolist(), round(aucs["roc_auc_ovo_macro"], 6)
     ([0.9, 0.7, 1.0], 0.861111)
+    >>> binned = RankingAccumulator([0, 1, 2], cutoffs=2).update(y, P).compute()
+    >>> binned["roc_auc_ovr_per_class"].tolist(), binned["bounds"]["roc_auc_ovr_per_class"].tolist()
+    ([0.65, 0.65, 0.6666666666666666], [0.25, 0.25, 0.3333333333333333])
     """
 
-    def __init__(self, labels: ArrayLike) -> None:
+    def __init__(self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None) -> None:
         super().__init__(labels)
-        self.columns = [_empty_run(self.n_classes) for _ in range(self.n_classes)]
-        self.cells = _empty_run(2)
+        self.cutpoints = _check_cutoffs(cutoffs)
+        m = self.n_classes
+        if self.cutpoints is None:
+            self.columns = [_empty_run(m) for _ in range(m)]
+            self.cells = _empty_run(2)
+        else:
+            n_bins = self.cutpoints.size + 1
+            self.column_bins = np.zeros((m, n_bins, m))
+            self.cell_bins = np.zeros((n_bins, 2))
+
+    @property
+    def binned(self) -> bool:
+        """Whether the scores are binned (``cutoffs`` was given)."""
+        return self.cutpoints is not None
 
     @property
     def n_distinct(self) -> np.ndarray:
-        """Number of distinct scores stored per column, shape (n_classes,)."""
+        """Number of distinct scores (binned mode: of non-empty bins) stored per column, shape (n_classes,)."""
+        if self.binned:
+            return np.count_nonzero(self.column_bins.sum(axis=2), axis=1)
         return np.array([values.size for values, _ in self.columns])
 
     def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
@@ -495,17 +588,31 @@ class RankingAccumulator(_Accumulator):
         >>> acc = RankingAccumulator([0, 1]).update([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]])
         >>> acc.n_distinct.tolist()
         [2, 2]
+        >>> RankingAccumulator([0, 1], cutoffs=[0.6]).update([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]]).n_distinct
+        array([1, 2])
         """
         batch = self._check_batch(y_true, y_score, sample_weight)
         if batch is None:
             return self
         y, scores, weights = without_zero_weights(*batch)
         m = self.n_classes
-        self.columns = [_merge_runs(run, _batch_run(scores[:, j], y, weights, m)) for j, run in enumerate(self.columns)]
         positive = (y[:, None] == np.arange(m)).ravel().astype(np.intp)
         cell_weights = None if weights is None else np.repeat(weights, m)
+        if self.binned:
+            self._add_binned(y, scores, weights, positive, cell_weights)
+            return self
+        self.columns = [_merge_runs(run, _batch_run(scores[:, j], y, weights, m)) for j, run in enumerate(self.columns)]
         self.cells = _merge_runs(self.cells, _batch_run(scores.ravel(), positive, cell_weights, 2))
         return self
+
+    def _add_binned(self, y, scores, weights, positive, cell_weights) -> None:
+        m, n_bins = self.n_classes, self.cutpoints.size + 1
+        bins = np.searchsorted(self.cutpoints, scores, side="right")
+        column_bins = bins + n_bins * np.arange(m)  # bin of row i in column j, numbered within the stacked columns
+        row_weights = None if weights is None else np.repeat(weights[:, None], m, axis=1).ravel()
+        stacked = _binned_counts(column_bins.ravel(), np.repeat(y, m), row_weights, m * n_bins, m)
+        self.column_bins += stacked.reshape(m, n_bins, m)
+        self.cell_bins += _binned_counts(bins.ravel(), positive, cell_weights, n_bins, 2)
 
     def merge(self, other: RankingAccumulator) -> RankingAccumulator:
         """A new accumulator holding the rows of both (neither input changes).
@@ -513,7 +620,7 @@ class RankingAccumulator(_Accumulator):
         Parameters
         ----------
         other : RankingAccumulator
-            An accumulator with the same labels.
+            An accumulator with the same labels and cutoffs.
 
         Returns
         -------
@@ -523,7 +630,8 @@ class RankingAccumulator(_Accumulator):
         Raises
         ------
         ValueError
-            If the labels differ.
+            If the labels or the cutoffs differ (an exact and a binned
+            accumulator do not merge either).
         TypeError
             If ``other`` is not a RankingAccumulator.
 
@@ -535,13 +643,25 @@ class RankingAccumulator(_Accumulator):
         1.0
         """
         self._check_mergeable(other)
+        if self.binned != other.binned or (self.binned and not np.array_equal(self.cutpoints, other.cutpoints)):
+            raise ValueError("cannot merge accumulators with different cutoffs")
         merged = copy.deepcopy(self)
+        if self.binned:
+            merged.column_bins = self.column_bins + other.column_bins
+            merged.cell_bins = self.cell_bins + other.cell_bins
+            return merged
         merged.columns = [_merge_runs(mine, theirs) for mine, theirs in zip(self.columns, other.columns)]
         merged.cells = _merge_runs(self.cells, other.cells)
         return merged
 
+    def _stored_counts(self):
+        """Per-column (n_runs, m) counts and the (n_runs, 2) cell counts, runs being distinct scores or bins."""
+        if self.binned:
+            return list(self.column_bins), self.cell_bins
+        return [counts for _, counts in self.columns], self.cells[1]
+
     def compute(self) -> dict:
-        """The AUCs of all rows added so far.
+        """The AUCs of all rows added so far, with their binning error bounds.
 
         Returns
         -------
@@ -551,7 +671,10 @@ class RankingAccumulator(_Accumulator):
             ``"roc_auc_ovo_weighted"`` (floats) and
             ``"roc_auc_ovr_per_class"`` (ndarray of shape (n_classes,)), as
             :func:`polyroc.metrics.roc_auc_score` with ``multi_class`` and
-            ``average`` set accordingly: NaN where a class has no rows.
+            ``average`` set accordingly (of the binned scores in binned mode):
+            NaN where a class has no rows. ``"bounds"``: a dict with the same
+            six keys, the largest possible ``|exact AUC - binned AUC|`` (see
+            the class description; 0.0 in exact mode).
 
         Raises
         ------
@@ -564,17 +687,17 @@ class RankingAccumulator(_Accumulator):
         >>> acc.compute()["roc_auc_ovr_micro"]
         1.0
         """
-        if self.cells[0].size == 0:
+        columns, cells = self._stored_counts()
+        if not cells.any():
             raise ValueError("no weighted rows were added: the AUCs are undefined")
-        wins = np.array([_run_wins(counts, k) for k, (_, counts) in enumerate(self.columns)])
-        support = self.columns[0][1].sum(axis=0)
-        per_class = ovr_auc(wins, support)
+        wins = np.array([_run_wins(counts, k) for k, counts in enumerate(columns)])
+        support = columns[0].sum(axis=0)
         total = support.sum()
-        return {
-            "roc_auc_ovr_macro": _average_class_scores(per_class, support, "macro"),
-            "roc_auc_ovr_weighted": _average_class_scores(per_class, support, "weighted"),
-            "roc_auc_ovr_micro": float(_run_wins(self.cells[1], 1)[0] / (total * total * (self.n_classes - 1))),
-            "roc_auc_ovo_macro": hand_till(wins, support, "macro"),
-            "roc_auc_ovo_weighted": hand_till(wins, support, "weighted"),
-            "roc_auc_ovr_per_class": per_class,
-        }
+        micro_pairs = total * total * (self.n_classes - 1)
+        aucs = _ranking_aucs(wins, support, _run_wins(cells, 1)[0], micro_pairs)
+        if self.binned:
+            half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(columns)])
+            aucs["bounds"] = _ranking_aucs(half_ties, support, 0.5 * _run_ties(cells, 1)[0], micro_pairs)
+        else:
+            aucs["bounds"] = _ranking_aucs(np.zeros_like(wins), support, 0.0, micro_pairs)
+        return aucs
