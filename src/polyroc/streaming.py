@@ -88,6 +88,90 @@ class _Accumulator:
             raise ValueError(
                 f"cannot merge accumulators with different labels: {self.labels.tolist()} and {other.labels.tolist()}"
             )
+        self._check_same_settings(other)
+
+    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
+        """Add a batch of rows (an empty batch changes nothing).
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels, all among ``labels``.
+        y_score : array-like of shape (n_samples, n_classes)
+            Probability scores, columns in the order of ``labels``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+
+        Returns
+        -------
+        accumulator
+            This accumulator, updated.
+
+        Raises
+        ------
+        ValueError
+            For a label outside ``labels``, a column count other than the
+            number of classes, rows off the simplex, different lengths, or
+            negative, non-finite or all-zero weights; the accumulator is then
+            unchanged.
+        TypeError
+            For non-numeric scores or weights, or labels of the wrong kind.
+
+        Examples
+        --------
+        >>> ConfusionAccumulator([0, 1]).update([1], [[0.4, 0.6]], sample_weight=[2.5]).compute()
+        array([[0. , 0. ],
+               [0. , 2.5]])
+        """
+        batch = self._check_batch(y_true, y_score, sample_weight)
+        if batch is not None:
+            self._add(*batch, y_score)
+        return self
+
+    def merge(self, other):
+        """A new accumulator holding the rows of both (neither input changes).
+
+        Parameters
+        ----------
+        other : accumulator
+            One of the same class, with the same labels and settings
+            (thresholds, ``k``, cutoffs).
+
+        Returns
+        -------
+        accumulator
+            The merged accumulator.
+
+        Raises
+        ------
+        ValueError
+            If the labels or the settings differ (an exact and a binned
+            ranking accumulator do not merge either).
+        TypeError
+            If ``other`` is not of the same class.
+
+        Examples
+        --------
+        >>> left = RankingAccumulator([0, 1]).update([0], [[0.6, 0.4]])
+        >>> right = RankingAccumulator([0, 1]).update([1], [[0.3, 0.7]])
+        >>> left.merge(right).compute()["roc_auc_ovr_macro"]
+        1.0
+        """
+        self._check_mergeable(other)
+        merged = copy.deepcopy(self)
+        merged._absorb(other)
+        return merged
+
+    def _check_same_settings(self, other) -> None:
+        """Raise ValueError unless ``other`` was made with the same settings."""
+
+    def _add(self, y, scores, weights, y_score) -> None:
+        """Add a checked, non-empty batch (encoded labels, float64 scores, weights or None)."""
+        raise NotImplementedError
+
+    def _absorb(self, other) -> None:
+        """Add ``other``'s statistics to this (fresh) copy."""
+        raise NotImplementedError
 
 
 class ConfusionAccumulator(_Accumulator):
@@ -139,83 +223,20 @@ class ConfusionAccumulator(_Accumulator):
             raise ValueError(f"thresholds must be 2-D (n_rules, n_classes) with at least one rule, got {rules.shape}")
         return np.array([check_thresholds(row, self.n_classes, domain="simplex") for row in rules])
 
-    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Add a batch of rows.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-            True labels, all among ``labels``.
-        y_score : array-like of shape (n_samples, n_classes)
-            Probability scores, columns in the order of ``labels``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights.
-
-        Returns
-        -------
-        ConfusionAccumulator
-            This accumulator, updated.
-
-        Raises
-        ------
-        ValueError
-            For a label outside ``labels``, a column count other than the
-            number of classes, rows off the simplex, different lengths, or
-            negative, non-finite or all-zero weights.
-        TypeError
-            For non-numeric scores or weights, or labels of the wrong kind.
-
-        Examples
-        --------
-        >>> ConfusionAccumulator([0, 1]).update([1], [[0.4, 0.6]], sample_weight=[2.5]).compute()
-        array([[0. , 0. ],
-               [0. , 2.5]])
-        """
-        batch = self._check_batch(y_true, y_score, sample_weight)
-        if batch is None:
-            return self
-        y, scores, weights = batch
+    def _add(self, y, scores, weights, y_score) -> None:
         if self.thresholds is None:
             self.counts += confusion_counts(y, np.argmax(scores, axis=1), self.n_classes, weights)
         else:
             self.counts += threshold_counts(y, scores, self.thresholds, weights)
-        return self
 
-    def merge(self, other: ConfusionAccumulator) -> ConfusionAccumulator:
-        """A new accumulator holding the rows of both (neither input changes).
-
-        Parameters
-        ----------
-        other : ConfusionAccumulator
-            An accumulator with the same labels and thresholds.
-
-        Returns
-        -------
-        ConfusionAccumulator
-            The merged accumulator.
-
-        Raises
-        ------
-        ValueError
-            If the labels or the thresholds differ.
-        TypeError
-            If ``other`` is not a ConfusionAccumulator.
-
-        Examples
-        --------
-        >>> left = ConfusionAccumulator([0, 1]).update([0], [[0.9, 0.1]])
-        >>> right = ConfusionAccumulator([0, 1]).update([1], [[0.8, 0.2]])
-        >>> left.merge(right).compute().tolist()
-        [[1.0, 0.0], [1.0, 0.0]]
-        """
-        self._check_mergeable(other)
+    def _check_same_settings(self, other) -> None:
         if (self.thresholds is None) != (other.thresholds is None) or (
             self.thresholds is not None and not np.array_equal(self.thresholds, other.thresholds)
         ):
             raise ValueError("cannot merge accumulators with different thresholds")
-        merged = copy.deepcopy(self)
-        merged.counts = self.counts + other.counts
-        return merged
+
+    def _absorb(self, other) -> None:
+        self.counts = self.counts + other.counts
 
     def compute(self) -> np.ndarray:
         """The weighted confusion counts.
@@ -282,41 +303,7 @@ class LossAccumulator(_Accumulator):
         self.brier_sum = 0.0
         self.top_k_hits = 0.0
 
-    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Add a batch of rows.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-            True labels, all among ``labels``.
-        y_score : array-like of shape (n_samples, n_classes)
-            Probability scores, columns in the order of ``labels``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights.
-
-        Returns
-        -------
-        LossAccumulator
-            This accumulator, updated.
-
-        Raises
-        ------
-        ValueError
-            For a label outside ``labels``, a column count other than the
-            number of classes, rows off the simplex, different lengths, or
-            negative, non-finite or all-zero weights.
-        TypeError
-            For non-numeric scores or weights, or labels of the wrong kind.
-
-        Examples
-        --------
-        >>> LossAccumulator([0, 1]).update([1, 1], [[0.5, 0.5], [0.0, 1.0]], sample_weight=[1, 3]).weight_total
-        4.0
-        """
-        batch = self._check_batch(y_true, y_score, sample_weight)
-        if batch is None:
-            return self
-        y, scores, weights = batch
+    def _add(self, y, scores, weights, y_score) -> None:
         scores = _in_score_dtype(scores, y_score)
         weights = np.ones(y.size) if weights is None else weights
         self.weight_total += float(weights.sum())
@@ -324,42 +311,14 @@ class LossAccumulator(_Accumulator):
         self.log_loss_sum += float(weights @ log_losses.astype(np.float64))
         self.brier_sum += float(weights @ _sample_brier_losses(y, scores).astype(np.float64))
         self.top_k_hits += float(weights @ _sample_top_k_hits(y, scores, self.k))
-        return self
 
-    def merge(self, other: LossAccumulator) -> LossAccumulator:
-        """A new accumulator holding the rows of both (neither input changes).
-
-        Parameters
-        ----------
-        other : LossAccumulator
-            An accumulator with the same labels and ``k``.
-
-        Returns
-        -------
-        LossAccumulator
-            The merged accumulator.
-
-        Raises
-        ------
-        ValueError
-            If the labels or ``k`` differ.
-        TypeError
-            If ``other`` is not a LossAccumulator.
-
-        Examples
-        --------
-        >>> left = LossAccumulator([0, 1]).update([0], [[1.0, 0.0]])
-        >>> right = LossAccumulator([0, 1]).update([1], [[1.0, 0.0]])
-        >>> left.merge(right).compute()["brier_score"]
-        0.5
-        """
-        self._check_mergeable(other)
+    def _check_same_settings(self, other) -> None:
         if self.k != other.k:
             raise ValueError(f"cannot merge accumulators with different k: {self.k} and {other.k}")
-        merged = copy.deepcopy(self)
+
+    def _absorb(self, other) -> None:
         for name in ("weight_total", "log_loss_sum", "brier_sum", "top_k_hits"):
-            setattr(merged, name, getattr(self, name) + getattr(other, name))
-        return merged
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def compute(self) -> dict:
         """The weighted mean losses and top-k accuracy.
@@ -557,53 +516,16 @@ class RankingAccumulator(_Accumulator):
             return np.count_nonzero(self.column_bins.sum(axis=2), axis=1)
         return np.array([values.size for values, _ in self.columns])
 
-    def update(self, y_true: ArrayLike, y_score: ArrayLike, sample_weight: ArrayLike | None = None):
-        """Add a batch of rows.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-            True labels, all among ``labels``.
-        y_score : array-like of shape (n_samples, n_classes)
-            Probability scores, columns in the order of ``labels``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights.
-
-        Returns
-        -------
-        RankingAccumulator
-            This accumulator, updated.
-
-        Raises
-        ------
-        ValueError
-            For a label outside ``labels``, a column count other than the
-            number of classes, rows off the simplex, different lengths, or
-            negative, non-finite or all-zero weights.
-        TypeError
-            For non-numeric scores or weights, or labels of the wrong kind.
-
-        Examples
-        --------
-        >>> acc = RankingAccumulator([0, 1]).update([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]])
-        >>> acc.n_distinct.tolist()
-        [2, 2]
-        >>> RankingAccumulator([0, 1], cutoffs=[0.6]).update([0, 1, 1], [[0.5, 0.5], [0.5, 0.5], [0.2, 0.8]]).n_distinct
-        array([1, 2])
-        """
-        batch = self._check_batch(y_true, y_score, sample_weight)
-        if batch is None:
-            return self
-        y, scores, weights = without_zero_weights(*batch)
+    def _add(self, y, scores, weights, y_score) -> None:
+        y, scores, weights = without_zero_weights(y, scores, weights)
         m = self.n_classes
         positive = (y[:, None] == np.arange(m)).ravel().astype(np.intp)
         cell_weights = None if weights is None else np.repeat(weights, m)
         if self.binned:
             self._add_binned(y, scores, weights, positive, cell_weights)
-            return self
+            return
         self.columns = [_merge_runs(run, _batch_run(scores[:, j], y, weights, m)) for j, run in enumerate(self.columns)]
         self.cells = _merge_runs(self.cells, _batch_run(scores.ravel(), positive, cell_weights, 2))
-        return self
 
     def _add_binned(self, y, scores, weights, positive, cell_weights) -> None:
         m, n_bins = self.n_classes, self.cutpoints.size + 1
@@ -614,45 +536,17 @@ class RankingAccumulator(_Accumulator):
         self.column_bins += stacked.reshape(m, n_bins, m)
         self.cell_bins += _binned_counts(bins.ravel(), positive, cell_weights, n_bins, 2)
 
-    def merge(self, other: RankingAccumulator) -> RankingAccumulator:
-        """A new accumulator holding the rows of both (neither input changes).
-
-        Parameters
-        ----------
-        other : RankingAccumulator
-            An accumulator with the same labels and cutoffs.
-
-        Returns
-        -------
-        RankingAccumulator
-            The merged accumulator.
-
-        Raises
-        ------
-        ValueError
-            If the labels or the cutoffs differ (an exact and a binned
-            accumulator do not merge either).
-        TypeError
-            If ``other`` is not a RankingAccumulator.
-
-        Examples
-        --------
-        >>> left = RankingAccumulator([0, 1]).update([0], [[0.6, 0.4]])
-        >>> right = RankingAccumulator([0, 1]).update([1], [[0.3, 0.7]])
-        >>> left.merge(right).compute()["roc_auc_ovr_macro"]
-        1.0
-        """
-        self._check_mergeable(other)
+    def _check_same_settings(self, other) -> None:
         if self.binned != other.binned or (self.binned and not np.array_equal(self.cutpoints, other.cutpoints)):
             raise ValueError("cannot merge accumulators with different cutoffs")
-        merged = copy.deepcopy(self)
+
+    def _absorb(self, other) -> None:
         if self.binned:
-            merged.column_bins = self.column_bins + other.column_bins
-            merged.cell_bins = self.cell_bins + other.cell_bins
-            return merged
-        merged.columns = [_merge_runs(mine, theirs) for mine, theirs in zip(self.columns, other.columns)]
-        merged.cells = _merge_runs(self.cells, other.cells)
-        return merged
+            self.column_bins = self.column_bins + other.column_bins
+            self.cell_bins = self.cell_bins + other.cell_bins
+        else:
+            self.columns = [_merge_runs(mine, theirs) for mine, theirs in zip(self.columns, other.columns)]
+            self.cells = _merge_runs(self.cells, other.cells)
 
     def _stored_counts(self):
         """Per-column (n_runs, m) counts and the (n_runs, 2) cell counts, runs being distinct scores or bins."""
