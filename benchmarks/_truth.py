@@ -21,25 +21,13 @@ import functools
 import numpy as np
 from scipy import integrate, special
 
-from polyroc.counts import f1, get_metric, precision, recall
+from polyroc._analytic_intervals import CLASS_SCORES
+from polyroc._interval_plan import QUANTITY_METHODS
+from polyroc.counts import get_metric
+from polyroc.evaluation import COUNTS_SCORES
 
-#: Scalar scores of ``polyroc.evaluate`` that are metrics of the confusion counts.
-COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef")
-
-#: Per-class scores (argmax predictions, zero_division 0).
-CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
-
-#: Every scalar score of ``polyroc.evaluate`` for m > 2 classes.
-SCORES = (
-    *COUNTS_SCORES,
-    "roc_auc_ovr_macro",
-    "roc_auc_ovr_weighted",
-    "roc_auc_ovr_micro",
-    "roc_auc_ovo_macro",
-    "log_loss",
-    "brier_score",
-    "top_2_accuracy",
-)
+#: Every scalar score of ``polyroc.evaluate`` for m > 2 classes (the per-class scores are CLASS_SCORES).
+SCORES = tuple(name for name in QUANTITY_METHODS if name not in CLASS_SCORES)
 
 #: Clip of the log loss, as polyroc's for float64 scores.
 EPS = float(np.finfo(np.float64).eps)
