@@ -150,3 +150,14 @@ def test_two_perfect_models_get_a_wide_interval_not_a_zero_width_one():
     assert (rows["accuracy"]["low"], rows["accuracy"]["high"]) == pytest.approx((-most, most), abs=1e-12)
     same = compare_scores(y, {"a": sharp, "copy": sharp.copy()}).comparisons
     assert all(row["low"] == row["high"] == 0 for row in same if row["quantity"] != "accuracy")  # determined
+
+
+def test_a_class_with_one_row_gives_no_delong_test_and_says_so():
+    from polyroc.exceptions import IntervalWarning
+
+    y = np.array([0] * 10 + [1] * 10 + [2])
+    rng = np.random.default_rng(8)
+    models = {name: rng.dirichlet(np.ones(3), y.size) for name in ("a", "b")}
+    with pytest.warns(IntervalWarning, match=r"class 2 \(1 row\)"):
+        (row,) = compare_scores(y, models, quantities=["roc_auc_ovo_macro"]).comparisons
+    assert np.isnan(row["low"]) and np.isnan(row["high"]) and np.isnan(row["p_value"])

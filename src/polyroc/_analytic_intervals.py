@@ -151,21 +151,16 @@ def _delong_intervals(quantities, sample, values, classes, *, confidence):
     """DeLong's logit interval of each AUC, from one pass of influences; NaN with a warning below 2 rows."""
     from polyroc._delong import (
         auc_influences,
+        class_rows,
         delong_method_name,
         delong_variance,
         logit_interval,
-        warn_small_classes,
+        smallest_class,
     )
 
     keys = [tuple(quantity.removeprefix("roc_auc_").split("_")) for quantity in quantities]
     influences = auc_influences(sample.y, sample.scores, sample.weights, keys)
-    positive = sample.y if sample.weights is None else sample.y[sample.weights > 0]
-    rows = np.bincount(positive, minlength=sample.n_classes)
-    present = rows > 0
-    if np.any(rows[present] < 2):
-        few = present & (rows < 2)
-        warn_small_classes(np.asarray(classes, dtype=object)[few], rows[few])
-    n_min = int(rows[present].min())
+    n_min = smallest_class(class_rows(sample.y, sample.weights, sample.n_classes), classes)
     found = {}
     for quantity, key in zip(quantities, keys):
         variance, df = delong_variance(influences[key][1], sample.y, sample.n_classes, sample.weights)

@@ -661,11 +661,9 @@ def roc_auc_interval(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
     check_class_support(y, classes, weights)
-    rows = np.bincount(y if weights is None else y[weights > 0], minlength=classes.size)
+    rows = class_rows(y, weights, classes.size)
     involved = np.ones(classes.size, bool) if key == ("ovr", "macro") else rows > 0
-    n_min = int(rows[involved].min())
-    if n_min < 2:
-        warn_small_classes(classes[involved & (rows < 2)], rows[involved & (rows < 2)])
+    n_min = smallest_class(rows, classes, involved)
     if key == "binary":
         estimate, influence = _binary_influence(y, scores, weights)
     else:
@@ -682,6 +680,24 @@ def delong_method_name(estimate, low):
     if estimate in (0.0, 1.0) and not np.isnan(low):
         return f"DeLong (exact bound at AUC = {estimate:g})"
     return LOGIT_METHOD
+
+
+def class_rows(y, weights, n_classes) -> np.ndarray:
+    """Rows of positive weight of each class (the ``n_c`` of DeLong's variance)."""
+    return np.bincount(y if weights is None else y[weights > 0], minlength=n_classes)
+
+
+def smallest_class(rows, classes, involved=None) -> int:
+    """The fewest rows of a class involved (default: every class with rows), warning below 2 rows.
+
+    It is the ``n_min`` of the exact bound of :func:`logit_interval`; a class
+    with a single row makes DeLong's variance NaN, which the warning says.
+    """
+    involved = rows > 0 if involved is None else involved
+    few = involved & (rows < 2)
+    if np.any(few):
+        warn_small_classes(np.asarray(classes, dtype=object)[few], rows[few])
+    return int(rows[involved].min())
 
 
 def warn_small_classes(classes, rows):

@@ -30,7 +30,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
-from polyroc._delong import auc_difference, auc_influences, delong_variance, logit_interval
+from polyroc._delong import (
+    auc_difference,
+    auc_influences,
+    class_rows,
+    delong_variance,
+    logit_interval,
+    smallest_class,
+)
 from polyroc._results import Result
 from polyroc._validation import (
     as_array,
@@ -203,7 +210,7 @@ def compare_scores(
         if baseline
         else list(itertools.combinations(models, 2))
     )
-    sample = _Sample(y, classes.size, weights)
+    sample = _Sample(y, classes, weights)
     estimates, comparisons = {}, []
     for quantity in quantities:
         if quantity in AUC_QUANTITIES:
@@ -239,8 +246,12 @@ def compare_scores(
 @dataclass(frozen=True)
 class _Sample:
     y: np.ndarray
-    n_classes: int
+    classes: np.ndarray
     weights: np.ndarray | None
+
+    @property
+    def n_classes(self) -> int:
+        return self.classes.size
 
 
 def _check_comparison(scores, quantities, baseline):
@@ -273,6 +284,7 @@ def _delong_rows(quantity, sample, matrices, pairs, confidence):
     influences = {
         name: auc_influences(sample.y, matrix, sample.weights, [key])[key] for name, matrix in matrices.items()
     }
+    n_min = smallest_class(class_rows(sample.y, sample.weights, sample.n_classes), sample.classes)
     rows = []
     for model, other in pairs:
         (estimate_a, influence_a), (estimate_b, influence_b) = influences[model], influences[other]
@@ -281,13 +293,13 @@ def _delong_rows(quantity, sample, matrices, pairs, confidence):
         )
         method = DELONG_TEST
         if low == high and not np.array_equal(matrices[model], matrices[other]):
-            low, high = _bound_of_difference(sample, influences[model], influences[other], confidence)
+            low, high = _bound_of_difference(sample, influences[model], influences[other], confidence, n_min)
             method = f"{DELONG_TEST}; interval from each AUC's bound (Bonferroni)"
         rows.append(_row(quantity, model, other, difference, low, high, p_value, method))
     return {name: float(value[0]) for name, value in influences.items()}, rows
 
 
-def _bound_of_difference(sample, first, second, confidence):
+def _bound_of_difference(sample, first, second, confidence, n_min):
     """Bounds of a difference of AUCs from each AUC's own interval at level 1 - alpha/2 (Bonferroni).
 
     For two AUCs at 0 or 1 the influences vanish and DeLong's variance of
@@ -295,8 +307,6 @@ def _bound_of_difference(sample, first, second, confidence):
     AUC then has its exact bound (:func:`polyroc._delong.logit_interval`).
     """
     half_alpha = (1 - confidence) / 2
-    present = np.bincount(sample.y if sample.weights is None else sample.y[sample.weights > 0])
-    n_min = int(present[present > 0].min())
     bounds = []
     for estimate, influence in (first, second):
         variance, df = delong_variance(influence, sample.y, sample.n_classes, sample.weights)
