@@ -379,3 +379,35 @@ def test_to_dict_is_strict_json_with_every_interval():
     assert document["settings"]["random_state"] == 0
     html = evaluate(y, P, n_boot=0)._repr_html_()
     assert html.startswith("<table><caption>Evaluation</caption>") and "accuracy" in html
+
+
+def test_auto_intervals_are_wilson_delong_posterior_and_t_by_kind():
+    """Proportions against scipy's Wilson interval, AUCs against roc_auc_interval, losses against the t formula."""
+    from scipy.stats import binomtest
+    from scipy.stats import t as student_t
+
+    from polyroc.intervals import roc_auc_interval
+
+    y, scores, _ = make_problem(n=90, m=3, seed=21, weighted=False)
+    result = evaluate(y, scores, random_state=0)
+    predicted = scores.argmax(axis=1)
+    expected = binomtest(int(np.sum(predicted == y)), y.size).proportion_ci(method="wilson")
+    accuracy = result.intervals["accuracy"]
+    assert (accuracy.low, accuracy.high) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    for k, interval in result.class_intervals["recall"].items():
+        rows = y == k
+        expected = binomtest(int(np.sum(predicted[rows] == k)), int(rows.sum())).proportion_ci(method="wilson")
+        assert (interval.low, interval.high) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    for name, multi_class, average in (("roc_auc_ovo_macro", "ovo", "macro"), ("roc_auc_ovr_micro", "ovr", "micro")):
+        reference = roc_auc_interval(y, scores, multi_class=multi_class, average=average)
+        interval = result.intervals[name]
+        assert (interval.low, interval.high) == pytest.approx((reference.low, reference.high), abs=1e-12)
+    # log loss: Student t with n - m degrees of freedom on the stratified variance of the per-row losses
+    losses = -np.log(np.clip(scores[np.arange(y.size), y], np.finfo(float).eps, 1))
+    variance = sum(np.var(losses[y == k], ddof=1) * np.sum(y == k) for k in range(3)) / y.size**2
+    half = student_t.ppf(0.975, y.size - 3) * np.sqrt(variance)
+    log_loss = result.intervals["log_loss"]
+    assert (log_loss.low, log_loss.high) == pytest.approx((losses.mean() - half, losses.mean() + half), abs=1e-12)
+    for name in ("f1_macro", "cohen_kappa", "matthews_corrcoef", "balanced_accuracy"):
+        interval = result.intervals[name]
+        assert interval.low < interval.estimate < interval.high and interval.method.startswith("Dirichlet posterior")
