@@ -36,6 +36,7 @@ from polyroc import evaluation
 from polyroc._counts import replicate_confusion_counts
 from polyroc._numeric import divide
 from polyroc._ranking import average_classes, hand_till, ovr_auc
+from polyroc._summary import class_scores, counts_scores
 from polyroc.evaluation import evaluate
 from polyroc.resampling import bootstrap_multiplicities
 
@@ -117,8 +118,9 @@ def old_ranking_aucs(columns, cells, weight_rows, support):
     }
 
 
-def old_bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
+def old_bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
     """``evaluation._bootstrap_replicates`` before this change."""
+    predicted = scores.argmax(axis=1)
     n_samples, n_classes = scores.shape
     codes = y.astype(np.min_scalar_type(n_classes))
     columns = [old_sort(column, codes) for column in scores.T]
@@ -134,10 +136,10 @@ def old_bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng)
         means = (rows @ loss_columns) / rows.sum(axis=1, keepdims=True)
         chunks.append(
             {
-                **evaluation._counts_scores(counts),
+                **counts_scores(counts),
                 **{evaluation._ranking_name(key): value for key, value in aucs.items()},
                 **dict(zip(losses, means.T)),
-                **evaluation._class_scores(counts),
+                **class_scores(counts),
             }
         )
     return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}

@@ -23,6 +23,7 @@ from sklearn.preprocessing import label_binarize
 from polyroc import evaluation
 from polyroc._bootstrap_metrics import GroupedRankings, integer_weights_are_exact
 from polyroc._progress import listening
+from polyroc._summary import row_losses
 from polyroc.evaluation import evaluate
 from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, stratum_multiplicities
 
@@ -92,10 +93,8 @@ def test_every_replicate_equals_sklearn_with_its_weights(weighted):
     y, scores, weights = ties_and_weights(m=m)
     weights = weights if weighted else None
     predicted = scores.argmax(axis=1)
-    losses = evaluation._sample_losses(y, scores, np.finfo(np.float64).eps)
-    replicates = evaluation._bootstrap_replicates(
-        y, predicted, scores, weights, losses, n_boot, np.random.default_rng(seed)
-    )
+    losses = row_losses(y, scores, np.finfo(np.float64).eps)
+    replicates = evaluation._bootstrap_replicates(y, scores, weights, losses, n_boot, np.random.default_rng(seed))
     multiplicities = np.vstack(list(bootstrap_multiplicities(y, n_boot, random_state=seed)))
     base = np.ones(y.size) if weights is None else weights
     for r, row in enumerate(multiplicities * base):
@@ -239,10 +238,8 @@ def _engine_replicates(monkeypatch, y, scores, rows, integer):
         evaluation, "stratum_multiplicities", lambda seeds, sizes, dtype=np.float64: rows[: len(seeds)].astype(dtype)
     )
     monkeypatch.setattr(evaluation, "integer_weights_are_exact", lambda n_samples, n_classes: integer)
-    losses = evaluation._sample_losses(y, scores, np.finfo(np.float64).eps)
-    return evaluation._bootstrap_replicates(
-        y, scores.argmax(axis=1), scores, None, losses, rows.shape[0], np.random.default_rng(0)
-    )
+    losses = row_losses(y, scores, np.finfo(np.float64).eps)
+    return evaluation._bootstrap_replicates(y, scores, None, losses, rows.shape[0], np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("big", [None, 300])

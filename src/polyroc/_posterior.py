@@ -64,6 +64,7 @@ from numpy.typing import ArrayLike
 from polyroc._counts import chunk_length, confusion_counts
 from polyroc._numeric import finish
 from polyroc._progress import task
+from polyroc._summary import ClassMoments, effective_sizes
 from polyroc._validation import (
     as_array,
     check_counts,
@@ -171,16 +172,17 @@ def class_effective_sizes(y: np.ndarray, n_classes: int, sample_weight: np.ndarr
         return np.bincount(y, minlength=n_classes).astype(np.float64)
     weights = scale_weights(sample_weight).weights
     positive = weights > 0
-    rows = np.bincount(y, weights=positive, minlength=n_classes)
-    total = np.bincount(y, weights=weights, minlength=n_classes)
-    squares = np.bincount(y, weights=weights * weights, minlength=n_classes)
     largest = np.zeros(n_classes)
     np.maximum.at(largest, y, weights)
     smallest = np.full(n_classes, np.inf)
     np.minimum.at(smallest, y[positive], weights[positive])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kish = total * total / squares
-    return np.where(smallest == largest, rows, np.where(total > 0, kish, 0.0))
+    return effective_sizes(
+        np.bincount(y, weights=positive, minlength=n_classes),
+        np.bincount(y, weights=weights, minlength=n_classes),
+        np.bincount(y, weights=weights * weights, minlength=n_classes),
+        smallest,
+        largest,
+    )
 
 
 # --------------------------------------------------------------------------- the posterior
@@ -529,31 +531,25 @@ def stratified_mean_interval(
     codes = _check_classes(y, n_classes, values.shape[0])
     weights = check_sample_weight(sample_weight, values.shape[0])
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    if weights is None:
-        weights = np.ones_like(values)
-    else:
-        kept = weights > 0
-        values, codes, weights = values[kept], codes[kept], scale_weights(weights[kept]).weights
-    total = weights.sum()
-    mean = float((weights * values).sum() / total)
-    variance = _stratified_variance(weights * (values - mean) / total, codes, n_classes)
-    from scipy.stats import t
-
-    freedom = max(1, codes.size - np.unique(codes).size)
-    half = t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance)
-    return mean, float(mean - half), float(mean + half)
+    weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
+    return moments_mean_interval(ClassMoments.of(values, codes, n_classes, weights), confidence=confidence)
 
 
-def _stratified_variance(influence, codes, n_classes):
-    rows = np.bincount(codes, minlength=n_classes)
+def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[float, float, float]:
+    """:func:`stratified_mean_interval` from the per-class moments of the values (checked ``confidence``)."""
+    rows = moments.rows
     if np.any(rows == 1):
         warnings.warn(
             "a class with a single row adds nothing to the variance of the mean (its spread cannot be estimated)",
             IntervalWarning,
             stacklevel=3,
         )
+    mean = moments.mean()
     with np.errstate(divide="ignore", invalid="ignore"):
-        class_mean = np.bincount(codes, weights=influence, minlength=n_classes) / rows
-        spread = np.bincount(codes, weights=(influence - class_mean[codes]) ** 2, minlength=n_classes)
         correction = np.where(rows > 1, rows / (rows - 1.0), 0.0)
-    return float((correction * spread).sum())
+    variance = float(np.sum(correction * moments.influence_spread(mean)))
+    from scipy.stats import t
+
+    freedom = max(1, int(rows.sum()) - int(np.count_nonzero(rows)))
+    half = t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(max(variance, 0.0))
+    return mean, float(mean - half), float(mean + half)

@@ -15,6 +15,7 @@ sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,13 +25,23 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import metrics
-from polyroc._analytic_intervals import CLASS_SCORES, ScoredSample, analytic_intervals
+from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
-from polyroc._counts import confusion_cells, confusion_counts
+from polyroc._counts import confusion_cells
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result, frame
+from polyroc._summary import (
+    CLASS_SCORES,
+    COUNTS_SCORES,
+    SummaryStatistics,
+    class_scores,
+    counts_scores,
+    row_losses,
+    summary_evaluation,
+    summary_values,
+)
 from polyroc._validation import (
     as_array,
     check_positive_int,
@@ -39,7 +50,6 @@ from polyroc._validation import (
     check_scores,
     scale_weights,
 )
-from polyroc.counts import get_metric
 from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
@@ -49,12 +59,14 @@ from polyroc.resampling import (
 
 __all__ = ["Evaluation", "evaluate"]
 
-#: Counts metrics of the summary, by their name in :data:`polyroc.counts.METRICS`
-#: (undefined ratios are 0, as in the report).
-COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef")
-
 #: The AUCs of the summary: (multi_class, average).
 RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro"))
+
+#: Their names in :attr:`Evaluation.scores`.
+AUC_SCORES = tuple(f"roc_auc_{multi_class}_{average}" for multi_class, average in RANKING_SCORES)
+
+#: The method of an AUC interval that the statistics of an evaluation without its rows cannot give.
+DELONG_UNAVAILABLE = "none: DeLong's variance needs each row's scores together (ci='bootstrap' resamples them)"
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -406,38 +418,27 @@ def evaluate(
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
     y_labels = classes[y_idx]
-    predicted = np.argmax(scores, axis=1)
-    counts = confusion_counts(y_idx, predicted, classes.size, weights)
-    losses = _sample_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
+    losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
+    summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in _ranking_scores(y_labels, scores, classes, weights).items()}
-    values = {
-        **_counts_scores(counts),
-        **ranking,
-        **{name: np.average(loss, weights=weights) for name, loss in losses.items()},
-    }
-    values = {name: float(value) for name, value in values.items()}
+    values = _scores(summary, ranking)
     intervals, class_intervals = {}, {}
     if n_boot:
-        sample = ScoredSample(
-            y=y_idx, predicted=predicted, scores=scores, weights=weights, counts=counts, losses=losses
-        )
+        sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
         intervals, class_intervals = _intervals(
             {name: plan[name] for name in (*values, *CLASS_SCORES)},
-            sample,
+            summary,
             values,
             classes.tolist(),
             confidence=confidence,
             n_boot=n_boot,
             rng=rng,
             random_state=random_state,
+            replicates=lambda: _bootstrap_replicates(y_idx, scores, weights, losses, n_boot, rng),
+            delong=lambda quantities: delong_intervals(
+                quantities, sample, values, classes.tolist(), confidence=confidence
+            ),
         )
-    y_pred = classes[predicted]
-    report_options = {
-        "labels": classes,
-        "sample_weight": given_weights,
-        "target_names": [str(c) for c in classes],
-        "zero_division": 0.0,
-    }
     settings = {
         "n_boot": n_boot,
         "confidence": confidence,
@@ -447,52 +448,111 @@ def evaluate(
         "normalize_rows": normalize_rows,
         "from_logits": from_logits,
     }
-    return Evaluation(
-        classes=tuple(classes.tolist()),
-        confusion_matrix=scale.restore(counts),
-        report=metrics.classification_report(y_labels, y_pred, output_dict=True, **report_options),
-        report_text=metrics.classification_report(y_labels, y_pred, digits=digits, **report_options),
-        scores=values,
-        intervals=intervals,
-        class_intervals=class_intervals,
-        settings=settings,
-    )
+    restored = dataclasses.replace(summary, counts=scale.restore(summary.counts))
+    return summary_evaluation(restored, classes, values, intervals, class_intervals, settings=settings, digits=digits)
 
 
-def _intervals(plan, sample, values, classes, *, confidence, n_boot, rng, random_state):
+def _scores(summary: SummaryStatistics, aucs: dict[str, float]) -> dict[str, float]:
+    """Every score of the summary, in :attr:`Evaluation.scores` order: counts metrics, AUCs, losses."""
+    found = summary_values(summary)
+    return {
+        **{name: found[name] for name in COUNTS_SCORES},
+        **{name: float(aucs[name]) for name in AUC_SCORES},
+        **{name: found[name] for name in summary.losses},
+    }
+
+
+def evaluation_of_statistics(
+    summary: SummaryStatistics,
+    classes: np.ndarray,
+    aucs: dict[str, float],
+    *,
+    plan: dict[str, str],
+    n_boot: int,
+    confidence: float,
+    rng: np.random.Generator,
+    replicates,
+    bootstrap_method: str,
+    digits: int,
+    settings: dict[str, Any],
+) -> Evaluation:
+    """The :class:`Evaluation` of rows known by their summary statistics and AUCs (a stream, a cluster).
+
+    The intervals are those of :func:`evaluate` for the quantities whose
+    method rests on the statistics; DeLong's intervals need the rows, so the
+    AUCs take NaN bounds named :data:`DELONG_UNAVAILABLE` unless ``plan``
+    gives them the bootstrap, whose replicates ``replicates()`` returns
+    (named ``bootstrap_method``). ``settings`` adds to the usual ones.
+    """
+    values = _scores(summary, aucs)
+    intervals, class_intervals = {}, {}
+    if n_boot:
+        intervals, class_intervals = _intervals(
+            {name: plan[name] for name in (*values, *CLASS_SCORES)},
+            summary,
+            values,
+            classes.tolist(),
+            confidence=confidence,
+            n_boot=n_boot,
+            rng=rng,
+            random_state=settings.get("random_state"),
+            replicates=replicates,
+            delong=lambda names: {
+                name: ConfidenceInterval.from_bounds(
+                    values[name], np.nan, np.nan, confidence=confidence, interval_method=DELONG_UNAVAILABLE
+                )
+                for name in names
+            },
+            bootstrap_method=bootstrap_method,
+        )
+    settings = {
+        "n_boot": n_boot,
+        "confidence": confidence,
+        "interval_methods": {name: interval.method for name, interval in intervals.items()},
+        **settings,
+    }
+    return summary_evaluation(summary, classes, values, intervals, class_intervals, settings=settings, digits=digits)
+
+
+def _intervals(
+    plan, summary, values, classes, *, confidence, n_boot, rng, random_state, replicates, delong, bootstrap_method=None
+):
     """Every score's interval and every per-class score's, each by its method in ``plan``.
 
-    The bootstrap runs only when some quantity takes it, with the draws of
-    :func:`polyroc.resampling.bootstrap_multiplicities` for ``rng``; the
-    posterior draws come from a later child of ``rng``.
+    ``replicates()`` gives every score's (B,) and per-class score's (B, m)
+    bootstrap replicates, and runs only when some quantity takes the
+    bootstrap (named ``bootstrap_method``, default the stratified percentile
+    bootstrap); ``delong(names)`` gives the DeLong intervals of AUCs. The
+    posterior draws come from a later child of ``rng`` than the bootstrap's.
     """
-    _warn_single_rows(plan, sample.y, sample.n_classes, classes)
-    class_values = _class_scores(sample.counts)
+    _warn_single_rows(plan, summary.class_moments.rows, classes)
+    class_values = class_scores(summary.counts)
     intervals, class_intervals = {}, {}
     resampled = [name for name, method in plan.items() if method == "bootstrap"]
     if resampled:
-        replicates = _bootstrap_replicates(
-            sample.y, sample.predicted, sample.scores, sample.weights, sample.losses, n_boot, rng
-        )
+        drawn = replicates()
         options = {"confidence": confidence, "n_boot": n_boot, "random_state": random_state}
+        if bootstrap_method is not None:
+            options["interval_method"] = bootstrap_method
         for name in resampled:
             if name in class_values:
                 class_intervals[name] = {
-                    label: ConfidenceInterval.from_replicates(class_values[name][k], replicates[name][:, k], **options)
+                    label: ConfidenceInterval.from_replicates(class_values[name][k], drawn[name][:, k], **options)
                     for k, label in enumerate(classes)
                 }
             else:
-                intervals[name] = ConfidenceInterval.from_replicates(values[name], replicates[name], **options)
+                intervals[name] = ConfidenceInterval.from_replicates(values[name], drawn[name], **options)
     (posterior_rng,) = rng.spawn(1)
     found, class_found = analytic_intervals(
         {name: method for name, method in plan.items() if method != "bootstrap"},
-        sample,
+        summary,
         values,
         class_values,
         classes,
         confidence=confidence,
         n_draws=n_boot,
         rng=posterior_rng,
+        delong=delong,
     )
     intervals.update(found)
     class_intervals.update(class_found)
@@ -502,10 +562,9 @@ def _intervals(plan, sample, values, classes, *, confidence, n_boot, rng, random
     )
 
 
-def _warn_single_rows(plan, y, n_classes, classes):
+def _warn_single_rows(plan, class_rows, classes):
     """Warn when a class has a single row and a bootstrap interval depends on it."""
-    sizes = np.bincount(y, minlength=n_classes)
-    single = [classes[k] for k in np.flatnonzero(sizes == 1)]
+    single = [classes[k] for k in np.flatnonzero(class_rows == 1)]
     if single and "bootstrap" in plan.values():
         warnings.warn(
             f"class {', '.join(map(str, single))} has a single row, which a stratified bootstrap never varies: "
@@ -534,31 +593,7 @@ def _ranking_name(key):
     return f"roc_auc_{multi_class}_{average}"
 
 
-def _counts_scores(counts):
-    """The counts metrics of counts (..., m, m), each of shape (...)."""
-    return {name: get_metric(name)(counts) for name in COUNTS_SCORES}
-
-
-def _class_scores(counts):
-    """Per-class precision, recall and F1 of counts (..., m, m), each of shape (..., m)."""
-    return {name: score(counts, average=None, zero_division=0.0) for name, score in CLASS_SCORES.items()}
-
-
-def _sample_losses(y, scores, eps):
-    """Per-sample loss of each score-based metric; the metric is its weighted mean.
-
-    The log loss clips at ``eps``, as :func:`polyroc.metrics.log_loss` with ``eps="auto"``.
-    """
-    losses = {
-        "log_loss": metrics._sample_log_losses(y, scores, eps),
-        "brier_score": metrics._sample_brier_losses(y, scores),
-    }
-    if scores.shape[1] > 2:
-        losses["top_2_accuracy"] = metrics._sample_top_k_hits(y, scores, 2).astype(np.float64)
-    return losses
-
-
-def _bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
+def _bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
     """Every score (B,) and per-class score (B, m) of each stratified bootstrap replicate.
 
     The samples are grouped by class, so that a replicate's draws
@@ -569,7 +604,8 @@ def _bootstrap_replicates(y, predicted, scores, weights, losses, n_boot, rng):
     generators, so the results do not depend on the number of threads.
     """
     grouped = np.argsort(y, kind="stable")
-    y, predicted, scores = y[grouped], predicted[grouped], scores[grouped]
+    y, scores = y[grouped], scores[grouped]
+    predicted = np.argmax(scores, axis=1)
     weights = None if weights is None else weights[grouped]
     n_classes = scores.shape[1]
     engine = _ReplicateEngine(
@@ -611,10 +647,10 @@ class _ReplicateEngine:
         aucs = self.rankings.aucs(counted, counts.sum(axis=-1))
         means = np.einsum("bn,nl->lb", rows, self.losses) / rows.sum(axis=1)  # not BLAS: no nested thread pool
         return {
-            **_counts_scores(counts),
+            **counts_scores(counts),
             **{_ranking_name(key): value for key, value in aucs.items()},
             **dict(zip(self.loss_names, means)),
-            **_class_scores(counts),
+            **class_scores(counts),
         }
 
     def _weight_rows(self, seeds):

@@ -254,12 +254,24 @@ def weighted_proportion_interval(
     if weights is None or np.all(weights[weights > 0] == weights.max()):
         counted = hits if weights is None else hits[weights > 0]
         successes, trials = float(counted.sum()), float(counted.size)
-        estimate = successes / trials
-    else:
-        weights = scale_weights(weights).weights
-        estimate = float(weights[hits].sum() / weights.sum())
-        trials = effective_sample_size(weights)
-        successes = min(estimate * trials, trials)
+        return proportion_bounds(successes, trials, trials, method=method, confidence=confidence)
+    weights = scale_weights(weights).weights
+    return proportion_bounds(
+        weights[hits].sum(), weights.sum(), effective_sample_size(weights), method=method, confidence=confidence
+    )
+
+
+def proportion_bounds(
+    hit_weight: float, total_weight: float, trials: float, *, method: str, confidence: float
+) -> tuple[float, float, float]:
+    """The proportion ``hit_weight / total_weight`` and its interval for that share of ``trials`` (checked inputs).
+
+    ``trials`` is the (effective) number of rows; the successes are the
+    proportion times ``trials`` (exactly the hits when the weights are
+    equal).
+    """
+    estimate = float(hit_weight / total_weight)
+    successes = float(hit_weight) if trials == total_weight else min(estimate * trials, trials)
     bounds = _wilson if method == "wilson" else _clopper_pearson
     with np.errstate(invalid="ignore", divide="ignore"):
         low, high = bounds(np.float64(successes), np.float64(trials), 1.0 - confidence)

@@ -1306,6 +1306,29 @@ def classification_report(
     # one count for every row: the per-class tables, then their averages
     tables, support = _ovr_tables(pair, labels if labels_given else None)
     support = support.astype(_support_dtype(pair, sample_weight))
+    return _report_of_tables(names, tables, support, micro_is_accuracy, zero_division, digits, output_dict)
+
+
+def report_of_counts(counts, names, *, weighted: bool, digits: int = 2, output_dict: bool = False, zero_division=0.0):
+    """:func:`classification_report` of the rows whose confusion counts (m, m) are ``counts``.
+
+    ``weighted`` says whether the counts are sums of sample weights (float
+    supports) or row counts (integer supports, as scikit-learn's unless no
+    row is right).
+
+    >>> print(report_of_counts(np.array([[1, 0], [1, 2]]), ["a", "b"], weighted=False).splitlines()[2])
+               a       0.50      1.00      0.67         1
+    """
+    counts = np.asarray(counts)
+    tp, fp, fn, tn = per_class_counts(_at_least_two(counts))
+    tables = np.stack([np.stack([tn, fp], axis=-1), np.stack([fn, tp], axis=-1)], axis=-2).astype(np.float64)
+    integer = not weighted and bool(np.trace(counts) > 0)
+    support = counts.sum(axis=1).astype(np.int64 if integer else np.float64)
+    return _report_of_tables(list(names), tables, support, True, zero_division, digits, output_dict)
+
+
+def _report_of_tables(names, tables, support, micro_is_accuracy, zero_division, digits, output_dict):
+    """The report (text or dict) of one-vs-rest tables [[TN, FP], [FN, TP]] and the supports."""
     precision, recall, f_score = _prf_of_tables(tables, support, 1.0, None, _WARN_FOR, zero_division)
     class_rows = list(zip(names, precision, recall, f_score, support))
     average_rows = []

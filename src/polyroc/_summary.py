@@ -1,0 +1,262 @@
+"""Additive statistics of scored rows, from which an :class:`~polyroc.Evaluation` is built without the rows.
+
+:class:`SummaryStatistics` holds, per true class, the weighted confusion
+counts of the argmax rule, the weight moments that give Kish's effective
+sizes, and the moments of each per-row loss that give its mean and the
+stratified variance of that mean. Two summaries of disjoint rows merge by
+addition (the loss moments by Chan's pairwise update), so batches and
+partitions can be summarised apart. :func:`summary_evaluation` turns a summary
+and the AUCs into the :class:`~polyroc.Evaluation` that
+:func:`polyroc.evaluate` gives for the same rows: the same scores, report and,
+for the quantities whose intervals rest on these statistics (Wilson and
+Clopper–Pearson proportions, the Dirichlet posterior, the t interval of the
+losses), the same intervals.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from polyroc import metrics
+from polyroc._counts import confusion_counts
+from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.resampling import ConfidenceInterval
+
+__all__ = ["ClassMoments", "SummaryStatistics", "summary_evaluation"]
+
+#: Counts metrics of the summary, by their name in :data:`polyroc.counts.METRICS`.
+COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef")
+
+#: Per-class scores that get intervals (argmax predictions, zero_division 0).
+CLASS_SCORES = {"precision": precision, "recall": recall, "f1-score": f1}
+
+
+@dataclass
+class ClassMoments:
+    """Per-class moments of a per-row value v under weights w (rows of positive weight only).
+
+    ``rows``: number of rows; ``weight``: sum of w; ``weighted_sum``: sum of
+    w v; ``square``: sum of w^2; ``square_mean``: sum of w^2 v / sum of w^2;
+    ``square_spread``: sum of w^2 (v - square_mean)^2. The last three merge
+    by Chan's update, which keeps the spread accurate when the mean is large.
+    """
+
+    rows: np.ndarray
+    weight: np.ndarray
+    weighted_sum: np.ndarray
+    square: np.ndarray
+    square_mean: np.ndarray
+    square_spread: np.ndarray
+
+    @classmethod
+    def of(cls, values: np.ndarray, codes: np.ndarray, n_classes: int, weights: np.ndarray | None) -> ClassMoments:
+        """Moments of ``values`` per class code (rows of weight 0 left out)."""
+        if weights is None:
+            weights = np.ones(values.shape[0])
+        else:
+            kept = weights > 0
+            values, codes, weights = values[kept], codes[kept], weights[kept]
+        squares = weights * weights
+
+        def per_class(x):
+            return np.bincount(codes, weights=x, minlength=n_classes)
+
+        square = per_class(squares)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            square_mean = np.nan_to_num(per_class(squares * values) / square)
+        spread = per_class(squares * (values - square_mean[codes]) ** 2)
+        return cls(
+            rows=np.bincount(codes, minlength=n_classes).astype(np.float64),
+            weight=per_class(weights),
+            weighted_sum=per_class(weights * values),
+            square=square,
+            square_mean=square_mean,
+            square_spread=spread,
+        )
+
+    def merged(self, other: ClassMoments) -> ClassMoments:
+        """The moments of both sets of rows."""
+        square = self.square + other.square
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(square > 0, other.square / square, 0.0)
+        delta = other.square_mean - self.square_mean
+        return ClassMoments(
+            rows=self.rows + other.rows,
+            weight=self.weight + other.weight,
+            weighted_sum=self.weighted_sum + other.weighted_sum,
+            square=square,
+            square_mean=self.square_mean + delta * share,
+            square_spread=self.square_spread + other.square_spread + delta * delta * self.square * share,
+        )
+
+    def mean(self) -> float:
+        """The weighted mean of v over all rows."""
+        return float(self.weighted_sum.sum() / self.weight.sum())
+
+    def influence_spread(self, mean: float) -> np.ndarray:
+        """Per class, ``sum (D_s - mean_c D)^2`` of the influences ``D_s = w_s (v_s - mean) / W``."""
+        total = self.weight.sum()
+        squares = (self.square_spread + self.square * (self.square_mean - mean) ** 2) / (total * total)
+        sums = (self.weighted_sum - mean * self.weight) / total
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.rows > 0, squares - sums * sums / self.rows, 0.0)
+
+
+@dataclass
+class SummaryStatistics:
+    """Mergeable statistics of scored rows: confusion counts, weight moments and per-row loss moments.
+
+    ``counts``: (m, m) weight of (true, argmax) pairs. ``smallest`` and
+    ``largest``: per class, the smallest positive and the largest weight
+    (equal positive weights give Kish's size as a row count exactly).
+    ``losses``: each per-row score of :func:`row_losses` -> its
+    :class:`ClassMoments`. ``weighted``: whether sample weights were given.
+    """
+
+    n_classes: int
+    counts: np.ndarray
+    smallest: np.ndarray
+    largest: np.ndarray
+    losses: dict[str, ClassMoments] = field(default_factory=dict)
+    weighted: bool = False
+
+    @classmethod
+    def of(
+        cls, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None, losses: dict[str, np.ndarray]
+    ) -> SummaryStatistics:
+        """Statistics of checked rows: class codes, float64 scores (n, m), weights or None, :func:`row_losses`."""
+        n_classes = scores.shape[1]
+        counts = confusion_counts(y, np.argmax(scores, axis=1), n_classes, weights).astype(np.float64)
+        if weights is None:
+            present = np.bincount(y, minlength=n_classes) > 0
+            smallest, largest = np.where(present, 1.0, np.inf), np.where(present, 1.0, 0.0)
+        else:
+            largest = np.zeros(n_classes)
+            np.maximum.at(largest, y, weights)
+            smallest = np.full(n_classes, np.inf)
+            positive = weights > 0
+            np.minimum.at(smallest, y[positive], weights[positive])
+        losses = {name: ClassMoments.of(values, y, n_classes, weights) for name, values in losses.items()}
+        return cls(n_classes, counts, smallest, largest, losses, weights is not None)
+
+    @classmethod
+    def empty(cls, n_classes: int) -> SummaryStatistics:
+        """Statistics of no rows."""
+        zeros = np.zeros(n_classes)
+        moments = ClassMoments(*(zeros.copy() for _ in range(6)))
+        names = ("log_loss", "brier_score", *(("top_2_accuracy",) if n_classes > 2 else ()))
+        return cls(
+            n_classes,
+            np.zeros((n_classes, n_classes)),
+            np.full(n_classes, np.inf),
+            zeros.copy(),
+            dict.fromkeys(names, moments),
+        )
+
+    def merged(self, other: SummaryStatistics) -> SummaryStatistics:
+        """The statistics of both sets of rows."""
+        return SummaryStatistics(
+            self.n_classes,
+            self.counts + other.counts,
+            np.minimum(self.smallest, other.smallest),
+            np.maximum(self.largest, other.largest),
+            {name: moments.merged(other.losses[name]) for name, moments in self.losses.items()},
+            self.weighted or other.weighted,
+        )
+
+    @property
+    def class_moments(self) -> ClassMoments:
+        """Weight moments per class (those of any loss)."""
+        return next(iter(self.losses.values()))
+
+    def effective_sizes(self) -> np.ndarray:
+        """Kish's effective size of each class (its row count when its positive weights are equal)."""
+        moments = self.class_moments
+        return effective_sizes(moments.rows, moments.weight, moments.square, self.smallest, self.largest)
+
+    def effective_size(self) -> float:
+        """Kish's effective size of all rows."""
+        moments = self.class_moments
+        return float(
+            effective_sizes(
+                moments.rows.sum(),
+                moments.weight.sum(),
+                moments.square.sum(),
+                self.smallest.min(),
+                self.largest.max(),
+            )
+        )
+
+
+def effective_sizes(rows, weight, square, smallest, largest):
+    """Kish's ``(sum w)^2 / sum w^2``, or the row count where the positive weights are equal; 0 without weight."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kish = weight * weight / square
+    return np.where(smallest == largest, rows, np.where(weight > 0, kish, 0.0))
+
+
+def row_losses(y: np.ndarray, scores: np.ndarray, eps: float) -> dict[str, np.ndarray]:
+    """Per-row loss of each score-based metric of the summary; the metric is its weighted mean.
+
+    The log loss clips at ``eps``, as :func:`polyroc.metrics.log_loss` with ``eps="auto"``.
+    """
+    losses = {
+        "log_loss": metrics._sample_log_losses(y, scores, eps),
+        "brier_score": metrics._sample_brier_losses(y, scores),
+    }
+    if scores.shape[1] > 2:
+        losses["top_2_accuracy"] = metrics._sample_top_k_hits(y, scores, 2).astype(np.float64)
+    return losses
+
+
+def counts_scores(counts):
+    """The counts metrics of counts (..., m, m), each of shape (...)."""
+    return {name: get_metric(name)(counts) for name in COUNTS_SCORES}
+
+
+def class_scores(counts):
+    """Per-class precision, recall and F1 of counts (..., m, m), each of shape (..., m)."""
+    return {name: score(counts, average=None, zero_division=0.0) for name, score in CLASS_SCORES.items()}
+
+
+def class_score(name):
+    """The per-class score ``name`` of :data:`CLASS_SCORES` (average=None, zero_division 0) of counts."""
+    return functools.partial(CLASS_SCORES[name], average=None, zero_division=0.0)
+
+
+def summary_values(summary: SummaryStatistics) -> dict[str, float]:
+    """The counts metrics and the mean losses of a summary."""
+    values = {name: float(value) for name, value in counts_scores(summary.counts).items()}
+    values.update({name: moments.mean() for name, moments in summary.losses.items()})
+    return values
+
+
+def summary_evaluation(
+    summary: SummaryStatistics,
+    classes: np.ndarray,
+    values: dict[str, float],
+    intervals: dict[str, ConfidenceInterval],
+    class_intervals: dict[str, dict[Any, ConfidenceInterval]],
+    *,
+    settings: dict[str, Any],
+    digits: int = 3,
+):
+    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`."""
+    from polyroc.evaluation import Evaluation
+
+    names = [str(c) for c in classes]
+    report_options = {"weighted": summary.weighted, "zero_division": 0.0}
+    return Evaluation(
+        classes=tuple(classes.tolist()),
+        confusion_matrix=summary.counts if summary.weighted else summary.counts.astype(np.int64),
+        report=metrics.report_of_counts(summary.counts, names, output_dict=True, **report_options),
+        report_text=metrics.report_of_counts(summary.counts, names, digits=digits, **report_options),
+        scores=values,
+        intervals=intervals,
+        class_intervals=class_intervals,
+        settings=settings,
+    )
