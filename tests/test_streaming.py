@@ -18,9 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
 
+import polyroc
 from polyroc import metrics
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.streaming import ConfusionAccumulator, LossAccumulator, RankingAccumulator
+from polyroc.streaming import ConfusionAccumulator, EvaluationAccumulator, LossAccumulator, RankingAccumulator
 from polyroc.thresholds import apply_thresholds
 
 LABELS = np.array([0, 1, 2, 3])
@@ -523,3 +524,61 @@ def test_binned_memory_does_not_grow_with_rows():
 def test_bad_cutoffs_raise(cutoffs, error, match):
     with pytest.raises(error, match=f"cutoffs.*{match}|{match}"):
         RankingAccumulator(LABELS, cutoffs=cutoffs)
+
+
+# --------------------------------------------------------------------------- EvaluationAccumulator
+
+
+def _evaluation_problem(seed, n=240, m=4):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, m, n)
+    P = np.round(rng.dirichlet(np.ones(m), n) + np.eye(m)[y] * rng.random((n, 1)), 1) + 0.01
+    P /= P.sum(axis=1, keepdims=True)
+    weights = rng.integers(0, 4, n).astype(float)
+    return y, P, weights
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("m", [2, 4])
+def test_evaluation_accumulator_equals_evaluate_in_any_batching(weighted, m):
+    y, P, weights = _evaluation_problem(m, m=m)
+    weights = weights if weighted else None
+    expected = polyroc.evaluate(y, P, labels=list(range(m)), sample_weight=weights, random_state=3, n_boot=400)
+    cuts = [0, 17, 17, 100, 240]
+    batches = []
+    for start, stop in itertools.pairwise(cuts):
+        part = EvaluationAccumulator(list(range(m)))
+        batches.append(part.update(y[start:stop], P[start:stop], None if weights is None else weights[start:stop]))
+    merged = batches[3].merge(batches[0]).merge(batches[2].merge(batches[1]))
+    found = merged.compute(random_state=3, n_boot=400)
+    assert found.scores.keys() == expected.scores.keys()
+    for name, value in expected.scores.items():
+        assert found.scores[name] == pytest.approx(value, rel=1e-12, abs=1e-12), name
+    np.testing.assert_allclose(found.confusion_matrix, expected.confusion_matrix, rtol=1e-12)
+    for name, interval in expected.intervals.items():
+        mine = found.intervals[name]
+        if interval.method.startswith("DeLong"):
+            assert np.isnan(mine.low) and np.isnan(mine.high) and mine.method.startswith("none: DeLong")
+            continue
+        assert mine.method == interval.method
+        assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12), name
+    for name, by_class in expected.class_intervals.items():
+        for label, interval in by_class.items():
+            mine = found.class_intervals[name][label]
+            assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12)
+    assert found.settings["engine"] == "stream"
+
+
+def test_evaluation_accumulator_binned_reports_its_bounds_and_refuses_the_bootstrap():
+    y, P, _ = _evaluation_problem(5)
+    exact = polyroc.evaluate(y, P, n_boot=0).scores
+    found = EvaluationAccumulator([0, 1, 2, 3], cutoffs=8).update(y, P).compute(n_boot=0)
+    for name, bound in found.settings["auc_error_bounds"].items():
+        assert abs(found.scores[name] - exact[name]) <= bound + 1e-12, name
+        assert bound > 0
+    with pytest.raises(ValueError, match="a stream keeps no rows to resample"):
+        EvaluationAccumulator([0, 1, 2, 3]).update(y, P).compute(ci="bootstrap")
+    with pytest.raises(ValueError, match="no weighted rows"):
+        EvaluationAccumulator([0, 1]).compute()
+    with pytest.raises(ValueError, match="different cutoffs"):
+        EvaluationAccumulator([0, 1, 2, 3]).merge(EvaluationAccumulator([0, 1, 2, 3], cutoffs=4))

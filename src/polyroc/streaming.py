@@ -6,6 +6,8 @@ Each accumulator keeps additive sufficient statistics of the rows it has seen:
   or of a batch of rules argmax(p - tau);
 - :class:`LossAccumulator`: weighted sums of the log loss, the Brier score and
   the top-k hits, and the weight total;
+- :class:`EvaluationAccumulator`: all of these, whose ``compute()`` returns the
+  :class:`~polyroc.Evaluation` that :func:`polyroc.evaluate` gives;
 - :class:`RankingAccumulator`: per score column, the distinct scores (or the
   bins of a fixed grid) with the weight of each true class at each of them
   (exact one-vs-rest and one-vs-one AUCs, ties included, or the AUCs of the
@@ -22,16 +24,20 @@ from __future__ import annotations
 
 import copy
 import numbers
+from collections.abc import Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, threshold_counts
 from polyroc._ranking import hand_till, ovr_auc, without_zero_weights
+from polyroc._summary import SummaryStatistics, row_losses
 from polyroc._validation import (
     as_array,
     check_labels_argument,
     check_positive_int,
+    check_random_state,
+    check_real,
     check_same_length,
     check_score_matrix,
     check_scores,
@@ -45,7 +51,7 @@ from polyroc.metrics import (
     _sample_top_k_hits,
 )
 
-__all__ = ["ConfusionAccumulator", "LossAccumulator", "RankingAccumulator"]
+__all__ = ["ConfusionAccumulator", "EvaluationAccumulator", "LossAccumulator", "RankingAccumulator"]
 
 
 def _is_empty_batch(y_true) -> bool:
@@ -408,7 +414,7 @@ def _run_ties(counts, positive):
     return counts[:, positive] @ counts
 
 
-def _ranking_aucs(wins, support, micro_wins, micro_pairs) -> dict:
+def aucs_of_wins(wins, support, micro_wins, micro_pairs) -> dict:
     """The AUC dictionary from the pairwise ``wins[k, j]`` of class k over class j on column k and the micro wins."""
     per_class = ovr_auc(wins, support)
     return {
@@ -588,10 +594,137 @@ class RankingAccumulator(_Accumulator):
         support = columns[0].sum(axis=0)
         total = support.sum()
         micro_pairs = total * total * (self.n_classes - 1)
-        aucs = _ranking_aucs(wins, support, _run_wins(cells, 1)[0], micro_pairs)
+        aucs = aucs_of_wins(wins, support, _run_wins(cells, 1)[0], micro_pairs)
         if self.binned:
             half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(columns)])
-            aucs["bounds"] = _ranking_aucs(half_ties, support, 0.5 * _run_ties(cells, 1)[0], micro_pairs)
+            aucs["bounds"] = aucs_of_wins(half_ties, support, 0.5 * _run_ties(cells, 1)[0], micro_pairs)
         else:
-            aucs["bounds"] = _ranking_aucs(np.zeros_like(wins), support, 0.0, micro_pairs)
+            aucs["bounds"] = aucs_of_wins(np.zeros_like(wins), support, 0.0, micro_pairs)
         return aucs
+
+
+class EvaluationAccumulator(_Accumulator):
+    """Everything :func:`polyroc.evaluate` reports, for rows that arrive in batches.
+
+    It holds the summary statistics of the rows (confusion counts, weight and
+    loss moments: a few numbers per class) and a :class:`RankingAccumulator`
+    (exact, or binned with ``cutoffs``). :meth:`compute` returns the
+    :class:`~polyroc.Evaluation` of all rows added: in exact mode every score
+    equals :func:`polyroc.evaluate`'s on the concatenated rows, and so do the
+    intervals that rest on the statistics (Wilson, the posterior of the
+    confusion matrix, the t interval of the losses). DeLong's intervals of the
+    AUCs need the rows, so they are NaN and say so; a stream has no
+    bootstrap.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_classes,)
+        The classes, in the order of the score columns.
+    cutoffs : int or array-like, default=None
+        None for exact AUCs, else the bins of :class:`RankingAccumulator`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :class:`RankingAccumulator`.
+
+    Examples
+    --------
+    >>> acc = EvaluationAccumulator(["a", "b"])
+    >>> acc = acc.update(["a", "b"], [[.8, .2], [.3, .7]]).update(["a"], [[.4, .6]])
+    >>> result = acc.compute(n_boot=0)
+    >>> round(result.scores["accuracy"], 4), result.scores["roc_auc_ovr_macro"]
+    (0.6667, 1.0)
+    """
+
+    def __init__(self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None) -> None:
+        super().__init__(labels)
+        self.summary = SummaryStatistics.empty(self.n_classes)
+        self.ranking = RankingAccumulator(self.labels, cutoffs=cutoffs)
+
+    def _add(self, y, scores, weights, y_score) -> None:
+        losses = row_losses(y, scores, _machine_epsilon(as_array("y_score", y_score).dtype))
+        self.summary = self.summary.merged(SummaryStatistics.of(y, scores, weights, losses))
+        self.ranking._add(y, scores, weights, y_score)
+
+    def _check_same_settings(self, other) -> None:
+        self.ranking._check_same_settings(other.ranking)
+
+    def _absorb(self, other) -> None:
+        self.summary = self.summary.merged(other.summary)
+        self.ranking._absorb(other.ranking)
+
+    def compute(
+        self,
+        *,
+        ci: str | Mapping[str, str] = "auto",
+        n_boot: int = 1000,
+        confidence: float = 0.95,
+        random_state: int | np.random.Generator | None = None,
+        digits: int = 3,
+    ):
+        """The :class:`~polyroc.Evaluation` of every row added so far.
+
+        Parameters
+        ----------
+        ci : {"auto", "analytic", "bayes"} or mapping, default="auto"
+            As :func:`polyroc.evaluate`'s, without the bootstrap.
+        n_boot : int, default=1000
+            Draws of the posterior; 0 for no interval.
+        confidence : float, default=0.95
+            Level of the intervals, in (0, 1).
+        random_state : None, int or numpy.random.Generator, default=None
+            Seed of the posterior draws.
+        digits : int, default=3
+            Digits of the text report.
+
+        Returns
+        -------
+        Evaluation
+            ``settings["engine"]`` is ``"stream"``; in binned mode
+            ``settings["auc_error_bounds"]`` holds each AUC's largest
+            possible error (see :class:`RankingAccumulator`).
+
+        Raises
+        ------
+        ValueError
+            If no weighted row has been added, ``ci`` asks for the bootstrap
+            (a stream keeps no rows to resample) or names an unknown method,
+            or an option is out of range.
+        TypeError
+            If an option has the wrong type.
+
+        Examples
+        --------
+        >>> acc = EvaluationAccumulator([0, 1, 2]).update([0, 1, 2, 2, 0, 1], np.eye(3)[[0, 1, 2, 1, 0, 2]])
+        >>> print(acc.compute(random_state=0).intervals["accuracy"])
+        0.6667 [95% CI 0.3000, 0.9032; Wilson score interval]
+        """
+        from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+        from polyroc.evaluation import AUC_SCORES, evaluation_of_statistics
+
+        n_boot = check_positive_int("n_boot", n_boot, minimum=0)
+        confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+        rng = check_random_state(random_state)
+        plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+        if "bootstrap" in plan.values() and n_boot:
+            raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic' or 'bayes'")
+        if self.summary.counts.sum() == 0:
+            raise ValueError("no weighted rows were added: the scores are undefined")
+        aucs = self.ranking.compute()
+        settings = {"random_state": random_state, "ci": ci if isinstance(ci, str) else dict(ci), "engine": "stream"}
+        if self.ranking.binned:
+            settings["auc_error_bounds"] = {name: float(aucs["bounds"][name]) for name in AUC_SCORES}
+        return evaluation_of_statistics(
+            self.summary,
+            self.labels,
+            {name: float(aucs[name]) for name in AUC_SCORES},
+            plan=plan,
+            n_boot=n_boot,
+            confidence=confidence,
+            rng=rng,
+            replicates=None,
+            bootstrap_method=None,
+            digits=digits,
+            settings=settings,
+        )
