@@ -23,7 +23,9 @@ subcommand runs, so ``polyroc --help`` answers at once.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import logging
 import os
 import re
 import signal
@@ -310,6 +312,10 @@ def _probabilities(args, table):
 def _evaluate(args):
     from polyroc.evaluation import evaluate
 
+    if args.engine == "dask":
+        return _evaluate_on_dask(args)
+    if args.scheduler is not None or args.workers is not None:
+        raise ValueError("--scheduler and --workers need --engine dask")
     with _showing_progress(args) as display:
         if args.scores is None:
             display.step("fitting the glass model")
@@ -337,6 +343,53 @@ def _evaluate(args):
                 random_state=args.random_state,
             )
     print(title, end="\n\n")
+    print(result.to_text())
+
+
+def _evaluate_on_dask(args):
+    """``polyroc evaluate --engine dask``: the score files (a glob) evaluated on a dask cluster."""
+    try:
+        from distributed import Client, LocalCluster
+
+        from polyroc.dask import evaluate, read_score_files
+    except ImportError:
+        raise ValueError("--engine dask needs dask: pip install 'polyroc[dask]'") from None
+    if args.scores is None:
+        raise ValueError("--engine dask needs --scores: a score file or a glob of them (e.g. 'parts/*.parquet')")
+    if args.score_prefix is not None:
+        raise ValueError("--score-prefix is not supported with --engine dask; list the columns with --score-cols")
+    if args.scheduler is not None and args.workers is not None:
+        raise ValueError("--workers sizes a local cluster; it cannot be given with --scheduler")
+    text_cols = () if args.id_col is None else (args.id_col,)
+    frame = read_score_files(args.scores, label_col=args.label_col, text_cols=text_cols)
+    roles = {args.label_col, args.weight_col, args.id_col}
+    score_cols = args.score_cols or [name for name in frame.columns if name not in roles]
+    options = {
+        "label_col": args.label_col,
+        "score_cols": score_cols,
+        "sample_weight_col": args.weight_col,
+        "normalize_rows": args.normalize,
+        "from_logits": args.from_logits,
+        "ci": "auto" if args.ci == "none" else args.ci,
+        "n_boot": 0 if args.ci == "none" else args.n_boot,
+        "random_state": args.random_state,
+    }
+    with contextlib.ExitStack() as stack:
+        if args.scheduler is not None:
+            stack.enter_context(Client(args.scheduler))
+        else:
+            workers = args.workers or os.cpu_count() or 1
+            cluster = stack.enter_context(
+                LocalCluster(
+                    n_workers=workers, threads_per_worker=1, dashboard_address=None, silence_logs=logging.ERROR
+                )
+            )
+            stack.enter_context(Client(cluster))
+        if not args.quiet:
+            _say(f"polyroc evaluate: evaluating {frame.npartitions} files on dask")
+        result = evaluate(frame, **options)
+    print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
+    print()
     print(result.to_text())
 
 
@@ -903,6 +956,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_input_options(ev)
     _add_interval_options(ev, allow_none=True)
+    ev.add_argument(
+        "--engine",
+        action=_Once,
+        choices=["memory", "dask"],
+        default="memory",
+        help="memory: read the file into memory; dask: evaluate the files (--scores may be a glob) on a dask "
+        "cluster without gathering the rows (needs polyroc[dask]; DeLong intervals are not available there)",
+    )
+    ev.add_argument(
+        "--scheduler",
+        action=_Once,
+        metavar="ADDRESS",
+        default=None,
+        help="with --engine dask: address of a running dask scheduler (default: start a local cluster)",
+    )
+    ev.add_argument(
+        "--workers",
+        action=_Once,
+        type=_positive_int,
+        default=None,
+        help="with --engine dask and no --scheduler: worker processes of the local cluster (default: one per core)",
+    )
     ev.add_argument(
         "--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split and of the intervals"
     )

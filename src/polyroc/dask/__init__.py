@@ -1,0 +1,13 @@
+"""Evaluation of scored rows that do not fit one machine, on Dask (``pip install polyroc[dask]``).
+
+:func:`evaluate` gives the :class:`~polyroc.Evaluation` of a dask DataFrame,
+equal to :func:`polyroc.evaluate` on the concatenated rows, without ever
+gathering them; :func:`read_score_files` reads a glob of Parquet or CSV
+score files into one frame, checking that every file has the same columns.
+Nothing in the rest of polyroc imports dask.
+"""
+
+from polyroc.dask._evaluate import evaluate
+from polyroc.dask._files import read_score_files
+
+__all__ = ["evaluate", "read_score_files"]

@@ -1,0 +1,390 @@
+"""``polyroc.dask.evaluate``: the :class:`~polyroc.Evaluation` of a dask DataFrame, exact and partition-free."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from polyroc import metrics
+from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._summary import (
+    SummaryStatistics,
+    class_scores,
+    counts_scores,
+    row_losses,
+)
+from polyroc._validation import check_positive_int, check_random_state, check_real
+from polyroc.dask._ranking import (
+    Axis,
+    Replicates,
+    cell_wins,
+    combine_cells,
+    quantile_edges,
+    sample_values,
+    split_by_cell,
+)
+from polyroc.dask._rows import FrameColumns, PartitionRows, frame_columns, partition_rows
+from polyroc.evaluation import AUC_SCORES, Evaluation, evaluation_of_statistics
+from polyroc.streaming import aucs_of_wins
+
+__all__ = ["POISSON_BOOTSTRAP", "evaluate"]
+
+POISSON_BOOTSTRAP = "Poisson bootstrap (percentile)"
+
+#: Sample of each partition's scores per ranking, for the cut points (in total, spread over the partitions).
+SAMPLE_SIZE = 100_000
+
+
+def _is_dask_frame(frame) -> bool:
+    return all(hasattr(frame, name) for name in ("to_delayed", "npartitions", "columns", "map_partitions"))
+
+
+def evaluate(
+    frame: Any,
+    *,
+    label_col: str = "label",
+    score_cols: list[str] | None = None,
+    sample_weight_col: str | None = None,
+    row_id_col: str | None = None,
+    normalize_rows: bool = False,
+    from_logits: bool = False,
+    ci: str | Mapping[str, str] = "auto",
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | np.random.Generator | None = None,
+    digits: int = 3,
+    rows_per_sort: int = 2_000_000,
+    rows_per_pass: int = 250_000_000,
+) -> Evaluation:
+    """Evaluate the scores of a dask DataFrame exactly, without gathering its rows.
+
+    Every number equals that of :func:`polyroc.evaluate` on the concatenated
+    rows (up to the rounding of sums in another order), whatever the
+    partitioning: the confusion counts, weight and loss moments are summed
+    over partitions (:class:`polyroc._summary.SummaryStatistics`), and the
+    AUCs come from exact pairwise wins, each score column (and the raveled
+    cells, for the micro average) being cut into score ranges at sample
+    quantiles, its rows moved to one task per range and sorted there
+    (:mod:`polyroc.dask._ranking`). The frame is read once for the counts and
+    once per pass of the rankings (a pass moves at most ``rows_per_pass``
+    entries); persist it first if it fits in the cluster's memory.
+
+    It runs on the current dask scheduler: a ``distributed.Client`` if one
+    is active, else dask's default. A worker lost during the computation
+    changes nothing: the scheduler recomputes the lost pieces from the
+    frame.
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        One row per sample (see :func:`polyroc.dask.read_score_files`).
+    label_col : str, default="label"
+        Column of true labels, each equal to a score column's name (compared
+        as text, so a label 2 matches a column "2").
+    score_cols : list of str, default=None
+        The score columns, in class order; their names are the classes.
+        Default: every column but the label, weight and row-id columns.
+    sample_weight_col : str, default=None
+        Column of non-negative sample weights.
+    row_id_col : str, default=None
+        Column of distinct non-negative integer row ids, which key the
+        Poisson bootstrap. Default: the row's position in the frame (the
+        partitions' lengths are counted first), which does not change when
+        the same rows are split differently.
+    normalize_rows : bool, default=False
+        Rescale rows to sum 1 before evaluating.
+    from_logits : bool, default=False
+        Map the rows (logits) through softmax before evaluating.
+    ci : {"auto", "analytic", "bayes", "bootstrap"} or mapping, default="auto"
+        As in :func:`polyroc.evaluate`, except that the bootstrap is the
+        Poisson bootstrap (each row enters each replicate a Poisson(1) number
+        of times, drawn from its id and the seed; not stratified by class)
+        and that DeLong's variance is not available, so the AUCs' intervals
+        are NaN (method ``"none: ..."``) unless they take the bootstrap
+        (``ci="bootstrap"``, or a mapping). The Poisson bootstrap of the AUCs
+        sorts each range of rows with a batch of replicate weights: its cost
+        grows as rows x classes x ``n_boot``.
+    n_boot : int, default=1000
+        Replicates of the bootstrap and draws of the posterior; 0 for no
+        interval.
+    confidence : float, default=0.95
+        Level of the two-sided intervals, in (0, 1).
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the bootstrap and of the posterior draws.
+    digits : int, default=3
+        Digits of the text report.
+    rows_per_sort : int, default=2_000_000
+        Target number of entries per range of a ranking (the rows one task
+        sorts; bounds a task's memory).
+    rows_per_pass : int, default=250_000_000
+        Largest number of entries of one ranking moved between workers at a
+        time; a longer ranking is done in several passes over the frame.
+
+    Returns
+    -------
+    Evaluation
+        As :func:`polyroc.evaluate`'s; ``settings["engine"]`` is ``"dask"``
+        and ``settings["partitions"]`` the number of partitions.
+
+    Raises
+    ------
+    TypeError
+        If ``frame`` is not a dask DataFrame, a column role is not a string,
+        a score or weight column is not numeric (naming the partition), or
+        an option has the wrong type.
+    ValueError
+        If a named column is missing, a column has two roles, there are fewer
+        than 2 score columns, a label is not a score column's name, a score
+        is negative, NaN or infinite or a row is off the simplex, a weight is
+        negative or not finite (each naming the partition and row), no row
+        has weight, or an option is out of range (as in
+        :func:`polyroc.evaluate`).
+
+    Warns
+    -----
+    polyroc.exceptions.IntervalWarning
+        As :func:`polyroc.evaluate`, for a class with fewer than 2 rows.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> table = pd.DataFrame({"a": [.8, .3, .4, .1], "b": [.2, .7, .6, .9], "label": ["a", "b", "a", "b"]})
+    >>> result = evaluate(dd.from_pandas(table, npartitions=2), n_boot=0)
+    >>> result.scores["accuracy"], result.scores["roc_auc_ovr_macro"]
+    (0.75, 1.0)
+    """
+    if not _is_dask_frame(frame):
+        raise TypeError(f"frame must be a dask DataFrame, got {type(frame).__name__}")
+    n_boot = check_positive_int("n_boot", n_boot, minimum=0)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    digits = check_positive_int("digits", digits, minimum=0)
+    rows_per_sort = check_positive_int("rows_per_sort", rows_per_sort)
+    rows_per_pass = check_positive_int("rows_per_pass", rows_per_pass)
+    rng = check_random_state(random_state)
+    plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+    columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col, row_id_col)
+    frame = frame[columns.read]
+    m = columns.n_classes
+    plan = {name: method for name, method in plan.items() if m > 2 or name != "top_2_accuracy"}
+    resampled = sorted(name for name, method in plan.items() if method == "bootstrap") if n_boot else []
+    replicates = Replicates(int(rng.integers(2**63)), np.arange(n_boot)) if resampled else None
+    if normalize_rows and from_logits:
+        raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
+    transform = {"normalize_rows": bool(normalize_rows), "from_logits": bool(from_logits)}
+    offsets = _row_offsets(frame, columns) if replicates is not None else None
+    parts = _Partitions(frame, columns, offsets, transform)
+
+    summaries = parts.compute(_summarise, replicates if resampled else None)
+    summary = summaries[0]["summary"]
+    for other in summaries[1:]:
+        summary = summary.merged(other["summary"])
+    if summary.counts.sum() == 0:
+        raise ValueError("no row of the frame has weight: the scores are undefined")
+    axes = [Axis(column, m) for column in range(m)] + [Axis(None, m)]
+    auc_replicates = replicates if any(name in AUC_SCORES for name in resampled) else None
+    rankings = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, None)
+    aucs = _aucs(rankings, m)
+
+    def drawn():
+        return _replicate_scores(parts, summaries, axes, rows_per_sort, rows_per_pass, auc_replicates, n_boot)
+
+    return evaluation_of_statistics(
+        summary,
+        columns.classes,
+        {name: float(aucs[name]) for name in AUC_SCORES},
+        plan=plan,
+        n_boot=n_boot,
+        confidence=confidence,
+        rng=rng,
+        replicates=drawn,
+        bootstrap_method=POISSON_BOOTSTRAP,
+        digits=digits,
+        settings={
+            "random_state": random_state,
+            "ci": ci if isinstance(ci, str) else dict(ci),
+            "normalize_rows": normalize_rows,
+            "from_logits": from_logits,
+            "engine": "dask",
+            "partitions": int(frame.npartitions),
+        },
+    )
+
+
+def _row_offsets(frame, columns: FrameColumns):
+    """Global id of each partition's first row (positions in the frame), or None when a row-id column is named."""
+    if columns.row_id_col is not None:
+        return None
+    lengths = frame[columns.label_col].map_partitions(len).compute()
+    return np.concatenate(([0], np.cumsum(np.asarray(lengths, dtype=np.int64))[:-1]))
+
+
+class _Partitions:
+    """The frame's partitions as checked rows, and one dask computation per step over all of them."""
+
+    def __init__(self, frame, columns: FrameColumns, offsets, transform=None):
+        self.frame = frame
+        self.columns = columns
+        self.offsets = offsets
+        self.transform = transform
+
+    def rows(self):
+        """One delayed :class:`PartitionRows` per partition."""
+        import dask
+
+        load = dask.delayed(_load, pure=True)
+        offsets = self.offsets if self.offsets is not None else [None] * self.frame.npartitions
+        return [
+            load(part, self.columns, i, offsets[i], self.transform) for i, part in enumerate(self.frame.to_delayed())
+        ]
+
+    def compute(self, function, *args):
+        """``function(rows, *args)`` of every partition, computed."""
+        import dask
+
+        task = dask.delayed(function, pure=True)
+        return list(dask.compute(*[task(rows, *args) for rows in self.rows()]))
+
+
+def _load(part, columns: FrameColumns, index: int, offset, transform) -> PartitionRows:
+    rows = partition_rows(part, columns, f"partition {index}", transform)
+    if offset is not None:
+        ids = np.arange(offset, offset + rows.size, dtype=np.uint64)
+        rows = PartitionRows(rows.codes, rows.scores, rows.weights, ids, rows.score_dtype)
+    return rows
+
+
+def _summarise(rows: PartitionRows, replicates) -> dict:
+    """A partition's summary statistics, ranking samples and (with replicates) replicate counts and losses."""
+    m = rows.scores.shape[1]
+    losses = row_losses(rows.codes, rows.scores, metrics._machine_epsilon(rows.score_dtype))
+    if rows.size:
+        summary = SummaryStatistics.of(rows.codes, rows.scores, rows.weights, losses)
+    else:
+        summary = SummaryStatistics.empty(m)
+    summary.weighted = rows.weights is not None
+    samples = [sample_values(Axis(column, m).entries(rows)[0], SAMPLE_SIZE) for column in [*range(m), None]]
+    found = {"summary": summary, "samples": samples, "size": rows.size}
+    if replicates is not None:
+        found["replicates"] = _replicate_sums(rows, losses, replicates)
+    return found
+
+
+def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict:
+    """Per replicate: confusion counts (b, m, m), loss sums (b, n_losses) and weight totals (b,)."""
+    from polyroc._counts import replicate_confusion_counts
+    from polyroc.dask._ranking import _weight_batch
+
+    m = rows.scores.shape[1]
+    b = replicates.numbers.size
+    counts, sums, totals = np.zeros((b, m, m)), np.zeros((b, len(losses))), np.zeros(b)
+    if rows.size:
+        predicted = np.argmax(rows.scores, axis=1)
+        table = np.column_stack(list(losses.values()))
+        step = max(1, 2**23 // rows.size)
+        for start in range(0, b, step):
+            chunk = Replicates(replicates.seed, replicates.numbers[start : start + step])
+            batch = _weight_batch(rows.weights, rows.row_ids, chunk).T  # (b, n)
+            counts[start : start + step] = replicate_confusion_counts(rows.codes, predicted, m, batch)
+            sums[start : start + step] = batch @ table
+            totals[start : start + step] = batch.sum(axis=1)
+    return {"counts": counts, "sums": sums, "totals": totals, "names": tuple(losses)}
+
+
+@dataclass(frozen=True)
+class _Job:
+    """The open cells ``groups`` of one ranking (and, from group 0, its point cells), moved in one pass."""
+
+    axis: Axis
+    edges: np.ndarray
+    groups: range
+
+
+def _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass):
+    """The jobs of every ranking, packed into passes of at most ``rows_per_pass`` entries (a list of job lists)."""
+    jobs = []
+    sizes = sum(found["size"] for found in summaries)
+    for index, axis in enumerate(axes):
+        sample = np.concatenate([found["samples"][index] for found in summaries])
+        entries = sizes * (axis.n_classes if axis.column is None else 1)
+        edges = quantile_edges(sample, math.ceil(entries / rows_per_sort))
+        n_groups = edges.size + 1
+        n_jobs = min(n_groups, math.ceil(entries / rows_per_pass))
+        bounds = np.linspace(0, n_groups, n_jobs + 1).astype(int)
+        share = entries / n_groups
+        jobs.extend((_Job(axis, edges, range(int(a), int(b))), (b - a) * share) for a, b in itertools.pairwise(bounds))
+    passes, current, load = [], [], 0.0
+    for job, entries in jobs:
+        if current and load + entries > rows_per_pass:
+            passes.append(current)
+            current, load = [], 0.0
+        current.append(job)
+        load += entries
+    return [*passes, current] if current else passes
+
+
+def _split_jobs(rows: PartitionRows, jobs, replicates):
+    """A partition's share of every job of a pass."""
+    return [split_by_cell(rows, job.axis, job.edges, job.groups, replicates) for job in jobs]
+
+
+def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates):
+    """(wins, class weights) of every ranking, reading the frame once per pass."""
+    import dask
+
+    split = dask.delayed(_split_jobs, pure=True)
+    combine = dask.delayed(cell_wins, pure=True)
+    points, cells = {}, {axis: [] for axis in axes}
+    for jobs in _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass):
+        shares = [split(rows, jobs, replicates) for rows in parts.rows()]
+        totals, tasks = {}, []
+        for j, job in enumerate(jobs):
+            if job.groups.start == 0:
+                totals[job.axis] = [share[j][0] for share in shares]
+            tasks.append(
+                [combine([share[j][1][g] for share in shares], job.axis, replicates) for g in range(len(job.groups))]
+            )
+        found_totals, found_cells = dask.compute(totals, tasks)
+        for axis, partition_totals in found_totals.items():
+            points[axis] = np.sum(partition_totals, axis=0)
+        for job, job_cells in zip(jobs, found_cells):
+            cells[job.axis].extend(job_cells)
+    return [combine_cells(cells[axis], points[axis], axis) for axis in axes]
+
+
+def _aucs(rankings, m) -> dict:
+    """The AUCs from the wins of each score column and of the raveled cells."""
+    wins = np.array([ranking[0] for ranking in rankings[:m]])
+    support = rankings[0][1]
+    total = support.sum()
+    micro_wins = rankings[m][0][0]
+    return aucs_of_wins(wins, support, micro_wins, total * total * (m - 1))
+
+
+def _replicate_scores(parts, summaries, axes, rows_per_sort, rows_per_pass, replicates, n_boot) -> dict:
+    """Every score (B,) and per-class score (B, m) of the Poisson bootstrap replicates."""
+    sums = [found["replicates"] for found in summaries]
+    counts = np.sum([found["counts"] for found in sums], axis=0)
+    loss_sums = np.sum([found["sums"] for found in sums], axis=0)
+    totals = np.sum([found["totals"] for found in sums], axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = loss_sums / totals[:, None]
+    scores = {
+        **counts_scores(counts),
+        **dict(zip(sums[0]["names"], means.T)),
+        **class_scores(counts),
+    }
+    m = axes[0].n_classes
+    if replicates is not None:
+        rankings = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates)
+        per_replicate = [
+            _aucs([(wins[..., r], support[..., r]) for wins, support in rankings], m) for r in range(n_boot)
+        ]
+        scores.update({name: np.array([found[name] for found in per_replicate]) for name in AUC_SCORES})
+    else:
+        scores.update({name: np.full(n_boot, np.nan) for name in AUC_SCORES})
+    return scores

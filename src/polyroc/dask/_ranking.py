@@ -1,0 +1,191 @@
+"""Exact AUC wins of partitioned rows: range partitioning by score, then one local sort per range.
+
+The scores of one ranking (a score column, or the raveled cells for the
+micro average) are cut at edges taken from a sample's quantiles. A score
+equal to an edge lies in that edge's *point cell*; every other score in the
+*open cell* between two edges. Cells are disjoint ranges in score order, so a
+pair of rows in different cells is ordered by its cells alone: class k beats
+class j across cells in ``sum_c W_k(c) * W_j(cells below c)`` pairs, from
+per-cell class weights. Within an open cell the rows (gathered from every
+partition) are sorted and counted exactly (:func:`polyroc._ranking.count_wins`);
+within a point cell all scores tie, so k and j share ``W_k W_j / 2``. Summed,
+these are exactly the pairwise wins of the whole column, ties included, as
+one sort of all the rows would count them.
+
+A point cell needs only its class weights, so heavy ties on a sample quantile
+(scores of exactly 0 or 1) are never moved between workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from polyroc._ranking import count_wins
+from polyroc.dask._poisson import poisson_multiplicities
+from polyroc.dask._rows import PartitionRows
+
+#: Entries of a sort task's weight batch (rows x replicates) at a time.
+BATCH_ENTRIES = 2**23
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One ranking: score column ``column`` against the true classes, or (None) the raveled cells."""
+
+    column: int | None
+    n_classes: int
+
+    @property
+    def n_codes(self) -> int:
+        return 2 if self.column is None else self.n_classes
+
+    @property
+    def positive(self) -> int:
+        return 1 if self.column is None else self.column
+
+    def entries(self, rows: PartitionRows):
+        """Scores, codes, weights (or None) and row ids (or None) of the ranking's entries of positive weight."""
+        m = self.n_classes
+        if self.column is None:
+            values = rows.scores.ravel()
+            codes = (rows.codes[:, None] == np.arange(m)).ravel().astype(np.uint8)
+            weights = None if rows.weights is None else np.repeat(rows.weights, m)
+            ids = None if rows.row_ids is None else np.repeat(rows.row_ids, m)
+        else:
+            values, codes, weights, ids = rows.scores[:, self.column], rows.codes, rows.weights, rows.row_ids
+        if rows.score_dtype.kind == "f" and rows.score_dtype.itemsize < 8:
+            values = values.astype(rows.score_dtype)  # exact: the scores were given in this dtype
+        if weights is not None:
+            kept = weights > 0
+            values, codes, weights = values[kept], codes[kept], weights[kept]
+            ids = None if ids is None else ids[kept]
+        return values, codes, weights, ids
+
+
+def sample_values(values: np.ndarray, size: int) -> np.ndarray:
+    """Up to ``size`` of ``values`` at evenly spaced positions (a deterministic sample)."""
+    if values.size <= size:
+        return values.copy()
+    return values[np.linspace(0, values.size - 1, size).astype(np.intp)]
+
+
+def quantile_edges(sample: np.ndarray, n_groups: int) -> np.ndarray:
+    """Distinct sample quantiles at levels 1/G, ..., (G-1)/G: the edges of at most G open cells."""
+    if n_groups <= 1 or sample.size == 0:
+        return np.empty(0, dtype=sample.dtype)
+    levels = np.arange(1, n_groups) / n_groups
+    return np.unique(np.quantile(sample, levels, method="inverted_cdf"))
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """Poisson bootstrap replicates ``numbers`` of seed ``seed`` (row ids required)."""
+
+    seed: int
+    numbers: np.ndarray
+
+
+def _weight_batch(weights, ids, replicates):
+    """Weights (n, b) of the entries in the replicates (times the sample weights)."""
+    batch = poisson_multiplicities(replicates.seed, ids, replicates.numbers).T.astype(np.float64)
+    if weights is not None:
+        batch *= weights[:, None]
+    return batch
+
+
+def _class_weights(codes, weights, n_codes, batch=None):
+    """Weight of each code, (n_codes,) or (n_codes, b) with a weight batch."""
+    if batch is not None:
+        return np.stack([np.bincount(codes, weights=column, minlength=n_codes) for column in batch.T], axis=1)
+    return np.bincount(codes, weights=weights, minlength=n_codes).astype(np.float64)
+
+
+def split_by_cell(rows: PartitionRows, axis: Axis, edges: np.ndarray, groups: range, replicates=None):
+    """A partition's share of a pass: its point-cell weights and its entries in each open cell of ``groups``.
+
+    Returns ``(points, pieces)``: ``points`` the (n_edges, n_codes) weights on
+    the edges (with replicates, (n_edges, n_codes, b)), given only when
+    ``groups`` starts at 0 (else None); ``pieces`` one tuple (scores, codes,
+    weights, ids) per open cell of ``groups``.
+    """
+    values, codes, weights, ids = axis.entries(rows)
+    # the cell's group as the smallest integer type: numpy's stable argsort of small integers is a radix sort
+    low = np.searchsorted(edges, values, side="left").astype(np.min_scalar_type(edges.size))
+    on_edge = edges[np.minimum(low, max(edges.size - 1, 0))] == values if edges.size else np.zeros(values.size, bool)
+    points = None
+    if groups.start == 0:
+        at = on_edge
+        cell_codes = low[at] * axis.n_codes + codes[at]
+        size = edges.size * axis.n_codes
+        if replicates is None:
+            flat = np.bincount(cell_codes, weights=None if weights is None else weights[at], minlength=size)
+            points = flat.reshape(edges.size, axis.n_codes).astype(np.float64)
+        else:
+            batch = _weight_batch(None if weights is None else weights[at], ids[at], replicates)
+            points = _class_weights(cell_codes, None, size, batch).reshape(edges.size, axis.n_codes, batch.shape[1])
+    inside = ~on_edge & (low >= groups.start) & (low < groups.stop)
+    order = np.flatnonzero(inside)
+    order = order[np.argsort(low[order], kind="stable")]
+    bounds = np.searchsorted(low[order], np.arange(groups.start, groups.stop + 1))
+    pieces = []
+    for start, stop in itertools.pairwise(bounds):
+        taken = order[start:stop]
+        pieces.append(
+            (
+                values[taken],
+                codes[taken],
+                None if weights is None else weights[taken],
+                None if ids is None else ids[taken],
+            )
+        )
+    return points, pieces
+
+
+def cell_wins(pieces, axis: Axis, replicates=None):
+    """Class weights and wins of the positive class over each code within one open cell.
+
+    Returns ``(totals, wins)``, each (n_codes,), or (n_codes, b) with replicates.
+    """
+    values = np.concatenate([piece[0] for piece in pieces])
+    codes = np.concatenate([piece[1] for piece in pieces])
+    weighted = pieces[0][2] is not None
+    weights = np.concatenate([piece[2] for piece in pieces]) if weighted else None
+    order = np.argsort(values)
+    values, codes = values[order], codes[order]
+    weights = None if weights is None else weights[order]
+    if replicates is None:
+        return _class_weights(codes, weights, axis.n_codes), count_wins(
+            values, codes, weights, axis.positive, axis.n_codes
+        )
+    ids = np.concatenate([piece[3] for piece in pieces])[order]
+    step = max(1, BATCH_ENTRIES // max(values.size, 1))
+    totals, wins = [], []
+    for start in range(0, replicates.numbers.size, step):
+        chunk = Replicates(replicates.seed, replicates.numbers[start : start + step])
+        batch = _weight_batch(weights, ids, chunk)
+        totals.append(_class_weights(codes, None, axis.n_codes, batch))
+        wins.append(count_wins(values, codes, batch, axis.positive, axis.n_codes))
+    return np.concatenate(totals, axis=1), np.concatenate(wins, axis=1)
+
+
+def combine_cells(open_cells, points, axis: Axis):
+    """Wins of the positive class over each code on the whole axis, from every cell, in score order.
+
+    ``open_cells`` is the list of (totals, wins) of the open cells in order,
+    ``points`` the summed point-cell weights (n_edges, n_codes[, b]).
+    Returns (wins, totals): wins (n_codes[, b]) and the class weights.
+    """
+    n_cells = len(open_cells) + points.shape[0]
+    shape = (n_cells, *points.shape[1:])
+    totals = np.zeros(shape)
+    within = np.zeros(shape)
+    totals[0::2] = np.stack([cell[0] for cell in open_cells])
+    within[0::2] = np.stack([cell[1] for cell in open_cells])
+    totals[1::2] = points
+    within[1::2] = 0.5 * points[:, axis.positive][:, None] * points
+    below = np.cumsum(totals, axis=0) - totals
+    wins = within.sum(axis=0) + (totals[:, axis.positive][:, None] * below).sum(axis=0)
+    return wins, totals.sum(axis=0)
