@@ -87,8 +87,6 @@ def assert_same_evaluation(found, expected, *, intervals=True):
     if not intervals:
         return
     for name, interval in expected.intervals.items():
-        if interval.method.startswith("DeLong"):
-            continue
         mine = found.intervals[name]
         assert mine.method == interval.method
         assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12), name
@@ -332,3 +330,20 @@ def test_cli_engine_options_are_checked(tmp_path, capsys):
     assert "--engine dask needs --scores" in capsys.readouterr().err
     assert main(["evaluate", "--engine", "dask", "--scores", str(tmp_path / "none-*.parquet")]) != 0
     assert "no file matches" in capsys.readouterr().err
+
+
+def test_delong_spread_of_large_classes_from_a_sample(client, monkeypatch):
+    """Classes above the cap are sampled: the placements stay exact, the variance is estimated near the truth."""
+    from polyroc.dask import _delong
+
+    table = scored_rows(n=4000, m=3, seed=30, weighted=False)
+    expected = in_memory(table, False, random_state=1, n_boot=200)
+    monkeypatch.setattr(_delong, "SAMPLE_CAP", 600)  # the largest classes have about 1940 rows
+    found = evaluate(dd.from_pandas(table, npartitions=4), random_state=1, n_boot=200, rows_per_sort=700)
+    for name in ("roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovo_macro", "roc_auc_ovr_micro"):
+        mine, exact = found.intervals[name], expected.intervals[name]
+        assert mine.method.endswith("from a sample of their rows"), mine.method
+        width, exact_width = mine.high - mine.low, exact.high - exact.low
+        # half-width error of a variance estimated from about 600 rows per large class: a few percent
+        assert abs(width / exact_width - 1) < 0.15, (name, width, exact_width)
+        assert mine.low != exact.low

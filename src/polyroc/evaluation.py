@@ -475,15 +475,26 @@ def evaluation_of_statistics(
     bootstrap_method: str,
     digits: int,
     settings: dict[str, Any],
+    delong=None,
 ) -> Evaluation:
     """The :class:`Evaluation` of rows known by their summary statistics and AUCs (a stream, a cluster).
 
     The intervals are those of :func:`evaluate` for the quantities whose
-    method rests on the statistics; DeLong's intervals need the rows, so the
-    AUCs take NaN bounds named :data:`DELONG_UNAVAILABLE` unless ``plan``
-    gives them the bootstrap, whose replicates ``replicates()`` returns
-    (named ``bootstrap_method``). ``settings`` adds to the usual ones.
+    method rests on the statistics. DeLong's intervals come from
+    ``delong(names)`` when given; without it (the rows are gone) the AUCs
+    take NaN bounds named :data:`DELONG_UNAVAILABLE`. The bootstrap's
+    replicates come from ``replicates()`` (named ``bootstrap_method``).
+    ``settings`` adds to the usual ones.
     """
+
+    def unavailable(names):
+        return {
+            name: ConfidenceInterval.from_bounds(
+                values[name], np.nan, np.nan, confidence=confidence, interval_method=DELONG_UNAVAILABLE
+            )
+            for name in names
+        }
+
     values = _scores(summary, aucs)
     intervals, class_intervals = {}, {}
     if n_boot:
@@ -497,12 +508,7 @@ def evaluation_of_statistics(
             rng=rng,
             random_state=settings.get("random_state"),
             replicates=replicates,
-            delong=lambda names: {
-                name: ConfidenceInterval.from_bounds(
-                    values[name], np.nan, np.nan, confidence=confidence, interval_method=DELONG_UNAVAILABLE
-                )
-                for name in names
-            },
+            delong=unavailable if delong is None else delong,
             bootstrap_method=bootstrap_method,
         )
     settings = {

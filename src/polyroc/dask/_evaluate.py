@@ -19,9 +19,11 @@ from polyroc._summary import (
     row_losses,
 )
 from polyroc._validation import check_positive_int, check_random_state, check_real
+from polyroc.dask._delong import PlacementPlan, delong_intervals
 from polyroc.dask._ranking import (
     Axis,
     Replicates,
+    cell_offsets,
     cell_wins,
     combine_cells,
     quantile_edges,
@@ -176,7 +178,7 @@ def evaluate(
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
     transform = {"normalize_rows": bool(normalize_rows), "from_logits": bool(from_logits)}
-    offsets = _row_offsets(frame, columns) if replicates is not None else None
+    offsets = _row_offsets(frame, columns) if n_boot else None
     parts = _Partitions(frame, columns, offsets, transform)
 
     summaries = parts.compute(_summarise, replicates if resampled else None)
@@ -187,8 +189,25 @@ def evaluate(
         raise ValueError("no row of the frame has weight: the scores are undefined")
     axes = [Axis(column, m) for column in range(m)] + [Axis(None, m)]
     auc_replicates = replicates if any(name in AUC_SCORES for name in resampled) else None
-    rankings = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, None)
+    placements = None
+    if n_boot and any(plan[name] == "delong" for name in AUC_SCORES):
+        moments = summary.class_moments
+        placements = PlacementPlan.of(moments.weight, moments.rows, seed=int(rng.integers(2**63)))
+    rankings, sampled = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, None, placements)
     aucs = _aucs(rankings, m)
+    wins = np.array([ranking[0] for ranking in rankings[:m]])
+
+    def delong(names):
+        found = delong_intervals(
+            sampled,
+            placements,
+            wins,
+            aucs,
+            summary.class_moments.rows.astype(np.int64),
+            columns.classes.tolist(),
+            confidence=confidence,
+        )
+        return {name: found[name] for name in names}
 
     def drawn():
         return _replicate_scores(parts, summaries, axes, rows_per_sort, rows_per_pass, auc_replicates, n_boot)
@@ -203,6 +222,7 @@ def evaluate(
         rng=rng,
         replicates=drawn,
         bootstrap_method=POISSON_BOOTSTRAP,
+        delong=delong,
         digits=digits,
         settings={
             "random_state": random_state,
@@ -327,33 +347,69 @@ def _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass):
     return [*passes, current] if current else passes
 
 
-def _split_jobs(rows: PartitionRows, jobs, replicates):
+def _split_jobs(rows: PartitionRows, jobs, replicates, placements):
     """A partition's share of every job of a pass."""
-    return [split_by_cell(rows, job.axis, job.edges, job.groups, replicates) for job in jobs]
+    return [split_by_cell(rows, job.axis, job.edges, job.groups, replicates, placements) for job in jobs]
 
 
-def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates):
-    """(wins, class weights) of every ranking, reading the frame once per pass."""
+def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates, placements=None):
+    """(wins, class weights) of every ranking, and DeLong's sampled terms, reading the frame once per pass."""
     import dask
 
     split = dask.delayed(_split_jobs, pure=True)
     combine = dask.delayed(cell_wins, pure=True)
-    points, cells = {}, {axis: [] for axis in axes}
+    offsets_of = dask.delayed(cell_offsets, pure=True)
+    totals, tied, cells = {}, {}, {axis: [] for axis in axes}
     for jobs in _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass):
-        shares = [split(rows, jobs, replicates) for rows in parts.rows()]
-        totals, tasks = {}, []
+        shares = [split(rows, jobs, replicates, placements) for rows in parts.rows()]
+        pass_totals, pass_tied, tasks = {}, {}, []
         for j, job in enumerate(jobs):
-            if job.groups.start == 0:
-                totals[job.axis] = [share[j][0] for share in shares]
+            job_totals = [share[j][0] for share in shares]
+            if replicates is None or job.groups.start == 0:
+                pass_totals[job.axis] = job_totals
+            if placements is not None and job.groups.start == 0:
+                pass_tied[job.axis] = [share[j][2] for share in shares]
+            below = offsets_of(job_totals) if placements is not None else None
+            pieces = [share[j][1] for share in shares]
             tasks.append(
-                [combine([share[j][1][g] for share in shares], job.axis, replicates) for g in range(len(job.groups))]
+                [
+                    combine(
+                        [piece[g] for piece in pieces],
+                        job.axis,
+                        replicates,
+                        placements,
+                        None if below is None else below[2 * (job.groups.start + g)],
+                    )
+                    for g in range(len(job.groups))
+                ]
             )
-        found_totals, found_cells = dask.compute(totals, tasks)
+        found_totals, found_tied, found_cells = dask.compute(pass_totals, pass_tied, tasks)
         for axis, partition_totals in found_totals.items():
-            points[axis] = np.sum(partition_totals, axis=0)
+            totals[axis] = np.sum(partition_totals, axis=0)
+        tied.update(found_tied)
         for job, job_cells in zip(jobs, found_cells):
             cells[job.axis].extend(job_cells)
-    return [combine_cells(cells[axis], points[axis], axis) for axis in axes]
+    rankings = [combine_cells(cells[axis], totals[axis], axis) for axis in axes]
+    sampled = [cell[2] for axis in axes for cell in cells[axis] if cell[2] is not None]
+    for axis, shares in tied.items():
+        sampled.extend(_tied_terms(placements, axis, shares, totals[axis]))
+    return rankings, sampled
+
+
+def _tied_terms(placements, axis, shares, totals):
+    """DeLong terms of the sampled entries on an edge (each partition's), from the weights of every cell."""
+    below = np.cumsum(totals, axis=0) - totals
+    found = []
+    for edges, ids, codes, weights in shares:
+        for edge in np.unique(edges):
+            at = edges == edge
+            cell = 2 * int(edge) + 1
+            found.append(
+                placements.point_terms(
+                    axis, ids[at], codes[at], None if weights is None else weights[at], below[cell], totals[cell]
+                )
+            )
+    return found
 
 
 def _aucs(rankings, m) -> dict:
@@ -380,7 +436,7 @@ def _replicate_scores(parts, summaries, axes, rows_per_sort, rows_per_pass, repl
     }
     m = axes[0].n_classes
     if replicates is not None:
-        rankings = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates)
+        rankings, _ = _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates)
         per_replicate = [
             _aucs([(wins[..., r], support[..., r]) for wins, support in rankings], m) for r in range(n_boot)
         ]
