@@ -107,7 +107,7 @@ def main():
         )
         with (
             LocalCluster(
-                n_workers=2, threads_per_worker=1, memory_limit=args.memory_limit, dashboard_address=None
+                n_workers=2, threads_per_worker=1, memory_limit=args.memory_limit, dashboard_address=":0"
             ) as cluster,
             Client(cluster) as client,
         ):

@@ -32,7 +32,7 @@ CLASSES = ["ant", "bee", "cat", "dog", "eel"]
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with Client(cluster) as connected:
             yield connected
 
@@ -347,3 +347,43 @@ def test_delong_spread_of_large_classes_from_a_sample(client, monkeypatch):
         # half-width error of a variance estimated from about 600 rows per large class: a few percent
         assert abs(width / exact_width - 1) < 0.15, (name, width, exact_width)
         assert mine.low != exact.low
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"search": "lattice", "resolution": 12, "metric": "f1_macro"},
+        {"search": "random", "n_samples": 3000, "random_state": 4, "metric": "balanced_accuracy"},
+        {"resolution": 9, "metric": "matthews_corrcoef", "domain": "box", "tie_break": "first"},
+    ],
+)
+def test_tuning_equals_the_in_memory_search(client, options):
+    from polyroc.dask import tune_thresholds
+    from polyroc.thresholds import tune_thresholds as tune_in_memory
+
+    table = scored_rows(n=700, m=4, seed=40)
+    frame = uneven_frame(table, [0, 0, 250, 251])
+    found = tune_thresholds(frame, sample_weight_col="w", return_surface=True, **options)
+    expected = tune_in_memory(
+        table["label"].to_numpy(),
+        table[CLASSES[:4]].to_numpy(),
+        labels=CLASSES[:4],
+        sample_weight=table["w"].to_numpy(),
+        return_surface=True,
+        **options,
+    )
+    np.testing.assert_array_equal(found.best_threshold, expected.best_threshold)
+    assert found.best_score == pytest.approx(expected.best_score, rel=1e-12)
+    assert found.argmax_score == pytest.approx(expected.argmax_score, rel=1e-12)
+    assert found.n_thresholds == expected.n_thresholds
+    np.testing.assert_array_equal(found.thresholds, expected.thresholds)
+    np.testing.assert_allclose(found.scores, expected.scores, rtol=1e-12, atol=1e-12)
+    assert found.settings["engine"] == "dask" and found.settings["search"] == expected.settings["search"]
+
+
+def test_tuning_refuses_the_coordinate_search():
+    from polyroc.dask import tune_thresholds
+
+    frame = dd.from_pandas(scored_rows(n=30, m=3, seed=1), npartitions=2)
+    with pytest.raises(ValueError, match="search"):
+        tune_thresholds(frame, sample_weight_col="w", search="coordinate")

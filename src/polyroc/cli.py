@@ -381,7 +381,7 @@ def _evaluate_on_dask(args):
             workers = args.workers or os.cpu_count() or 1
             cluster = stack.enter_context(
                 LocalCluster(
-                    n_workers=workers, threads_per_worker=1, dashboard_address=None, silence_logs=logging.ERROR
+                    n_workers=workers, threads_per_worker=1, dashboard_address=":0", silence_logs=logging.ERROR
                 )
             )
             stack.enter_context(Client(cluster))

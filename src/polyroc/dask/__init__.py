@@ -9,5 +9,6 @@ Nothing in the rest of polyroc imports dask.
 
 from polyroc.dask._evaluate import evaluate
 from polyroc.dask._files import read_score_files
+from polyroc.dask._tuning import tune_thresholds
 
-__all__ = ["evaluate", "read_score_files"]
+__all__ = ["evaluate", "read_score_files", "tune_thresholds"]

@@ -1,0 +1,188 @@
+"""``polyroc.dask.tune_thresholds``: simplex thresholds tuned on a dask DataFrame from summed confusion counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from polyroc._counts import confusion_counts, threshold_counts
+from polyroc._validation import THRESHOLD_DOMAINS, ScoredTargets, check_option, check_random_state
+from polyroc.counts import metric_name
+from polyroc.dask._evaluate import _is_dask_frame, _Partitions
+from polyroc.dask._rows import PartitionRows, frame_columns
+from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, iter_batches, resolve_search
+from polyroc.thresholds.samplers import barycentre
+from polyroc.thresholds.search import checked_metric
+from polyroc.thresholds.tuning import TIE_BREAKS, TuningResult, _search_batches, _warn_undefined
+
+__all__ = ["tune_thresholds"]
+
+#: Partition results summed by one task of the tree reduction.
+FAN_IN = 8
+
+
+def _candidate_counts(rows: PartitionRows, classes, search, resolution, n_samples, domain, seed):
+    """(thresholds, counts) of every candidate on one partition, as the in-memory search counts them."""
+    if rows.size == 0:
+        return None
+    targets = ScoredTargets(rows.codes.astype(np.intp), rows.scores, classes, rows.weights)
+    rng = None if seed is None else np.random.default_rng(seed)
+    batches = list(iter_batches(targets, search, resolution, n_samples, domain, rng))
+    return np.concatenate([t for t, _ in batches]), np.concatenate([c for _, c in batches])
+
+
+def _rule_counts(rows: PartitionRows, threshold):
+    """Confusion counts of argmax and of the rule of ``threshold``, (2, m, m)."""
+    m = rows.scores.shape[1]
+    if rows.size == 0:
+        return np.zeros((2, m, m))
+    argmax = confusion_counts(rows.codes, np.argmax(rows.scores, axis=1), m, rows.weights)
+    rule = threshold_counts(rows.codes, rows.scores, threshold[None, :], rows.weights)[0]
+    return np.stack([argmax, rule]).astype(np.float64)
+
+
+def _added(found):
+    """Sum of partition results, None for an empty partition; a (thresholds, counts) pair keeps its thresholds."""
+    found = [item for item in found if item is not None]
+    if not found:
+        return None
+    if isinstance(found[0], tuple):
+        return found[0][0], np.sum([item[1] for item in found], axis=0)
+    return np.sum(found, axis=0)
+
+
+def _tree_sum(tasks):
+    """One delayed sum of delayed partition results, by a tree of :data:`FAN_IN`-way sums on the workers."""
+    import dask
+
+    add = dask.delayed(_added, pure=True)
+    while len(tasks) > 1:
+        tasks = [add(tasks[start : start + FAN_IN]) for start in range(0, len(tasks), FAN_IN)]
+    return tasks[0]
+
+
+def tune_thresholds(
+    frame: Any,
+    *,
+    label_col: str = "label",
+    score_cols: list[str] | None = None,
+    sample_weight_col: str | None = None,
+    metric: str | Callable = "f1_macro",
+    search: str = "auto",
+    resolution: int | None = None,
+    n_samples: int | None = None,
+    domain: str = "simplex",
+    tie_break: str = "closest",
+    random_state: int | np.random.Generator | None = None,
+    return_surface: bool = False,
+) -> TuningResult:
+    """Tune the rule argmax(p - tau) on a dask DataFrame, as :func:`polyroc.thresholds.tune_thresholds` does.
+
+    Every partition counts the candidate thresholds exactly as the in-memory
+    search does (the lattice's dominance counting, or the brute force of
+    random thresholds drawn from the same seed), and the (candidates, m, m)
+    counts are summed over partitions by a tree of sums on the workers, so
+    the counts, and the best threshold, are those of the concatenated rows.
+    The reported scores are those of the returned rule and of argmax,
+    counted in one more pass.
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        Scored rows, as :func:`polyroc.dask.evaluate` reads them.
+    label_col, score_cols, sample_weight_col
+        The columns, as :func:`polyroc.dask.evaluate`.
+    metric : str or callable, default="f1_macro"
+        As :func:`polyroc.thresholds.tune_thresholds`.
+    search : {"auto", "lattice", "random"}, default="auto"
+        ``"auto"``: the lattice if ``resolution`` is given, random
+        thresholds if ``n_samples`` is, else the lattice for at most 4
+        classes and random thresholds above. The coordinate ascent is not
+        offered: its exact line searches sort every row along each line.
+    resolution, n_samples, domain, tie_break, return_surface
+        As :func:`polyroc.thresholds.tune_thresholds`.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the random thresholds; an integer draws the same thresholds
+        as the in-memory search with that seed.
+
+    Returns
+    -------
+    TuningResult
+        ``settings["engine"]`` is ``"dask"``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad frame or columns (as :func:`polyroc.dask.evaluate`), an
+        unknown option, metric or search (``"coordinate"`` included), or the
+        option errors of :func:`polyroc.thresholds.tune_thresholds`.
+
+    Warns
+    -----
+    polyroc.exceptions.UndefinedMetricWarning
+        When the metric is NaN at some thresholds.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> table = pd.DataFrame({"a": [.5, .4, .3, .2, .3, .2], "b": [.4, .45, .6, .5, .2, .45],
+    ...                       "c": [.1, .15, .1, .3, .5, .35], "label": list("aabbcc")})
+    >>> result = tune_thresholds(dd.from_pandas(table, npartitions=2), resolution=20)
+    >>> result.argmax_score, result.best_score, result.best_threshold.round(2).tolist()
+    (0.6666666666666666, 1.0, [0.35, 0.4, 0.25])
+    """
+    import dask
+
+    if not _is_dask_frame(frame):
+        raise TypeError(f"frame must be a dask DataFrame, got {type(frame).__name__}")
+    check_option("search", search, ("auto", "lattice", "random"))
+    check_option("domain", domain, THRESHOLD_DOMAINS)
+    check_option("tie_break", tie_break, TIE_BREAKS)
+    objective = checked_metric(metric)
+    columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
+    m = columns.n_classes
+    if search == "auto":
+        search = "lattice" if resolution is not None else "random" if n_samples is not None else None
+        search = search or ("lattice" if m <= AUTO_LATTICE_MAX_CLASSES else "random")
+    resolution, n_samples = resolve_search(search, resolution, n_samples, m, domain)
+    seed = None
+    if search == "random":
+        rng = check_random_state(random_state)
+        seed = random_state if isinstance(random_state, (int, np.integer)) else int(rng.integers(2**63))
+    parts = _Partitions(frame[columns.read], columns, None)
+    classes = np.arange(m)
+    count = dask.delayed(_candidate_counts, pure=True)
+    candidates = [count(rows, classes, search, resolution, n_samples, domain, seed) for rows in parts.rows()]
+    found = _tree_sum(candidates).compute()
+    if found is None:
+        raise ValueError("the frame has no rows")
+    thresholds, counts = found
+    best, n_thresholds, n_nan, surface = _search_batches([(thresholds, counts)], objective, tie_break, return_surface)
+    _warn_undefined(metric_name(metric), n_nan, n_thresholds)
+    rules = dask.delayed(_rule_counts, pure=True)
+    argmax_counts, rule_counts = _tree_sum([rules(rows, best) for rows in parts.rows()]).compute()
+    best_score = float(objective(rule_counts[None])[0])
+    argmax_value = float(objective(argmax_counts[None])[0])
+    if argmax_value > best_score or np.isnan(best_score):
+        best, best_score = barycentre(m, domain=domain), argmax_value
+    return TuningResult(
+        best_threshold=best,
+        best_score=best_score,
+        argmax_score=argmax_value,
+        classes=columns.classes,
+        metric=metric_name(metric),
+        n_thresholds=n_thresholds,
+        thresholds=None if surface is None else surface[0],
+        scores=None if surface is None else surface[1],
+        settings={
+            "search": search,
+            "domain": domain,
+            "tie_break": tie_break,
+            "resolution": resolution,
+            "n_samples": n_samples,
+            "random_state": random_state,
+            "engine": "dask",
+        },
+    )
