@@ -387,3 +387,41 @@ def test_tuning_refuses_the_coordinate_search():
     frame = dd.from_pandas(scored_rows(n=30, m=3, seed=1), npartitions=2)
     with pytest.raises(ValueError, match="search"):
         tune_thresholds(frame, sample_weight_col="w", search="coordinate")
+
+
+@pytest.mark.parametrize(
+    ("drop_intermediate", "weights"),
+    [(True, None), (True, "integer"), (False, None), (False, "fractional")],
+)
+def test_roc_curves_equal_the_in_memory_curves(client, drop_intermediate, weights):
+    """Every point, with ties on the cut points; dropping collinear points is compared on exact sums only
+    (with fractional weights a second difference that is 0 in one order of summation can be 1e-17 in another)."""
+    from polyroc.curves import ovr_roc_curve as in_memory_curves
+    from polyroc.dask import ovr_roc_curve
+
+    weighted = weights is not None
+    table = scored_rows(n=800, m=4, seed=50, weighted=weighted)
+    if weights == "integer":
+        table["w"] = np.round(table["w"])
+    by_class = table.sort_values("label", kind="stable").reset_index(drop=True)
+    classes = CLASSES[:4]
+    found = ovr_roc_curve(
+        uneven_frame(by_class, [0, 0, 5, 300]),
+        sample_weight_col="w" if weighted else None,
+        drop_intermediate=drop_intermediate,
+        rows_per_sort=90,
+        rows_per_pass=700,
+    )
+    expected = in_memory_curves(
+        by_class["label"].to_numpy(),
+        by_class[classes].to_numpy(),
+        labels=classes,
+        sample_weight=by_class["w"].to_numpy() if weighted else None,
+        drop_intermediate=drop_intermediate,
+    )
+    for name in ("fpr", "tpr", "thresholds"):
+        for mine, theirs in zip(getattr(found, name), getattr(expected, name)):
+            np.testing.assert_allclose(mine, theirs, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(getattr(found, f"micro_{name}"), getattr(expected, f"micro_{name}"), rtol=1e-12)
+    np.testing.assert_allclose(found.auc, expected.auc, rtol=1e-12)
+    assert found.micro_auc == pytest.approx(expected.micro_auc, rel=1e-12)

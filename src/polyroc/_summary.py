@@ -253,8 +253,8 @@ def summary_evaluation(
     return Evaluation(
         classes=tuple(classes.tolist()),
         confusion_matrix=summary.counts if summary.weighted else summary.counts.astype(np.int64),
-        report=metrics.report_of_counts(summary.counts, names, output_dict=True, **report_options),
-        report_text=metrics.report_of_counts(summary.counts, names, digits=digits, **report_options),
+        report=metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
+        report_text=metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
         scores=values,
         intervals=intervals,
         class_intervals=class_intervals,

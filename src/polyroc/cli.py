@@ -385,9 +385,9 @@ def _evaluate_on_dask(args):
                 )
             )
             stack.enter_context(Client(cluster))
-        if not args.quiet:
-            _say(f"polyroc evaluate: evaluating {frame.npartitions} files on dask")
-        result = evaluate(frame, **options)
+        with _showing_progress(args) as display:
+            display.step(f"evaluating {frame.npartitions} files on dask")
+            result = evaluate(frame, **options)
     print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
     print()
     print(result.to_text())

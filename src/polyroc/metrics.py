@@ -1309,14 +1309,14 @@ def classification_report(
     return _report_of_tables(names, tables, support, micro_is_accuracy, zero_division, digits, output_dict)
 
 
-def report_of_counts(counts, names, *, weighted: bool, digits: int = 2, output_dict: bool = False, zero_division=0.0):
+def _report_of_counts(counts, names, *, weighted: bool, digits: int = 2, output_dict: bool = False, zero_division=0.0):
     """:func:`classification_report` of the rows whose confusion counts (m, m) are ``counts``.
 
     ``weighted`` says whether the counts are sums of sample weights (float
     supports) or row counts (integer supports, as scikit-learn's unless no
     row is right).
 
-    >>> print(report_of_counts(np.array([[1, 0], [1, 2]]), ["a", "b"], weighted=False).splitlines()[2])
+    >>> print(_report_of_counts(np.array([[1, 0], [1, 2]]), ["a", "b"], weighted=False).splitlines()[2])
                a       0.50      1.00      0.67         1
     """
     counts = np.asarray(counts)

@@ -7,8 +7,9 @@ score files into one frame, checking that every file has the same columns.
 Nothing in the rest of polyroc imports dask.
 """
 
+from polyroc.dask._curves import ovr_roc_curve
 from polyroc.dask._evaluate import evaluate
 from polyroc.dask._files import read_score_files
 from polyroc.dask._tuning import tune_thresholds
 
-__all__ = ["evaluate", "read_score_files", "tune_thresholds"]
+__all__ = ["evaluate", "ovr_roc_curve", "read_score_files", "tune_thresholds"]

@@ -12,6 +12,7 @@ import numpy as np
 
 from polyroc import metrics
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._progress import task
 from polyroc._summary import (
     SummaryStatistics,
     class_scores,
@@ -287,11 +288,17 @@ def _summarise(rows: PartitionRows, replicates) -> dict:
     else:
         summary = SummaryStatistics.empty(m)
     summary.weighted = rows.weights is not None
-    samples = [sample_values(Axis(column, m).entries(rows)[0], SAMPLE_SIZE) for column in [*range(m), None]]
-    found = {"summary": summary, "samples": samples, "size": rows.size}
+    found = {"summary": summary, **ranking_samples(rows)}
     if replicates is not None:
         found["replicates"] = _replicate_sums(rows, losses, replicates)
     return found
+
+
+def ranking_samples(rows: PartitionRows) -> dict:
+    """A partition's size and a sample of each ranking's scores (the score columns, then the raveled cells)."""
+    m = rows.scores.shape[1]
+    axes = [Axis(column, m) for column in [*range(m), None]]
+    return {"samples": [sample_values(axis.entries(rows)[0], SAMPLE_SIZE) for axis in axes], "size": rows.size}
 
 
 def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict:
@@ -352,18 +359,35 @@ def _split_jobs(rows: PartitionRows, jobs, replicates, placements):
     return [split_by_cell(rows, job.axis, job.edges, job.groups, replicates, placements) for job in jobs]
 
 
-def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates, placements=None):
-    """(wins, class weights) of every ranking, and DeLong's sampled terms, reading the frame once per pass."""
+@dataclass
+class _CellResults:
+    """What the passes over the frame found, per ranking: cell weights, open-cell results, edges, sampled ties."""
+
+    totals: dict
+    cells: dict
+    edges: dict
+    tied: dict
+
+
+def _cell_passes(parts, axes, summaries, rows_per_sort, rows_per_pass, reduce, replicates=None, placements=None):
+    """``reduce(pieces, axis, replicates, placements, below)`` of every open cell of every ranking, pass by pass.
+
+    ``below`` is the weight of each code in the cells below the open cell
+    (given only with ``placements``). The frame is read once per pass.
+    """
     import dask
 
     split = dask.delayed(_split_jobs, pure=True)
-    combine = dask.delayed(cell_wins, pure=True)
+    combine = dask.delayed(reduce, pure=True)
     offsets_of = dask.delayed(cell_offsets, pure=True)
-    totals, tied, cells = {}, {}, {axis: [] for axis in axes}
-    for jobs in _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass):
+    found = _CellResults({}, {axis: [] for axis in axes}, {}, {})
+    passes = _ranking_jobs(axes, summaries, rows_per_sort, rows_per_pass)
+    work = task("passes over the frame", len(passes))
+    for jobs in passes:
         shares = [split(rows, jobs, replicates, placements) for rows in parts.rows()]
         pass_totals, pass_tied, tasks = {}, {}, []
         for j, job in enumerate(jobs):
+            found.edges[job.axis] = job.edges
             job_totals = [share[j][0] for share in shares]
             if replicates is None or job.groups.start == 0:
                 pass_totals[job.axis] = job_totals
@@ -385,14 +409,21 @@ def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates, 
             )
         found_totals, found_tied, found_cells = dask.compute(pass_totals, pass_tied, tasks)
         for axis, partition_totals in found_totals.items():
-            totals[axis] = np.sum(partition_totals, axis=0)
-        tied.update(found_tied)
+            found.totals[axis] = np.sum(partition_totals, axis=0)
+        found.tied.update(found_tied)
         for job, job_cells in zip(jobs, found_cells):
-            cells[job.axis].extend(job_cells)
-    rankings = [combine_cells(cells[axis], totals[axis], axis) for axis in axes]
-    sampled = [cell[2] for axis in axes for cell in cells[axis] if cell[2] is not None]
-    for axis, shares in tied.items():
-        sampled.extend(_tied_terms(placements, axis, shares, totals[axis]))
+            found.cells[job.axis].extend(job_cells)
+        work.advance()
+    return found
+
+
+def _rankings(parts, axes, summaries, rows_per_sort, rows_per_pass, replicates, placements=None):
+    """(wins, class weights) of every ranking, and DeLong's sampled terms."""
+    found = _cell_passes(parts, axes, summaries, rows_per_sort, rows_per_pass, cell_wins, replicates, placements)
+    rankings = [combine_cells(found.cells[axis], found.totals[axis], axis) for axis in axes]
+    sampled = [cell[2] for axis in axes for cell in found.cells[axis] if cell[2] is not None]
+    for axis, shares in found.tied.items():
+        sampled.extend(_tied_terms(placements, axis, shares, found.totals[axis]))
     return rankings, sampled
 
 

@@ -222,6 +222,23 @@ def cell_wins(pieces, axis: Axis, replicates=None, placements=None, below=None):
     return np.concatenate(totals, axis=1), np.concatenate(wins, axis=1), None
 
 
+def cell_runs(pieces, axis: Axis, replicates=None, placements=None, below=None):
+    """The distinct scores of one open cell, ascending, with the weight of the positive code and of the others.
+
+    Returns ``(scores, positives, negatives)``; the other arguments are those
+    of :func:`cell_wins` and are not used.
+    """
+    values = np.concatenate([piece.values for piece in pieces])
+    codes = np.concatenate([piece.codes for piece in pieces])
+    weights = np.concatenate([piece.weights for piece in pieces]) if pieces[0].weights is not None else None
+    distinct, inverse = np.unique(values, return_inverse=True)
+    w = np.ones(values.size) if weights is None else weights
+    positive = codes == axis.positive
+    positives = np.bincount(inverse, weights=np.where(positive, w, 0.0), minlength=distinct.size)
+    negatives = np.bincount(inverse, weights=np.where(positive, 0.0, w), minlength=distinct.size)
+    return distinct, positives, negatives
+
+
 def combine_cells(open_cells, totals, axis: Axis):
     """Wins of the positive class over each code on the whole axis, from every cell, in score order.
 
