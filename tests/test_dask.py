@@ -168,7 +168,7 @@ def test_poisson_bootstrap_replicate_equals_a_weighted_in_memory_evaluation():
     columns = frame_columns(table.columns, "label")
     parts = _Partitions(frame, columns, np.array([0, 100, 200]))
     replicates = Replicates(123, np.arange(3))
-    summaries = parts.compute(_summarise, replicates)
+    summaries = parts.compute(_summarise, replicates, parts.sample_size)
     axes = [Axis(k, 3) for k in range(3)] + [Axis(None, 3)]
     drawn = _replicate_scores(parts, summaries, axes, 50, 10**8, replicates, 3)
     multiplicities = poisson_multiplicities(123, np.arange(300, dtype=np.uint64), np.arange(3))

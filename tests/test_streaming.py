@@ -214,10 +214,13 @@ ACCUMULATORS = {
     "loss": lambda: LossAccumulator(LABELS, k=2),
     "ranking": lambda: RankingAccumulator(LABELS),
     "binned": lambda: RankingAccumulator(LABELS, cutoffs=5),
+    "evaluation": lambda: EvaluationAccumulator(LABELS),
 }
 
 
 def stored_arrays(accumulator):
+    if isinstance(accumulator, EvaluationAccumulator):
+        return [accumulator.summary.counts, *stored_arrays(accumulator.ranking)]
     if isinstance(accumulator, ConfusionAccumulator):
         return [accumulator.counts]
     if isinstance(accumulator, RankingAccumulator) and accumulator.binned:
@@ -228,7 +231,10 @@ def stored_arrays(accumulator):
 
 
 def assert_same_values(a, b):
-    if isinstance(a, dict):
+    if isinstance(a, polyroc.Evaluation):
+        assert_same_values(a.scores, b.scores)
+        np.testing.assert_array_equal(a.confusion_matrix, b.confusion_matrix)
+    elif isinstance(a, dict):
         assert a.keys() == b.keys()
         for name in a:
             assert_same_values(a[name], b[name])

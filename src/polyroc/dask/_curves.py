@@ -100,7 +100,7 @@ def ovr_roc_curve(
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
     m = columns.n_classes
     parts = _Partitions(frame[columns.read], columns, None, {"require_simplex": False})
-    summaries = parts.compute(ranking_samples)
+    summaries = parts.compute(ranking_samples, parts.sample_size)
     axes = [Axis(column, m) for column in range(m)] + ([Axis(None, m)] if micro else [])
     found = _cell_passes(parts, axes, summaries, rows_per_sort, rows_per_pass, cell_runs)
     curves = [roc_points(*_binary_counts(found, axis), drop_intermediate) for axis in axes]

@@ -39,8 +39,11 @@ __all__ = ["POISSON_BOOTSTRAP", "evaluate"]
 
 POISSON_BOOTSTRAP = "Poisson bootstrap (percentile)"
 
-#: Sample of each partition's scores per ranking, for the cut points (in total, spread over the partitions).
-SAMPLE_SIZE = 100_000
+#: Scores of each ranking sampled for its cut points, in all (spread over the partitions) ...
+SAMPLE_SIZE = 200_000
+
+#: ... but at least this many from each partition.
+PARTITION_SAMPLE = 1_000
 
 
 def _is_dask_frame(frame) -> bool:
@@ -182,7 +185,7 @@ def evaluate(
     offsets = _row_offsets(frame, columns) if n_boot else None
     parts = _Partitions(frame, columns, offsets, transform)
 
-    summaries = parts.compute(_summarise, replicates if resampled else None)
+    summaries = parts.compute(_summarise, replicates if resampled else None, parts.sample_size)
     summary = summaries[0]["summary"]
     for other in summaries[1:]:
         summary = summary.merged(other["summary"])
@@ -253,33 +256,39 @@ class _Partitions:
         self.offsets = offsets
         self.transform = transform
 
-    def rows(self):
-        """One delayed :class:`PartitionRows` per partition."""
+    @property
+    def sample_size(self) -> int:
+        """Scores of each ranking sampled from each partition for the cut points."""
+        return max(PARTITION_SAMPLE, SAMPLE_SIZE // self.frame.npartitions)
+
+    def rows(self, validate: bool = False):
+        """One delayed :class:`PartitionRows` per partition (checked with ``validate``, else taken as checked)."""
         import dask
 
         load = dask.delayed(_load, pure=True)
         offsets = self.offsets if self.offsets is not None else [None] * self.frame.npartitions
         return [
-            load(part, self.columns, i, offsets[i], self.transform) for i, part in enumerate(self.frame.to_delayed())
+            load(part, self.columns, i, offsets[i], self.transform, validate)
+            for i, part in enumerate(self.frame.to_delayed())
         ]
 
     def compute(self, function, *args):
-        """``function(rows, *args)`` of every partition, computed."""
+        """``function(rows, *args)`` of every partition, its rows checked, computed."""
         import dask
 
-        task = dask.delayed(function, pure=True)
-        return list(dask.compute(*[task(rows, *args) for rows in self.rows()]))
+        work = dask.delayed(function, pure=True)
+        return list(dask.compute(*[work(rows, *args) for rows in self.rows(validate=True)]))
 
 
-def _load(part, columns: FrameColumns, index: int, offset, transform) -> PartitionRows:
-    rows = partition_rows(part, columns, f"partition {index}", transform)
+def _load(part, columns: FrameColumns, index: int, offset, transform, validate) -> PartitionRows:
+    rows = partition_rows(part, columns, f"partition {index}", transform, validate)
     if offset is not None:
         ids = np.arange(offset, offset + rows.size, dtype=np.uint64)
         rows = PartitionRows(rows.codes, rows.scores, rows.weights, ids, rows.score_dtype)
     return rows
 
 
-def _summarise(rows: PartitionRows, replicates) -> dict:
+def _summarise(rows: PartitionRows, replicates, sample_size: int) -> dict:
     """A partition's summary statistics, ranking samples and (with replicates) replicate counts and losses."""
     m = rows.scores.shape[1]
     losses = row_losses(rows.codes, rows.scores, metrics._machine_epsilon(rows.score_dtype))
@@ -288,17 +297,17 @@ def _summarise(rows: PartitionRows, replicates) -> dict:
     else:
         summary = SummaryStatistics.empty(m)
     summary.weighted = rows.weights is not None
-    found = {"summary": summary, **ranking_samples(rows)}
+    found = {"summary": summary, **ranking_samples(rows, sample_size)}
     if replicates is not None:
         found["replicates"] = _replicate_sums(rows, losses, replicates)
     return found
 
 
-def ranking_samples(rows: PartitionRows) -> dict:
+def ranking_samples(rows: PartitionRows, sample_size: int) -> dict:
     """A partition's size and a sample of each ranking's scores (the score columns, then the raveled cells)."""
     m = rows.scores.shape[1]
     axes = [Axis(column, m) for column in [*range(m), None]]
-    return {"samples": [sample_values(axis.entries(rows)[0], SAMPLE_SIZE) for axis in axes], "size": rows.size}
+    return {"samples": [sample_values(axis.entries(rows)[0], sample_size) for axis in axes], "size": rows.size}
 
 
 def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict:

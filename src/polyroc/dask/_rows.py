@@ -106,11 +106,15 @@ def _as_int(name):
         return name
 
 
-def partition_rows(frame, columns: FrameColumns, where: str, transform: dict | None = None) -> PartitionRows:
+def partition_rows(
+    frame, columns: FrameColumns, where: str, transform: dict | None = None, validate: bool = True
+) -> PartitionRows:
     """The checked numpy rows of a pandas partition; ValueError/TypeError naming ``where`` and the row.
 
     ``transform`` holds the ``normalize_rows`` and ``from_logits`` options of
-    :func:`polyroc._validation.check_score_matrix`.
+    :func:`polyroc._validation.check_score_matrix`. With ``validate=False``
+    (a partition already checked) untransformed floating scores keep their
+    dtype and the values are not checked again.
     """
     raw = frame[list(columns.score_cols)]
     non_numeric = [name for name, dtype in raw.dtypes.items() if getattr(dtype, "kind", "O") not in "biuf"]
@@ -118,19 +122,26 @@ def partition_rows(frame, columns: FrameColumns, where: str, transform: dict | N
         raise TypeError(f"{where}: score columns {non_numeric} are not numeric (dtype {raw.dtypes[non_numeric[0]]})")
     values = raw.to_numpy()
     codes = label_codes(frame[columns.label_col].to_numpy(), columns.classes, where)
+    if not validate and not any((transform or {}).values()):
+        scores = values if values.dtype.kind == "f" else values.astype(np.float64)
+        weights = None if columns.weight_col is None else frame[columns.weight_col].to_numpy().astype(np.float64)
+        return PartitionRows(codes, scores, weights, _row_ids(frame, columns, where), values.dtype)
     try:
         shape = (0, columns.n_classes)
         scores = check_score_matrix(values, **(transform or {})) if values.shape[0] else np.zeros(shape)
         weights = None if columns.weight_col is None else _partition_weights(frame[columns.weight_col])
     except (ValueError, TypeError) as error:
         raise type(error)(f"{where}: {error}") from None
-    row_ids = None
-    if columns.row_id_col is not None:
-        row_ids = frame[columns.row_id_col].to_numpy()
-        if row_ids.dtype.kind not in "iu":
-            raise TypeError(f"{where}: row_id_col {columns.row_id_col!r} must hold integers, got dtype {row_ids.dtype}")
-        row_ids = row_ids.astype(np.uint64)
-    return PartitionRows(codes, scores, weights, row_ids, values.dtype)
+    return PartitionRows(codes, scores, weights, _row_ids(frame, columns, where), values.dtype)
+
+
+def _row_ids(frame, columns: FrameColumns, where: str) -> np.ndarray | None:
+    if columns.row_id_col is None:
+        return None
+    row_ids = frame[columns.row_id_col].to_numpy()
+    if row_ids.dtype.kind not in "iu":
+        raise TypeError(f"{where}: row_id_col {columns.row_id_col!r} must hold integers, got dtype {row_ids.dtype}")
+    return row_ids.astype(np.uint64)
 
 
 def _partition_weights(column) -> np.ndarray:

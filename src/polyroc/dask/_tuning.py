@@ -154,7 +154,8 @@ def tune_thresholds(
     parts = _Partitions(frame[columns.read], columns, None)
     classes = np.arange(m)
     count = dask.delayed(_candidate_counts, pure=True)
-    candidates = [count(rows, classes, search, resolution, n_samples, domain, seed) for rows in parts.rows()]
+    checked = parts.rows(validate=True)
+    candidates = [count(rows, classes, search, resolution, n_samples, domain, seed) for rows in checked]
     found = _tree_sum(candidates).compute()
     if found is None:
         raise ValueError("the frame has no rows")
@@ -162,7 +163,7 @@ def tune_thresholds(
     best, n_thresholds, n_nan, surface = _search_batches([(thresholds, counts)], objective, tie_break, return_surface)
     _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     rules = dask.delayed(_rule_counts, pure=True)
-    argmax_counts, rule_counts = _tree_sum([rules(rows, best) for rows in parts.rows()]).compute()
+    argmax_counts, rule_counts = _tree_sum([rules(rows, best) for rows in checked]).compute()
     best_score = float(objective(rule_counts[None])[0])
     argmax_value = float(objective(argmax_counts[None])[0])
     if argmax_value > best_score or np.isnan(best_score):
