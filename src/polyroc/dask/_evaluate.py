@@ -76,9 +76,10 @@ def evaluate(
     AUCs come from exact pairwise wins, each score column (and the raveled
     cells, for the micro average) being cut into score ranges at sample
     quantiles, its rows moved to one task per range and sorted there
-    (:mod:`polyroc.dask._ranking`). The frame is read once for the counts and
+    (:mod:`polyroc.dask._ranking`). The frame is read once for the counts,
     once per pass of the rankings (a pass moves at most ``rows_per_pass``
-    entries); persist it first if it fits in the cluster's memory.
+    entries) and, when intervals are asked for, once for the partitions'
+    lengths; persist it first if it fits in the cluster's memory.
 
     It runs on the current dask scheduler: a ``distributed.Client`` if one
     is active, else dask's default. A worker lost during the computation
@@ -107,14 +108,16 @@ def evaluate(
     from_logits : bool, default=False
         Map the rows (logits) through softmax before evaluating.
     ci : {"auto", "analytic", "bayes", "bootstrap"} or mapping, default="auto"
-        As in :func:`polyroc.evaluate`, except that the bootstrap is the
+        As in :func:`polyroc.evaluate`, with two differences. DeLong's
+        variance takes the exact placement of every row, but for a class of
+        more than 100,000 rows the spread of its rows' influences is
+        estimated from a sample of 100,000 of them (chosen by a hash of the
+        row id; the interval's method says so); up to that size the
+        intervals are those of :func:`polyroc.evaluate`. The bootstrap is the
         Poisson bootstrap (each row enters each replicate a Poisson(1) number
-        of times, drawn from its id and the seed; not stratified by class)
-        and that DeLong's variance is not available, so the AUCs' intervals
-        are NaN (method ``"none: ..."``) unless they take the bootstrap
-        (``ci="bootstrap"``, or a mapping). The Poisson bootstrap of the AUCs
-        sorts each range of rows with a batch of replicate weights: its cost
-        grows as rows x classes x ``n_boot``.
+        of times, drawn from its id and the seed; not stratified by class);
+        for the AUCs it sorts each range of rows with a batch of replicate
+        weights, so its cost grows as rows x classes x ``n_boot``.
     n_boot : int, default=1000
         Replicates of the bootstrap and draws of the posterior; 0 for no
         interval.
