@@ -283,6 +283,11 @@ def ovr_roc_curve(
     per_class = [roc_points(*class_counts, drop_intermediate) for class_counts in counts]
     micro = roc_points(*micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
     _warn_undefined(classes, support, "ROC curve")
+    return roc_curves_result(classes, per_class, micro, drop_intermediate)
+
+
+def roc_curves_result(classes, per_class, micro, drop_intermediate, settings=None) -> OvrRocCurves:
+    """:class:`OvrRocCurves` of per-class (fpr, tpr, thresholds) and the micro curve (or three None), with areas."""
     fpr, tpr, thresholds = zip(*per_class)
     return OvrRocCurves(
         classes=classes,
@@ -295,6 +300,7 @@ def ovr_roc_curve(
         micro_thresholds=micro[2],
         micro_auc=np.nan if micro[0] is None else trapezoid_area(micro[0], micro[1]),
         drop_intermediate=drop_intermediate,
+        settings={} if settings is None else settings,
     )
 
 

@@ -421,35 +421,27 @@ def evaluate(
     losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in _ranking_scores(y_labels, scores, classes, weights).items()}
-    values = _scores(summary, ranking)
-    intervals, class_intervals = {}, {}
-    if n_boot:
-        sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
-        intervals, class_intervals = _intervals(
-            {name: plan[name] for name in (*values, *CLASS_SCORES)},
-            summary,
-            values,
-            classes.tolist(),
-            confidence=confidence,
-            n_boot=n_boot,
-            rng=rng,
-            random_state=random_state,
-            replicates=lambda: _bootstrap_replicates(y_idx, scores, weights, losses, n_boot, rng),
-            delong=lambda quantities: delong_intervals(
-                quantities, sample, values, classes.tolist(), confidence=confidence
-            ),
-        )
-    settings = {
-        "n_boot": n_boot,
-        "confidence": confidence,
-        "random_state": random_state,
-        "ci": ci if isinstance(ci, str) else dict(ci),
-        "interval_methods": {name: interval.method for name, interval in intervals.items()},
-        "normalize_rows": normalize_rows,
-        "from_logits": from_logits,
-    }
-    restored = dataclasses.replace(summary, counts=scale.restore(summary.counts))
-    return summary_evaluation(restored, classes, values, intervals, class_intervals, settings=settings, digits=digits)
+    sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
+    return evaluation_of_statistics(
+        summary,
+        classes,
+        ranking,
+        plan=plan,
+        n_boot=n_boot,
+        confidence=confidence,
+        rng=rng,
+        replicates=lambda: _bootstrap_replicates(y_idx, scores, weights, losses, n_boot, rng),
+        bootstrap_method=None,
+        delong=lambda names: delong_intervals(names, sample, ranking, classes.tolist(), confidence=confidence),
+        digits=digits,
+        restore=scale.restore,
+        settings={
+            "random_state": random_state,
+            "ci": ci if isinstance(ci, str) else dict(ci),
+            "normalize_rows": normalize_rows,
+            "from_logits": from_logits,
+        },
+    )
 
 
 def _scores(summary: SummaryStatistics, aucs: dict[str, float]) -> dict[str, float]:
@@ -472,10 +464,11 @@ def evaluation_of_statistics(
     confidence: float,
     rng: np.random.Generator,
     replicates,
-    bootstrap_method: str,
+    bootstrap_method: str | None,
     digits: int,
     settings: dict[str, Any],
     delong=None,
+    restore=None,
 ) -> Evaluation:
     """The :class:`Evaluation` of rows known by their summary statistics and AUCs (a stream, a cluster).
 
@@ -483,8 +476,11 @@ def evaluation_of_statistics(
     method rests on the statistics. DeLong's intervals come from
     ``delong(names)`` when given; without it (the rows are gone) the AUCs
     take NaN bounds named :data:`DELONG_UNAVAILABLE`. The bootstrap's
-    replicates come from ``replicates()`` (named ``bootstrap_method``).
-    ``settings`` adds to the usual ones.
+    replicates come from ``replicates()`` (named ``bootstrap_method``; None
+    for the stratified percentile bootstrap). ``restore`` maps the counts
+    of ``summary`` (of weights scaled by a power of two, so that no product
+    of counts leaves the float range) back to the given weights for the
+    confusion matrix and the report. ``settings`` adds to the usual ones.
     """
 
     def unavailable(names):
@@ -517,6 +513,8 @@ def evaluation_of_statistics(
         "interval_methods": {name: interval.method for name, interval in intervals.items()},
         **settings,
     }
+    if restore is not None:
+        summary = dataclasses.replace(summary, counts=restore(summary.counts))
     return summary_evaluation(summary, classes, values, intervals, class_intervals, settings=settings, digits=digits)
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from polyroc._ranking import roc_points, trapezoid_area
+from polyroc._ranking import roc_points
 from polyroc._validation import check_option, check_positive_int
-from polyroc.curves import OvrRocCurves
+from polyroc.curves import OvrRocCurves, roc_curves_result
 from polyroc.dask._evaluate import _cell_passes, _is_dask_frame, _Partitions, ranking_samples
 from polyroc.dask._ranking import Axis, cell_runs
 from polyroc.dask._rows import frame_columns
@@ -112,18 +112,5 @@ def ovr_roc_curve(
             UndefinedMetricWarning,
             stacklevel=2,
         )
-    fpr, tpr, thresholds = zip(*curves[:m])
     micro_curve = curves[m] if micro else (None, None, None)
-    return OvrRocCurves(
-        classes=columns.classes,
-        fpr=fpr,
-        tpr=tpr,
-        thresholds=thresholds,
-        auc=np.array([trapezoid_area(f, t) for f, t in zip(fpr, tpr)]),
-        micro_fpr=micro_curve[0],
-        micro_tpr=micro_curve[1],
-        micro_thresholds=micro_curve[2],
-        micro_auc=np.nan if micro_curve[0] is None else trapezoid_area(micro_curve[0], micro_curve[1]),
-        drop_intermediate=drop_intermediate,
-        settings={"engine": "dask"},
-    )
+    return roc_curves_result(columns.classes, curves[:m], micro_curve, drop_intermediate, {"engine": "dask"})

@@ -13,9 +13,8 @@ from polyroc.counts import metric_name
 from polyroc.dask._evaluate import _is_dask_frame, _Partitions
 from polyroc.dask._rows import PartitionRows, frame_columns
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, iter_batches, resolve_search
-from polyroc.thresholds.samplers import barycentre
 from polyroc.thresholds.search import checked_metric
-from polyroc.thresholds.tuning import TIE_BREAKS, TuningResult, _search_batches, _warn_undefined
+from polyroc.thresholds.tuning import TIE_BREAKS, TuningResult, _search_batches, _warn_undefined, tuning_result
 
 __all__ = ["tune_thresholds"]
 
@@ -164,19 +163,14 @@ def tune_thresholds(
     _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     rules = dask.delayed(_rule_counts, pure=True)
     argmax_counts, rule_counts = _tree_sum([rules(rows, best) for rows in checked]).compute()
-    best_score = float(objective(rule_counts[None])[0])
-    argmax_value = float(objective(argmax_counts[None])[0])
-    if argmax_value > best_score or np.isnan(best_score):
-        best, best_score = barycentre(m, domain=domain), argmax_value
-    return TuningResult(
-        best_threshold=best,
-        best_score=best_score,
-        argmax_score=argmax_value,
+    return tuning_result(
+        best,
+        float(objective(rule_counts[None])[0]),
+        float(objective(argmax_counts[None])[0]),
         classes=columns.classes,
-        metric=metric_name(metric),
+        metric=metric,
         n_thresholds=n_thresholds,
-        thresholds=None if surface is None else surface[0],
-        scores=None if surface is None else surface[1],
+        surface=surface,
         settings={
             "search": search,
             "domain": domain,

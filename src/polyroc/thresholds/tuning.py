@@ -423,11 +423,6 @@ def tune_thresholds(
         # The reported score is that of the returned tau under the plain rule, the one
         # apply_thresholds uses: batched float-weight sums may differ from it in the last bit.
         best_score = score_at(targets, best_threshold, objective)
-    argmax_value = argmax_score(targets, objective)
-    if argmax_value > best_score or np.isnan(best_score):
-        # The barycentre is plain argmax under the rule; with float weights its batched
-        # counts can be summed in another order and score an ulp lower: it is the best.
-        best_threshold, best_score = barycentre(targets.classes.size, domain=domain), argmax_value
     settings = {
         "search": search,
         "domain": domain,
@@ -436,11 +431,30 @@ def tune_thresholds(
         "n_samples": n_samples,
         "random_state": random_state,
     }
+    return tuning_result(
+        best_threshold,
+        best_score,
+        argmax_score(targets, objective),
+        classes=targets.classes,
+        metric=metric,
+        n_thresholds=n_thresholds,
+        surface=surface,
+        settings=settings,
+    )
+
+
+def tuning_result(best_threshold, best_score, argmax_value, *, classes, metric, n_thresholds, surface, settings):
+    """The :class:`TuningResult` of a search: its best threshold and score, or the barycentre when argmax scores
+    higher or the best is NaN. ``settings`` must name the ``"domain"``."""
+    if argmax_value > best_score or np.isnan(best_score):
+        # The barycentre is plain argmax under the rule; with float weights its batched
+        # counts can be summed in another order and score an ulp lower: it is the best.
+        best_threshold, best_score = barycentre(classes.size, domain=settings["domain"]), argmax_value
     return TuningResult(
         best_threshold=best_threshold,
         best_score=best_score,
         argmax_score=argmax_value,
-        classes=targets.classes,
+        classes=classes,
         metric=metric_name(metric),
         n_thresholds=n_thresholds,
         thresholds=None if surface is None else surface[0],
