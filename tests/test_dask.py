@@ -22,6 +22,7 @@ pd = pytest.importorskip("pandas")
 
 import dask.dataframe as dd  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402
+from evaluation_checks import assert_same_evaluation  # noqa: E402
 
 import polyroc  # noqa: E402
 from polyroc.dask import evaluate, read_score_files  # noqa: E402
@@ -71,29 +72,6 @@ def in_memory(table, weighted, **options):
         sample_weight=table["w"].to_numpy() if weighted else None,
         **options,
     )
-
-
-def assert_same_evaluation(found, expected, *, intervals=True):
-    assert found.classes == expected.classes
-    assert found.scores.keys() == expected.scores.keys()
-    for name, value in expected.scores.items():
-        assert found.scores[name] == pytest.approx(value, rel=1e-12, abs=1e-12), name
-    np.testing.assert_allclose(found.confusion_matrix, expected.confusion_matrix, rtol=1e-12)
-    assert found.confusion_matrix.dtype.kind == expected.confusion_matrix.dtype.kind
-    if expected.confusion_matrix.dtype.kind == "i":  # weighted supports print every digit of a sum
-        assert found.report_text == expected.report_text
-    for key, entry in expected.report.items():
-        assert found.report[key] == pytest.approx(entry, rel=1e-12), key
-    if not intervals:
-        return
-    for name, interval in expected.intervals.items():
-        mine = found.intervals[name]
-        assert mine.method == interval.method
-        assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12), name
-    for name, by_class in expected.class_intervals.items():
-        for label, interval in by_class.items():
-            mine = found.class_intervals[name][label]
-            assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12)
 
 
 @pytest.mark.parametrize("weighted", [True, False])
