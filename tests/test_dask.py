@@ -403,3 +403,28 @@ def test_roc_curves_equal_the_in_memory_curves(client, drop_intermediate, weight
         np.testing.assert_allclose(getattr(found, f"micro_{name}"), getattr(expected, f"micro_{name}"), rtol=1e-12)
     np.testing.assert_allclose(found.auc, expected.auc, rtol=1e-12)
     assert found.micro_auc == pytest.approx(expected.micro_auc, rel=1e-12)
+
+
+def test_sample_rows_is_stratified_weighted_and_partition_free(client):
+    from polyroc.dask import sample_rows
+
+    table = scored_rows(n=3000, m=3, seed=60)
+    one = sample_rows(uneven_frame(table, [0, 500, 501]), sample_weight_col="w", rows_per_class=300, seed=3)
+    other = sample_rows(dd.from_pandas(table, npartitions=2), sample_weight_col="w", rows_per_class=300, seed=3)
+    np.testing.assert_array_equal(one.row_ids, other.row_ids)
+    np.testing.assert_array_equal(one.y_score, table[CLASSES[:3]].to_numpy()[one.row_ids.astype(np.intp)])
+    np.testing.assert_array_equal(one.y_true, table["label"].to_numpy()[one.row_ids.astype(np.intp)])
+    positive = table[table["w"] > 0]
+    class_rows = positive["label"].value_counts().reindex(CLASSES[:3]).to_numpy()
+    np.testing.assert_array_equal(one.class_rows, class_rows)
+    np.testing.assert_allclose(one.inclusion, np.minimum(1.0, 300 / class_rows))
+    assert one.inclusion[2] == 1.0  # the rare class (about 60 rows) is kept whole
+    rare = positive[positive["label"] == CLASSES[2]]
+    assert sorted(one.row_ids[one.y_true == CLASSES[2]]) == sorted(rare.index)
+    for k, label in enumerate(CLASSES[:3]):
+        drawn = one.y_true == label
+        expected_rows = class_rows[k] * one.inclusion[k]
+        assert abs(drawn.sum() - expected_rows) < 4 * np.sqrt(expected_rows) + 1  # binomial, 4 sd
+        # design weights: the sample's weight of the class estimates the frame's
+        total = positive.loc[positive["label"] == label, "w"].sum()
+        assert one.sample_weight[drawn].sum() == pytest.approx(total, rel=0.25)

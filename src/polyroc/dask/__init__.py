@@ -10,6 +10,7 @@ Nothing in the rest of polyroc imports dask.
 from polyroc.dask._curves import ovr_roc_curve
 from polyroc.dask._evaluate import evaluate
 from polyroc.dask._files import read_score_files
+from polyroc.dask._sample import RowSample, sample_rows
 from polyroc.dask._tuning import tune_thresholds
 
-__all__ = ["evaluate", "ovr_roc_curve", "read_score_files", "tune_thresholds"]
+__all__ = ["RowSample", "evaluate", "ovr_roc_curve", "read_score_files", "sample_rows", "tune_thresholds"]
