@@ -428,3 +428,47 @@ def test_sample_rows_is_stratified_weighted_and_partition_free(client):
         # design weights: the sample's weight of the class estimates the frame's
         total = positive.loc[positive["label"] == label, "w"].sum()
         assert one.sample_weight[drawn].sum() == pytest.approx(total, rel=0.25)
+
+
+def test_cli_report_on_dask_has_exact_metrics_and_sampled_sections(tmp_path, capsys):
+    import json
+
+    from polyroc.cli import main
+
+    table = scored_rows(n=1200, m=3, seed=70)
+    other = table.assign(**{c: np.roll(table[c].to_numpy(), 1) for c in CLASSES[:3]})  # a second, worse model
+    for name, scores in (("good", table), ("poor", other)):
+        for i, start in enumerate(range(0, 1200, 400)):
+            scores.iloc[start : start + 400].to_parquet(tmp_path / f"{name}-{i}.parquet", index=False)
+            scores.iloc[start : start + 400].to_parquet(tmp_path / f"{name}-val-{i}.parquet", index=False)
+    arguments = ["report", "--engine", "dask", "--workers", "1", "--weight-col", "w", "--n-boot", "50", "-q"]
+    arguments += ["--scores", f"good={tmp_path}/good-?.parquet", "--scores", f"poor={tmp_path}/poor-?.parquet"]
+    arguments += ["--val", f"good={tmp_path}/good-val-?.parquet", "--val", f"poor={tmp_path}/poor-val-?.parquet"]
+    arguments += ["--sample-rows", "150", "--out", str(tmp_path / "report")]
+    assert main(arguments) == 0, capsys.readouterr().err
+    results = json.loads((tmp_path / "report" / "results.json").read_text())
+    for name, scores in (("good", table), ("poor", other)):
+        expected = in_memory(scores, True, n_boot=50, random_state=0)
+        for score, value in expected.scores.items():
+            assert results["models"][name]["metrics"]["scores"][score] == pytest.approx(value, rel=1e-12), score
+        assert results["models"][name]["dmf"] is not None and results["models"][name]["tuning"] is not None
+    test = results["data"]["test"]
+    positive = table[table["w"] > 0]
+    assert test["class_counts"] == positive["label"].value_counts().reindex(CLASSES[:3]).to_dict()
+    assert test["n_samples"] == len(positive) and test["sample"]["n_samples"] < len(positive)
+    assert "cover all" in results["notes"][0] and "class-stratified sample" in results["notes"][0]
+    assert "class-stratified sample" in (tmp_path / "report" / "report.html").read_text()
+
+
+def test_report_evaluations_must_match_the_models():
+    from polyroc.report import build_report
+
+    table = scored_rows(n=60, m=3, seed=71)
+    y, P = table["label"].to_numpy(), table[CLASSES[:3]].to_numpy()
+    exact = polyroc.evaluate(y, P, labels=CLASSES[:3], n_boot=0)
+    with pytest.raises(ValueError, match="evaluations must name the models"):
+        build_report(y, {"a": P}, labels=CLASSES[:3], evaluations={"b": exact}, n_boot=20)
+    with pytest.raises(TypeError, match=r"evaluations\['a'\] must be an Evaluation"):
+        build_report(y, {"a": P}, labels=CLASSES[:3], evaluations={"a": exact.scores}, n_boot=20)
+    with pytest.raises(ValueError, match="population describes the rows of given evaluations"):
+        build_report(y, {"a": P}, labels=CLASSES[:3], population={"n_samples": 1}, n_boot=20)

@@ -346,51 +346,137 @@ def _evaluate(args):
     print(result.to_text())
 
 
-def _evaluate_on_dask(args):
-    """``polyroc evaluate --engine dask``: the score files (a glob) evaluated on a dask cluster."""
+def _dask_modules():
     try:
-        from distributed import Client, LocalCluster
+        import distributed
 
-        from polyroc.dask import evaluate, read_score_files
+        import polyroc.dask
     except ImportError:
         raise ValueError("--engine dask needs dask: pip install 'polyroc[dask]'") from None
-    if args.scores is None:
-        raise ValueError("--engine dask needs --scores: a score file or a glob of them (e.g. 'parts/*.parquet')")
-    if args.score_prefix is not None:
-        raise ValueError("--score-prefix is not supported with --engine dask; list the columns with --score-cols")
+    return distributed, polyroc.dask
+
+
+@contextmanager
+def _dask_cluster(args):
+    """A client of the --scheduler, or of a local cluster of --workers processes closed afterwards."""
+    distributed, _ = _dask_modules()
     if args.scheduler is not None and args.workers is not None:
         raise ValueError("--workers sizes a local cluster; it cannot be given with --scheduler")
-    text_cols = () if args.id_col is None else (args.id_col,)
-    frame = read_score_files(args.scores, label_col=args.label_col, text_cols=text_cols)
-    roles = {args.label_col, args.weight_col, args.id_col}
-    score_cols = args.score_cols or [name for name in frame.columns if name not in roles]
-    options = {
-        "label_col": args.label_col,
-        "score_cols": score_cols,
-        "sample_weight_col": args.weight_col,
-        "normalize_rows": args.normalize,
-        "from_logits": args.from_logits,
-        "ci": "auto" if args.ci == "none" else args.ci,
-        "n_boot": 0 if args.ci == "none" else args.n_boot,
-        "random_state": args.random_state,
-    }
     with contextlib.ExitStack() as stack:
         if args.scheduler is not None:
-            stack.enter_context(Client(args.scheduler))
+            stack.enter_context(distributed.Client(args.scheduler))
         else:
-            workers = args.workers or os.cpu_count() or 1
             cluster = stack.enter_context(
-                LocalCluster(
-                    n_workers=workers, threads_per_worker=1, dashboard_address=":0", silence_logs=logging.ERROR
+                distributed.LocalCluster(
+                    n_workers=args.workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
                 )
             )
-            stack.enter_context(Client(cluster))
-        with _showing_progress(args) as display:
-            display.step(f"evaluating {frame.npartitions} files on dask")
-            result = evaluate(frame, **options)
+            stack.enter_context(distributed.Client(cluster))
+        yield
+
+
+def _score_frame(args, pattern):
+    """The files of ``pattern`` as a dask frame, and its score columns (every column but the roles)."""
+    if args.score_prefix is not None:
+        raise ValueError("--score-prefix is not supported with --engine dask; list the columns with --score-cols")
+    _, dask_api = _dask_modules()
+    text_cols = () if args.id_col is None else (args.id_col,)
+    frame = dask_api.read_score_files(pattern, label_col=args.label_col, text_cols=text_cols)
+    roles = {args.label_col, getattr(args, "weight_col", None), args.id_col}
+    return frame, args.score_cols or [name for name in frame.columns if name not in roles]
+
+
+def _dask_options(args, score_cols):
+    return {
+        "label_col": args.label_col,
+        "score_cols": score_cols,
+        "sample_weight_col": getattr(args, "weight_col", None),
+        "normalize_rows": args.normalize,
+        "from_logits": args.from_logits,
+    }
+
+
+def _evaluate_on_dask(args):
+    """``polyroc evaluate --engine dask``: the score files (a glob) evaluated on a dask cluster."""
+    _, dask_api = _dask_modules()
+    if args.scores is None:
+        raise ValueError("--engine dask needs --scores: a score file or a glob of them (e.g. 'parts/*.parquet')")
+    frame, score_cols = _score_frame(args, args.scores)
+    with _dask_cluster(args), _showing_progress(args) as display:
+        display.step(f"evaluating {frame.npartitions} files on dask")
+        result = dask_api.evaluate(
+            frame,
+            **_dask_options(args, score_cols),
+            ci="auto" if args.ci == "none" else args.ci,
+            n_boot=0 if args.ci == "none" else args.n_boot,
+            random_state=args.random_state,
+        )
     print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
     print()
     print(result.to_text())
+
+
+def _report_on_dask(args, display):
+    """``polyroc report --engine dask``: exact metrics of every row, the other sections on a stratified sample."""
+    import numpy as np
+
+    _, dask_api = _dask_modules()
+    if args.id_col is not None:
+        raise ValueError("--id-col is not supported with --engine dask: the models' files must hold the same rows")
+    sample_options = {"rows_per_class": args.sample_rows, "seed": args.random_state}
+    evaluations, samples, val_samples = {}, {}, {}
+    with _dask_cluster(args):
+        for name, pattern in _named_paths("--scores", args.scores).items():
+            frame, score_cols = _score_frame(args, pattern)
+            display.step(f"{name}: exact metrics on dask ({frame.npartitions} files)")
+            options = _dask_options(args, score_cols)
+            evaluations[name] = dask_api.evaluate(
+                frame, **options, ci=args.ci, n_boot=args.n_boot, random_state=args.random_state
+            )
+            display.step(f"{name}: gathering a sample of the rows")
+            samples[name] = dask_api.sample_rows(frame, **_sample_columns(options), **sample_options)
+        for name, pattern in _named_paths("--val", args.val or []).items():
+            frame, score_cols = _score_frame(args, pattern)
+            display.step(f"{name}: gathering a sample of the validation rows")
+            val_samples[name] = dask_api.sample_rows(
+                frame, **_sample_columns(_dask_options(args, score_cols)), **sample_options
+            )
+    first = next(iter(samples.values()))
+    for name, sample in [*samples.items(), *val_samples.items()]:
+        reference = first if name in samples else next(iter(val_samples.values()))
+        if not np.array_equal(sample.row_ids, reference.row_ids) or not np.array_equal(sample.y_true, reference.y_true):
+            raise ValueError(f"{name}: its labels differ from the first model's; the models must score the same rows")
+    population = {
+        "n_samples": int(first.class_rows.sum()),
+        "class_counts": {str(c): int(n) for c, n in zip(first.classes, first.class_rows)},
+        "class_weights": None,
+    }
+    note = (
+        f"The metrics (and their intervals) cover all {population['n_samples']:,} test rows, computed exactly on "
+        f"dask. Every other section uses a class-stratified sample of {first.y_true.size:,} rows (up to "
+        f"{args.sample_rows:,} per class, every row of a smaller class), each row weighted by the inverse of its "
+        "class's sampling rate."
+    )
+    val = next(iter(val_samples.values()), None)
+    return {
+        "y_true": first.y_true,
+        "y_score": {name: sample.y_score for name, sample in samples.items()},
+        "y_val": None if val is None else val.y_true,
+        "val_scores": None if val is None else {name: sample.y_score for name, sample in val_samples.items()},
+        "labels": first.classes,
+        "sample_weight": first.sample_weight,
+        "val_sample_weight": None if val is None else val.sample_weight,
+        "evaluations": evaluations,
+        "population": population,
+        "notes": [note],
+    }
+
+
+def _sample_columns(options):
+    return {key: options[key] for key in ("label_col", "score_cols", "sample_weight_col")}
 
 
 def _in_sorted_order(classes, score_matrices):
@@ -708,8 +794,10 @@ def _report_inputs(args, display):
 
 
 def _report(args):
+    if args.engine != "dask" and (args.scheduler is not None or args.workers is not None):
+        raise ValueError("--scheduler and --workers need --engine dask")
     with _report_output(args) as out, _showing_progress(args, lines=True) as display:
-        inputs = _report_inputs(args, display)
+        inputs = _report_on_dask(args, display) if args.engine == "dask" else _report_inputs(args, display)
         report = _write_report(args, out, display, title="polyroc report", source=", ".join(args.scores), **inputs)
     _print_report_summary(report, out.path)
 
@@ -869,6 +957,32 @@ def _add_interval_options(parser, *, allow_none=False):
     )
 
 
+def _add_engine_options(parser):
+    """``--engine``, ``--scheduler`` and ``--workers``: where the scores are evaluated."""
+    parser.add_argument(
+        "--engine",
+        action=_Once,
+        choices=["memory", "dask"],
+        default="memory",
+        help="memory: read the files into memory; dask: read the files (--scores may be a glob) on a dask "
+        "cluster and evaluate them without gathering the rows (needs polyroc[dask])",
+    )
+    parser.add_argument(
+        "--scheduler",
+        action=_Once,
+        metavar="ADDRESS",
+        default=None,
+        help="with --engine dask: address of a running dask scheduler (default: start a local cluster)",
+    )
+    parser.add_argument(
+        "--workers",
+        action=_Once,
+        type=_positive_int,
+        default=None,
+        help="with --engine dask and no --scheduler: worker processes of the local cluster (default: one per core)",
+    )
+
+
 def _add_input_options(parser, labels=True, weights=True):
     """The options naming the columns of a score file, and those turning its scores into probabilities."""
     if labels:
@@ -956,28 +1070,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_input_options(ev)
     _add_interval_options(ev, allow_none=True)
-    ev.add_argument(
-        "--engine",
-        action=_Once,
-        choices=["memory", "dask"],
-        default="memory",
-        help="memory: read the file into memory; dask: evaluate the files (--scores may be a glob) on a dask "
-        "cluster without gathering the rows (needs polyroc[dask]; DeLong intervals are not available there)",
-    )
-    ev.add_argument(
-        "--scheduler",
-        action=_Once,
-        metavar="ADDRESS",
-        default=None,
-        help="with --engine dask: address of a running dask scheduler (default: start a local cluster)",
-    )
-    ev.add_argument(
-        "--workers",
-        action=_Once,
-        type=_positive_int,
-        default=None,
-        help="with --engine dask and no --scheduler: worker processes of the local cluster (default: one per core)",
-    )
+    _add_engine_options(ev)
     ev.add_argument(
         "--random-state", action=_Once, type=_seed, default=0, help="seed of the demo split and of the intervals"
     )
@@ -1105,6 +1198,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_input_options(report)
     _add_report_options(report)
+    _add_engine_options(report)
+    report.add_argument(
+        "--sample-rows",
+        action=_Once,
+        type=_positive_int,
+        default=20_000,
+        help="with --engine dask: rows per class of the sample that every section but the metrics uses",
+    )
     report.set_defaults(run=_report)
 
     demo = command(

@@ -92,6 +92,9 @@ def _bootstrap_options(inputs):
 
 
 def _evaluation_step(inputs, analysis):
+    if inputs.evaluations is not None:
+        analysis.evaluation = inputs.evaluations[analysis.name]
+        return
     scores = inputs.test[analysis.name]
     analysis.evaluation = _section(
         analysis,

@@ -293,6 +293,8 @@ def build_report(
     source: str = "scores given in Python",
     notes: Sequence[str] = (),
     progress: Callable[[str, int, int], Any] | None = None,
+    evaluations: Mapping[str, Any] | None = None,
+    population: Mapping[str, Any] | None = None,
 ) -> Report:
     """Evaluate one or more models' test scores (and tune thresholds on validation) into a report.
 
@@ -349,6 +351,16 @@ def build_report(
         Remarks shown under the title (e.g. a skipped model).
     progress : callable, default=None
         Called as ``progress(description, done, total)`` before each step.
+    evaluations : mapping of str to Evaluation, default=None
+        Each model's metrics, computed elsewhere (e.g. exactly on all rows
+        by :func:`polyroc.dask.evaluate`) and shown instead of evaluating
+        ``y_score``; the other sections use ``y_score`` (e.g. a sample of
+        the rows, :func:`polyroc.dask.sample_rows`). Say so in ``notes``.
+    population : mapping, default=None
+        With ``evaluations``: ``n_samples``, ``class_counts`` and
+        ``class_weights`` (or None) of the rows the evaluations cover, shown
+        as the test data; the data section then also records the rows given
+        (``results["data"]["test"]["sample"]``).
 
     Returns
     -------
@@ -387,6 +399,8 @@ def build_report(
         confidence=confidence,
         random_state=random_state,
         ci=ci,
+        evaluations=evaluations,
+        population=population,
     )
     analyses = [ModelAnalysis(name) for name in inputs.test]
     steps = analysis_steps(inputs, analyses)

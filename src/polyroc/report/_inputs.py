@@ -48,6 +48,8 @@ class ReportInputs:
     sample_weight: np.ndarray | None = None
     val_sample_weight: np.ndarray | None = None
     ci: str | Mapping[str, str] = "auto"
+    evaluations: dict[str, Any] | None = None
+    population: dict[str, Any] | None = None
 
 
 def _named(role: str, scores: Any) -> Mapping[str, Any]:
@@ -101,13 +103,15 @@ def check_report_inputs(
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
     ci: str | Mapping[str, str] = "auto",
+    evaluations: Mapping[str, Any] | None = None,
+    population: Mapping[str, Any] | None = None,
 ) -> ReportInputs:
     """Check everything a report needs before any work; return :class:`ReportInputs`.
 
     Parameters
     ----------
     y_true, y_score, y_val, val_scores, labels, sample_weight, val_sample_weight, metric, n_boot, confidence, \
-random_state, ci
+random_state, ci, evaluations, population
         As :func:`polyroc.report.build_report`.
 
     Returns
@@ -124,7 +128,10 @@ random_state, ci
         ``val_sample_weight`` without validation data; an unknown metric;
         ``n_boot`` not an integer >= 1; ``confidence`` not a number in (0, 1);
         ``random_state`` not None, a non-negative integer or a Generator;
-        ``ci`` as :func:`polyroc.evaluate` rejects it.
+        ``ci`` as :func:`polyroc.evaluate` rejects it; ``evaluations`` that
+        do not name the same models as ``y_score`` or hold something else
+        than an :class:`~polyroc.Evaluation` of the same classes;
+        ``population`` without ``evaluations`` or without its keys.
 
     Examples
     --------
@@ -155,6 +162,14 @@ random_state, ci
             "val_scores", "validation", y_val, val_named, classes, val_sample_weight
         )
         validation = {name: validation[name] for name in test}
+    evaluations = _checked_evaluations(evaluations, test, classes)
+    if population is not None:
+        if evaluations is None:
+            raise ValueError("population describes the rows of given evaluations: give it with evaluations")
+        missing = {"n_samples", "class_counts", "class_weights"} - set(population)
+        if missing:
+            raise ValueError(f"population needs the keys {sorted(missing)}")
+        population = dict(population)
     return ReportInputs(
         classes,
         y_test,
@@ -168,4 +183,24 @@ random_state, ci
         weights,
         val_weights,
         ci if isinstance(ci, str) else dict(ci),
+        evaluations,
+        population,
     )
+
+
+def _checked_evaluations(evaluations, test, classes):
+    """The given evaluations, one per model of ``test``, each of ``classes``; None stays None."""
+    if evaluations is None:
+        return None
+    from polyroc.evaluation import Evaluation
+
+    if set(evaluations) != set(test):
+        raise ValueError(f"evaluations must name the models of y_score ({sorted(test)}), got {sorted(evaluations)}")
+    for name, evaluation in evaluations.items():
+        if not isinstance(evaluation, Evaluation):
+            raise TypeError(f"evaluations[{name!r}] must be an Evaluation, got {type(evaluation).__name__}")
+        if [str(c) for c in evaluation.classes] != [str(c) for c in classes]:
+            raise ValueError(
+                f"evaluations[{name!r}] has classes {list(evaluation.classes)}, the scores {classes.tolist()}"
+            )
+    return {name: evaluations[name] for name in test}

@@ -77,9 +77,13 @@ def _data_section(inputs: ReportInputs) -> dict[str, Any]:
             "imbalance_ratio": max(present) / min(present),
         }
 
+    test = split(inputs.y_test, inputs.sample_weight)
+    if inputs.population is not None:  # the rows the metrics cover; the other sections use these
+        present = [n for n in inputs.population["class_counts"].values() if n > 0]
+        test = {**inputs.population, "imbalance_ratio": max(present) / min(present), "sample": test}
     return {
         "classes": [str(c) for c in inputs.classes],
-        "test": split(inputs.y_test, inputs.sample_weight),
+        "test": test,
         "validation": None if inputs.y_val is None else split(inputs.y_val, inputs.val_sample_weight),
     }
 
