@@ -456,6 +456,8 @@ def test_cli_report_on_dask_has_exact_metrics_and_sampled_sections(tmp_path, cap
     positive = table[table["w"] > 0]
     assert test["class_counts"] == positive["label"].value_counts().reindex(CLASSES[:3]).to_dict()
     assert test["n_samples"] == len(positive) and test["sample"]["n_samples"] < len(positive)
+    weights = positive.groupby("label")["w"].sum().reindex(CLASSES[:3])
+    assert test["class_weights"] == pytest.approx(weights.to_dict(), rel=1e-12)
     assert "cover all" in results["notes"][0] and "class-stratified sample" in results["notes"][0]
     assert "class-stratified sample" in (tmp_path / "report" / "report.html").read_text()
 

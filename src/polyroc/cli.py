@@ -449,10 +449,13 @@ def _report_on_dask(args, display):
         reference = first if name in samples else next(iter(val_samples.values()))
         if not np.array_equal(sample.row_ids, reference.row_ids) or not np.array_equal(sample.y_true, reference.y_true):
             raise ValueError(f"{name}: its labels differ from the first model's; the models must score the same rows")
+    exact = next(iter(evaluations.values()))
     population = {
         "n_samples": int(first.class_rows.sum()),
         "class_counts": {str(c): int(n) for c, n in zip(first.classes, first.class_rows)},
-        "class_weights": None,
+        "class_weights": None
+        if getattr(args, "weight_col", None) is None
+        else {str(c): float(exact.report[str(c)]["support"]) for c in first.classes},
     }
     note = (
         f"The metrics (and their intervals) cover all {population['n_samples']:,} test rows, computed exactly on "
