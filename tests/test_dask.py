@@ -465,7 +465,7 @@ def test_cli_report_on_dask_has_exact_metrics_and_sampled_sections(tmp_path, cap
 def test_report_evaluations_must_match_the_models():
     from polyroc.report import build_report
 
-    table = scored_rows(n=60, m=3, seed=71)
+    table = scored_rows(n=400, m=3, seed=71)
     y, P = table["label"].to_numpy(), table[CLASSES[:3]].to_numpy()
     exact = polyroc.evaluate(y, P, labels=CLASSES[:3], n_boot=0)
     with pytest.raises(ValueError, match="evaluations must name the models"):
