@@ -14,7 +14,14 @@ from polyroc.dask._evaluate import _is_dask_frame, _Partitions
 from polyroc.dask._rows import PartitionRows, frame_columns
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, iter_batches, resolve_search
 from polyroc.thresholds.search import checked_metric
-from polyroc.thresholds.tuning import TIE_BREAKS, TuningResult, _search_batches, _warn_undefined, tuning_result
+from polyroc.thresholds.tuning import (
+    TIE_BREAKS,
+    TuningResult,
+    _search_batches,
+    _warn_undefined,
+    search_settings,
+    tuning_result,
+)
 
 __all__ = ["tune_thresholds"]
 
@@ -171,13 +178,5 @@ def tune_thresholds(
         metric=metric,
         n_thresholds=n_thresholds,
         surface=surface,
-        settings={
-            "search": search,
-            "domain": domain,
-            "tie_break": tie_break,
-            "resolution": resolution,
-            "n_samples": n_samples,
-            "random_state": random_state,
-            "engine": "dask",
-        },
+        settings=search_settings(search, domain, tie_break, resolution, n_samples, random_state, engine="dask"),
     )

@@ -423,14 +423,6 @@ def tune_thresholds(
         # The reported score is that of the returned tau under the plain rule, the one
         # apply_thresholds uses: batched float-weight sums may differ from it in the last bit.
         best_score = score_at(targets, best_threshold, objective)
-    settings = {
-        "search": search,
-        "domain": domain,
-        "tie_break": tie_break,
-        "resolution": resolution,
-        "n_samples": n_samples,
-        "random_state": random_state,
-    }
     return tuning_result(
         best_threshold,
         best_score,
@@ -439,13 +431,26 @@ def tune_thresholds(
         metric=metric,
         n_thresholds=n_thresholds,
         surface=surface,
-        settings=settings,
+        settings=search_settings(search, domain, tie_break, resolution, n_samples, random_state),
     )
+
+
+def search_settings(search, domain, tie_break, resolution, n_samples, random_state, **extra) -> dict[str, Any]:
+    """:attr:`TuningResult.settings` of a search."""
+    return {
+        "search": search,
+        "domain": domain,
+        "tie_break": tie_break,
+        "resolution": resolution,
+        "n_samples": n_samples,
+        "random_state": random_state,
+        **extra,
+    }
 
 
 def tuning_result(best_threshold, best_score, argmax_value, *, classes, metric, n_thresholds, surface, settings):
     """The :class:`TuningResult` of a search: its best threshold and score, or the barycentre when argmax scores
-    higher or the best is NaN. ``settings`` must name the ``"domain"``."""
+    higher or the best is NaN. ``settings`` (:func:`search_settings`) name the ``"domain"``."""
     if argmax_value > best_score or np.isnan(best_score):
         # The barycentre is plain argmax under the rule; with float weights its batched
         # counts can be summed in another order and score an ulp lower: it is the best.
