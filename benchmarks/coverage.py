@@ -336,6 +336,8 @@ def quantity_table(records, chosen, methods, quantity, smallest_only=False):
 
 def report_lines(records, chosen, methods, args):
     lines = [
+        "# Coverage tables",
+        "",
         f"Coverage % of nominal {100 * CONFIDENCE:g}% intervals (mean width), {args.datasets:,} data sets per "
         f"scenario; bold: below the target (93% where every class has >= 10 rows, 90% where the smallest has 5-9); "
         "zN: N intervals of zero width; uN: N undefined (a NaN bound or a failed call, counted as not covered).",

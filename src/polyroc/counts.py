@@ -591,7 +591,7 @@ def cohen_kappa(
     counts : array-like of shape (..., m, m)
         Confusion counts, ``counts[..., true, predicted]``.
     weights : {None, "linear", "quadratic"}, default=None
-        Disagreement weights: none (0/1), |i - j| or (i - j)².
+        Disagreement weights: none (0/1), ``|i - j|`` or ``(i - j)²``.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value when kappa is undefined (chance agreement p_e = 1, e.g. a single
         class in both truth and predictions).

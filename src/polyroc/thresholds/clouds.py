@@ -110,6 +110,7 @@ class RocCloud(Result):
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Draw the clouds over the OvR curves (:class:`polyroc.plotting.RocCloudDisplay`).
+
         Parameters
         ----------
         ax : matplotlib Axes, default=None
@@ -184,7 +185,7 @@ def _dfp_from_rates(fpr, tpr):
 def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.ndarray, float]:
     """DFP of each class and overall, from the counts (M, m, m) of M thresholds.
 
-    DFP_j = mean over thresholds of |fpr_j - 0| + |tpr_j - 1|; the overall DFP
+    ``DFP_j = mean over thresholds of |fpr_j - 0| + |tpr_j - 1|``; the overall DFP
     is the mean over classes with a defined value.
 
     Parameters

@@ -37,7 +37,7 @@ __all__ = [
 
 
 def ordinal_distance(n_classes: int) -> np.ndarray:
-    """Distance |i - j| between ordered classes, an (m, m) matrix.
+    """Distance ``|i - j|`` between ordered classes, an (m, m) matrix.
 
     Parameters
     ----------

@@ -157,7 +157,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         The class labels (``estimator_.classes_``).
     n_features_in_ : int
         Number of features seen during ``fit`` (when ``estimator_`` has it).
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Feature names seen during ``fit`` (when ``estimator_`` has them).
 
     See Also

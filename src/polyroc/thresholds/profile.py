@@ -111,6 +111,7 @@ class CoordinateProfile(Result):
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Draw one step line per class (see :class:`polyroc.plotting.TuningProfileDisplay`).
+
         Parameters
         ----------
         ax : matplotlib Axes, default=None

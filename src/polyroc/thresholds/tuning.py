@@ -164,6 +164,7 @@ class TuningResult(Result):
         See :class:`polyroc.plotting.SimplexHeatmapDisplay`; for any m,
         :func:`polyroc.thresholds.coordinate_profile` gives the score along
         each threshold coordinate through tau*.
+
         Parameters
         ----------
         ax : matplotlib Axes, default=None

@@ -1,0 +1,50 @@
+"""Sphinx configuration of polyroc's documentation (``python -m sphinx -W --keep-going docs docs/_build/html``)."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+
+from api_pages import write_api_pages  # noqa: E402
+
+import polyroc  # noqa: E402
+
+project = "polyroc"
+author = "The polyroc developers"
+copyright = "The polyroc developers"
+release = polyroc.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]
+templates_path = ["_templates"]
+
+autosummary_generate = True
+autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
+numpydoc_show_class_members = False
+# scikit-learn's generated metadata-routing methods cite its own glossary
+autodoc_default_options = {
+    "exclude-members": "set_fit_request,set_predict_request,set_score_request,set_predict_proba_request"
+}
+numpydoc_class_members_toctree = False
+myst_heading_anchors = 3
+myst_enable_extensions = ["dollarmath"]
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"polyroc {release}"
+html_static_path = []
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_context = {"default_mode": "light"}  # the theme logs an error when no mode is stored yet
+
+
+def setup(app):
+    write_api_pages(HERE / "api")

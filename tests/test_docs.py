@@ -1,0 +1,104 @@
+"""The built documentation: a reference page for every public name, and pages that load in a browser.
+
+They read the site that the README's docs command builds into ``docs/_build/html``;
+``.ci/run`` builds it first and sets ``POLYROC_REQUIRE_DOCS=1``, which turns a
+missing site into a failure instead of a skip.
+"""
+
+import importlib
+import os
+import pkgutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import polyroc
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+SITE = DOCS / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def site():
+    if not (SITE / "index.html").is_file():
+        message = f"the documentation is not built ({SITE}); run the README's docs command"
+        if os.environ.get("POLYROC_REQUIRE_DOCS") == "1":
+            pytest.fail(message + " (POLYROC_REQUIRE_DOCS=1)")
+        pytest.skip(message)
+    return SITE
+
+
+def public_modules():
+    """polyroc and every module without an underscore in its path that declares ``__all__``."""
+    names = ["polyroc"] + [
+        info.name
+        for info in pkgutil.walk_packages(polyroc.__path__, "polyroc.")
+        if not any(part.startswith("_") for part in info.name.split(".")[1:])
+    ]
+    modules = [importlib.import_module(name) for name in names]
+    return [module for module in modules if hasattr(module, "__all__")]
+
+
+def documented_objects(site):
+    """id of each object with a page in the built API reference -> the page."""
+    sys.path.insert(0, str(DOCS))
+    try:
+        import api_pages
+    finally:
+        sys.path.remove(str(DOCS))
+    pages = {}
+    for module_name in api_pages.MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            page = site / "api" / "generated" / f"{module_name}.{name}.html"
+            if page.is_file():
+                pages.setdefault(id(getattr(module, name)), page)
+    return pages
+
+
+def test_every_name_of_every_public_all_has_a_reference_page(site):
+    pages = documented_objects(site)
+    missing = [
+        f"{module.__name__}.{name}"
+        for module in public_modules()
+        for name in module.__all__
+        if not name.startswith("__") and id(getattr(module, name)) not in pages
+    ]
+    assert missing == []
+    assert len(pages) > 150
+
+
+def test_a_reference_page_shows_the_docstring_sections(site):
+    text = (site / "api" / "generated" / "polyroc.metrics.roc_auc_score.html").read_text()
+    for section in ("Parameters", "Returns", "Raises", "Examples"):
+        assert section in text, section
+
+
+def test_pages_load_in_chromium_without_console_errors(site, tmp_path):
+    from test_report_browser import CHROMIUM_FLAGS, _browser_paths
+
+    chromium, driver_path = _browser_paths()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    try:
+        for page in ("index.html", "api/generated/polyroc.metrics.roc_auc_score.html", "intervals.html"):
+            driver.get((site / page).resolve().as_uri())
+            assert driver.execute_script("return document.readyState") == "complete"
+            assert "polyroc" in driver.title
+            images = driver.execute_script(
+                "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src])"
+            )
+            assert all(complete and width > 0 for complete, width, _ in images), images
+            errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            assert errors == [], (page, errors)
+    finally:
+        driver.quit()
