@@ -102,3 +102,21 @@ def test_pages_load_in_chromium_without_console_errors(site, tmp_path):
             assert errors == [], (page, errors)
     finally:
         driver.quit()
+
+
+def errata_snippets():
+    """(python code, printed text) of each snippet of docs/errata.md: a python block and the text block after it."""
+    import re
+
+    text = (DOCS / "errata.md").read_text()
+    return re.findall(r"```python\n(.*?)```\n\n```text\n(.*?)```", text, flags=re.S)
+
+
+@pytest.mark.parametrize("code, printed", errata_snippets())
+def test_errata_snippets_print_what_the_page_says(code, printed, capsys):
+    exec(compile(code, "errata.md", "exec"), {})
+    assert capsys.readouterr().out == printed
+
+
+def test_the_errata_page_has_its_snippets():
+    assert len(errata_snippets()) == 4
