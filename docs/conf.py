@@ -22,10 +22,22 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "myst_parser",
+    "sphinx_gallery.gen_gallery",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "examples"]
+
+# the gallery: docs/examples/plot_*.py, run at build time (an error stops the build)
+sphinx_gallery_conf = {
+    "examples_dirs": "examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "abort_on_example_error": True,
+    "download_all_examples": False,
+    "image_scrapers": ("matplotlib",),
+    "remove_config_comments": True,
+}
 templates_path = ["_templates"]
 
 autosummary_generate = True

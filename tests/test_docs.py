@@ -90,7 +90,13 @@ def test_pages_load_in_chromium_without_console_errors(site, tmp_path):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
     try:
-        for page in ("index.html", "api/generated/polyroc.metrics.roc_auc_score.html", "intervals.html"):
+        pages = (
+            "index.html",
+            "api/generated/polyroc.metrics.roc_auc_score.html",
+            "intervals.html",
+            "auto_examples/plot_roc_clouds.html",
+        )
+        for page in pages:
             driver.get((site / page).resolve().as_uri())
             assert driver.execute_script("return document.readyState") == "complete"
             assert "polyroc" in driver.title
@@ -98,6 +104,8 @@ def test_pages_load_in_chromium_without_console_errors(site, tmp_path):
                 "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src])"
             )
             assert all(complete and width > 0 for complete, width, _ in images), images
+            if page.startswith("auto_examples"):
+                assert any("sphx_glr_plot_roc_clouds" in source for _, _, source in images)  # the drawn figure
             errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
             assert errors == [], (page, errors)
     finally:
