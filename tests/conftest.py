@@ -6,6 +6,7 @@ an earlier run found; local runs keep exploring new examples.
 """
 
 import os
+import shutil
 
 import pytest
 from hypothesis import settings
@@ -27,3 +28,66 @@ def write_scores(tmp_path):
         return path
 
     return write
+
+
+# --------------------------------------------------------------------------- headless Chromium
+
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+
+
+def _browser_paths():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        selenium_missing = True
+    else:
+        selenium_missing = False
+    missing = [
+        name
+        for name, absent in (
+            ("chromium", chromium is None),
+            ("chromedriver", driver is None),
+            ("selenium", selenium_missing),
+        )
+        if absent
+    ]
+    if missing:
+        message = f"browser test needs {', '.join(missing)}"
+        if os.environ.get("POLYROC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " (POLYROC_REQUIRE_BROWSER=1)")
+        pytest.skip(message)
+    return chromium, driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """A headless Chromium driver that keeps the console messages; ``.ci/run`` sets
+    ``POLYROC_REQUIRE_BROWSER=1``, which turns a missing browser into a failure instead of a skip."""
+    chromium, driver_path = _browser_paths()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.add_argument("--window-size=1200,900")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console messages, for get_log
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()

@@ -75,41 +75,25 @@ def test_a_reference_page_shows_the_docstring_sections(site):
         assert section in text, section
 
 
-def test_pages_load_in_chromium_without_console_errors(site, tmp_path):
-    from test_report_browser import CHROMIUM_FLAGS, _browser_paths
-
-    chromium, driver_path = _browser_paths()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    try:
-        pages = (
-            "index.html",
-            "api/generated/polyroc.metrics.roc_auc_score.html",
-            "intervals.html",
-            "auto_examples/plot_roc_clouds.html",
-        )
-        for page in pages:
-            driver.get((site / page).resolve().as_uri())
-            assert driver.execute_script("return document.readyState") == "complete"
-            assert "polyroc" in driver.title
-            images = driver.execute_script(
-                "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src])"
-            )
-            assert all(complete and width > 0 for complete, width, _ in images), images
-            if page.startswith("auto_examples"):
-                assert any("sphx_glr_plot_roc_clouds" in source for _, _, source in images)  # the drawn figure
-            errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
-            assert errors == [], (page, errors)
-    finally:
-        driver.quit()
+@pytest.mark.parametrize(
+    "page",
+    [
+        "index.html",
+        "api/generated/polyroc.metrics.roc_auc_score.html",
+        "intervals.html",
+        "auto_examples/plot_roc_clouds.html",
+    ],
+)
+def test_pages_load_in_chromium_without_console_errors(site, browser, page):
+    browser.get((site / page).resolve().as_uri())
+    assert browser.execute_script("return document.readyState") == "complete"
+    assert "polyroc" in browser.title
+    images = browser.execute_script("return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src])")
+    assert all(complete and width > 0 for complete, width, _ in images), images
+    if page.startswith("auto_examples"):
+        assert any("sphx_glr_plot_roc_clouds" in source for _, _, source in images)  # the drawn figure
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
 
 
 def errata_snippets():
