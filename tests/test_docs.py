@@ -96,19 +96,26 @@ def test_pages_load_in_chromium_without_console_errors(site, browser, page):
     assert errors == [], errors
 
 
-def errata_snippets():
-    """(python code, printed text) of each snippet of docs/errata.md: a python block and the text block after it."""
+#: The user-guide pages whose python blocks are followed by the text they print.
+CHECKED_PAGES = {"errata.md": 4, "counts.md": 2}
+
+
+def page_snippets(page):
+    """(python code, printed text) of each snippet of a page: a python block and the text block after it."""
     import re
 
-    text = (DOCS / "errata.md").read_text()
+    text = (DOCS / page).read_text()
     return re.findall(r"```python\n(.*?)```\n\n```text\n(.*?)```", text, flags=re.S)
 
 
-@pytest.mark.parametrize("code, printed", errata_snippets())
-def test_errata_snippets_print_what_the_page_says(code, printed, capsys):
-    exec(compile(code, "errata.md", "exec"), {})
+@pytest.mark.parametrize(
+    "page, code, printed", [(page, *snippet) for page in CHECKED_PAGES for snippet in page_snippets(page)]
+)
+def test_snippets_print_what_the_page_says(page, code, printed, capsys):
+    exec(compile(code, page, "exec"), {})
     assert capsys.readouterr().out == printed
 
 
-def test_the_errata_page_has_its_snippets():
-    assert len(errata_snippets()) == 4
+@pytest.mark.parametrize(("page", "expected"), CHECKED_PAGES.items())
+def test_the_checked_pages_have_their_snippets(page, expected):
+    assert len(page_snippets(page)) == expected
