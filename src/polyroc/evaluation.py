@@ -66,7 +66,7 @@ RANKING_SCORES = (("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo
 AUC_SCORES = tuple(f"roc_auc_{multi_class}_{average}" for multi_class, average in RANKING_SCORES)
 
 #: The method of an AUC interval that the statistics of an evaluation without its rows cannot give.
-DELONG_UNAVAILABLE = "none: DeLong's variance needs each row's scores together (ci='bootstrap' resamples them)"
+DELONG_UNAVAILABLE = "none: DeLong's variance needs each row's scores together, which a stream does not keep"
 
 
 @dataclass(frozen=True, eq=False, repr=False)

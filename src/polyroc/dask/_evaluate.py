@@ -293,13 +293,8 @@ def _load(part, columns: FrameColumns, index: int, offset, transform, validate) 
 
 def _summarise(rows: PartitionRows, replicates, sample_size: int) -> dict:
     """A partition's summary statistics, ranking samples and (with replicates) replicate counts and losses."""
-    m = rows.scores.shape[1]
     losses = row_losses(rows.codes, rows.scores, metrics._machine_epsilon(rows.score_dtype))
-    if rows.size:
-        summary = SummaryStatistics.of(rows.codes, rows.scores, rows.weights, losses)
-    else:
-        summary = SummaryStatistics.empty(m)
-    summary.weighted = rows.weights is not None
+    summary = SummaryStatistics.of(rows.codes, rows.scores, rows.weights, losses)  # an empty partition too
     found = {"summary": summary, **ranking_samples(rows, sample_size)}
     if replicates is not None:
         found["replicates"] = _replicate_sums(rows, losses, replicates)
