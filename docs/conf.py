@@ -7,8 +7,12 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
 from api_pages import write_api_pages  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
 import polyroc  # noqa: E402
+
+# the gallery's models are small: one BLAS/OpenMP thread each avoids oversubscribing the cores
+threadpool_limits(1)
 
 project = "polyroc"
 author = "The polyroc developers"
@@ -20,6 +24,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # serves MathJax from the site itself, so math renders offline too
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",

@@ -96,8 +96,8 @@ def test_pages_load_in_chromium_without_console_errors(site, browser, page):
     assert errors == [], errors
 
 
-#: The user-guide pages whose python blocks are followed by the text they print.
-CHECKED_PAGES = {"errata.md": 4, "counts.md": 2}
+#: Pages that must keep their printed snippets (a guard against a format change that the regex below would miss).
+EXPECTED_SNIPPETS = {"errata.md": 4, "counts.md": 2}
 
 
 def page_snippets(page):
@@ -105,17 +105,19 @@ def page_snippets(page):
     import re
 
     text = (DOCS / page).read_text()
-    return re.findall(r"```python\n(.*?)```\n\n```text\n(.*?)```", text, flags=re.S)
+    within_a_block = r"((?:(?!```).)*?)"  # never crosses a fence, so an unchecked block stays out
+    return re.findall(rf"```python\n{within_a_block}```\n\n```text\n{within_a_block}```", text, flags=re.S)
 
 
-@pytest.mark.parametrize(
-    "page, code, printed", [(page, *snippet) for page in CHECKED_PAGES for snippet in page_snippets(page)]
-)
+SNIPPETS = [(path.name, *snippet) for path in sorted(DOCS.glob("*.md")) for snippet in page_snippets(path.name)]
+
+
+@pytest.mark.parametrize("page, code, printed", SNIPPETS)
 def test_snippets_print_what_the_page_says(page, code, printed, capsys):
     exec(compile(code, page, "exec"), {})
     assert capsys.readouterr().out == printed
 
 
-@pytest.mark.parametrize(("page", "expected"), CHECKED_PAGES.items())
+@pytest.mark.parametrize(("page", "expected"), EXPECTED_SNIPPETS.items())
 def test_the_checked_pages_have_their_snippets(page, expected):
-    assert len(page_snippets(page)) == expected
+    assert len(page_snippets(page)) >= expected

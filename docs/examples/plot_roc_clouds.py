@@ -3,10 +3,14 @@ ROC clouds over the one-vs-rest curves
 ======================================
 
 Each threshold vector τ on the simplex gives the rule argmax(p − τ) a false- and true-positive
-rate for every class. Over a lattice of τ, these points form one *cloud* per class. The clouds lie
-on or under the class's one-vs-rest ROC curve: the curve moves one class's cut-off alone, while a τ
-moves every class's at once. DFP measures how far a class's cloud stays from the top-left corner
-(Legnaro, Guastavino & Marchetti 2025, arXiv:2511.21794, Fig. 4).
+rate for every class. Over a lattice of τ, these points form one *cloud* per class. The one-vs-rest
+ROC curve moves one class's cut-off on its own column, while a τ moves every class's boundary at
+once and so also uses the other columns: a cloud need not lie on its curve. For calibrated
+probabilities it lies on or under the curve (up to sampling noise); for scores whose other columns
+say more about a class than its own column, points rise above it, as a large part of the clouds of
+the two common classes (1 and 2) do here; the user guide's page on ROC clouds shows both cases.
+DFP measures how far a class's cloud stays from the top-left corner (Legnaro, Guastavino &
+Marchetti 2025, arXiv:2511.21794, Fig. 4).
 
 Here a logistic regression is fitted on half of the bundled glass data and its held-out
 probabilities are scored.
