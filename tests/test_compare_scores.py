@@ -121,7 +121,12 @@ def test_holm_adjusted_p_values_reject_exactly_what_the_step_down_procedure_reje
     ("arguments", "error", "message"),
     [
         ({"scores": [[0.5, 0.5]]}, TypeError, "scores must be a mapping"),
-        ({"scores": {"only": [[0.6, 0.4], [0.3, 0.7]]}}, ValueError, "at least two models"),
+        ({"scores": {"only": [[0.6, 0.4], [0.3, 0.7]]}}, ValueError, "scores must hold at least 2 models, got 1"),
+        (
+            {"scores": {"a": [[0.6, 0.4], [0.3, 0.7]], 1: [[0.2, 0.8], [0.3, 0.7]]}},
+            TypeError,
+            r"model names must be strings \(the keys of scores\), got int 1",
+        ),
         ({"baseline": "c"}, ValueError, "baseline 'c' is not one of the models"),
         ({"quantities": ["auc"]}, ValueError, "unknown quantity 'auc'"),
         ({"quantities": "accuracy"}, ValueError, "quantities must be a non-empty sequence"),
@@ -133,6 +138,20 @@ def test_bad_input_is_named(arguments, error, message):
     options = {"scores": {"a": [[0.6, 0.4], [0.3, 0.7]], "b": [[0.2, 0.8], [0.3, 0.7]]}, **arguments}
     with pytest.raises(error, match=message):
         compare_scores([0, 1], **options)
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        ([[0.6, 0.6], [0.3, 0.7]], r"scores of model 'b': rows of y_score must sum to 1 .*; rescale them"),
+        ([[1.2, -0.2], [0.3, 0.7]], r"scores of model 'b': y_score has negative values .* softmax first"),
+    ],
+)
+def test_scores_off_the_simplex_suggest_no_option_it_lacks(scores, message):
+    """compare_scores has no normalize_rows or from_logits: the message does not suggest them."""
+    with pytest.raises(ValueError, match=message) as raised:
+        compare_scores([0, 1], {"a": [[0.6, 0.4], [0.3, 0.7]], "b": scores})
+    assert "normalize_rows" not in str(raised.value) and "from_logits" not in str(raised.value)
 
 
 def test_two_perfect_models_get_a_wide_interval_not_a_zero_width_one():

@@ -18,7 +18,7 @@ from sklearn.preprocessing import label_binarize
 
 from polyroc import metrics as pm
 from polyroc._results import Result
-from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
+from polyroc.curves import macro_roc_curve, ovr_precision_recall_curve, ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 
 
@@ -112,6 +112,14 @@ def test_roc_curve_without_micro_keeps_the_class_curves():
     assert lean.micro_fpr is None and lean.micro_tpr is None and np.isnan(lean.micro_auc)
     with pytest.raises(ValueError, match="micro must be one of"):
         ovr_roc_curve(y, scores, micro="yes")
+
+
+def test_macro_roc_curve_refuses_what_is_not_an_ovr_roc_curves():
+    y, scores, _ = make_problem(3, 3, ties=False, weighted=False)
+    with pytest.raises(TypeError, match=r"curves must be an OvrRocCurves .*got OvrPrecisionRecallCurves"):
+        macro_roc_curve(ovr_precision_recall_curve(y, scores))
+    with pytest.raises(TypeError, match=r"curves must be an OvrRocCurves .*got tuple"):
+        macro_roc_curve(pm.roc_curve([0, 1, 1], [0.2, 0.6, 0.9]))
 
 
 @pytest.mark.parametrize("seed, n_classes, ties, weighted", VARIANTS)

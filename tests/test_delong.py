@@ -557,3 +557,17 @@ def test_bad_scores_are_refused():
         roc_auc_interval([1, 1, 1], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="keys must be among"):
         auc_influences(np.array([0, 1]), np.eye(2), None, [("ovo", None)])
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        ([[0.5, 0.5, 0.5]] * 3, r"must sum to 1 \(row 0 sums to 1.5, 3 rows off\); rescale them"),
+        ([[1.2, -0.1, -0.1]] * 3, r"negative values .*\(map logits through softmax first"),
+    ],
+)
+def test_scores_off_the_simplex_suggest_no_option_it_lacks(scores, message):
+    """roc_auc_interval has no normalize_rows or from_logits: the message does not suggest them."""
+    with pytest.raises(ValueError, match=message) as raised:
+        roc_auc_interval([0, 1, 2], scores)
+    assert "normalize_rows" not in str(raised.value) and "from_logits" not in str(raised.value)

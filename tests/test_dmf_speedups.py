@@ -8,6 +8,7 @@ as often as it was drawn (``np.repeat``); pairwise AUCs against scikit-learn's
 import warnings
 
 import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
@@ -151,6 +152,7 @@ def test_several_models_get_distinct_colours_faint_bands_and_a_legend_with_inter
     assert "typical class pair" in shown[0].ax_.get_xlabel()
     panels = DmfRocDisplay.from_results(cmp.results, panels=True, band_style="outline")
     assert len({id(d.ax_) for d in panels}) == 3
+    assert panels[0].figure_.number in plt.get_fignums()  # a pyplot figure, which plt.show() shows
     assert all(d.band_.get_facecolor().size == 0 or d.band_.get_facecolor()[0][3] == 0 for d in panels)
 
 

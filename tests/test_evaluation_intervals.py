@@ -221,6 +221,12 @@ def test_string_labels_give_the_intervals_of_their_codes():
         ({"ci": {"f1_macro": "wilson"}}, ValueError, "'wilson' does not apply to 'f1_macro'; it takes 'bayes'"),
         ({"ci": {"roc_auc": "delong"}}, ValueError, "unknown quantity 'roc_auc'"),
         ({"ci": {"accuracy": "exact"}}, ValueError, "unknown method 'exact'"),
+        ({"digits": -1}, ValueError, "digits must be >= 0"),
+        ({"digits": 1.5}, TypeError, "digits must be an integer"),
+        ({"digits": True}, TypeError, "digits must be an integer"),
+        ({"normalize_rows": "yes"}, ValueError, "normalize_rows must be one of True, False"),
+        ({"from_logits": "no"}, ValueError, "from_logits must be one of True, False"),
+        ({"from_logits": np.array([True, False])}, TypeError, "from_logits must be one of True, False"),
     ],
 )
 def test_bad_bootstrap_options_raise_before_any_work(options, error, message):
@@ -228,6 +234,18 @@ def test_bad_bootstrap_options_raise_before_any_work(options, error, message):
         evaluate([0, 1], [[0.5, 0.5], [0.2, 0.8]], **options)
     with pytest.raises(error, match=message):  # before the scores are even looked at
         evaluate([0, 1], [[np.nan, 1.0]], **options)
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [
+        ([[0.6, 0.6], [0.2, 0.8]], "pass normalize_rows=True to rescale them or from_logits=True for logits"),
+        ([[1.2, -0.2], [0.2, 0.8]], r"probabilities are expected \(pass from_logits=True for logits\)"),
+    ],
+)
+def test_scores_off_the_simplex_suggest_the_options_of_evaluate(scores, message):
+    with pytest.raises(ValueError, match=message):
+        evaluate([0, 1], scores)
 
 
 def test_batched_aucs_treat_a_class_without_weight_as_roc_auc_score_does():

@@ -234,6 +234,23 @@ def test_errors():
         multidimensional_gini(centred - centred.mean(axis=0))
 
 
+@pytest.mark.parametrize(
+    "X, error, match",
+    [
+        (np.array([0.2, 0.3, 0.5]), ValueError, r"X must be 2-D, got shape \(3,\)"),
+        (np.full((4, 2), 0.5), ValueError, r"X must have 3 columns, got shape \(4, 2\)"),
+        (np.array([[0.2, np.nan, 0.8]]), ValueError, r"X contains NaN or infinity \(first in row 0\)"),
+        (np.array([[0.2, np.inf, 0.8]]), ValueError, r"X contains NaN or infinity \(first in row 0\)"),
+        (np.empty((0, 3)), ValueError, "X has 0 samples; at least 1 are needed"),
+        (np.array([["a", "b", "c"]]), TypeError, "X must be numeric"),
+    ],
+)
+def test_transform_checks_its_rows(X, error, match):
+    whitening = zca_cor_whitening(full_rank_scores(30, 3, 14))
+    with pytest.raises(error, match=match):
+        whitening.transform(X)
+
+
 def test_few_samples_warn():
     with pytest.warns(WhiteningWarning) as record:
         multidimensional_gini(full_rank_scores(3, 3, 13))

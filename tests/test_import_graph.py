@@ -116,3 +116,15 @@ def test_importing_polyroc_imports_no_heavy_dependency():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_the_library_imports_with_docstrings_stripped():
+    """``python -OO`` drops every docstring; the ones polyroc fills in at import must not be needed."""
+    code = (
+        "import polyroc, polyroc.metrics, polyroc.comparison, polyroc.evaluation, polyroc.intervals\n"
+        "assert polyroc.metrics.precision_score.__doc__ is None\n"
+        "print(polyroc.metrics.precision_score([0, 1, 1], [0, 1, 0]))"
+    )
+    result = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1.0"

@@ -290,6 +290,18 @@ ERRORS = {
     "paired_rule_scores predictions as a list": Error(
         lambda: paired_rule_scores(Y, [PRED], n_boot=5), TypeError, "predictions", "mapping"
     ),
+    "paired_rule_scores one class and no labels": Error(
+        lambda: paired_rule_scores([0, 0, 0], {"argmax": [0, 0, 0]}, n_boot=5),
+        ValueError,
+        "y_true",
+        r"only one class \(\[0\]\) found in y_true and predictions\['argmax'\].*pass labels=",
+    ),
+    "paired_rule_scores string labels, numeric predictions": Error(
+        lambda: paired_rule_scores(["a", "b"], {"argmax": [0, 1]}, n_boot=5),
+        TypeError,
+        "y_true",
+        r"y_true and predictions\['argmax'\] mix string and numeric labels",
+    ),
     # curves and probability options
     "one class only": Error(
         lambda: pr.ovr_roc_curve([1, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.9, 0.1]], labels=[0, 1]),

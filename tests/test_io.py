@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from polyroc.io import read_scores, read_thresholds
+from polyroc.io import read_scores, read_thresholds, write_predictions, write_thresholds
 
 
 def _write(tmp_path, text, name="scores.csv"):
@@ -131,6 +131,26 @@ def test_npz_round_trip(tmp_path):
     np.testing.assert_array_equal(table.y_score, [[0.2, 0.8], [0.6, 0.4]])
 
 
+def _two_row_table(tmp_path, kind):
+    if kind == "csv":
+        return read_scores(_write(tmp_path, "x,y,label\n0.2,0.8,y\n\n0.6,0.4,x\n"))
+    path = tmp_path / "scores.npz"
+    np.savez(path, scores=np.array([[0.2, 0.8], [0.6, 0.4]]), classes=np.array(["x", "y"]), labels=np.array(["y", "x"]))
+    return read_scores(path)
+
+
+@pytest.mark.parametrize(("kind", "first", "last"), [("csv", "line 2", "line 4"), ("npz", "row 1", "row 2")])
+def test_where_refuses_rows_outside_the_table_whatever_the_format(tmp_path, kind, first, last):
+    table = _two_row_table(tmp_path, kind)
+    assert (table.where(np.int64(0)), table.where(1)) == (first, last)
+    for row in (-1, 2, 10):
+        with pytest.raises(IndexError, match=rf"row must be in \[0, 2\) \(the table has 2 rows\), got {row}"):
+            table.where(row)
+    for row in (1.0, True, "1"):
+        with pytest.raises(TypeError, match="row must be an integer"):
+            table.where(row)
+
+
 @pytest.mark.parametrize(
     "arrays, match",
     [
@@ -239,6 +259,34 @@ def test_read_thresholds_errors_name_the_file(tmp_path, text, error, match):
     with pytest.raises(error, match=match) as raised:
         read_thresholds(path)
     assert str(raised.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"ids": [7, 8, 9]}, ValueError, "ids has 3 values but predictions has 2"),
+        ({"y_true": ["a"]}, ValueError, "y_true has 1 values but predictions has 2"),
+        ({"ids": [[7, 8]]}, ValueError, r"ids must be 1-D \(one value per row\), got shape \(1, 2\)"),
+    ],
+)
+def test_write_predictions_refuses_columns_of_another_length_before_writing(tmp_path, kwargs, error, match):
+    path = tmp_path / "predictions.csv"
+    with pytest.raises(error, match=match):
+        write_predictions(path, ["a", "b"], **kwargs)
+    assert not path.exists()
+
+
+def test_write_predictions_refuses_predictions_that_are_not_1d(tmp_path):
+    with pytest.raises(ValueError, match=r"predictions must be 1-D"):
+        write_predictions(tmp_path / "predictions.csv", [["a", "b"], ["b", "a"]])
+
+
+def test_write_thresholds_refuses_what_is_not_a_tuning_result(tmp_path):
+    path = tmp_path / "tau.json"
+    document = {"classes": ["a", "b"], "threshold": [0.5, 0.5], "domain": "simplex"}
+    with pytest.raises(TypeError, match=r"result must be a TuningResult .*got dict"):
+        write_thresholds(path, document)
+    assert not path.exists()
 
 
 def test_integer_class_names_in_thresholds_are_read_as_column_names(tmp_path):

@@ -16,6 +16,7 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.utils._param_validation import InvalidParameterError
 
 from polyroc import counts as pc
 from polyroc import metrics as pm
@@ -745,6 +746,52 @@ def test_registry_metrics_do_not_warn_on_degenerate_counts():
 def test_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+CURVE_DATA = ([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+LABEL_PAIR = ([0, 1, 1, 2], [0, 1, 0, 2])
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    [
+        ("roc_curve", CURVE_DATA, {"drop_intermediate": "x"}),
+        ("roc_curve", CURVE_DATA, {"drop_intermediate": 1}),
+        ("roc_curve", CURVE_DATA, {"drop_intermediate": None}),
+        ("roc_curve", (CURVE_DATA[0], CURVE_DATA[1][:-1]), {"drop_intermediate": "x"}),  # before the data
+        ("precision_recall_curve", CURVE_DATA, {"drop_intermediate": "x"}),
+        ("det_curve", CURVE_DATA, {"drop_intermediate": np.array(True)}),
+        ("balanced_accuracy_score", LABEL_PAIR, {"adjusted": "yes"}),
+        ("balanced_accuracy_score", LABEL_PAIR, {"adjusted": 0}),
+        ("cohen_kappa_score", LABEL_PAIR, {"replace_undefined_by": "a"}),
+        ("cohen_kappa_score", LABEL_PAIR, {"replace_undefined_by": None}),
+        ("cohen_kappa_score", LABEL_PAIR, {"replace_undefined_by": 2.0}),
+        ("cohen_kappa_score", LABEL_PAIR, {"replace_undefined_by": np.inf}),
+    ],
+)
+def test_options_refused_by_sklearns_parameter_validation_raise_its_error(name, args, kwargs):
+    with pytest.raises(InvalidParameterError):
+        getattr(skm, name)(*args, **kwargs)
+    (argument,) = kwargs
+    with pytest.raises(InvalidParameterError, match=rf"^{argument} must be"):
+        getattr(pm, name)(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    [
+        ("roc_curve", CURVE_DATA, {"drop_intermediate": np.False_}),
+        ("precision_recall_curve", CURVE_DATA, {"drop_intermediate": np.True_}),
+        ("det_curve", CURVE_DATA, {"drop_intermediate": np.True_}),
+        ("balanced_accuracy_score", LABEL_PAIR, {"adjusted": np.True_}),
+        ("cohen_kappa_score", ([0, 0], [0, 0]), {"replace_undefined_by": np.float32(-0.5)}),
+        ("cohen_kappa_score", ([0, 0], [0, 0]), {"replace_undefined_by": True}),
+    ],
+)
+def test_options_sklearn_accepts_are_accepted(name, args, kwargs):
+    ours, theirs = (quietly(getattr(lib, name), *args, **kwargs) for lib in (pm, skm))
+    for mine, expected in zip(*((v,) if np.isscalar(v) else v for v in (ours, theirs)), strict=True):
+        assert_close(mine, expected)
 
 
 def test_options_are_checked_before_the_labels_are_counted():

@@ -66,6 +66,32 @@ def test_errors(call, error, match):
         call()
 
 
+@pytest.mark.parametrize(
+    "arguments, kwargs, error, match",
+    [
+        (([0, 1], 0), {}, ValueError, "n_boot must be >= 1"),
+        (([[0, 1], [1, 0]], 2), {}, ValueError, r"y must be 1-D"),
+        (([0, 1], 2), {"chunk_size": 0}, ValueError, "chunk_size must be >= 1"),
+        (([0, 1], 2), {"random_state": -1}, ValueError, "random_state must be a non-negative"),
+        (([0, 1], 2), {"stratify": "yes"}, ValueError, "stratify must be one of True, False"),
+        (([0, 1], 2), {"stratify": np.array([0, 1])}, TypeError, "stratify must be one of True, False"),
+        (([0, 1], 2), {"stratify": [0, 1]}, TypeError, "stratify must be one of True, False"),
+    ],
+)
+def test_bootstrap_multiplicities_checks_its_arguments_at_the_call(arguments, kwargs, error, match):
+    """Not when the first chunk is drawn: the call itself raises, nothing is iterated."""
+    with pytest.raises(error, match=match):
+        bootstrap_multiplicities(*arguments, **kwargs)
+
+
+def test_bootstrap_multiplicities_draws_lazily():
+    rng = np.random.default_rng(5)
+    chunks = bootstrap_multiplicities([0, 1, 1], 3, random_state=rng)
+    assert rng.bit_generator.seed_seq.n_children_spawned == 0
+    first = next(chunks)
+    assert first.shape == (3, 3) and rng.bit_generator.seed_seq.n_children_spawned == 3
+
+
 def test_paired_rule_scores_equal_a_scikit_learn_loop_over_the_same_replicates():
     from sklearn.metrics import f1_score
 

@@ -576,7 +576,7 @@ def roc_auc_interval(
     conditional on the class counts (the design of polyroc's stratified
     bootstrap); the interval is taken on the logit scale, so that it stays
     within [0, 1] and keeps its coverage near the boundary, with a Student t
-    quantile of Welch-Satterthwaite's degrees of freedom (:func:`delong_variance`),
+    quantile of Welch-Satterthwaite's degrees of freedom,
     which keeps it when a small class carries the variance. At an AUC of
     exactly 1 (or 0), where the variance vanishes although the AUC is not
     determined, it is the exact conservative bound ``[(alpha/2) ** (1/n_min), 1]``
@@ -622,8 +622,8 @@ def roc_auc_interval(
         ``sample_weight`` is bad, or fewer than two classes have samples of
         positive weight.
     TypeError
-        If ``confidence`` is not a number or the labels mix strings and
-        numbers.
+        If ``confidence`` is not a number, ``y_score`` or ``sample_weight``
+        is not numeric, or the labels mix strings and numbers.
 
     Warns
     -----
@@ -631,6 +631,12 @@ def roc_auc_interval(
         If a class the AUC involves has fewer than 2 rows (of positive
         weight): DeLong's variance needs 2 rows per class, and the bounds
         are NaN.
+
+    See Also
+    --------
+    polyroc.metrics.roc_auc_score : The AUC alone, as scikit-learn.
+    polyroc.comparison.compare_scores : DeLong's test of the difference of two models' AUCs.
+    polyroc.evaluate : Every standard AUC with this interval.
 
     References
     ----------
@@ -648,7 +654,7 @@ def roc_auc_interval(
 
     Examples
     --------
-    >>> from polyroc._delong import roc_auc_interval
+    >>> from polyroc.intervals import roc_auc_interval
     >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
     >>> s = [0.1, 0.3, 0.35, 0.6, 0.4, 0.7, 0.8, 0.9]
     >>> print(roc_auc_interval(y, s))
@@ -718,7 +724,7 @@ def _checked_problem(y_true, y_score, labels, sample_weight, multi_class, averag
     if y_score is not None and as_array("y_score", y_score).ndim == 1:
         y, score, classes, weights = _checked_binary(y_true, y_score, labels, sample_weight)
         return y, score, classes, weights, "binary"
-    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
     weights = scale_weights(targets.sample_weight).weights
     return targets.y_true, targets.y_score, targets.classes, weights, (multi_class, average)
 

@@ -565,6 +565,12 @@ class OutputFile(_Output):
     ValueError
         The path is empty, or the directory's manifest is damaged.
 
+    See Also
+    --------
+    OutputDirectory : The same for a directory of files.
+    polyroc.io.write_thresholds : Writes through it.
+    polyroc.io.write_predictions : Writes through it.
+
     Examples
     --------
     >>> import tempfile, os
@@ -615,12 +621,39 @@ class OutputFile(_Output):
     def write(self, content: str | bytes) -> None:
         """Replace the file with ``content`` (str as UTF-8, or bytes), atomically.
 
+        Parameters
+        ----------
+        content : str or bytes
+            The whole new content of the file.
+
+        Returns
+        -------
+        None
+
         Raises
         ------
         FileExistsError
             The file was created or changed by someone else since the entry checks.
         TypeError
             ``content`` is neither str nor bytes.
+        ValueError
+            The directory's manifest is damaged.
+        OSError
+            Writing failed (e.g. the disk is full); the file is then unchanged.
+
+        See Also
+        --------
+        OutputDirectory.write : The same for several files.
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     with OutputFile(os.path.join(tmp, "a.txt")) as out:
+        ...         out.write("first")
+        ...         out.write(b"second")  # polyroc wrote it: may be replaced
+        ...     open(os.path.join(tmp, "a.txt")).read()
+        'second'
         """
         data = _as_bytes(content)
         parent = self.path.parent
@@ -702,6 +735,11 @@ def directory_refusal(path: str | os.PathLike, *, reserved: Iterable[str] = ()) 
     ValueError
         The directory's manifest is damaged.
 
+    See Also
+    --------
+    OutputDirectory : Refuses on entry for the same reasons.
+    polyroc.report.is_report_directory : The check for a report's directory.
+
     Examples
     --------
     >>> import tempfile, os
@@ -762,6 +800,12 @@ class OutputDirectory(_Output):
     ValueError
         The path is empty, or the manifest is damaged.
 
+    See Also
+    --------
+    OutputFile : The same for a single file.
+    directory_refusal : Why a directory would be refused.
+    polyroc.report.Report.write : Writes a report through it.
+
     Examples
     --------
     >>> import tempfile, os
@@ -817,14 +861,45 @@ class OutputDirectory(_Output):
     def write(self, files: Mapping[str, str | bytes]) -> None:
         """Write ``files`` (relative name -> bytes, in renaming order) and remove the earlier output's others.
 
+        Parameters
+        ----------
+        files : mapping of str to str or bytes
+            Relative path (``/``-separated, inside the directory; subdirectories
+            are created) -> content (str as UTF-8). Files are renamed into place
+            in this order.
+
+        Returns
+        -------
+        None
+
         Raises
         ------
         FileExistsError
             A file to be written was created or changed by someone else since entry.
         ValueError
-            A name is not a relative path inside the directory.
+            A name is not a relative path inside the directory (or is the
+            manifest's or the lock's), or the manifest is damaged.
+        TypeError
+            A content is neither str nor bytes.
         OSError
             Writing failed (e.g. the disk is full); the earlier output is then unchanged.
+
+        See Also
+        --------
+        OutputFile.write : The same for one file.
+        directory_refusal : What may be written where.
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     target = os.path.join(tmp, "out")
+        ...     with OutputDirectory(target, reserved=["a.txt", "b/"]) as out:
+        ...         out.write({"a.txt": "one", "b/c.txt": b"two"})
+        ...     with OutputDirectory(target, reserved=["a.txt", "b/"]) as out:
+        ...         out.write({"a.txt": "three"})  # b/c.txt, of the earlier output, is removed
+        ...     sorted(os.listdir(target)), open(os.path.join(target, "a.txt")).read()
+        (['.polyroc-manifest.json', 'a.txt', 'b'], 'three')
         """
         files = {name: _as_bytes(data) for name, data in files.items()}
         bad = [

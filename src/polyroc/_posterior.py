@@ -422,11 +422,35 @@ def posterior_interval(
     Raises
     ------
     ValueError
-        If the labels or weights are invalid, ``metric`` names no metric
-        (the message lists the valid names), ``prior`` is unknown or not > 0,
-        ``n_draws`` < 1, or ``confidence`` is not in (0, 1).
+        If the labels or weights are invalid (different lengths, empty,
+        missing values, a label outside ``labels``, fewer than two classes,
+        negative or non-finite weights), ``metric`` names no metric (the
+        message lists the valid names) or, as a callable, does not return
+        one value per counts matrix, ``prior`` is unknown or not > 0,
+        ``n_draws`` < 1, ``confidence`` is not in (0, 1), or ``random_state``
+        is a negative integer.
     TypeError
-        If an argument is of the wrong type.
+        If the labels mix strings and numbers, ``metric`` is neither a
+        string nor callable, ``n_draws`` is not an integer, ``prior`` or
+        ``confidence`` is not a number, or ``random_state`` is not None, an
+        integer or a Generator.
+
+    See Also
+    --------
+    polyroc.counts.METRICS : The metrics a name can stand for.
+    polyroc.intervals.proportion_interval : Wilson's interval of a plain proportion (accuracy, recall).
+    polyroc.resampling.paired_rule_scores : Bootstrap intervals of a metric for several rules.
+    polyroc.evaluate : Intervals of every standard score, this one for the composites.
+
+    References
+    ----------
+    Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a
+    binomial proportion. Statistical Science 16, 101-133.
+    doi:10.1214/ss/1009213286 (Jeffreys' interval, the marginal of each recall
+    under the default prior)
+
+    Kish, L. (1965). Survey Sampling. New York: Wiley (the effective sample size
+    under sample weights).
 
     Examples
     --------
@@ -509,16 +533,24 @@ def stratified_mean_interval(
     Raises
     ------
     ValueError
-        If ``values`` is not 1-D and finite, ``y`` is not class codes of the
-        same length, ``n_classes`` < 1, the weights are invalid, or
-        ``confidence`` is not in (0, 1).
+        If ``values`` is not 1-D, empty or not finite, ``y`` is not integer
+        class codes in [0, n_classes) of the same length, ``n_classes`` < 1,
+        the weights are invalid (wrong length, negative, non-finite, all 0),
+        or ``confidence`` is not in (0, 1).
     TypeError
-        If an argument is of the wrong type.
+        If ``values`` or ``sample_weight`` is not numeric, ``n_classes`` is
+        not an integer, or ``confidence`` is not a real number.
 
     Warns
     -----
     IntervalWarning
         If some class has a single row (of positive weight).
+
+    See Also
+    --------
+    polyroc.metrics.log_loss, polyroc.metrics.brier_score_loss : Mean losses this interval bounds.
+    polyroc.resampling.bootstrap_multiplicities : The stratified bootstrap whose variance this approximates.
+    polyroc.evaluate : Uses it for the log loss and Brier score (``ci="auto"``).
 
     Examples
     --------

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import softmax
 from sklearn.exceptions import DataConversionWarning
+from sklearn.utils._param_validation import InvalidParameterError
 
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
@@ -368,7 +369,9 @@ def _simplex_tolerance(dtype, n_columns):
     return max(SIMPLEX_ATOL, n_columns * float(np.finfo(dtype).eps))
 
 
-def check_score_matrix(y_score, *, normalize_rows=False, from_logits=False, require_simplex=True):
+def check_score_matrix(
+    y_score, *, normalize_rows=False, from_logits=False, require_simplex=True, transform_options=True
+):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
     With ``from_logits=True`` rows are mapped through softmax; with
@@ -377,6 +380,10 @@ def check_score_matrix(y_score, *, normalize_rows=False, from_logits=False, requ
     non-negative, summing to 1 within :data:`SIMPLEX_ATOL` (or the rounding of
     a float16 input, see :func:`_simplex_tolerance`). Integer, boolean, float16
     and float32 scores are converted to float64; tensors as :func:`as_array`.
+    ``transform_options`` says whether the caller has the ``normalize_rows``
+    and ``from_logits`` options: the errors for rows that are not probability
+    vectors suggest them only if so, and otherwise say to rescale the rows or
+    map logits through softmax before the call.
     """
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
@@ -401,9 +408,14 @@ def check_score_matrix(y_score, *, normalize_rows=False, from_logits=False, requ
         negative = np.any(scores < 0, axis=1)
         if np.any(negative):
             row = int(np.flatnonzero(negative)[0])
+            hint = (
+                "pass from_logits=True for logits"
+                if transform_options
+                else "map logits through softmax first, e.g. polyroc.probability.softmax"
+            )
             raise ValueError(
                 f"y_score has negative values (first in row {row}: {scores[row].tolist()}); "
-                "probabilities are expected (pass from_logits=True for logits)"
+                f"probabilities are expected ({hint})"
             )
     if normalize_rows:
         sums = scores.sum(axis=1)
@@ -415,10 +427,14 @@ def check_score_matrix(y_score, *, normalize_rows=False, from_logits=False, requ
         off = np.abs(scores.sum(axis=1) - 1.0) > tolerance
         if np.any(off):
             row = int(np.flatnonzero(off)[0])
+            hint = (
+                "pass normalize_rows=True to rescale them or from_logits=True for logits"
+                if transform_options
+                else "rescale them (divide each row by its sum) or map logits through softmax first"
+            )
             raise ValueError(
                 f"rows of y_score must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
-                f"{int(off.sum())} rows off); pass normalize_rows=True to rescale them or "
-                "from_logits=True for logits"
+                f"{int(off.sum())} rows off); {hint}"
             )
     return scores
 
@@ -432,11 +448,14 @@ def check_scores(
     normalize_rows=False,
     from_logits=False,
     require_simplex=True,
+    transform_options=True,
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
     The classes are ``labels`` if given, else the sorted unique values of
     ``y_true``; there must be exactly one score column per class.
+    ``transform_options=False`` is for callers without the ``normalize_rows``
+    and ``from_logits`` options (see :func:`check_score_matrix`).
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
@@ -444,7 +463,11 @@ def check_scores(
     """
     y_true = check_label_vector("y_true", y_true)
     scores = check_score_matrix(
-        y_score, normalize_rows=normalize_rows, from_logits=from_logits, require_simplex=require_simplex
+        y_score,
+        normalize_rows=normalize_rows,
+        from_logits=from_logits,
+        require_simplex=require_simplex,
+        transform_options=transform_options,
     )
     check_same_length(y_true=y_true, y_score=scores)
     weights = check_sample_weight(sample_weight, y_true.shape[0])
@@ -520,6 +543,33 @@ def check_option(name, value, options):
         listed = ", ".join(repr(o) for o in options)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
     return value
+
+
+def check_boolean(name, value):
+    """Return ``value`` as a bool, raising unless it is a bool or a numpy bool.
+
+    scikit-learn's ``"boolean"`` parameter constraint, for the options of the
+    functions polyroc shares with it: the error is its ``InvalidParameterError``
+    (a ``ValueError`` and a ``TypeError``), and the integers 0 and 1 are
+    refused as there.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be True or False (a bool), got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def check_real_or_nan(name, value, *, low, high):
+    """Return ``value`` as a float, raising unless it is a real number in [low, high] or NaN.
+
+    scikit-learn's ``Interval(Real, low, high, closed="both")`` or ``np.nan``
+    constraint: the error is its ``InvalidParameterError`` (a ``ValueError``
+    and a ``TypeError``); a bool counts as the number 0 or 1, as there.
+    """
+    if not isinstance(value, numbers.Real) or not (np.isnan(value) or low <= value <= high):
+        raise InvalidParameterError(
+            f"{name} must be a real number in [{low:g}, {high:g}] or np.nan, got {type(value).__name__} {value!r}"
+        )
+    return float(value)
 
 
 def check_positive_int(name, value, *, minimum=1):
@@ -716,5 +766,5 @@ def check_model_scores(scores, *, minimum=2):
         raise ValueError(f"scores must hold at least {minimum} models, got {len(names)}")
     bad = [name for name in names if not isinstance(name, str)]
     if bad:
-        raise TypeError(f"model names must be strings, got {bad[0]!r}")
+        raise TypeError(f"model names must be strings (the keys of scores), got {type(bad[0]).__name__} {bad[0]!r}")
     return names

@@ -41,6 +41,7 @@ from polyroc._delong import (
 from polyroc._results import Result
 from polyroc._validation import (
     as_array,
+    check_model_scores,
     check_positive_int,
     check_random_state,
     check_real,
@@ -88,6 +89,12 @@ class ScoreComparison(Result):
     settings : dict
         ``"quantities"``, ``"confidence"``, ``"n_boot"``, ``"random_state"``
         (as given) and ``"adjustment"`` (``"holm"``).
+
+    See Also
+    --------
+    compare_scores : Make a ScoreComparison.
+    holm_adjusted : The adjustment of ``p_holm``.
+    polyroc.resampling.PairedRuleScores : Paired bootstrap scores of several decision rules.
 
     Examples
     --------
@@ -160,13 +167,18 @@ def compare_scores(
     Raises
     ------
     TypeError
-        If ``scores`` is not a mapping, ``n_boot`` not an integer or
-        ``confidence`` not a number.
+        If ``scores`` is not a mapping or a model name (a key of ``scores``)
+        is not a string, ``n_boot`` not an integer,
+        ``confidence`` not a number, ``random_state`` not None, an integer
+        or a Generator, or a score matrix, ``sample_weight`` or the labels
+        are of the wrong type (the message names the model).
     ValueError
         If fewer than two models are given, ``baseline`` is not one of them,
-        a quantity is unknown (the message lists the valid ones),
-        ``confidence`` is not in (0, 1), or a score matrix fails the checks
-        of :func:`polyroc.evaluate` (the message names the model).
+        ``quantities`` is empty or a single string, a quantity is unknown
+        (the message lists the valid ones), ``confidence`` is not in (0, 1),
+        ``n_boot`` < 1, ``random_state`` is a negative integer, or a score
+        matrix fails the checks of :func:`polyroc.evaluate` (the message
+        names the model).
 
     Warns
     -----
@@ -178,6 +190,19 @@ def compare_scores(
     --------
     polyroc.evaluate : one model's scores with intervals.
     polyroc.resampling.paired_rule_scores : several decision rules' predictions.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the
+    areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. Biometrics 44, 837-845. doi:10.2307/2531595
+
+    McNemar, Q. (1947). Note on the sampling error of the difference between
+    correlated proportions or percentages. Psychometrika 12, 153-157.
+    doi:10.1007/BF02295996
+
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+    Scandinavian Journal of Statistics 6, 65-70. https://www.jstor.org/stable/4615733
 
     Examples
     --------
@@ -198,7 +223,11 @@ def compare_scores(
     for name in models:
         try:
             checked[name] = check_scores(
-                y_true, as_array(f"scores[{name!r}]", scores[name]), labels=labels, sample_weight=sample_weight
+                y_true,
+                as_array(f"scores[{name!r}]", scores[name]),
+                labels=labels,
+                sample_weight=sample_weight,
+                transform_options=False,
             )
         except (ValueError, TypeError) as error:
             raise type(error)(f"scores of model {name!r}: {error}") from None
@@ -256,11 +285,7 @@ class _Sample:
 
 def _check_comparison(scores, quantities, baseline):
     """The model names and the counts metric of each non-AUC quantity, or a clear error."""
-    if not isinstance(scores, Mapping):
-        raise TypeError(f"scores must be a mapping of model name to score matrix, got {type(scores).__name__}")
-    models = list(scores)
-    if len(models) < 2:
-        raise ValueError(f"scores must name at least two models to compare, got {len(models)}")
+    models = list(check_model_scores(scores))
     if baseline is not None and baseline not in scores:
         raise ValueError(f"baseline {baseline!r} is not one of the models {models}")
     if isinstance(quantities, str) or not len(quantities):
@@ -414,7 +439,22 @@ def holm_adjusted(p_values: ArrayLike) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a p-value lies outside [0, 1].
+        If a p-value lies outside [0, 1], or ``p_values`` holds something
+        that is not a number (numpy's conversion error).
+
+    See Also
+    --------
+    compare_scores : Reports Holm-adjusted p-values of each quantity (``p_holm``).
+
+    Notes
+    -----
+    ``p_values`` of any shape is flattened: the result has one value per
+    entry, in row-major order.
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+    Scandinavian Journal of Statistics 6, 65-70. https://www.jstor.org/stable/4615733
 
     Examples
     --------

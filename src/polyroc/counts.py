@@ -158,6 +158,11 @@ def support(counts: ArrayLike) -> np.ndarray:
     TypeError
         If ``counts`` is not numeric.
 
+    See Also
+    --------
+    polyroc.metrics.confusion_matrix : Counts of labels, the input of every function here.
+    recall : The true positives divided by the support.
+
     Examples
     --------
     >>> support([[8, 1, 1], [2, 6, 0], [1, 1, 7]]).tolist()
@@ -186,6 +191,11 @@ def accuracy(counts: ArrayLike) -> float | np.ndarray:
         NaN or infinite values.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    balanced_accuracy : The mean recall, insensitive to class imbalance.
+    polyroc.metrics.accuracy_score : The same ratio from labels.
 
     Examples
     --------
@@ -228,6 +238,12 @@ def precision(
         not one of its options.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    recall : The fraction of each class that is found.
+    f1 : The harmonic mean of precision and recall.
+    polyroc.metrics.precision_score : The same ratio from labels.
 
     Examples
     --------
@@ -272,6 +288,13 @@ def recall(
         ``zero_division`` is not one of its options.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    precision : The fraction of each class's predictions that are right.
+    specificity : The recall of the other classes.
+    balanced_accuracy : The macro recall over the classes with true samples.
+    polyroc.metrics.recall_score : The same ratio from labels.
 
     Examples
     --------
@@ -318,6 +341,12 @@ def specificity(
     TypeError
         If ``counts`` is not numeric.
 
+    See Also
+    --------
+    recall : The true positive rate.
+    youden : Recall + specificity - 1.
+    polyroc.metrics.specificity_score : The same ratio from labels.
+
     Examples
     --------
     >>> specificity([[8, 1, 1], [2, 6, 0], [1, 1, 7]], average=None).round(6)
@@ -363,6 +392,12 @@ def fbeta(
     TypeError
         If ``counts`` is not numeric or ``beta`` is not a real number.
 
+    See Also
+    --------
+    f1 : The case beta = 1.
+    precision, recall : The two ratios it combines.
+    polyroc.metrics.fbeta_score : The same score from labels.
+
     Examples
     --------
     >>> counts = [[8, 1, 1], [2, 6, 0], [1, 1, 7]]
@@ -404,6 +439,12 @@ def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str |
     TypeError
         If ``counts`` is not numeric.
 
+    See Also
+    --------
+    fbeta : Recall weighted beta times precision.
+    precision, recall : The two ratios it combines.
+    polyroc.metrics.f1_score : The same score from labels.
+
     Examples
     --------
     >>> counts = [[8, 1, 1], [2, 6, 0], [1, 1, 7]]
@@ -444,6 +485,17 @@ def youden(
         ``zero_division`` is not one of its options.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    recall, specificity : The two rates it combines.
+    heidke_skill : Another skill score of the one-vs-rest tables.
+    polyroc.metrics.youden_score : The same score from labels.
+
+    References
+    ----------
+    Youden, W. J. (1950). Index for rating diagnostic tests. Cancer 3, 32-35.
+    doi:10.1002/1097-0142(1950)3:1<32::AID-CNCR2820030106>3.0.CO;2-3
 
     Examples
     --------
@@ -489,6 +541,17 @@ def heidke_skill(
         ``zero_division`` is not one of its options.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    cohen_kappa : Kappa of the whole m x m table.
+    youden : Another skill score of the one-vs-rest tables.
+    polyroc.metrics.heidke_skill_score : The same score from labels.
+
+    References
+    ----------
+    Heidke, P. (1926). Berechnung des Erfolges und der Güte der
+    Windstärkevorhersagen im Sturmwarnungsdienst. Geografiska Annaler 8, 301-349.
 
     Examples
     --------
@@ -557,6 +620,19 @@ def balanced_accuracy(counts: ArrayLike, *, adjusted: bool = False) -> float | n
     UndefinedMetricWarning
         If some class has no true samples.
 
+    See Also
+    --------
+    accuracy : The plain fraction of correct predictions.
+    recall : The per-class recalls it averages.
+    polyroc.metrics.balanced_accuracy_score : The same score from labels.
+
+    References
+    ----------
+    Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The
+    balanced accuracy and its posterior distribution. Proceedings of the 20th
+    International Conference on Pattern Recognition, 3121-3124.
+    doi:10.1109/ICPR.2010.764
+
     Examples
     --------
     >>> balanced_accuracy([[1000, 0, 0], [50, 0, 0], [10, 0, 0]])
@@ -609,6 +685,21 @@ def cohen_kappa(
     TypeError
         If ``counts`` is not numeric.
 
+    See Also
+    --------
+    matthews_corrcoef : Another chance-corrected agreement of the whole table.
+    heidke_skill : Kappa of each class's one-vs-rest table.
+    polyroc.metrics.cohen_kappa_score : The same kappa from labels.
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational
+    and Psychological Measurement 20, 37-46. doi:10.1177/001316446002000104
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for
+    scaled disagreement or partial credit. Psychological Bulletin 70, 213-220.
+    doi:10.1037/h0026256
+
     Examples
     --------
     >>> from fractions import Fraction
@@ -656,6 +747,21 @@ def matthews_corrcoef(counts: ArrayLike) -> float | np.ndarray:
         If ``counts`` is not a valid counts array.
     TypeError
         If ``counts`` is not numeric.
+
+    See Also
+    --------
+    cohen_kappa : Another chance-corrected agreement of the whole table.
+    polyroc.metrics.matthews_corrcoef : The same coefficient from labels.
+
+    References
+    ----------
+    Matthews, B. W. (1975). Comparison of the predicted and observed secondary
+    structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405, 442-451.
+    doi:10.1016/0005-2795(75)90109-9
+
+    Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
+    correlation coefficient. Computational Biology and Chemistry 28, 367-374.
+    doi:10.1016/j.compbiolchem.2004.09.006
 
     Examples
     --------
@@ -725,6 +831,11 @@ def metric_name(metric: str | Callable) -> str:
     ------
     Nothing: any object has a name or a ``repr``.
 
+    See Also
+    --------
+    get_metric : The metric a name stands for.
+    METRICS : The registered names.
+
     Examples
     --------
     >>> metric_name("f1_macro"), metric_name(accuracy)
@@ -754,6 +865,13 @@ def get_metric(metric: str | Callable) -> Callable:
         lists the valid names).
     TypeError
         If ``metric`` is neither a string nor callable.
+
+    See Also
+    --------
+    METRICS : The registered names and their metrics.
+    metric_name : The name of a metric given as a name or a callable.
+    polyroc.intervals.posterior_interval : A metric of predictions with its posterior interval.
+    polyroc.resampling.paired_rule_scores : A metric of several rules with bootstrap intervals.
 
     Examples
     --------

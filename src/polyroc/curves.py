@@ -103,6 +103,28 @@ class OvrRocCurves(Result):
     settings : dict
         The options that produced the curves (none of the shared keys apply;
         empty).
+
+    See Also
+    --------
+    ovr_roc_curve : Compute the curves.
+    macro_roc_curve : The macro-average curve of the classes.
+    polyroc.metrics.roc_curve : The binary curve of one class, as scikit-learn.
+    polyroc.plotting.RocCurveDisplay : Draw the curves.
+
+    Examples
+    --------
+    >>> y = ["cat", "cat", "dog", "dog", "fox"]
+    >>> scores = [[.6, .3, .1], [.3, .5, .2], [.2, .7, .1], [.4, .4, .2], [.1, .2, .7]]
+    >>> curves = ovr_roc_curve(y, scores)
+    >>> fpr, tpr, thresholds = curves
+    >>> sorted(fpr), tpr["fox"]
+    (['cat', 'dog', 'fox', 'micro'], array([0., 1., 1.]))
+    >>> curves.to_frame().round(4)
+       class     auc  n_points
+    0    cat  0.8333         5
+    1    dog  0.8333         5
+    2    fox  1.0000         3
+    3  micro  0.9200         7
     """
 
     classes: np.ndarray
@@ -133,7 +155,53 @@ class OvrRocCurves(Result):
         return rows
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """Draw the curves with :class:`polyroc.plotting.RocCurveDisplay` (returned)."""
+        """Draw the curves with :class:`polyroc.plotting.RocCurveDisplay` (returned).
+
+        The same as ``RocCurveDisplay.from_result(self, ax=ax, **kwargs)``:
+        one curve per class, the micro- and macro-average curves and the
+        chance line, each labelled with its AUC. ``plt.show()`` is not called.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default the Axes of a new figure.
+        **kwargs
+            Passed to :meth:`polyroc.plotting.RocCurveDisplay.plot`:
+            ``name``, ``curve_kwargs``, ``plot_chance_level``,
+            ``chance_level_kw``, ``show_classes``, ``micro`` and ``macro``.
+
+        Returns
+        -------
+        polyroc.plotting.RocCurveDisplay
+            The display, with the Axes ``ax_`` and Figure ``figure_`` it drew on.
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string,
+            ``curve_kwargs`` or ``chance_level_kw`` is not a dict (or, for
+            ``curve_kwargs``, a list of dicts), or a keyword is not one of
+            those listed.
+        ValueError
+            If ``curve_kwargs`` is a list whose length is not the number of
+            classes.
+        AttributeError
+            From matplotlib, if ``curve_kwargs`` or ``chance_level_kw`` holds
+            a keyword that a matplotlib ``Line2D`` does not take.
+
+        See Also
+        --------
+        polyroc.plotting.RocCurveDisplay.from_predictions : Compute the curves and draw them in one call.
+        macro_roc_curve : The macro-average curve that is drawn.
+
+        Examples
+        --------
+        >>> curves = ovr_roc_curve([0, 1, 2, 2], [[.5, .3, .2], [.2, .6, .2], [.1, .3, .6], [.3, .3, .4]])
+        >>> display = curves.plot(name="model")
+        >>> type(display).__name__, display.ax_.get_title()
+        ('RocCurveDisplay', 'model: one-vs-rest ROC curves')
+        >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
+        """
         from polyroc.plotting import RocCurveDisplay
 
         return RocCurveDisplay.from_result(self, ax=ax, **kwargs)
@@ -170,6 +238,28 @@ class OvrPrecisionRecallCurves(Result):
     settings : dict
         The options that produced the curves (none of the shared keys apply;
         empty).
+
+    See Also
+    --------
+    ovr_precision_recall_curve : Compute the curves.
+    polyroc.metrics.precision_recall_curve : The binary curve of one class, as scikit-learn.
+    polyroc.metrics.average_precision_score : The average precision of binary or multiclass scores.
+    polyroc.plotting.PrecisionRecallDisplay : Draw the curves.
+
+    Examples
+    --------
+    >>> y = ["cat", "cat", "dog", "dog", "fox"]
+    >>> scores = [[.6, .3, .1], [.3, .5, .2], [.2, .7, .1], [.4, .4, .2], [.1, .2, .7]]
+    >>> curves = ovr_precision_recall_curve(y, scores)
+    >>> precision, recall, thresholds = curves
+    >>> recall["fox"], precision["fox"].round(4)
+    (array([1., 1., 1., 0.]), array([0.2   , 0.3333, 1.    , 1.    ]))
+    >>> curves.to_frame().round(4)
+       class  average_precision  n_points
+    0    cat             0.8333         6
+    1    dog             0.8333         6
+    2    fox             1.0000         4
+    3  micro             0.8583         8
     """
 
     classes: np.ndarray
@@ -205,7 +295,54 @@ class OvrPrecisionRecallCurves(Result):
         return rows
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """Draw the curves with :class:`polyroc.plotting.PrecisionRecallDisplay` (returned)."""
+        """Draw the curves with :class:`polyroc.plotting.PrecisionRecallDisplay` (returned).
+
+        The same as ``PrecisionRecallDisplay.from_result(self, ax=ax,
+        **kwargs)``: one curve per class, the micro-average curve and each
+        class's prevalence, labelled with the average precisions.
+        ``plt.show()`` is not called.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default the Axes of a new figure.
+        **kwargs
+            Passed to :meth:`polyroc.plotting.PrecisionRecallDisplay.plot`:
+            ``name``, ``curve_kwargs``, ``plot_chance_level``,
+            ``chance_level_kw`` and ``micro``.
+
+        Returns
+        -------
+        polyroc.plotting.PrecisionRecallDisplay
+            The display, with the Axes ``ax_`` and Figure ``figure_`` it drew on.
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string,
+            ``curve_kwargs`` or ``chance_level_kw`` is not a dict (or, for
+            ``curve_kwargs``, a list of dicts), or a keyword is not one of
+            those listed.
+        ValueError
+            If ``curve_kwargs`` is a list whose length is not the number of
+            classes.
+        AttributeError
+            From matplotlib, if ``curve_kwargs`` or ``chance_level_kw`` holds
+            a keyword that a matplotlib ``Line2D`` does not take.
+
+        See Also
+        --------
+        polyroc.plotting.PrecisionRecallDisplay.from_predictions : Compute the curves and draw them in one call.
+        OvrRocCurves.plot : Draw the ROC curves of the same scores.
+
+        Examples
+        --------
+        >>> curves = ovr_precision_recall_curve([0, 1, 2, 2], [[.5, .3, .2], [.2, .6, .2], [.1, .3, .6], [.3, .3, .4]])
+        >>> display = curves.plot(name="model")
+        >>> type(display).__name__, display.ax_.get_title()
+        ('PrecisionRecallDisplay', 'model: one-vs-rest precision-recall curves')
+        >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
+        """
         from polyroc.plotting import PrecisionRecallDisplay
 
         return PrecisionRecallDisplay.from_result(self, ax=ax, **kwargs)
@@ -250,9 +387,15 @@ def ovr_roc_curve(
     Raises
     ------
     ValueError
-        Bad ``y_true``, ``y_score``, ``labels`` or ``sample_weight`` (see
-        :func:`polyroc._validation.check_scores`), or fewer than two classes
-        with samples of positive weight in ``y_true``.
+        If ``y_true`` and ``y_score`` differ in length or are empty;
+        ``y_score`` is not 2-D or holds NaN or infinity; its column count
+        differs from the number of classes (those of ``labels``, else of
+        ``y_true``); ``y_true`` holds a label outside ``labels``, or
+        ``labels`` repeats a label or names fewer than 2 classes;
+        ``sample_weight`` has the wrong length or holds negative or
+        non-finite values; fewer than two classes have samples of positive
+        weight in ``y_true``; or ``drop_intermediate`` or ``micro`` is not a
+        bool.
     TypeError
         Non-numeric ``y_score`` or ``sample_weight``, or labels of mixed kinds.
 
@@ -260,6 +403,13 @@ def ovr_roc_curve(
     -----
     UndefinedMetricWarning
         A class of ``labels`` has no samples; its ``tpr`` and ``auc`` are NaN.
+
+    See Also
+    --------
+    OvrRocCurves : The result, with its ``to_frame`` and ``plot``.
+    macro_roc_curve : The macro-average curve of the classes.
+    polyroc.metrics.roc_auc_score : The one-vs-rest or one-vs-one AUC as a number.
+    polyroc.intervals.roc_auc_interval : An AUC with DeLong's confidence interval.
 
     Examples
     --------
@@ -340,8 +490,9 @@ def ovr_precision_recall_curve(
     Raises
     ------
     ValueError
-        Bad ``y_true``, ``y_score``, ``labels`` or ``sample_weight``, or fewer
-        than two classes with samples of positive weight in ``y_true``.
+        Bad ``y_true``, ``y_score``, ``labels`` or ``sample_weight`` (as
+        :func:`ovr_roc_curve`), fewer than two classes with samples of
+        positive weight in ``y_true``, or ``drop_intermediate`` not a bool.
     TypeError
         Non-numeric ``y_score`` or ``sample_weight``, or labels of mixed kinds.
 
@@ -350,6 +501,12 @@ def ovr_precision_recall_curve(
     UndefinedMetricWarning
         A class of ``labels`` has no samples; its ``recall`` and
         ``average_precision`` are NaN.
+
+    See Also
+    --------
+    OvrPrecisionRecallCurves : The result, with its ``to_frame`` and ``plot``.
+    ovr_roc_curve : The one-vs-rest ROC curves of the same scores.
+    polyroc.metrics.average_precision_score : The average precision as a number.
 
     Examples
     --------
@@ -440,9 +597,13 @@ def macro_roc_curve(curves: OvrRocCurves) -> tuple[np.ndarray, np.ndarray, float
 
     Raises
     ------
-    AttributeError
-        If ``curves`` is not an :class:`OvrRocCurves` (it has no ``fpr``,
-        ``tpr`` or ``auc``).
+    TypeError
+        If ``curves`` is not an :class:`OvrRocCurves`.
+
+    See Also
+    --------
+    ovr_roc_curve : The per-class curves this averages.
+    polyroc.metrics.roc_auc_score : ``multi_class="ovr"``, the area of this curve.
 
     Examples
     --------
@@ -453,6 +614,10 @@ def macro_roc_curve(curves: OvrRocCurves) -> tuple[np.ndarray, np.ndarray, float
     >>> round(auc, 6) == round(float(curves.auc.mean()), 6)
     True
     """
+    if not isinstance(curves, OvrRocCurves):
+        raise TypeError(
+            f"curves must be an OvrRocCurves (what polyroc.curves.ovr_roc_curve returns), got {type(curves).__name__}"
+        )
     defined = ~np.isnan(curves.auc)
     weights = np.where(defined, 1.0 / defined.sum(), 0.0)
     fpr, tpr, _ = vertical_average(curves.fpr, curves.tpr, weights)

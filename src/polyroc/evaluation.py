@@ -44,6 +44,7 @@ from polyroc._summary import (
 )
 from polyroc._validation import (
     as_array,
+    check_option,
     check_positive_int,
     check_random_state,
     check_real,
@@ -102,12 +103,32 @@ class Evaluation(Result):
         interval was made; empty without intervals), ``"normalize_rows"``
         and ``"from_logits"``.
 
+    See Also
+    --------
+    evaluate : Make an Evaluation from labels and a score matrix.
+    polyroc.resampling.ConfidenceInterval : The type of every interval.
+    polyroc.comparison.compare_scores : Compare several models on the same rows.
+
     Notes
     -----
     :meth:`to_frame` gives one row per score (``score``, ``estimate``,
     ``low``, ``high``, ``method``); ``to_frame(per_class=True)`` one row per
     class (``class``, ``support``, then each per-class score with its
     ``_low`` and ``_high`` bounds). Without intervals the bounds are NaN.
+
+    Examples
+    --------
+    >>> y = ["a", "b", "c", "c"]
+    >>> P = [[.8, .1, .1], [.2, .7, .1], [.1, .2, .7], [.5, .1, .4]]
+    >>> result = evaluate(y, P, n_boot=0)
+    >>> result.classes
+    ('a', 'b', 'c')
+    >>> result.confusion_matrix
+    array([[1, 0, 0],
+           [0, 1, 0],
+           [1, 0, 1]])
+    >>> result.report["c"]["recall"], {name: round(value, 4) for name, value in result.scores.items() if "ovr" in name}
+    (0.5, {'roc_auc_ovr_macro': 1.0, 'roc_auc_ovr_weighted': 1.0, 'roc_auc_ovr_micro': 0.9688})
     """
 
     classes: tuple
@@ -137,6 +158,11 @@ class Evaluation(Result):
         ------
         ImportError
             If pandas is not installed (``pip install pandas``).
+
+        See Also
+        --------
+        to_text : The same numbers as plain text.
+        polyroc.resampling.ConfidenceInterval : The intervals whose bounds fill the ``low`` and ``high`` columns.
 
         Examples
         --------
@@ -193,6 +219,12 @@ class Evaluation(Result):
         Returns
         -------
         str
+
+        See Also
+        --------
+        to_frame : The scores and their bounds as a DataFrame.
+        polyroc.metrics.classification_report : The report that opens the text.
+        polyroc.report.build_report : An HTML report of the same evaluation, with curves.
 
         Examples
         --------
@@ -351,19 +383,29 @@ def evaluate(
 
     Raises
     ------
-    ValueError, TypeError
-        For invalid inputs, as :func:`polyroc._validation.check_scores` documents
-        (lengths, NaN, negative scores, rows off the simplex, unknown labels,
-        column count).
-    TypeError
-        If ``n_boot`` is not an integer, ``confidence`` not a real number,
-        ``ci`` neither a string nor a mapping, or ``random_state`` not None,
-        an integer or a Generator.
     ValueError
-        If ``n_boot`` is negative, ``confidence`` is not in (0, 1),
-        ``random_state`` is a negative integer, or ``ci`` names an unknown
-        family, quantity or method, or a method that does not apply to its
-        quantity (the message lists those that do).
+        If ``y_true`` and ``y_score`` differ in length or are empty;
+        ``y_score`` is not 2-D with at least 2 columns, holds NaN or
+        infinity, or (without ``normalize_rows`` or ``from_logits``) has
+        negative values or rows that do not sum to 1; a row sums to 0 with
+        ``normalize_rows=True``; both ``normalize_rows`` and
+        ``from_logits`` are True; the column count differs from the number
+        of classes (those of ``labels``, else of ``y_true``); ``y_true``
+        holds missing values or a label outside ``labels``; ``labels``
+        repeats a label or names fewer than 2; ``sample_weight`` has the
+        wrong length or holds negative or non-finite values; ``n_boot`` or
+        ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
+        True or False; ``confidence`` is not in (0, 1); ``random_state`` is a
+        negative integer; or ``ci`` names an unknown family, quantity or
+        method, or a method that does not apply to its quantity (the message
+        lists those that do).
+    TypeError
+        If ``y_score`` or ``sample_weight`` is not numeric, the labels mix
+        strings and numbers, ``n_boot`` or ``digits`` is not an integer (a
+        bool is not one), ``normalize_rows`` or ``from_logits`` is an array
+        or a list, ``confidence`` not a real number, ``ci`` neither a string
+        nor a mapping, or ``random_state`` not None, an integer or a
+        Generator.
 
     Warns
     -----
@@ -374,6 +416,13 @@ def evaluate(
         every class (those AUC intervals are NaN), and a stratified bootstrap
         never varies a single row (its intervals understate the
         uncertainty).
+
+    See Also
+    --------
+    Evaluation : The result, with ``to_text`` and ``to_frame``.
+    polyroc.comparison.compare_scores : Compare several models scored on the same rows.
+    polyroc.intervals.roc_auc_interval : One AUC with DeLong's interval.
+    polyroc.report.build_report : An HTML report with this evaluation, curves and tuned thresholds.
 
     Examples
     --------
@@ -402,6 +451,9 @@ def evaluate(
     >>> result.to_frame().loc[0, ["score", "low", "high"]].tolist()
     ['accuracy', np.float64(0.7), np.float64(0.9)]
     """
+    check_option("normalize_rows", normalize_rows, (True, False))
+    check_option("from_logits", from_logits, (True, False))
+    digits = check_positive_int("digits", digits, minimum=0)
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)

@@ -88,6 +88,22 @@ def proportion_interval(
     TypeError
         If ``confidence`` is not a real number.
 
+    See Also
+    --------
+    weighted_proportion_interval : The same intervals for a weighted proportion of hits.
+    posterior_interval : Intervals of composites of counts (precision, F1, kappa ...).
+    polyroc.resampling.percentile_interval : The percentile bootstrap interval.
+
+    References
+    ----------
+    Wilson, E. B. (1927). Probable inference, the law of succession, and
+    statistical inference. Journal of the American Statistical Association 22,
+    209-212. doi:10.1080/01621459.1927.10502953
+
+    Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial
+    limits illustrated in the case of the binomial. Biometrika 26, 404-413.
+    doi:10.1093/biomet/26.4.404
+
     Examples
     --------
     >>> low, high = proportion_interval([0, 4, 12], [4, 8, 12])
@@ -168,6 +184,15 @@ def effective_sample_size(sample_weight: ArrayLike) -> float:
     TypeError
         If ``sample_weight`` is None or not numeric.
 
+    See Also
+    --------
+    weighted_proportion_interval : A weighted proportion's interval at this size.
+    posterior_interval : Uses each class's effective size for the posterior's spread.
+
+    References
+    ----------
+    Kish, L. (1965). Survey Sampling. New York: Wiley.
+
     Examples
     --------
     >>> effective_sample_size([1, 1, 1, 3])  # 6**2 / 12
@@ -237,6 +262,24 @@ def weighted_proportion_interval(
     TypeError
         If ``hits`` or the weights are not numeric, or ``confidence`` is not
         a real number.
+
+    See Also
+    --------
+    proportion_interval : The interval of ``successes`` in ``trials``.
+    effective_sample_size : Kish's n_eff of the weights.
+    polyroc.metrics.accuracy_score : The weighted proportion of right predictions.
+
+    References
+    ----------
+    Wilson, E. B. (1927). Probable inference, the law of succession, and
+    statistical inference. Journal of the American Statistical Association 22,
+    209-212. doi:10.1080/01621459.1927.10502953
+
+    Clopper, C. J. & Pearson, E. S. (1934). The use of confidence or fiducial
+    limits illustrated in the case of the binomial. Biometrika 26, 404-413.
+    doi:10.1093/biomet/26.4.404
+
+    Kish, L. (1965). Survey Sampling. New York: Wiley.
 
     Examples
     --------

@@ -42,6 +42,7 @@ import io
 import itertools
 import json
 import math
+import numbers
 import os
 import stat
 import zipfile
@@ -56,7 +57,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
 from polyroc._progress import task
-from polyroc._validation import check_thresholds
+from polyroc._validation import as_array, check_thresholds
 
 __all__ = [
     "MANIFEST_NAME",
@@ -101,6 +102,22 @@ class ScoreTable:
         (an id), and so were not read as scores.
     lines : ndarray of shape (n,) of int, or None
         The file line of each row (None for Parquet and NPZ files).
+
+    See Also
+    --------
+    read_scores : Reads a file into a ScoreTable.
+    polyroc.evaluate : Evaluates ``y_true`` and ``y_score`` of a table.
+    polyroc.dask.read_score_files : Reads many score files into one dask DataFrame.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "scores.csv")
+    ...     _ = open(path, "w").write("a,b,label\\n0.9,0.1,a\\n\\n0.2,0.8,b\\n")
+    ...     table = read_scores(path)
+    >>> table.classes, table.y_score.shape, table.lines.tolist()  # the blank line 3 is skipped
+    (('a', 'b'), (2, 2), [2, 4])
     """
 
     y_true: np.ndarray | None
@@ -113,7 +130,46 @@ class ScoreTable:
     lines: np.ndarray | None = None
 
     def where(self, row: int) -> str:
-        """Where row ``row`` (0-based) is in the file: ``line 7`` of a text file, ``row 6`` of any other."""
+        """Where row ``row`` (0-based) is in the file: ``line 7`` of a text file, ``row 6`` of any other.
+
+        Parameters
+        ----------
+        row : int
+            Position of the row in :attr:`y_score` (0-based).
+
+        Returns
+        -------
+        str
+            ``"line L"`` (the file's line, 1-based, counting the header and
+            blank lines) for a CSV file, else ``"row r"`` (1-based).
+
+        Raises
+        ------
+        IndexError
+            If ``row`` is outside ``[0, n_rows)``, for every file format (a
+            negative ``row`` does not count from the end).
+        TypeError
+            If ``row`` is not an integer (a bool is not one).
+
+        See Also
+        --------
+        read_scores : Whose error messages locate rows the same way.
+
+        Examples
+        --------
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = os.path.join(tmp, "scores.csv")
+        ...     _ = open(path, "w").write("a,b,label\\n0.9,0.1,a\\n\\n0.2,0.8,b\\n")
+        ...     table = read_scores(path)
+        >>> table.where(0), table.where(1)
+        ('line 2', 'line 4')
+        """
+        if isinstance(row, bool) or not isinstance(row, numbers.Integral):
+            raise TypeError(f"row must be an integer, got {type(row).__name__}")
+        n_rows = self.y_score.shape[0]
+        if not 0 <= row < n_rows:
+            raise IndexError(f"row must be in [0, {n_rows}) (the table has {n_rows} rows), got {row}")
         return f"row {row + 1}" if self.lines is None else f"line {int(self.lines[row])}"
 
 
@@ -592,6 +648,12 @@ def read_scores(
     OSError
         If the file cannot be read (missing, a directory, no permission).
 
+    See Also
+    --------
+    ScoreTable : What it returns.
+    read_thresholds : Reads tuned thresholds to apply to the scores.
+    polyroc.dask.read_score_files : Many score files as one dask DataFrame.
+
     Examples
     --------
     >>> import tempfile, os
@@ -651,6 +713,18 @@ def _threshold_values(value, n_classes, domain, path):
 def read_thresholds(path: str | os.PathLike) -> dict[str, Any]:
     """Read and check a thresholds JSON written by :func:`write_thresholds`; return the document.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The JSON file.
+
+    Returns
+    -------
+    dict
+        The document, with ``classes`` as a list of str (numbers written as
+        class names become strings) and ``threshold`` as a list of floats;
+        other keys (``metric``, ``best_score`` ...) as written.
+
     Raises
     ------
     TypeError
@@ -662,7 +736,12 @@ def read_thresholds(path: str | os.PathLike) -> dict[str, Any]:
         numbers of the same length; ``domain`` is not ``"simplex"`` or
         ``"box"``; the thresholds lie outside their domain.
     OSError
-        If the file cannot be read.
+        If the file cannot be read (e.g. FileNotFoundError).
+
+    See Also
+    --------
+    write_thresholds : Writes the file.
+    polyroc.thresholds.apply_thresholds : Applies the thresholds to scores.
 
     Examples
     --------
@@ -730,8 +809,17 @@ def write_predictions(
 
     Raises
     ------
+    ValueError
+        If ``predictions``, ``ids`` or ``y_true`` is not 1-D, or ``ids`` or
+        ``y_true`` has a different length from ``predictions`` (checked
+        before anything is written).
     FileExistsError, OSError
         As :class:`OutputFile`.
+
+    See Also
+    --------
+    polyroc.thresholds.apply_thresholds : Predicts the labels with tuned thresholds.
+    OutputFile : How the file is written.
 
     Examples
     --------
@@ -744,6 +832,19 @@ def write_predictions(
     7,a
     8,b
     """
+    arguments = {"predictions": predictions, "ids": ids, "y_true": y_true}
+    lengths = {}
+    for name, values in arguments.items():
+        if values is not None:
+            shape = as_array(name, values).shape
+            if len(shape) != 1:
+                raise ValueError(f"{name} must be 1-D (one value per row), got shape {shape}")
+            lengths[name] = shape[0]
+    for name, n in lengths.items():
+        if n != lengths["predictions"]:
+            raise ValueError(
+                f"{name} has {n} values but predictions has {lengths['predictions']}; one per prediction is needed"
+            )
     columns = {"id": ids, "prediction": predictions, "label": y_true}
     columns = {name: values for name, values in columns.items() if values is not None}
     buffer = io.StringIO()
@@ -772,8 +873,16 @@ def write_thresholds(path: str | os.PathLike | OutputFile, result: Any) -> None:
 
     Raises
     ------
+    TypeError
+        If ``result`` is not a :class:`~polyroc.thresholds.TuningResult`
+        (checked before anything is written).
     FileExistsError, OSError
         As :class:`OutputFile`.
+
+    See Also
+    --------
+    read_thresholds : Reads the file back.
+    polyroc.thresholds.tune_thresholds : Makes the result.
 
     Examples
     --------
@@ -786,6 +895,12 @@ def write_thresholds(path: str | os.PathLike | OutputFile, result: Any) -> None:
     ...     read_thresholds(path)["threshold"] == result.best_threshold.tolist()
     True
     """
+    from polyroc.thresholds import TuningResult  # the tuning layer is loaded only when it is used
+
+    if not isinstance(result, TuningResult):
+        raise TypeError(
+            f"result must be a TuningResult (what polyroc.tune_thresholds returns), got {type(result).__name__}"
+        )
     document = {
         "classes": [str(c) for c in result.classes],
         "threshold": [float(t) for t in result.best_threshold],

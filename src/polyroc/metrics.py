@@ -72,10 +72,12 @@ from polyroc._ranking import (
 from polyroc._validation import (
     _numeric_array,
     as_array,
+    check_boolean,
     check_label_vector,
     check_option,
     check_positive_int,
     check_real,
+    check_real_or_nan,
     check_sample_weight,
     check_zero_division,
     scale_weights,
@@ -321,6 +323,12 @@ def confusion_matrix(
     UserWarning
         If the matrix is 1x1 (one label only), as scikit-learn.
 
+    See Also
+    --------
+    classification_report : Precision, recall and F1 of each label, from the same counts.
+    polyroc.counts : Metrics computed on a confusion-counts matrix.
+    polyroc.plotting.ConfusionMatrixDisplay : Draw the matrix.
+
     Examples
     --------
     >>> confusion_matrix(["cat", "dog", "dog"], ["cat", "cat", "dog"])
@@ -368,9 +376,18 @@ def accuracy_score(
     ------
     ValueError
         If the labels have different lengths, are empty, continuous or of
-        mixed types, or ``sample_weight`` is bad.
+        mixed types, or ``sample_weight`` is bad (wrong length, negative,
+        NaN or summing to 0), or ``normalize`` is not a bool.
     TypeError
-        If a list mixes strings and numbers.
+        If a list mixes strings and numbers, or ``sample_weight`` is not
+        numeric.
+
+    See Also
+    --------
+    balanced_accuracy_score : The mean recall, insensitive to class imbalance.
+    top_k_accuracy_score : A hit when the true class is among the k highest scores.
+    polyroc.counts.accuracy : The same ratio on confusion counts.
+    polyroc.intervals.weighted_proportion_interval : The accuracy with its confidence interval.
 
     Examples
     --------
@@ -416,17 +433,34 @@ def balanced_accuracy_score(
         For bad labels or weights (as :func:`confusion_matrix`).
     TypeError
         If a list mixes strings and numbers.
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``adjusted`` is not a bool (or numpy bool), as scikit-learn; it
+        is both a ``ValueError`` and a ``TypeError``.
 
     Warns
     -----
     UndefinedMetricWarning
         If ``y_pred`` has classes that ``y_true`` lacks (left out of the mean).
 
+    See Also
+    --------
+    accuracy_score : The plain fraction of correct predictions.
+    recall_score : Per-class recall; its macro average when every predicted class is in ``y_true``.
+    polyroc.counts.balanced_accuracy : The same score on confusion counts.
+
+    References
+    ----------
+    Brodersen, K. H., Ong, C. S., Stephan, K. E. & Buhmann, J. M. (2010). The
+    balanced accuracy and its posterior distribution. Proceedings of the 20th
+    International Conference on Pattern Recognition, 3121-3124.
+    doi:10.1109/ICPR.2010.764
+
     Examples
     --------
     >>> balanced_accuracy_score([0, 1, 2, 2], [0, 2, 2, 2])
     0.6666666666666666
     """
+    adjusted = check_boolean("adjusted", adjusted)
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     counts = _matrix_counts(pair, None).counts
     if np.any(counts.sum(axis=1) == 0):
@@ -435,7 +469,7 @@ def balanced_accuracy_score(
         # chance is 1 with one class in y_true: (score - 1) / 0, -inf or NaN, as scikit-learn
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(np.float64(_counts._balanced_accuracy(_at_least_two(counts), warn=False) - 1.0) / 0.0)
-    return float(_counts._balanced_accuracy(_at_least_two(counts), bool(adjusted), warn=False))
+    return float(_counts._balanced_accuracy(_at_least_two(counts), adjusted, warn=False))
 
 
 def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
@@ -461,6 +495,21 @@ def matthews_corrcoef(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: Ar
         For bad labels or weights, or multilabel targets.
     TypeError
         If a list mixes strings and numbers.
+
+    See Also
+    --------
+    cohen_kappa_score : Another chance-corrected agreement of two labelings.
+    polyroc.counts.matthews_corrcoef : The same coefficient on confusion counts.
+
+    References
+    ----------
+    Matthews, B. W. (1975). Comparison of the predicted and observed secondary
+    structure of T4 phage lysozyme. Biochimica et Biophysica Acta 405, 442-451.
+    doi:10.1016/0005-2795(75)90109-9
+
+    Gorodkin, J. (2004). Comparing two K-category assignments by a K-category
+    correlation coefficient. Computational Biology and Chemistry 28, 367-374.
+    doi:10.1016/j.compbiolchem.2004.09.006
 
     Examples
     --------
@@ -505,16 +554,34 @@ def cohen_kappa_score(
     Raises
     ------
     ValueError
-        For bad labels or weights, ``weights`` not an option,
-        ``replace_undefined_by`` outside [-1, 1], or no label of ``labels``
-        in ``y1``.
+        For bad labels or weights, ``weights`` not an option, or no label
+        of ``labels`` in ``y1``.
     TypeError
         If a list mixes strings and numbers.
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``replace_undefined_by`` is neither a real number in [-1, 1] nor
+        NaN, as scikit-learn; it is both a ``ValueError`` and a
+        ``TypeError``.
 
     Warns
     -----
     UndefinedMetricWarning
         When kappa is undefined.
+
+    See Also
+    --------
+    matthews_corrcoef : Another chance-corrected agreement, symmetric in the classes.
+    heidke_skill_score : Kappa of each label's one-vs-rest table.
+    polyroc.counts.cohen_kappa : The same kappa on confusion counts.
+
+    References
+    ----------
+    Cohen, J. (1960). A coefficient of agreement for nominal scales. Educational
+    and Psychological Measurement 20, 37-46. doi:10.1177/001316446002000104
+
+    Cohen, J. (1968). Weighted kappa: nominal scale agreement with provision for
+    scaled disagreement or partial credit. Psychological Bulletin 70, 213-220.
+    doi:10.1037/h0026256
 
     Examples
     --------
@@ -522,8 +589,7 @@ def cohen_kappa_score(
     0.555556
     """
     check_option("weights", weights, (None, "linear", "quadratic"))
-    if not np.isnan(replace_undefined_by):
-        check_real("replace_undefined_by", replace_undefined_by, low=-1.0, high=1.0, closed="both")
+    check_real_or_nan("replace_undefined_by", replace_undefined_by, low=-1.0, high=1.0)
     pair = _check_label_pair(y1, y2, sample_weight, names=("y1", "y2"))
     try:
         counts = _matrix_counts(pair, labels).counts
@@ -708,7 +774,9 @@ def precision_recall_fscore_support(
     ValueError
         For bad labels or weights; ``average`` or ``zero_division`` not an
         option; ``beta`` negative; ``average="binary"`` with multiclass
-        targets; ``pos_label`` not a label of binary targets.
+        targets, or ``average="samples"`` with targets that are not
+        multilabel; ``pos_label`` not a label of binary targets; ``labels``
+        repeating a label.
     TypeError
         If a list mixes strings and numbers, or ``beta`` is not a number.
 
@@ -716,6 +784,12 @@ def precision_recall_fscore_support(
     -----
     UndefinedMetricWarning
         For a 0/0 ratio named in ``warn_for`` with ``zero_division="warn"``.
+
+    See Also
+    --------
+    precision_score, recall_score, fbeta_score : One of the three scores.
+    classification_report : The same numbers as a text or dict report.
+    polyroc.counts.precision : The ratios on confusion counts.
 
     Examples
     --------
@@ -790,6 +864,8 @@ def _prf_doc(metric: str, what: str) -> Callable:
     """Shared docstring of the functions returning one of precision, recall and F."""
 
     def decorate(function):
+        if function.__doc__ is None:  # docstrings stripped (python -OO)
+            return function
         function.__doc__ = function.__doc__.format(
             metric=metric,
             what=what,
@@ -814,8 +890,10 @@ def _prf_doc(metric: str, what: str) -> Callable:
         Value where the ratio is 0/0 (``"warn"``: 0.0 and a warning).""",
             raises="""ValueError
         For bad labels or weights; ``average`` or ``zero_division`` not an
-        option; ``average="binary"`` with multiclass targets; ``pos_label``
-        not a label of binary targets.
+        option; ``average="binary"`` with multiclass targets, or
+        ``average="samples"`` with targets that are not multilabel;
+        ``pos_label`` not a label of binary targets; ``labels`` repeating a
+        label.
     TypeError
         If a list mixes strings and numbers.""",
         )
@@ -849,6 +927,13 @@ def precision_score(
     Raises
     ------
     {raises}
+
+    See Also
+    --------
+    recall_score : The fraction of each class that is found.
+    f1_score : The harmonic mean of precision and recall.
+    precision_recall_fscore_support : Precision, recall, F and support at once.
+    polyroc.counts.precision : The same ratio on confusion counts.
 
     Examples
     --------
@@ -895,6 +980,13 @@ def recall_score(
     ------
     {raises}
 
+    See Also
+    --------
+    precision_score : The fraction of each class's predictions that are right.
+    specificity_score : The recall of the other classes.
+    balanced_accuracy_score : The macro-averaged recall of the classes of ``y_true``.
+    polyroc.counts.recall : The same ratio on confusion counts.
+
     Examples
     --------
     >>> recall_score([0, 1, 2, 2], [0, 2, 2, 2], average=None)
@@ -937,6 +1029,13 @@ def f1_score(
     Raises
     ------
     {raises}
+
+    See Also
+    --------
+    fbeta_score : Recall weighted beta times precision.
+    precision_recall_fscore_support : Precision, recall, F and support at once.
+    classification_report : F1 of every label with its averages.
+    polyroc.counts.f1 : The same score on confusion counts.
 
     Examples
     --------
@@ -984,6 +1083,16 @@ def fbeta_score(
     Raises
     ------
     {raises}
+    ValueError
+        If ``beta`` is negative.
+    TypeError
+        If ``beta`` is not a real number.
+
+    See Also
+    --------
+    f1_score : The case beta = 1.
+    precision_recall_fscore_support : Precision, recall, F-beta and support at once.
+    polyroc.counts.fbeta : The same score on confusion counts.
 
     Examples
     --------
@@ -1055,6 +1164,12 @@ def specificity_score(
     TypeError
         If a list mixes strings and numbers.
 
+    See Also
+    --------
+    recall_score : The true positive rate of each label.
+    youden_score : Recall + specificity - 1.
+    polyroc.counts.specificity : The same ratio on confusion counts.
+
     Examples
     --------
     >>> specificity_score([0, 1, 2, 2], [0, 2, 2, 2], average=None).round(6)
@@ -1108,6 +1223,17 @@ def youden_score(
     TypeError
         If a list mixes strings and numbers.
 
+    See Also
+    --------
+    specificity_score, recall_score : The two rates it combines.
+    heidke_skill_score : Another skill score of the one-vs-rest tables.
+    polyroc.counts.youden : The same score on confusion counts.
+
+    References
+    ----------
+    Youden, W. J. (1950). Index for rating diagnostic tests. Cancer 3, 32-35.
+    doi:10.1002/1097-0142(1950)3:1<32::AID-CNCR2820030106>3.0.CO;2-3
+
     Examples
     --------
     >>> youden_score([0, 1, 2, 2], [0, 2, 2, 2], average=None)
@@ -1160,6 +1286,17 @@ def heidke_skill_score(
         As :func:`precision_score`, and for multilabel targets.
     TypeError
         If a list mixes strings and numbers.
+
+    See Also
+    --------
+    cohen_kappa_score : Kappa of the whole m x m table.
+    youden_score : Another skill score of the one-vs-rest tables.
+    polyroc.counts.heidke_skill : The same score on confusion counts.
+
+    References
+    ----------
+    Heidke, P. (1926). Berechnung des Erfolges und der Güte der
+    Windstärkevorhersagen im Sturmwarnungsdienst. Geografiska Annaler 8, 301-349.
 
     Examples
     --------
@@ -1258,6 +1395,12 @@ def classification_report(
         If ``target_names`` and the given ``labels`` differ in length.
     UndefinedMetricWarning
         For 0/0 ratios with ``zero_division="warn"``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : The numbers of the report as arrays.
+    confusion_matrix : The counts behind every row.
+    polyroc.evaluate : The report of a score matrix's argmax, with AUCs and intervals.
 
     Examples
     --------
@@ -1485,12 +1628,22 @@ def log_loss(
         If the probabilities hold NaN or values outside [0, 1], the lengths
         differ, ``y_true`` has one class only (without ``labels``), a label
         is outside ``labels``, the column count differs from the number of
-        classes, or both ``y_pred`` and ``y_proba`` are given.
+        classes, or both ``y_pred`` and ``y_proba`` are given, or
+        ``normalize`` is not a bool.
+    TypeError
+        If the probabilities are not numbers, or a list of labels mixes
+        strings and numbers.
 
     Warns
     -----
     UserWarning
         If rows do not sum to one, or ``labels`` is not sorted.
+
+    See Also
+    --------
+    brier_score_loss : The squared-error counterpart.
+    polyroc.probability.softmax : Map logits to probabilities first.
+    polyroc.intervals.stratified_mean_interval : A confidence interval of a mean loss.
 
     Examples
     --------
@@ -1593,8 +1746,23 @@ def brier_score_loss(
     Raises
     ------
     ValueError
-        As :func:`log_loss`; for 1-D ``y_proba`` also if ``y_true`` is not
-        binary or string labels come without ``pos_label``.
+        As :func:`log_loss`; if ``scale_by_half`` is not True, False or
+        "auto"; for 1-D ``y_proba`` also if ``y_true`` is not binary or
+        string labels come without ``pos_label``.
+    TypeError
+        As :func:`log_loss`.
+
+    See Also
+    --------
+    log_loss : The cross-entropy of the same probabilities.
+    polyroc.probability.one_hot : The indicator rows the probabilities are compared with.
+    polyroc.intervals.stratified_mean_interval : A confidence interval of a mean loss.
+
+    References
+    ----------
+    Brier, G. W. (1950). Verification of forecasts expressed in terms of
+    probability. Monthly Weather Review 78, 1-3.
+    doi:10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
 
     Examples
     --------
@@ -1678,14 +1846,21 @@ def top_k_accuracy_score(
     ValueError
         For NaN scores, different lengths, non-classification targets,
         ``labels`` not unique, not sorted or not one per column, or a column
-        count that differs from the number of classes.
+        count that differs from the number of classes; ``k`` < 1 or
+        ``normalize`` not a bool.
     TypeError
-        If ``k`` is not an integer.
+        If ``k`` is not an integer, or a list of labels mixes strings and
+        numbers.
 
     Warns
     -----
     UndefinedMetricWarning
         If ``k`` >= the number of classes (every sample is a hit).
+
+    See Also
+    --------
+    accuracy_score : The top-1 accuracy of predicted labels.
+    roc_auc_score : A threshold-free measure of how the scores rank the classes.
 
     Examples
     --------
@@ -1816,13 +1991,25 @@ def roc_curve(
     ------
     ValueError
         If ``y_true`` is not binary (without ``pos_label``), labels are not
-        {0, 1}/{-1, 1} without ``pos_label``, lengths differ, or the scores
-        hold NaN or infinity.
+        {0, 1}/{-1, 1} without ``pos_label``, lengths differ, ``y_score`` is
+        not 1-D, the scores hold NaN or infinity, or ``sample_weight`` is bad.
+    TypeError
+        If a list of labels mixes strings and numbers.
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``drop_intermediate`` is not a bool (or numpy bool), as
+        scikit-learn; it is both a ``ValueError`` and a ``TypeError``.
 
     Warns
     -----
     UndefinedMetricWarning
         If ``y_true`` has no positive or no negative samples.
+
+    See Also
+    --------
+    roc_auc_score : The area under the curve.
+    det_curve : The false negative rate against the false positive rate.
+    precision_recall_curve : Precision against recall at the same thresholds.
+    polyroc.curves.ovr_roc_curve : One curve per class of multiclass scores.
 
     Examples
     --------
@@ -1830,6 +2017,7 @@ def roc_curve(
     >>> fpr, tpr, thresholds
     (array([0. , 0. , 0.5, 0.5, 1. ]), array([0. , 0.5, 0.5, 1. , 1. ]), array([ inf, 0.8 , 0.4 , 0.35, 0.1 ]))
     """
+    drop_intermediate = check_boolean("drop_intermediate", drop_intermediate)
     counts = _binary_curve_counts(y_true, y_score, pos_label, sample_weight)
     _warn_missing_class(counts)
     fpr, tpr, thresholds = roc_points(*counts, drop_intermediate)
@@ -1884,11 +2072,22 @@ def precision_recall_curve(
     ------
     ValueError
         As :func:`roc_curve`.
+    TypeError
+        If a list of labels mixes strings and numbers.
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``drop_intermediate`` is not a bool (or numpy bool), as
+        scikit-learn; it is both a ``ValueError`` and a ``TypeError``.
 
     Warns
     -----
     UserWarning
         If ``y_true`` has no positive sample (recall is set to 1).
+
+    See Also
+    --------
+    average_precision_score : The step area under the curve.
+    roc_curve : The true against the false positive rate.
+    polyroc.curves.ovr_precision_recall_curve : One curve per class of multiclass scores.
 
     Examples
     --------
@@ -1896,6 +2095,7 @@ def precision_recall_curve(
     >>> precision.round(4), recall, thresholds
     (array([0.5   , 0.6667, 0.5   , 1.    , 1.    ]), array([1. , 1. , 0.5, 0.5, 0. ]), array([0.1 , 0.35, 0.4 , 0.8 ]))
     """
+    drop_intermediate = check_boolean("drop_intermediate", drop_intermediate)
     counts = _binary_curve_counts(y_true, y_score, pos_label, sample_weight)
     return _precision_recall_points(counts, drop_intermediate)
 
@@ -1933,6 +2133,16 @@ def det_curve(
     ------
     ValueError
         As :func:`roc_curve`, and if ``y_true`` has a single class.
+    TypeError
+        If a list of labels mixes strings and numbers.
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``drop_intermediate`` is not a bool (or numpy bool), as
+        scikit-learn; it is both a ``ValueError`` and a ``TypeError``.
+
+    See Also
+    --------
+    roc_curve : The same trade-off as true against false positive rate.
+    precision_recall_curve : Precision against recall.
 
     Examples
     --------
@@ -1940,6 +2150,7 @@ def det_curve(
     >>> fpr, fnr, thresholds
     (array([0.5, 0.5, 0. ]), array([0. , 0.5, 0.5]), array([0.35, 0.4 , 0.8 ]))
     """
+    drop_intermediate = check_boolean("drop_intermediate", drop_intermediate)
     counts = _binary_curve_counts(y_true, y_score, pos_label, sample_weight)
     fps, tps = np.concatenate(([0.0], counts.fps)), np.concatenate(([0.0], counts.tps))
     cutoffs = np.concatenate(([np.inf], counts.cutoffs.astype(np.float64)))
@@ -2139,9 +2350,12 @@ def roc_auc_score(
     ------
     ValueError
         For NaN scores, different lengths, ``multi_class`` or ``average``
-        not an option, multiclass targets with ``multi_class="raise"`` or
-        ``max_fpr``, rows not summing to 1, bad ``labels``, or a column
-        count that differs from the number of classes.
+        not an option, ``max_fpr`` outside (0, 1], multiclass targets with
+        ``multi_class="raise"`` or ``max_fpr``, rows not summing to 1, bad
+        ``labels``, or a column count that differs from the number of classes.
+    TypeError
+        If ``max_fpr`` is not a real number, or a list of labels mixes
+        strings and numbers.
     NotImplementedError
         For ``average=None`` with ``multi_class="ovo"``.
 
@@ -2149,6 +2363,22 @@ def roc_auc_score(
     -----
     UndefinedMetricWarning
         If a class has no samples (or all of them).
+
+    See Also
+    --------
+    roc_curve : The binary curve whose area this is.
+    polyroc.curves.ovr_roc_curve : The one-vs-rest curves of multiclass scores.
+    polyroc.intervals.roc_auc_interval : The AUC with DeLong's confidence interval.
+    polyroc.comparison.compare_scores : Test the difference of two models' AUCs.
+
+    References
+    ----------
+    Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under
+    the ROC curve for multiple class classification problems. Machine Learning 45,
+    171-186. doi:10.1023/A:1010920819831
+
+    McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical Decision
+    Making 9, 190-195. doi:10.1177/0272989X8900900307
 
     Examples
     --------
@@ -2244,11 +2474,19 @@ def average_precision_score(
         For NaN scores, different lengths, ``average`` not an option,
         ``pos_label`` not a label of binary targets (or not 1 for
         multiclass), or a score shape that does not match the classes.
+    TypeError
+        If a list of labels mixes strings and numbers.
 
     Warns
     -----
     UserWarning
         If a binary ``y_true`` has no positive sample.
+
+    See Also
+    --------
+    precision_recall_curve : The curve whose step area this is.
+    roc_auc_score : The area under the ROC curve.
+    polyroc.curves.ovr_precision_recall_curve : The one-vs-rest curves and their average precision.
 
     Examples
     --------

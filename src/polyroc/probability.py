@@ -55,6 +55,12 @@ def softmax(z: ArrayLike, *, temperature: float = 1.0, axis: int = -1) -> np.nda
     TypeError
         If ``z`` is not numeric or ``temperature``/``axis`` have the wrong type.
 
+    See Also
+    --------
+    one_hot : Indicator rows of labels, the targets of these probabilities.
+    polyroc.metrics.log_loss : The cross-entropy of probabilities.
+    polyroc.evaluate : ``from_logits=True`` applies this softmax to the rows first.
+
     Examples
     --------
     >>> softmax([2.0, 1.0, 0.1]).round(6)
@@ -109,8 +115,14 @@ def one_hot(y: ArrayLike, n_classes: int | None = None, *, labels: ArrayLike | N
         0..n_classes-1 or a label outside ``labels``, or if ``labels`` repeats a
         label or names fewer than 2 classes.
     TypeError
-        If ``n_classes`` is not an integer, or ``y`` is not integer while
-        ``n_classes`` is given.
+        If ``n_classes`` is not an integer, ``y`` is not integer while
+        ``n_classes`` is given, ``y`` mixes strings and numbers, or ``y`` and
+        ``labels`` are of different kinds (strings against numbers).
+
+    See Also
+    --------
+    softmax : Probability rows from logits.
+    polyroc.metrics.brier_score_loss : The mean squared distance of probabilities to these rows.
 
     Examples
     --------

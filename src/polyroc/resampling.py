@@ -26,10 +26,12 @@ from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
     check_label_vector,
+    check_option,
     check_positive_int,
     check_random_state,
     check_real,
     check_targets,
+    resolve_classes,
     scale_weights,
 )
 from polyroc.counts import get_metric, metric_name
@@ -56,10 +58,12 @@ def bootstrap_multiplicities(
     random_state: int | np.random.Generator | None = None,
     chunk_size: int | None = None,
 ) -> Iterator[np.ndarray]:
-    """Yield bootstrap replicates as arrays of multiplicities, chunk by chunk.
+    """Bootstrap replicates as arrays of multiplicities, chunk by chunk (an iterator).
 
-    Each yielded array has shape (b, n): row r tells how many times each sample
-    is drawn in replicate r, and each row sums to n. With ``stratify=True``
+    The arguments are checked at the call; the replicates are drawn as the
+    iterator is consumed. Each array it yields has shape (b, n): row r tells
+    how many times each sample is drawn in replicate r, and each row sums to
+    n. With ``stratify=True``
     every class keeps its size (the draw is made within each class of ``y``).
     The same ``random_state`` gives the same replicates whatever ``chunk_size``:
     replicate r is drawn from the r-th child of the seed's generator
@@ -72,23 +76,42 @@ def bootstrap_multiplicities(
     n_boot : int
         Number of replicates, >= 1.
     stratify : bool, default=True
-        Draw within each class of ``y`` (True) or from all samples (False).
+        Draw within each class of ``y`` (True) or from all samples (False);
+        the strata are always the classes of ``y``, so this is a flag, not
+        an array.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the draws; None draws fresh entropy from the operating system.
     chunk_size : int, default=None
         Replicates per yielded array; default keeps each array near 64 MiB.
 
-    Yields
-    ------
-    ndarray of shape (b, n), dtype int64
-        Multiplicities of ``b <= chunk_size`` replicates.
+    Returns
+    -------
+    iterator of ndarray of shape (b, n), dtype int64
+        Multiplicities of ``b <= chunk_size`` replicates per array.
 
     Raises
     ------
-    ValueError, TypeError
-        If ``n_boot`` or ``chunk_size`` is not a positive integer, ``y`` is
-        not a 1-D array of labels, or ``random_state`` is invalid (e.g. a
-        negative seed).
+    ValueError
+        If ``n_boot`` or ``chunk_size`` is < 1, ``y`` is not 1-D, is empty
+        or holds missing or non-finite values, ``stratify`` is not True or
+        False, or ``random_state`` is a negative integer. Raised at the call,
+        before any replicate is drawn.
+    TypeError
+        If ``n_boot`` or ``chunk_size`` is not an integer, ``y`` mixes
+        strings and numbers or holds other objects, ``stratify`` is an array
+        or a list, or ``random_state`` is not None, an integer or a
+        Generator.
+
+    See Also
+    --------
+    percentile_interval : The interval of the statistics of the replicates.
+    paired_rule_scores : Scores several rules on the same stratified replicates.
+    polyroc.evaluate : Its bootstrap intervals draw replicates this way.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. The
+    Annals of Statistics 7, 1-26. doi:10.1214/aos/1176344552
 
     Examples
     --------
@@ -99,11 +122,17 @@ def bootstrap_multiplicities(
     """
     n_boot = check_positive_int("n_boot", n_boot)
     y = check_label_vector("y", y)
+    check_option("stratify", stratify, (True, False))
     rng = check_random_state(random_state)
-    members, sizes = class_strata(y) if stratify else (np.arange(y.size), [y.size])
     if chunk_size is None:
         chunk_size = chunk_length(y.size * 8)
     chunk_size = check_positive_int("chunk_size", chunk_size)
+    return _multiplicity_chunks(y, n_boot, stratify, rng, chunk_size)
+
+
+def _multiplicity_chunks(y, n_boot, stratify, rng, chunk_size):
+    """The chunks of :func:`bootstrap_multiplicities`, from checked arguments."""
+    members, sizes = class_strata(y) if stratify else (np.arange(y.size), [y.size])
     seeds = rng.spawn(n_boot)
     for start in range(0, n_boot, chunk_size):
         out = np.empty((min(chunk_size, n_boot - start), y.size), dtype=np.int64)
@@ -193,6 +222,22 @@ def percentile_interval(
     ------
     ValueError, TypeError
         If ``confidence`` is not a number in (0, 1).
+    ValueError
+        If ``axis`` is out of range for ``replicates`` (numpy's ``AxisError``,
+        a subclass of ``ValueError``).
+    TypeError
+        If ``replicates`` is not numeric (numpy's error).
+
+    See Also
+    --------
+    ConfidenceInterval.from_replicates : The interval with its estimate and settings.
+    bootstrap_multiplicities : Draw the replicates.
+    polyroc.intervals.proportion_interval : An interval without resampling, for proportions.
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. J. (1993). An Introduction to the Bootstrap.
+    Chapman & Hall. doi:10.1201/9780429246593 (chapter 13: percentile intervals)
 
     Examples
     --------
@@ -221,6 +266,12 @@ class ConfidenceInterval(Result):
         replicates; None for an interval made without resampling),
         ``"random_state"`` (as given) and ``"interval_method"``
         (how the interval was computed, e.g. ``"stratified percentile bootstrap"``).
+
+    See Also
+    --------
+    percentile_interval : The bounds of :meth:`from_replicates`.
+    polyroc.evaluate : Gives one interval per score.
+    polyroc.intervals.posterior_interval : A metric with its interval, made without resampling.
 
     Examples
     --------
@@ -274,6 +325,13 @@ class ConfidenceInterval(Result):
         ------
         ValueError, TypeError
             If ``confidence`` is not a number in (0, 1).
+        ValueError
+            If ``estimate`` or ``replicates`` cannot be converted to floats.
+
+        See Also
+        --------
+        from_bounds : An interval whose bounds come from a formula or a posterior.
+        percentile_interval : The bounds alone, for replicates of any shape.
 
         Examples
         --------
@@ -318,6 +376,13 @@ class ConfidenceInterval(Result):
         ------
         ValueError, TypeError
             If ``confidence`` is not a number in (0, 1).
+        ValueError
+            If ``estimate``, ``low`` or ``high`` cannot be converted to a float.
+
+        See Also
+        --------
+        from_replicates : An interval from bootstrap replicates.
+        polyroc.intervals.proportion_interval : Wilson or Clopper-Pearson bounds of a proportion.
 
         Examples
         --------
@@ -397,6 +462,11 @@ class PairedRuleScores(Result):
     settings : dict
         ``"metric"``, ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as
         given) and ``"interval_method"``.
+
+    See Also
+    --------
+    paired_rule_scores : Make a PairedRuleScores.
+    polyroc.comparison.ScoreComparison : Paired comparisons of models' scores, with p-values.
 
     Examples
     --------
@@ -491,10 +561,34 @@ def paired_rule_scores(
 
     Raises
     ------
-    ValueError, TypeError
-        ``predictions`` not a mapping or empty, a prediction that fails
-        :func:`polyroc._validation.check_targets`, an unknown ``baseline`` or
-        metric, a bad ``n_boot``, ``confidence`` or ``random_state``.
+    TypeError
+        If ``predictions`` is not a mapping, ``metric`` is neither a string
+        nor callable, labels mix strings and numbers (within an array, or
+        ``y_true`` against a rule's predictions or ``labels``),
+        ``sample_weight`` is not numeric, ``n_boot`` is not an integer,
+        ``confidence`` not a real number, or ``random_state`` not None, an
+        integer or a Generator.
+    ValueError
+        If ``predictions`` is empty, ``baseline`` is not one of its rules,
+        ``metric`` names no metric (the message lists the valid names), a
+        prediction and ``y_true`` differ in length, are empty or hold
+        missing values, a label is outside ``labels``, ``labels`` repeats a
+        label or names fewer than two classes, ``y_true`` and the
+        predictions hold only one class between them (without ``labels``;
+        the message says to pass ``labels=``), ``sample_weight`` is
+        invalid, ``n_boot`` < 1, ``confidence`` is not in (0, 1), or
+        ``random_state`` is a negative integer.
+
+    See Also
+    --------
+    PairedRuleScores : The result, with ``to_frame``.
+    polyroc.comparison.compare_scores : Compare models' score matrices, with tests and p-values.
+    polyroc.intervals.posterior_interval : One rule's metric with a posterior interval.
+
+    References
+    ----------
+    Efron, B. (1979). Bootstrap methods: another look at the jackknife. The
+    Annals of Statistics 7, 1-26. doi:10.1214/aos/1176344552
 
     Examples
     --------
@@ -510,11 +604,12 @@ def paired_rule_scores(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
     y_true = check_label_vector("y_true", y_true)
+    predicted = {name: check_label_vector(f"predictions[{name!r}]", y) for name, y in predictions.items()}
     if labels is None:
-        labels = np.unique(np.concatenate([y_true, *map(check_label_vector, predictions, predictions.values())]))
+        labels = resolve_classes(None, y_true=y_true, **{f"predictions[{name!r}]": y for name, y in predicted.items()})
     encoded = {
         name: check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-        for name, y_pred in predictions.items()
+        for name, y_pred in predicted.items()
     }
     first = next(iter(encoded.values()))
     y_idx, m, weights = first.y_true, first.classes.size, scale_weights(first.sample_weight).weights

@@ -204,6 +204,12 @@ class ConfusionAccumulator(_Accumulator):
     TypeError
         If ``labels`` mixes strings and numbers or ``thresholds`` is not numeric.
 
+    See Also
+    --------
+    polyroc.metrics.confusion_matrix : The same counts of rows held in memory.
+    polyroc.thresholds.apply_thresholds : The rule argmax(p - tau) it counts.
+    EvaluationAccumulator : Every metric of :func:`polyroc.evaluate`, streamed.
+
     Examples
     --------
     >>> acc = ConfusionAccumulator(["a", "b"])
@@ -252,6 +258,11 @@ class ConfusionAccumulator(_Accumulator):
         ndarray of shape (n_classes, n_classes) or (n_rules, n_classes, n_classes)
             ``counts[..., true, predicted]`` as float64 (zeros before any row).
 
+        See Also
+        --------
+        polyroc.metrics.confusion_matrix : The counts of rows held in memory.
+        ConfusionAccumulator.update : Add a batch of rows.
+
         Examples
         --------
         >>> ConfusionAccumulator([0, 1]).compute().shape
@@ -292,6 +303,13 @@ class LossAccumulator(_Accumulator):
         If ``labels`` repeats a label or names fewer than 2 classes, or ``k`` < 1.
     TypeError
         If ``labels`` mixes strings and numbers or ``k`` is not an integer.
+
+    See Also
+    --------
+    polyroc.metrics.log_loss : The log loss of rows held in memory.
+    polyroc.metrics.brier_score_loss : The Brier score of rows held in memory.
+    polyroc.metrics.top_k_accuracy_score : The top-k accuracy of rows held in memory.
+    EvaluationAccumulator : Every metric of :func:`polyroc.evaluate`, streamed.
 
     Examples
     --------
@@ -338,6 +356,11 @@ class LossAccumulator(_Accumulator):
         ------
         ValueError
             If no weighted row has been added.
+
+        See Also
+        --------
+        LossAccumulator.update : Add a batch of rows.
+        LossAccumulator.merge : Combine the sums of two workers.
 
         Examples
         --------
@@ -484,6 +507,12 @@ class RankingAccumulator(_Accumulator):
         If ``labels`` mixes strings and numbers, or ``cutoffs`` is neither an
         integer nor an array of real numbers.
 
+    See Also
+    --------
+    polyroc.metrics.roc_auc_score : The AUCs of rows held in memory.
+    polyroc.dask.evaluate : Exact AUCs of a dask DataFrame.
+    EvaluationAccumulator : Every metric of :func:`polyroc.evaluate`, streamed.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 2, 2, 2]
@@ -581,6 +610,11 @@ class RankingAccumulator(_Accumulator):
         ValueError
             If no weighted row has been added.
 
+        See Also
+        --------
+        polyroc.metrics.roc_auc_score : The AUCs of rows held in memory.
+        RankingAccumulator.merge : Combine the runs of two workers.
+
         Examples
         --------
         >>> acc = RankingAccumulator([0, 1, 2]).update([0, 1, 2], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4]])
@@ -627,6 +661,12 @@ class EvaluationAccumulator(_Accumulator):
     ------
     ValueError, TypeError
         As :class:`RankingAccumulator`.
+
+    See Also
+    --------
+    polyroc.evaluate : The same of rows held in memory, with every interval.
+    polyroc.dask.evaluate : The same of a dask DataFrame, with DeLong and bootstrap intervals.
+    RankingAccumulator : The AUC part alone.
 
     Examples
     --------
@@ -693,6 +733,11 @@ class EvaluationAccumulator(_Accumulator):
             or an option is out of range.
         TypeError
             If an option has the wrong type.
+
+        See Also
+        --------
+        polyroc.evaluate : The same of rows held in memory.
+        polyroc.Evaluation : The result it returns.
 
         Examples
         --------

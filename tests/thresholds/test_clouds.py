@@ -1,5 +1,6 @@
 """ROC clouds and DFP: the paper's exact toy fractions, a per-tau loop oracle, the sampling note."""
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -11,7 +12,7 @@ from test_toy_example import Y as TOY_Y
 from test_toy_example import exact_counts
 
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds.clouds import cloud_rates, dfp, roc_cloud
+from polyroc.thresholds.clouds import cloud_rates, default_cloud_samples, dfp, roc_cloud
 
 F = Fraction
 
@@ -115,6 +116,52 @@ def test_class_without_positives_is_nan_with_warning_or_reference_zero():
     per_class, _ = dfp(counts, zero_division=0.0)
     fpr, tpr = cloud_rates(counts, zero_division=0.0)
     assert tpr[0, 2] == 0.0 and per_class[2] == pytest.approx(1.0 + fpr[0, 2])
+
+
+def test_zero_division_warn_is_zero_with_one_warning():
+    counts = np.array([[[3, 1, 0], [1, 2, 0], [0, 0, 0]], [[2, 2, 0], [0, 3, 0], [0, 0, 0]]])
+    for function in (cloud_rates, dfp):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warned = function(counts, zero_division="warn")
+        assert [w.category for w in caught] == [UndefinedMetricWarning]
+        assert "positions [2]" in str(caught[0].message) and caught[0].filename == __file__
+        np.testing.assert_array_equal(
+            np.concatenate(warned, axis=None), np.concatenate(function(counts, zero_division=0.0), axis=None)
+        )
+
+
+def test_roc_cloud_zero_division_warn_is_zero_with_one_warning():
+    y, P = [0, 0, 1, 1], [[0.6, 0.3, 0.1], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5], [0.5, 0.4, 0.1]]
+    options = {"labels": [0, 1, 2], "resolution": 6}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warned = roc_cloud(y, P, zero_division="warn", **options)
+    rate_warnings = [w for w in caught if "fpr or tpr is undefined" in str(w.message)]
+    assert len(rate_warnings) == 1 and "positions [2]" in str(rate_warnings[0].message)
+    assert rate_warnings[0].category is UndefinedMetricWarning and rate_warnings[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # the OvR curve of class 2 is undefined
+        zero = roc_cloud(y, P, zero_division=0.0, **options)
+    for name in ("fpr", "tpr", "dfp", "argmax_fpr", "argmax_tpr"):
+        np.testing.assert_array_equal(getattr(warned, name), getattr(zero, name))
+    assert warned.zero_division == "warn" and not np.isnan(warned.dfp).any()
+
+
+@pytest.mark.parametrize(
+    ("n_samples", "n_classes", "error", "match"),
+    [
+        (0, 10, ValueError, "n_samples must be >= 1, got 0"),
+        (-5, 10, ValueError, "n_samples must be >= 1, got -5"),
+        (10.5, 10, TypeError, "n_samples must be an integer, got float"),
+        (True, 10, TypeError, "n_samples must be an integer, got bool"),
+        (1000, 1, ValueError, "n_classes must be >= 2, got 1"),
+        (1000, "10", TypeError, "n_classes must be an integer, got str"),
+    ],
+)
+def test_default_cloud_samples_refuses_bad_sizes(n_samples, n_classes, error, match):
+    with pytest.raises(error, match=match):
+        default_cloud_samples(n_samples, n_classes)
 
 
 def test_bad_thresholds_shape():

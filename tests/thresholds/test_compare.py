@@ -105,6 +105,43 @@ def test_errors(kwargs, error, match):
         compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, **kwargs)
 
 
+@pytest.mark.parametrize(
+    ("digits", "error", "match"),
+    [
+        ("2", TypeError, "^digits must be an integer, got str"),
+        (2.5, TypeError, "^digits must be an integer, got float"),
+        (True, TypeError, "^digits must be an integer, got bool"),
+        (-1, ValueError, "^digits must be >= 0, got -1"),
+    ],
+)
+def test_to_text_refuses_a_bad_digits(digits, error, match):
+    y_val, P_val, y_test, P_test = _problem(0, n=80)
+    table = compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, resolution=6)
+    with pytest.raises(error, match=match):
+        table.to_text(digits)
+    assert "0.0" not in table.to_text(0).splitlines()[2]  # 0 decimals is valid: whole numbers
+
+
+@pytest.mark.parametrize(
+    ("distances", "error", "match"),
+    [
+        (np.full((4, 4), np.nan), ValueError, "^distances contains NaN or infinity"),
+        (-np.ones((4, 4)), ValueError, "^distances must be non-negative"),
+        ([["a"] * 4] * 4, TypeError, "^distances must be numeric"),
+        (np.ones((4, 5)), ValueError, r"^distances must have shape \(4, 4\)"),
+    ],
+)
+def test_distances_are_checked_before_the_tuning(monkeypatch, distances, error, match):
+    y_val, P_val, y_test, P_test = _problem(0, n=80)
+
+    def no_tuning(*args, **kwargs):
+        raise AssertionError("the tuning ran before distances was checked")
+
+    monkeypatch.setattr("polyroc.thresholds.compare.tune_thresholds", no_tuning)
+    with pytest.raises(error, match=match):
+        compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, distances=distances)
+
+
 def test_test_labels_outside_validation_classes():
     y_val, P_val, y_test, P_test = _problem(0)
     with pytest.raises(ValueError, match=r"y_true contains labels not in labels: \[9\]"):

@@ -362,6 +362,24 @@ def test_bad_options_are_refused(options, error, match):
         SimplexThresholdClassifier(LogisticRegression(), **options).fit(X, y)
 
 
+@pytest.mark.parametrize(
+    ("random_state", "error", "match"),
+    [
+        ("abc", TypeError, "^random_state must be None, an integer seed"),
+        (-1, ValueError, "^random_state must be a non"),
+    ],
+)
+def test_bad_random_state_is_refused_before_any_fitting(random_state, error, match):
+    X, y = data(seed=16, n=60)
+
+    class Unfittable(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            raise AssertionError("the estimator was fitted before random_state was checked")
+
+    with pytest.raises(error, match=match):
+        SimplexThresholdClassifier(Unfittable(), resolution=4, random_state=random_state).fit(X, y)
+
+
 def test_prefit_needs_a_fitted_estimator():
     X, y = data(seed=17, n=60)
     with pytest.raises(NotFittedError, match="cv='prefit' needs a fitted estimator"):

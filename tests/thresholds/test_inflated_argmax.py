@@ -115,6 +115,26 @@ def test_set_metrics_reject_non_boolean_sets():
         coverage([0, 1], [[0.5, 0.5], [1, 0]])
 
 
+@pytest.mark.parametrize(
+    "metric", [coverage, singleton_correct, singleton_rate, accuracy_among_singletons, average_set_size]
+)
+@pytest.mark.parametrize(
+    ("sets", "options", "error", "match"),
+    [
+        ([[1, 0], [0, 1], [1, 1]], {}, ValueError, r"^sets has 2 columns but y_true has 3 classes"),
+        ([[1, 0], [0, 1], [1, 1]], {"labels": [0, 1, 2]}, ValueError, "^sets has 2 columns but labels names 3"),
+        ([[1, 0, 0]] * 2, {}, ValueError, "^inconsistent numbers of samples: y_true has 3, sets has 2"),
+        ([1, 0, 1], {}, ValueError, r"^sets must be 2-D \(n_samples, n_classes\)"),
+        ([["a", "b", "c"]] * 3, {}, TypeError, "^sets must be numeric or boolean"),
+        ([[1, 0, None]] * 3, {}, ValueError, "^sets contains missing values"),
+        ([[1, 0, np.nan]] * 3, {}, ValueError, r"^sets must hold booleans \(0/1\)"),
+    ],
+)
+def test_set_metric_errors_name_the_sets_argument(metric, sets, options, error, match):
+    with pytest.raises(error, match=match):
+        metric([0, 1, 2], sets, **options)
+
+
 def test_table4_consistency_on_synthetic_outputs():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 4, 2000)

@@ -152,8 +152,17 @@ def test_distance_helpers():
 
 @pytest.mark.parametrize("D", [np.ones((2, 3)), np.ones(3), np.ones((3, 0)), -np.ones((3, 3))])
 def test_frechet_rejects_a_distance_matrix_of_the_wrong_shape_or_sign(D):
-    with pytest.raises(ValueError, match="D must"):
+    with pytest.raises(ValueError, match=r"^distances must"):
         frechet_predict([[0.5, 0.3, 0.2]], D)
+
+
+def test_frechet_errors_name_the_distances_argument():
+    with pytest.raises(ValueError, match=r"^distances must have shape \(3, n_candidates\), .* got shape \(2, 3\)"):
+        frechet_predict([[0.5, 0.3, 0.2]], np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"^distances contains NaN or infinity"):
+        frechet_predict([[0.5, 0.3, 0.2]], np.full((3, 3), np.nan))
+    with pytest.raises(TypeError, match=r"^distances must be numeric"):
+        frechet_predict([[0.5, 0.3, 0.2]], [["a", "b", "c"]] * 3)
 
 
 def test_embedding_distance_rejects_bad_input():
@@ -161,6 +170,12 @@ def test_embedding_distance_rejects_bad_input():
         embedding_distance([1.0, 2.0])
     with pytest.raises(ValueError, match="NaN"):
         embedding_distance([[1.0, np.nan], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize("embeddings", [[["a", "b"], ["c", "d"]], [[1.0, None], [0.0, 0.0]], [[1.0, "x"], [0, 0]]])
+def test_embedding_distance_refuses_non_numeric_input_with_a_type_error(embeddings):
+    with pytest.raises(TypeError, match=r"^embeddings must be numeric"):
+        embedding_distance(embeddings)
 
 
 def test_frechet_candidate_columns_may_exceed_the_classes():

@@ -7,7 +7,14 @@ from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
 
 from polyroc.exceptions import UndefinedMetricWarning
-from polyroc.thresholds import TuningResult, iter_random_thresholds, lattice_size, tune_thresholds
+from polyroc.thresholds import (
+    TuningResult,
+    coordinate_start_resolution,
+    iter_random_thresholds,
+    lattice_size,
+    threshold_batches,
+    tune_thresholds,
+)
 
 SKLEARN = {
     "accuracy": lambda y, pred, m, w: accuracy_score(y, pred, sample_weight=w),
@@ -183,6 +190,47 @@ def test_bad_arguments(kwargs, error, match):
     y, P, _ = synthetic(0, 30, 3)
     with pytest.raises(error, match=match):
         tune_thresholds(y, P, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("random_state", "error", "match"),
+    [
+        ("abc", TypeError, "^random_state must be None, an integer seed or a numpy.random.Generator, got str"),
+        (-1, ValueError, "^random_state must be a non-negative integer seed, got -1"),
+        (np.random.RandomState(0), TypeError, "^random_state must be .* got RandomState"),
+    ],
+)
+@pytest.mark.parametrize("search", [{"search": "lattice", "resolution": 4}, {"search": "coordinate"}, {}])
+def test_random_state_is_checked_whatever_the_search(search, random_state, error, match):
+    y, P, _ = synthetic(0, 30, 3)
+    with pytest.raises(error, match=match):
+        tune_thresholds(y, P, random_state=random_state, **search)
+    if search.get("search") == "lattice":
+        with pytest.raises(error, match=match):
+            threshold_batches(y, P, resolution=4, random_state=random_state)
+
+
+def test_predict_with_the_wrong_number_of_columns_names_y_score():
+    y, P, _ = synthetic(2, 30, 3)
+    result = tune_thresholds(y, P, resolution=6)
+    with pytest.raises(ValueError, match=r"^y_score has 4 columns but the thresholds were tuned for 3 classes"):
+        result.predict(np.full((2, 4), 0.25))
+    with pytest.raises(ValueError, match=r"^y_score has 2 columns but the thresholds were tuned for 3 classes"):
+        result.predict([[0.5, 0.5]])
+
+
+@pytest.mark.parametrize(
+    ("n_samples", "error", "match"),
+    [
+        (0, ValueError, "^n_samples must be >= 1, got 0"),
+        (-10, ValueError, "^n_samples must be >= 1, got -10"),
+        (100.0, TypeError, "^n_samples must be an integer, got float"),
+        (False, TypeError, "^n_samples must be an integer, got bool"),
+    ],
+)
+def test_coordinate_start_resolution_refuses_a_bad_n_samples(n_samples, error, match):
+    with pytest.raises(error, match=match):
+        coordinate_start_resolution(n_samples, 10)
 
 
 def test_bad_scores():

@@ -83,6 +83,12 @@ def ovr_roc_curve(
     UndefinedMetricWarning
         A class has no rows of positive weight; its curve and AUC are NaN.
 
+    See Also
+    --------
+    polyroc.curves.ovr_roc_curve : The same of rows held in memory.
+    evaluate : The AUCs and every other metric of the frame.
+    polyroc.plotting.RocCurveDisplay : Draws the curves.
+
     Examples
     --------
     >>> import pandas as pd, dask.dataframe as dd

@@ -159,6 +159,28 @@ def evaluate(
     polyroc.exceptions.IntervalWarning
         As :func:`polyroc.evaluate`, for a class with fewer than 2 rows.
 
+    See Also
+    --------
+    polyroc.evaluate : The same of rows held in memory.
+    read_score_files : Read score files into a dask DataFrame.
+    polyroc.streaming.EvaluationAccumulator : The same for rows that arrive in batches.
+    sample_rows : A stratified sample of the rows, for the other sections of a report.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the
+    areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. Biometrics 44, 837–845. doi:10.2307/2531595
+
+    Sun, X. & Xu, W. (2014). Fast implementation of DeLong's algorithm for
+    comparing the areas under correlated receiver operating characteristic
+    curves. IEEE Signal Processing Letters 21, 1389–1393.
+    doi:10.1109/LSP.2014.2337313
+
+    Hand, D. J. & Till, R. J. (2001). A simple generalisation of the area under
+    the ROC curve for multiple class classification problems. Machine Learning
+    45, 171–186. doi:10.1023/A:1010920819831
+
     Examples
     --------
     >>> import pandas as pd, dask.dataframe as dd

@@ -90,15 +90,21 @@ def read_score_files(
     OSError
         If a file cannot be read.
 
+    See Also
+    --------
+    evaluate : Evaluate the frame.
+    polyroc.io.read_scores : Read one score file into memory.
+
     Examples
     --------
     >>> import tempfile, pandas as pd
-    >>> folder = tempfile.mkdtemp()
-    >>> for i in range(2):
-    ...     pd.DataFrame({"a": [.9, .2], "b": [.1, .8], "label": ["a", "b"]}).to_csv(f"{folder}/p{i}.csv", index=False)
-    >>> frame = read_score_files(f"{folder}/p*.csv")
-    >>> frame.npartitions, list(frame.columns)
-    (2, ['a', 'b', 'label'])
+    >>> table = pd.DataFrame({"a": [.9, .2], "b": [.1, .8], "label": ["a", "b"]})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for i in range(2):
+    ...         table.to_csv(f"{folder}/p{i}.csv", index=False)
+    ...     frame = read_score_files(f"{folder}/p*.csv")
+    ...     frame.npartitions, list(frame.columns), round(float(frame["a"].sum().compute()), 4)
+    (2, ['a', 'b', 'label'], 2.2)
     """
     import dask.dataframe as dd
 

@@ -37,6 +37,21 @@ class RowSample:
         Each class's inclusion probability (1: every row of the class).
     class_rows : ndarray of shape (m,)
         Rows of positive weight of each class in the frame.
+
+    See Also
+    --------
+    sample_rows : Draws it.
+    polyroc.report.build_report : Reports on ``y_true``, ``y_score`` and ``sample_weight`` of a sample.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> table = pd.DataFrame({"a": [.8, .3, .4, .1] * 5, "b": [.2, .7, .6, .9] * 5, "label": list("abab") * 5})
+    >>> sample = sample_rows(dd.from_pandas(table, npartitions=2), rows_per_class=4)
+    >>> sample.classes.tolist(), sample.class_rows.tolist(), sample.inclusion.tolist()
+    (['a', 'b'], [10, 10], [0.4, 0.4])
+    >>> sample.y_score.shape[0] == sample.y_true.size == sample.row_ids.size
+    True
     """
 
     y_true: np.ndarray
@@ -101,6 +116,18 @@ def sample_rows(
     TypeError, ValueError
         As :func:`polyroc.dask.evaluate` for the frame and its values, or a
         bad ``rows_per_class`` or ``seed``.
+
+    See Also
+    --------
+    RowSample : What it returns.
+    evaluate : Exact metrics of all the rows.
+    polyroc.report.build_report : Takes a sample's scores with ``evaluations`` of all rows.
+
+    References
+    ----------
+    Horvitz, D. G. & Thompson, D. J. (1952). A generalization of sampling
+    without replacement from a finite universe. Journal of the American
+    Statistical Association 47(260), 663–685. doi:10.1080/01621459.1952.10483446
 
     Examples
     --------

@@ -130,6 +130,12 @@ def tune_thresholds(
     polyroc.exceptions.UndefinedMetricWarning
         When the metric is NaN at some thresholds.
 
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : The same of rows held in memory.
+    evaluate : Metrics of the frame.
+    polyroc.io.write_thresholds : Save the tuned thresholds.
+
     Examples
     --------
     >>> import pandas as pd, dask.dataframe as dd

@@ -27,6 +27,17 @@ class Dataset:
     name : str
     description : str
         Source and licence.
+
+    See Also
+    --------
+    load_glass : Loads the bundled glass data set.
+    polyroc.report.build_report : What ``polyroc demo`` builds from it.
+
+    Examples
+    --------
+    >>> glass = load_glass()
+    >>> glass.name, glass.feature_names[:3], glass.data.dtype
+    ('glass', ('RI', 'Na', 'Mg'), dtype('float64'))
     """
 
     data: np.ndarray
@@ -55,10 +66,6 @@ def load_glass() -> Dataset:
     German (1987), "Glass Identification", UCI Machine Learning Repository,
     doi:10.24432/C5WW2P (CC BY 4.0).
 
-    Parameters
-    ----------
-    None
-
     Returns
     -------
     Dataset
@@ -68,6 +75,11 @@ def load_glass() -> Dataset:
     ------
     OSError
         If the bundled file cannot be read (a damaged installation).
+
+    See Also
+    --------
+    Dataset : What it returns.
+    polyroc.evaluate : Evaluate a model's scores on it.
 
     Examples
     --------

@@ -70,6 +70,26 @@ class DmfBootstrap(Result):
         matrices rebuilt and refitted), ``n_boot``, ``confidence``,
         ``random_state`` and ``interval_method`` (``"stratified percentile
         bootstrap"`` or ``"parametric percentile bootstrap"``).
+
+    See Also
+    --------
+    polyroc.dmf.roc_dmf : Runs the bootstrap (``bootstrap="parametric"`` or ``"stratified"``).
+    polyroc.dmf.DmfRoc : Holds it in ``bootstrap``; ``DmfRoc.ci`` is its ``ci``.
+    polyroc.resampling.ConfidenceInterval : The type of ``ci``.
+
+    Examples
+    --------
+    >>> from polyroc.dmf import roc_dmf
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1, 2], 40)
+    >>> P = rng.dirichlet(np.ones(3), size=120) + 0.6 * np.eye(3)[y]
+    >>> boot = roc_dmf(y, P, n_levels=19, bootstrap="stratified", n_boot=20, random_state=0).bootstrap
+    >>> boot.D.shape, boot.fpr.shape, boot.band_low.shape, boot.n_unconverged
+    ((20,), (20, 19), (101,), 0)
+    >>> boot.settings["interval_method"], bool(boot.ci.low < boot.ci.high)
+    ('stratified percentile bootstrap', True)
+    >>> boot.to_frame().columns.tolist()
+    ['replicate', 'D', 'n_iter']
     """
 
     D: np.ndarray

@@ -41,6 +41,27 @@ class ModelComparison(Result):
     settings : dict
         The options, as :attr:`DmfRoc.settings` (``bootstrap``, ``n_boot``,
         ``confidence``, ``random_state``, ``cutoff_grid`` ...).
+
+    See Also
+    --------
+    compare_models : Makes this result.
+    DmfRoc : The result of each model, in ``results``.
+    polyroc.plotting.DmfRocDisplay : ``from_results(comparison.results)`` draws the curves together.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> y = np.repeat([0, 1, 2], 30)
+    >>> good = rng.dirichlet(np.ones(3), size=90) + np.eye(3)[y]
+    >>> poor = rng.dirichlet(np.ones(3), size=90) + 0.2 * np.eye(3)[y]
+    >>> cmp = compare_models(y, {"good": good, "poor": poor}, n_levels=9,
+    ...                      bootstrap="stratified", n_boot=20, random_state=0)
+    >>> cmp.names, cmp.D.round(2).tolist(), cmp.replicates.shape
+    (('good', 'poor'), [0.97, 0.68], (20, 2))
+    >>> cmp.ranking_probabilities
+    {('good', 'poor'): 1.0}
+    >>> cmp.to_frame().columns.tolist()
+    ['model', 'D', 'D_low', 'D_high', 'confidence', 'probability_best']
     """
 
     names: tuple
@@ -70,6 +91,11 @@ class ModelComparison(Result):
         ValueError
             If ``ordering`` does not name every model exactly once.
 
+        See Also
+        --------
+        probability_best : The probability that each model ranks first.
+        ranking_probabilities : Every ordering that occurs, with its probability.
+
         Examples
         --------
         >>> cmp = ModelComparison(("a", "b"), {}, np.array([0.9, 0.8]), np.zeros((4, 2)),
@@ -93,6 +119,11 @@ class ModelComparison(Result):
         dict
             Model name -> probability; the values sum to 1.
 
+        See Also
+        --------
+        probability : The probability of a whole ordering.
+        to_frame : These probabilities with D and its interval, one row per model.
+
         Examples
         --------
         >>> cmp = ModelComparison(("a", "b", "c"), {}, np.array([0.9, 0.8, 0.7]), np.zeros((4, 3)),
@@ -114,6 +145,21 @@ class ModelComparison(Result):
         dict
             As :meth:`polyroc._results.Result.to_dict`, with
             ``ranking_probabilities`` a list of ``{"ordering": [...], "probability": p}``.
+
+        See Also
+        --------
+        to_frame : One row per model as a pandas DataFrame.
+        DmfRoc.to_dict : The record of each model, nested under ``results``.
+
+        Examples
+        --------
+        >>> cmp = ModelComparison(("a", "b"), {}, np.array([0.9, 0.8]), np.zeros((4, 2)),
+        ...                       {("a", "b"): 0.75, ("b", "a"): 0.25}, np.zeros((2, 2)), {})
+        >>> record = cmp.to_dict()
+        >>> record["type"], record["names"], record["D"]
+        ('ModelComparison', ['a', 'b'], [0.9, 0.8])
+        >>> record["ranking_probabilities"][0]
+        {'ordering': ['a', 'b'], 'probability': 0.75}
         """
         record = super().to_dict()
         record["ranking_probabilities"] = [
@@ -180,8 +226,20 @@ def compare_models(
     sample_weight : array-like of shape (n,), optional
         Weights of relative importance of the samples, shared by the models
         (see :func:`roc_dmf`).
-    levels, n_levels, cutoff_grid, method, weighting, trials, monotone
-        As in :func:`roc_dmf`.
+    levels : array-like of shape (T,), optional
+        Increasing quantile levels in (0, 1), as in :func:`roc_dmf`.
+    n_levels : int, default=99
+        T when ``levels`` is None.
+    cutoff_grid : {"pooled", "column", "balanced"}, default="pooled"
+        The cut-off pool of each pair, as in :func:`roc_dmf`.
+    method : {"intercept", "algorithm1"}, default="intercept"
+        The factorization, as in :func:`roc_dmf`.
+    weighting : {"unweighted", "weighted"} or array-like, default="unweighted"
+        Fit weights, or the paper's costs Q, as in :func:`roc_dmf`.
+    trials : {"pairs", "marginal"}, default="pairs"
+        Binomial trials N, as in :func:`roc_dmf`.
+    monotone : bool, default=False
+        Integrate the running maximum of each curve.
     bootstrap : {"parametric", "stratified"}, default="parametric"
         How the replicates are drawn (see :func:`roc_dmf`).
     n_boot : int, default=1000
@@ -190,19 +248,24 @@ def compare_models(
         Level of the percentile intervals of D.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap.
-    tol, max_iter
-        As in :func:`roc_dmf`.
+    tol : float, default=1e-8
+        Convergence tolerance on the relative change of deviance.
+    max_iter : int, default=200
+        Largest number of iterations of a fit.
 
     Returns
     -------
     ModelComparison
+        D of each model with its interval, the paired replicates and the
+        probability of each ranking.
 
     Raises
     ------
     ValueError
         As :func:`roc_dmf`; also for fewer than 2 models or ``bootstrap=None``.
     TypeError
-        As :func:`roc_dmf`; also for a model name that is not a string.
+        As :func:`roc_dmf`; also for ``scores`` that is not a mapping or a
+        model name that is not a string.
 
     Warns
     -----
@@ -211,6 +274,18 @@ def compare_models(
     ConvergenceWarning
         At most one per call, naming the models whose fit reached ``max_iter``
         and counting the bootstrap refits that did.
+
+    See Also
+    --------
+    roc_dmf : ROC-DMF of one model.
+    ModelComparison.probability : The probability of a given ranking.
+    polyroc.comparison.compare_scores : Paired comparisons of AUCs and metrics of models on the same rows.
+
+    References
+    ----------
+    Wang, L. & Carvalho, L. (2024). Multiclass ROC. arXiv:2404.13147.
+    Section 3.6 (bootstrap) and Section 5.4, Table 1 (probability of each
+    ranking of the models).
 
     Examples
     --------

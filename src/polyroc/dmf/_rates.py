@@ -150,6 +150,21 @@ class PairwiseRates(Result):
         The class order (the columns of the score matrix).
     settings : dict
         ``cutoff_grid`` and ``n_levels``.
+
+    See Also
+    --------
+    pairwise_rates : Makes this result.
+    polyroc.dmf.roc_dmf : Factorizes these matrices into one curve.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> P = [[.7, .2, .1], [.5, .3, .2], [.2, .6, .2], [.3, .4, .3], [.1, .2, .7], [.3, .3, .4]]
+    >>> rates = pairwise_rates(y, P, levels=[0.25, 0.5, 0.75])
+    >>> rates.tpr.shape, rates.levels.tolist(), rates.n_pos.tolist()
+    ((3, 6), [0.75, 0.5, 0.25], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0])
+    >>> rates.pairs[:2].tolist(), rates.tpr[0, :2].tolist(), rates.fpr[0, :2].tolist()  # first row, pairs (0, b)
+    ([[0, 1], [0, 2]], [0.5, 0.5], [0.0, 0.0])
     """
 
     tpr: np.ndarray
@@ -249,6 +264,17 @@ def pairwise_rates(
     -----
     UndefinedMetricWarning
         When a class named in ``labels`` has no samples; its pairs are dropped.
+
+    See Also
+    --------
+    roc_dmf : The multiclass ROC curve factorized from these matrices.
+    polyroc.metrics.roc_auc_score : Hand & Till's M, from the same pairwise comparisons.
+
+    References
+    ----------
+    Wang, L. & Carvalho, L. (2024). Multiclass ROC. arXiv:2404.13147.
+    Section 3.1 (binary) and Section 3.2 (the pairwise TPR and FPR
+    matrices, one column per ordered class pair).
 
     Examples
     --------

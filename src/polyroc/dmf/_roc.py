@@ -29,7 +29,38 @@ UNINFORMATIVE_TOLERANCE = 0.05
 
 
 class NonMonotoneCurveWarning(UserWarning):
-    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone."""
+    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone.
+
+    :func:`roc_dmf` and :func:`compare_models` issue it when the fitted FPR or
+    TPR drops by more than 0.01 from one row to the next (see
+    :attr:`DmfRoc.max_reversal`), typically with tied scores and small
+    classes. ``monotone=True`` integrates the curve's running maximum instead.
+
+    See Also
+    --------
+    roc_dmf : Issues the warning.
+    DmfRoc : ``max_reversal`` holds the largest decrease, warned or not.
+
+    Examples
+    --------
+    Hard votes (one-hot probabilities: every score tied at 0 or 1):
+
+    >>> import warnings
+    >>> y = np.repeat([0, 1, 2], 25)
+    >>> P = np.eye(3)[np.repeat([0, 1, 2, 1, 2], [25, 20, 5, 3, 22])]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = roc_dmf(y, P)
+    >>> [type(w.message).__name__ for w in caught]
+    ['NonMonotoneCurveWarning']
+    >>> round(result.max_reversal, 3)
+    0.068
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", NonMonotoneCurveWarning)
+    ...     smoothed = roc_dmf(y, P, monotone=True)
+    >>> bool(np.all(np.diff(smoothed.tpr) >= 0))
+    True
+    """
 
 
 class Reversal(NamedTuple):
@@ -116,6 +147,26 @@ class DmfRoc(Result):
         (``"custom"`` for user weights), ``trials``, ``monotone``,
         ``bootstrap``, ``n_boot`` (0 without a bootstrap), ``confidence``,
         ``random_state``, ``interval_method``, ``tol``, ``max_iter``.
+
+    See Also
+    --------
+    roc_dmf : Makes this result.
+    DmfBootstrap : The bootstrap held in ``bootstrap``.
+    polyroc.plotting.DmfRocDisplay : Draws the curve and its band.
+    compare_models : ROC-DMF of several models with ranking probabilities.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1, 2], 40)
+    >>> P = rng.dirichlet(np.ones(3), size=120) + 0.6 * np.eye(3)[y]
+    >>> result = roc_dmf(y, P, n_levels=19)
+    >>> round(result.D, 3), result.fpr.shape, result.tpr_matrix.shape
+    (0.942, (19,), (19, 6))
+    >>> result.class_auc.round(3).tolist(), result.ci
+    ([0.964, 0.952, 0.968], None)
+    >>> result.to_frame().columns.tolist()
+    ['level', 'fpr', 'tpr']
     """
 
     fpr: np.ndarray
@@ -175,6 +226,13 @@ class DmfRoc(Result):
         ------
         ValueError
             If ``tolerance`` is not in [0, 0.5].
+        TypeError
+            If ``tolerance`` is not a real number.
+
+        See Also
+        --------
+        DmfRoc : ``pair_auc`` and ``class_auc``, the AUCs compared with ½.
+        polyroc.metrics.roc_auc_score : Hand & Till's M, the mean of these pairwise AUCs.
 
         Examples
         --------
@@ -196,6 +254,26 @@ class DmfRoc(Result):
         """Every field as JSON-ready data (see :meth:`Result.to_dict`), ``ci`` and ``uninformative_classes``.
 
         ``uninformative_classes`` is :meth:`uninformative_classes` at its default tolerance.
+
+        Returns
+        -------
+        dict
+            ``{"type": "DmfRoc", <field>: <value>, ..., "ci": ...,
+            "uninformative_classes": [...]}``; arrays become lists and the
+            bootstrap a nested dict, so ``json.dumps`` writes it as strict JSON.
+
+        See Also
+        --------
+        to_frame : The curve as a pandas DataFrame, one row per level.
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> y = np.repeat([0, 1, 2], 40)
+        >>> P = rng.dirichlet(np.ones(3), size=120) + 0.6 * np.eye(3)[y]
+        >>> record = roc_dmf(y, P, n_levels=19).to_dict()
+        >>> record["type"], round(record["D"], 3), len(record["fpr"]), record["ci"], record["uninformative_classes"]
+        ('DmfRoc', 0.942, 19, None, [])
         """
         return {
             **super().to_dict(),
@@ -224,6 +302,31 @@ class DmfRoc(Result):
         Returns
         -------
         polyroc.plotting.DmfRocDisplay
+            The display, drawn (``display.ax_``, ``display.figure_``).
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or
+            a keyword is unknown to ``DmfRocDisplay.plot`` or of the wrong
+            type.
+        ValueError
+            An unknown ``band_style``.
+
+        See Also
+        --------
+        polyroc.plotting.DmfRocDisplay : The display drawn here (``from_results`` for several models).
+        DmfBootstrap : The band drawn when a bootstrap was run.
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> y = np.repeat([0, 1, 2], 40)
+        >>> P = rng.dirichlet(np.ones(3), size=120) + 0.6 * np.eye(3)[y]
+        >>> display = roc_dmf(y, P, n_levels=19).plot()
+        >>> type(display).__name__, display.ax_.get_title()
+        ('DmfRocDisplay', 'ROC-DMF')
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from polyroc.plotting import DmfRocDisplay
 
@@ -343,11 +446,13 @@ def roc_dmf(
         Invalid labels, scores or ``sample_weight``, fewer than 2 classes with
         samples, bad levels or more than fit in memory (2 T K > 2**22 matrix
         cells), unknown options, weights of the wrong shape or not positive, a
-        bad ``random_state``, or a bootstrap of more than 2**34 cell refits
+        negative ``random_state`` seed, or a bootstrap of more than 2**34 cell refits
         (``n_boot`` × 2 T K; about an hour). All are checked before any work.
     TypeError
         Options of the wrong type (a list for ``cutoff_grid``, a float
-        ``n_boot``, a non-bool ``monotone`` ...).
+        ``n_boot``, a non-bool ``monotone``, ``weighting=None``, a
+        ``random_state`` that is not None, an integer or a Generator ...),
+        non-numeric scores or weights, or labels mixing strings and numbers.
 
     Warns
     -----
@@ -359,6 +464,26 @@ def roc_dmf(
     NonMonotoneCurveWarning
         The fitted curve decreases by more than 0.01 somewhere (see
         ``DmfRoc.max_reversal``).
+
+    See Also
+    --------
+    pairwise_rates : The pairwise TPR/FPR matrices alone.
+    majority_cost_weights : Misclassification costs for ``weighting``.
+    compare_models : Rank several models by D with a paired bootstrap.
+    polyroc.metrics.roc_auc_score : Hand & Till's M (``multi_class="ovo"``), another pairwise summary.
+
+    References
+    ----------
+    Wang, L. & Carvalho, L. (2024). Multiclass ROC. arXiv:2404.13147.
+    Sections 3.2-3.4 (pairwise matrices, factorization, costs Q), 3.6
+    (D, eq. (22), and the bootstrap) and 4 (Algorithm 1).
+
+    Haldane, J. B. S. (1956). The estimation and significance of the
+    logarithm of a ratio of frequencies. Annals of Human Genetics 20,
+    309-311. doi:10.1111/j.1469-1809.1955.tb01285.x
+
+    Anscombe, F. J. (1956). On estimating binomial response relations.
+    Biometrika 43, 461-464. doi:10.1093/biomet/43.3-4.461
 
     Examples
     --------

@@ -70,7 +70,7 @@ def majority_cost_weights(
 ) -> np.ndarray:
     """Cost weights favouring (c > 1) or penalising (c < 1) the majority class.
 
-    The costs of section 5.3 of Wang & Carvalho (2024), "Multiclass ROC",
+    The costs of Section 5.3 of Wang & Carvalho (2024), "Multiclass ROC",
     arXiv:2404.13147.
 
     With m the majority class, the fit weight of pair (a, b) is, in the TP
@@ -106,7 +106,19 @@ def majority_cost_weights(
     ValueError
         For invalid labels or ``sample_weight``, c <= 0 or an unknown ``trials``.
     TypeError
-        For a non-numeric ``c`` or ``sample_weight``.
+        For a non-numeric ``c`` or ``sample_weight``, or labels mixing
+        strings and numbers.
+
+    See Also
+    --------
+    roc_dmf : Takes these weights as ``weighting=``.
+    compare_models : Takes them too, for every model.
+
+    References
+    ----------
+    Wang, L. & Carvalho, L. (2024). Multiclass ROC. arXiv:2404.13147.
+    Section 3.4 (the weights Q of the misclassification costs) and
+    Section 5.3 (the majority-class costs).
 
     Examples
     --------

@@ -66,6 +66,21 @@ def gini_mean_difference(
     TypeError
         Non-numeric ``x`` or ``sample_weight``.
 
+    See Also
+    --------
+    gini_index : The mean difference over twice the absolute mean.
+    multidimensional_gini : Uses it on each whitened score column.
+
+    References
+    ----------
+    Gini, C. (1914). Sulla misura della concentrazione e della variabilità
+    dei caratteri. Atti del Reale Istituto Veneto di Scienze, Lettere ed Arti
+    73, 1203–1248.
+
+    Auricchio, G., Giudici, P. & Toscani, G. (2024). Extending the Gini
+    index to higher dimensions via whitening processes. arXiv:2409.10119.
+    Its multidimensional index combines these one-dimensional ones.
+
     Examples
     --------
     >>> gini_mean_difference([1.0, 2.0, 4.0])  # (1 + 3 + 2) * 2 / (3 * 2)
@@ -114,6 +129,21 @@ def gini_index(x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: st
         zero, for which the index is undefined.
     TypeError
         Non-numeric ``x`` or ``sample_weight``.
+
+    See Also
+    --------
+    gini_mean_difference : The numerator Δ.
+    multidimensional_gini : The weighted combination of the indices of whitened columns.
+
+    References
+    ----------
+    Gini, C. (1914). Sulla misura della concentrazione e della variabilità
+    dei caratteri. Atti del Reale Istituto Veneto di Scienze, Lettere ed Arti
+    73, 1203–1248.
+
+    Auricchio, G., Giudici, P. & Toscani, G. (2024). Extending the Gini
+    index to higher dimensions via whitening processes. arXiv:2409.10119.
+    Its multidimensional index combines these one-dimensional ones.
 
     Examples
     --------

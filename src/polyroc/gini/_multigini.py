@@ -59,6 +59,21 @@ class MultidimensionalGini(Result):
         The options: ``norm`` (``"unbiased"`` or ``"plugin"`` mean
         difference), ``fitted_on`` (``"X"`` or ``"reference"``) and the
         whitening's ``singular``, ``ridge`` and ``constant``.
+
+    See Also
+    --------
+    multidimensional_gini : Computes it.
+    gini_roc : Weights the one-vs-rest ROC curves with ``weights``.
+    Whitening : The fitted whitening it holds.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+    >>> result = multidimensional_gini(X)
+    >>> result.weights.round(4).tolist(), round(result.g1, 4), round(result.auc_theory, 4)
+    ([0.5829, 0.4171], 0.4284, 0.7142)
+    >>> result.degenerate, result.settings["fitted_on"]
+    (False, 'X')
     """
 
     weights: np.ndarray
@@ -76,7 +91,30 @@ class MultidimensionalGini(Result):
         return (self.g1 + 1) / 2
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready data, and ``auc_theory``."""
+        """Every field as JSON-ready data, and ``auc_theory``.
+
+        Returns
+        -------
+        dict
+            ``{"type": "MultidimensionalGini", <field>: <value>, ...,
+            "auc_theory": float}``, arrays as lists and the whitening as its own
+            dictionary; ``json.dumps`` writes it as strict JSON.
+
+        See Also
+        --------
+        MultidimensionalGini.to_frame : One row per column, as a DataFrame.
+        Whitening.to_dict : The dictionary of the whitening alone.
+
+        Examples
+        --------
+        >>> import json
+        >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+        >>> d = multidimensional_gini(X).to_dict()
+        >>> d["type"], round(d["auc_theory"], 4), d["whitening"]["applied"]
+        ('MultidimensionalGini', 0.7142, 'exact')
+        >>> json.loads(json.dumps(d))["settings"]["norm"]
+        'unbiased'
+        """
         return {**super().to_dict(), "auc_theory": self.auc_theory}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
@@ -131,6 +169,21 @@ def multidimensional_gini(
     -----
     WhiteningWarning
         See :func:`zca_cor_whitening`.
+
+    See Also
+    --------
+    zca_cor_whitening : The whitening it applies.
+    gini_index : The one-dimensional index of each whitened column.
+    gini_roc : The ROC curve weighted with these weights.
+
+    References
+    ----------
+    Auricchio, G., Giudici, P. & Toscani, G. (2024). Extending the Gini
+    index to higher dimensions via whitening processes. arXiv:2409.10119.
+
+    Giudici, P., Rosciano, R. C., Schrader, J. & Kummerfeld, D.-M. (2025).
+    A Multiclass ROC Curve. arXiv:2510.15670.
+    Section 3, Eqs. (9) and (10) (the class weights).
 
     Examples
     --------

@@ -81,7 +81,24 @@ MIN_CHUNK_REPLICATES = 32
 
 
 class ScoreScaleWarning(UserWarning):
-    """Threshold averaging on score columns whose ranges differ a lot (no common scale)."""
+    """Threshold averaging on score columns whose ranges differ a lot (no common scale).
+
+    See Also
+    --------
+    gini_roc : Issues it with ``averaging="threshold"``.
+    WhiteningWarning : The other warning of :func:`gini_roc`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> S = [[50, .1, .2], [40, .3, .1], [10, .9, .3], [20, .8, .2], [0, .2, .9], [10, .1, .8]]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = gini_roc(y, S, averaging="threshold", n_boot=0)  # column 0 is on another scale
+    >>> [warning.category.__name__ for warning in caught]
+    ['ScoreScaleWarning']
+    """
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -104,6 +121,23 @@ class GiniBootstrap(Result):
         ``n_boot``, ``confidence``, ``random_state``, ``interval_method``
         (``"percentile"``) and ``stratify`` (True: rows resampled within
         each class, carrying their sample weights).
+
+    See Also
+    --------
+    gini_roc : Computes it with ``n_boot > 0``.
+    GiniRoc : The result that holds it as ``bootstrap``.
+    polyroc.plotting.GiniRocDisplay : Draws the band.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    >>> P = [[.8, .1, .1], [.6, .3, .1], [.3, .4, .3], [.2, .7, .1], [.1, .6, .3],
+    ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
+    >>> boot = gini_roc(y, P, n_boot=100, random_state=0).bootstrap
+    >>> boot.fpr.shape, bool(np.all(boot.tpr_low <= boot.tpr_high)), boot.settings["interval_method"]
+    ((101,), True, 'stratified percentile bootstrap')
+    >>> print(boot.auc)
+    0.9612 [95% CI 0.8613, 1.0000; stratified percentile bootstrap, B=100]
     """
 
     fpr: np.ndarray
@@ -179,6 +213,24 @@ class GiniRoc(Result):
         ``constant_classes``, ``absent_classes``, ``gini_norm``, ``grid``,
         ``averaging``, ``n_boot``, ``confidence``, ``random_state``,
         ``interval_method`` (None without a bootstrap).
+
+    See Also
+    --------
+    gini_roc : Computes it.
+    GiniBootstrap : Its bootstrap band and intervals.
+    polyroc.plotting.GiniRocDisplay : Draws it.
+    polyroc.curves.ovr_roc_curve : The one-vs-rest curves it averages.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    >>> P = [[.8, .1, .1], [.6, .3, .1], [.3, .4, .3], [.2, .7, .1], [.1, .6, .3],
+    ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
+    >>> result = gini_roc(y, P, n_boot=0)
+    >>> result.weights.round(3).tolist(), result.class_auc.round(3).tolist(), round(result.auc_agg, 3)
+    ([0.349, 0.318, 0.333], [0.889, 1.0, 1.0], 0.961)
+    >>> result.to_frame()[["class", "weight", "auc"]].round(3).to_dict("list")
+    {'class': [0, 1, 2], 'weight': [0.349, 0.318, 0.333], 'auc': [0.889, 1.0, 1.0]}
     """
 
     classes: np.ndarray
@@ -229,6 +281,27 @@ class GiniRoc(Result):
         Returns
         -------
         polyroc.plotting.GiniRocDisplay
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or a
+            keyword is not an option of :meth:`polyroc.plotting.GiniRocDisplay.plot`.
+
+        See Also
+        --------
+        polyroc.plotting.GiniRocDisplay : The Display it builds.
+        polyroc.plotting.GiniRocDisplay.from_predictions : Compute and draw in one call.
+
+        Examples
+        --------
+        >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+        >>> P = [[.8, .1, .1], [.6, .3, .1], [.3, .4, .3], [.2, .7, .1], [.1, .6, .3],
+        ...      [.4, .5, .1], [.1, .2, .7], [.2, .2, .6], [.5, .1, .4]]
+        >>> display = gini_roc(y, P, n_boot=0).plot(name="model", show_classes=False)
+        >>> type(display).__name__, display.line_.get_label()
+        ('GiniRocDisplay', 'model Gini-weighted ROC (AUC = 0.961)')
+        >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
         """
         from polyroc.plotting import GiniRocDisplay
 
@@ -365,6 +438,21 @@ def gini_roc(
         AUC 0.5), or no more fitting samples than classes.
     ScoreScaleWarning
         ``averaging="threshold"`` with score columns whose ranges differ a lot.
+
+    See Also
+    --------
+    GiniRoc : The result it returns.
+    multidimensional_gini : The Gini index and class weights alone.
+    polyroc.plotting.GiniRocDisplay : Draws the curve with its bands.
+    polyroc.metrics.roc_auc_score : The macro, weighted and micro averages of the one-vs-rest AUCs.
+
+    References
+    ----------
+    Giudici, P., Rosciano, R. C., Schrader, J. & Kummerfeld, D.-M. (2025).
+    A Multiclass ROC Curve. arXiv:2510.15670.
+
+    Auricchio, G., Giudici, P. & Toscani, G. (2024). Extending the Gini
+    index to higher dimensions via whitening processes. arXiv:2409.10119.
 
     Examples
     --------

@@ -68,7 +68,24 @@ ROW_SUM_RTOL = 1e-6
 
 
 class WhiteningWarning(UserWarning):
-    """The whitening matrix needed a choice: singular correlation, constant columns, few samples."""
+    """The whitening matrix needed a choice: singular correlation, constant columns, few samples.
+
+    See Also
+    --------
+    zca_cor_whitening : Issues it.
+    gini_roc : Issues it for the score matrix it whitens.
+    ScoreScaleWarning : The other warning of :func:`gini_roc`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> X = np.array([[1.0, 2.0, 5.0], [2.0, 1.0, 5.0], [3.0, 5.0, 5.0], [4.0, 3.0, 5.0]])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     w = zca_cor_whitening(X)  # the last column is constant
+    >>> caught[0].category.__name__, w.used.tolist()
+    ('WhiteningWarning', [True, True, False])
+    """
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -107,6 +124,21 @@ class Whitening(Result):
         number of rows without weights).
     settings : dict
         The options: ``singular``, ``ridge`` (requested) and ``constant``.
+
+    See Also
+    --------
+    zca_cor_whitening : Fits it.
+    multidimensional_gini : The Gini index and weights of the whitened scores.
+    gini_roc : Records the whitening it applied in ``settings``.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+    >>> w = zca_cor_whitening(X)
+    >>> w.applied, w.singular, w.used.tolist(), w.n_samples
+    ('exact', False, [True, True], 4.0)
+    >>> w.scale.round(4).tolist()
+    [1.291, 1.7078]
     """
 
     matrix: np.ndarray
@@ -144,6 +176,19 @@ class Whitening(Result):
         -------
         ndarray of shape (n_samples, n_columns)
 
+        Raises
+        ------
+        ValueError
+            If ``X`` is not 2-D, does not have the ``n_columns`` columns the
+            whitening was fitted on, has no rows, or holds NaN or infinity.
+        TypeError
+            If ``X`` is not numeric.
+
+        See Also
+        --------
+        zca_cor_whitening : Fits the whitening.
+        multidimensional_gini : The Gini index of the whitened rows.
+
         Examples
         --------
         >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
@@ -151,10 +196,30 @@ class Whitening(Result):
         >>> bool(np.allclose(np.cov(whitened.T), np.eye(2)))
         True
         """
-        return np.asarray(X, dtype=np.float64) @ self.matrix.T
+        values = check_real_array("X", X, n_columns=self.matrix.shape[1])
+        return values @ self.matrix.T
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready data, and ``degenerate``."""
+        """Every field as JSON-ready data, and ``degenerate``.
+
+        Returns
+        -------
+        dict
+            ``{"type": "Whitening", <field>: <value>, ..., "degenerate": bool}``,
+            arrays as lists; ``json.dumps`` writes it as strict JSON.
+
+        See Also
+        --------
+        Whitening.transform : Apply the whitening.
+        MultidimensionalGini.to_dict : The same for the Gini index.
+
+        Examples
+        --------
+        >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 5.0], [4.0, 3.0]])
+        >>> d = zca_cor_whitening(X).to_dict()
+        >>> d["type"], d["applied"], d["degenerate"], d["settings"]
+        ('Whitening', 'exact', False, {'singular': 'limit', 'ridge': None, 'constant': 'drop'})
+        """
         return {**super().to_dict(), "degenerate": self.degenerate}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
@@ -211,6 +276,26 @@ def zca_cor_whitening(
         one null direction of rows with a constant sum (probabilities:
         expected, no warning), constant columns, or no more samples than
         whitened columns.
+
+    See Also
+    --------
+    Whitening : The fitted whitening it returns.
+    multidimensional_gini : The Gini index of the whitened sample.
+    gini_roc : Whitens the score matrix to weight the class curves.
+
+    References
+    ----------
+    Auricchio, G., Giudici, P. & Toscani, G. (2024). Extending the Gini
+    index to higher dimensions via whitening processes. arXiv:2409.10119.
+    Why ZCA-cor whitening: scale invariance, non-negativity preserved.
+
+    Kessy, A., Lewin, A. & Strimmer, K. (2018). Optimal whitening and
+    decorrelation. The American Statistician 72(4), 309–314.
+    doi:10.1080/00031305.2016.1277159
+
+    Giudici, P., Rosciano, R. C., Schrader, J. & Kummerfeld, D.-M. (2025).
+    A Multiclass ROC Curve. arXiv:2510.15670.
+    Section 3, Eq. (8).
 
     Examples
     --------

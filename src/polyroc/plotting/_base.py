@@ -27,6 +27,20 @@ class Display:
 
     ``plot(ax=None, *, name=None, ...)`` never calls ``plt.show()``. Subclasses
     drawing one result set ``result_type``, checked by :meth:`from_result`.
+
+    See Also
+    --------
+    RocCurveDisplay : A Display drawn from a result, predictions or an estimator.
+    ConfusionMatrixDisplay : A Display of predicted labels, with its own ``from_result``.
+    class_colors : The class colours every Display uses.
+
+    Examples
+    --------
+    >>> from polyroc.plotting import Display, RocCurveDisplay
+    >>> disp = RocCurveDisplay.from_predictions([0, 1, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .3, .6]])
+    >>> isinstance(disp, Display), type(disp.ax_).__name__, type(disp.figure_).__name__
+    (True, 'Axes', 'Figure')
+    >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
     #: The result class :meth:`from_result` accepts (None: no check).
@@ -71,8 +85,13 @@ class Display:
         Raises
         ------
         TypeError
-            If ``result`` is not the result type the Display draws, or ``name``
-            is not a string.
+            If ``result`` is not the result type the Display draws, ``ax`` is
+            not a matplotlib Axes, or ``name`` is not a string.
+
+        See Also
+        --------
+        Display.from_estimator : Draw from a fitted classifier instead.
+        polyroc.curves.OvrRocCurves.plot : The same call made from a result.
 
         Examples
         --------
@@ -121,6 +140,14 @@ class Display:
         TypeError
             If the Display cannot be drawn from predictions, or the estimator
             has no ``predict_proba``.
+        ValueError
+            As the subclass's ``from_predictions``, for labels or scores it
+            rejects.
+
+        See Also
+        --------
+        Display.from_result : Draw a result already computed.
+        RocCurveDisplay.from_predictions : What this calls for ROC curves.
 
         Examples
         --------
@@ -145,7 +172,52 @@ class Display:
         return from_predictions(y, estimator.predict_proba(X), ax=ax, name=name, **kwargs)
 
     def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any) -> Display:  # pragma: no cover
-        """Draw on ``ax`` (default a new figure) and return ``self``."""
+        """Draw on ``ax`` (default a new figure) and return ``self``.
+
+        Each subclass implements it with its own keyword options; the base
+        class only fixes the signature.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model or curve, used in the legend and title (default
+            the Display's).
+        **kwargs
+            The subclass's drawing options.
+
+        Returns
+        -------
+        Display
+            ``self``, with ``ax_``, ``figure_`` and the drawn artists set.
+
+        Raises
+        ------
+        NotImplementedError
+            On the base class, which draws nothing.
+        TypeError
+            In the subclasses: ``ax`` not a matplotlib Axes or ``name`` not a
+            string.
+
+        See Also
+        --------
+        RocCurveDisplay.plot : A subclass's drawing method.
+        Display.from_result : Build a Display from a result and draw it.
+
+        Examples
+        --------
+        >>> from polyroc.curves import ovr_roc_curve
+        >>> from polyroc.plotting import Display, RocCurveDisplay
+        >>> curves = ovr_roc_curve([0, 1, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .3, .6]])
+        >>> RocCurveDisplay(curves).plot(name="model").ax_.get_title()
+        'model: one-vs-rest ROC curves'
+        >>> Display().plot()
+        Traceback (most recent call last):
+        ...
+        NotImplementedError
+        >>> import matplotlib.pyplot as plt; plt.close("all")
+        """
         raise NotImplementedError
 
     def _start(self, ax: Any, name: str | None = None, **subplots_kw: Any) -> Any:

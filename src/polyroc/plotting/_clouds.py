@@ -64,6 +64,18 @@ class RocCloudDisplay(Display):
         The chance diagonal of each panel (one line, repeated, for ``"overlay"``).
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.thresholds.roc_cloud : The clouds and DFP this Display draws.
+    polyroc.thresholds.dfp : The DFP of a cloud.
+    RocCurveDisplay : The one-vs-rest ROC curves alone.
+    TuningProfileDisplay : The tuning score around τ*, for any number of classes.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+
     Examples
     --------
     >>> y = [0, 1, 2, 1, 0, 2]
@@ -126,6 +138,11 @@ class RocCloudDisplay(Display):
         ------
         ValueError, TypeError
             As :func:`polyroc.thresholds.roc_cloud`, or a bad ``layout``/``ax``.
+
+        See Also
+        --------
+        polyroc.thresholds.roc_cloud : The computation.
+        RocCloudDisplay.from_estimator : The same from a fitted classifier.
 
         Examples
         --------
@@ -208,7 +225,14 @@ class RocCloudDisplay(Display):
         ValueError
             Unknown ``layout``, ``ncols`` below 1, or ``ax`` not holding one Axes per class.
         TypeError
-            A bad ``name``, ``curve_kwargs``, ``chance_level_kw`` or ``scatter_kw``.
+            A bad ``name``, ``curve_kwargs``, ``chance_level_kw`` or
+            ``scatter_kw``, an ``ax`` (or an entry of it) that is not a
+            matplotlib Axes, or an ``ncols`` that is not an integer.
+
+        See Also
+        --------
+        RocCloudDisplay.from_predictions : Compute the clouds and draw them.
+        class_colors : The class colours of the overlay.
 
         Examples
         --------

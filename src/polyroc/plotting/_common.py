@@ -86,6 +86,17 @@ def class_colors(n_classes: int) -> list[str]:
     ValueError
         If ``n_classes`` is not a positive integer.
 
+    See Also
+    --------
+    RocCurveDisplay : Draws each class in these colours.
+    ConfusionMatrixDisplay : Its colours come from a colormap instead.
+
+    References
+    ----------
+    Glasbey, C., van der Heijden, G., Toh, V. F. K. & Gray, A. (2007). Colour
+    displays for categorical images. Color Research & Application 32(4),
+    304–309. doi:10.1002/col.20327
+
     Examples
     --------
     >>> class_colors(3)
@@ -204,6 +215,12 @@ def simplex_to_cartesian(points: ArrayLike) -> np.ndarray:
     ------
     ValueError
         If the last axis does not have length 3 or a value is not finite.
+
+    See Also
+    --------
+    decision_region : Regions of argmax(p − τ) in p-space, drawn through this map.
+    SimplexHeatmapDisplay : Places each sampled τ with it.
+    DecisionRegionsDisplay : Places the regions and the samples with it.
 
     Examples
     --------

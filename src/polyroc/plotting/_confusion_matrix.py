@@ -60,7 +60,14 @@ class ConfusionMatrixDisplay(Display):
     Raises
     ------
     ValueError
-        If ``confusion_matrix`` is not a square matrix.
+        If ``confusion_matrix`` is not a non-empty square matrix, or
+        ``display_labels`` does not have one entry per class.
+
+    See Also
+    --------
+    polyroc.metrics.confusion_matrix : The matrix this Display draws.
+    polyroc.thresholds.TuningResult : A tuned rule :meth:`from_result` applies.
+    polyroc.metrics.classification_report : The per-class scores of the same matrix.
 
     Examples
     --------
@@ -142,6 +149,12 @@ class ConfusionMatrixDisplay(Display):
         ValueError, TypeError
             As :func:`polyroc.metrics.confusion_matrix`.
 
+        See Also
+        --------
+        polyroc.metrics.confusion_matrix : The computation.
+        ConfusionMatrixDisplay.from_estimator : The matrix of a classifier's ``predict``.
+        ConfusionMatrixDisplay.from_result : The matrix of a tuned rule on scores.
+
         Examples
         --------
         >>> disp = ConfusionMatrixDisplay.from_predictions([0, 1, 1], [0, 0, 1], normalize="true")
@@ -192,6 +205,11 @@ class ConfusionMatrixDisplay(Display):
         ------
         TypeError
             If the estimator has no ``predict``; otherwise as :meth:`from_predictions`.
+
+        See Also
+        --------
+        ConfusionMatrixDisplay.from_predictions : The same from predicted labels.
+        polyroc.thresholds.SimplexThresholdClassifier : A classifier with tuned thresholds to draw.
 
         Examples
         --------
@@ -244,6 +262,12 @@ class ConfusionMatrixDisplay(Display):
             If ``result`` has no ``predict`` method or no ``classes``.
         ValueError
             As :meth:`from_predictions` and ``result.predict``.
+
+        See Also
+        --------
+        polyroc.thresholds.tune_thresholds : Tune the rule this draws.
+        ConfusionMatrixDisplay.from_predictions : The same from predicted labels.
+        DecisionRegionsDisplay.from_result : The same rule's regions on the simplex.
 
         Examples
         --------
@@ -336,10 +360,17 @@ class ConfusionMatrixDisplay(Display):
         Raises
         ------
         TypeError
-            A bad ``ax``, ``name``, ``im_kw``, ``text_kw`` or ``order``.
+            A bad ``ax``, ``name``, ``im_kw``, ``text_kw`` or ``order``, or a
+            ``max_label_chars`` that is not an integer.
         ValueError
-            An unknown ``include_values`` or ``order``, or an ``order`` that
-            is not a permutation of the classes.
+            An unknown ``include_values`` or ``order``, an ``order`` that is
+            not a permutation of the classes, ``max_label_chars`` below 2, or
+            an ``xticks_rotation`` matplotlib rejects.
+
+        See Also
+        --------
+        ConfusionMatrixDisplay.annotation_fontsize : The size of the cell annotations.
+        ConfusionMatrixDisplay.from_predictions : Compute the matrix and draw it.
 
         Examples
         --------
@@ -394,7 +425,7 @@ class ConfusionMatrixDisplay(Display):
     def annotation_fontsize(cell_points: float, matrix: ArrayLike, values_format: str) -> float | None:
         """Font size (points) at which every value fits in a cell of ``cell_points``; None below 6 points.
 
-        A value of k characters is about ``0.6 k`` font sizes wide and one
+        A value of k characters is about ``0.64 k`` font sizes wide and one
         font size high; it is given at most 80% of the cell's width and 60% of
         its height, and at most 10 points.
 
@@ -410,6 +441,16 @@ class ConfusionMatrixDisplay(Display):
         Returns
         -------
         float or None
+
+        Raises
+        ------
+        ValueError
+            If ``values_format`` does not format the values (e.g. ``"d"`` for
+            floats; raised by :func:`format`), or ``matrix`` is empty.
+
+        See Also
+        --------
+        ConfusionMatrixDisplay.plot : Uses it with ``include_values="auto"``.
 
         Examples
         --------

@@ -62,6 +62,17 @@ class DmfRocDisplay(Display):
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.dmf.roc_dmf : The curve and D this Display draws.
+    polyroc.dmf.compare_models : ROC-DMF of several models, for :meth:`from_results`.
+    GiniRocDisplay : Another single multiclass ROC curve.
+    RocCurveDisplay : The one-vs-rest curves of each class.
+
+    References
+    ----------
+    Wang, L. & Carvalho, L. (2024). Multiclass ROC. arXiv:2404.13147.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -135,6 +146,11 @@ class DmfRocDisplay(Display):
         ValueError, TypeError
             As :func:`polyroc.dmf.roc_dmf`.
 
+        See Also
+        --------
+        polyroc.dmf.roc_dmf : The computation.
+        DmfRocDisplay.from_results : Several models on one figure.
+
         Examples
         --------
         >>> rng = np.random.default_rng(1)
@@ -201,6 +217,11 @@ class DmfRocDisplay(Display):
         ValueError
             If ``results`` is empty, or ``ax`` does not hold one Axes per model with ``panels``.
 
+        See Also
+        --------
+        polyroc.dmf.compare_models : The results of several models, with their ranking.
+        DmfRocDisplay.plot : How each curve is drawn.
+
         Examples
         --------
         >>> from polyroc.dmf import compare_models
@@ -225,11 +246,11 @@ class DmfRocDisplay(Display):
                 cls(results[name]).plot(ax=ax, name=name, **_with_colour(kwargs, colour))
                 for name, colour in zip(names, colours)
             ]
-        if ax is None:
-            from matplotlib.figure import Figure
+        if ax is None:  # a pyplot figure, as every other Display makes, so plt.show() shows it
+            import matplotlib.pyplot as plt
 
-            figure = Figure(figsize=(3.6 * len(names), 3.8), layout="constrained")
-            ax = figure.subplots(1, len(names), sharex=True, sharey=True, squeeze=False)[0]
+            grid = {"figsize": (3.6 * len(names), 3.8), "sharex": True, "sharey": True, "layout": "constrained"}
+            ax = plt.subplots(1, len(names), squeeze=False, **grid)[1][0]
         axes = list(np.ravel(ax))
         if len(axes) != len(names):
             raise ValueError(f"ax must hold one Axes per model ({len(names)}) with panels=True, got {len(axes)}")
@@ -285,6 +306,11 @@ class DmfRocDisplay(Display):
             A bad ``ax``, ``name``, ``curve_kwargs``, ``chance_level_kw`` or ``band_kw``.
         ValueError
             An unknown ``band_style``.
+
+        See Also
+        --------
+        DmfRocDisplay.from_predictions : Compute the curve and draw it.
+        DmfRocDisplay.from_results : Several models on one Axes or in panels.
 
         Examples
         --------

@@ -48,6 +48,17 @@ class GiniRocDisplay(Display):
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.gini.gini_roc : The curve, weights and bands this Display draws.
+    RocCurveDisplay : The one-vs-rest curves with micro and macro averages.
+    DmfRocDisplay : The ROC-DMF curve, another single multiclass curve.
+
+    References
+    ----------
+    Giudici, P., Rosciano, R. C., Schrader, J. & Kummerfeld, D.-M. (2025).
+    A Multiclass ROC Curve. arXiv:2510.15670.
+
     Examples
     --------
     >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
@@ -119,6 +130,11 @@ class GiniRocDisplay(Display):
             As :func:`polyroc.gini.gini_roc` (e.g. a constant score column; probability
             rows summing to 1 are the expected case and do not warn).
 
+        See Also
+        --------
+        polyroc.gini.gini_roc : The computation, with all its options.
+        polyroc.gini.GiniRoc.plot : Draw a result already computed.
+
         Examples
         --------
         >>> rng = np.random.default_rng(0)
@@ -185,6 +201,11 @@ class GiniRocDisplay(Display):
         ------
         TypeError
             A bad ``ax``, ``name``, ``curve_kwargs`` or ``chance_level_kw``.
+
+        See Also
+        --------
+        GiniRocDisplay.from_predictions : Compute the curve and draw it.
+        class_colors : The colours of the class curves.
 
         Examples
         --------

@@ -44,6 +44,12 @@ class PrecisionRecallDisplay(Display):
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.curves.ovr_precision_recall_curve : The curves this Display draws.
+    polyroc.metrics.average_precision_score : The AP in the legend.
+    RocCurveDisplay : The ROC counterpart.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 2, 2, 2]
@@ -109,6 +115,11 @@ class PrecisionRecallDisplay(Display):
         ValueError, TypeError
             As :func:`polyroc.curves.ovr_precision_recall_curve`.
 
+        See Also
+        --------
+        polyroc.curves.ovr_precision_recall_curve : The computation.
+        PrecisionRecallDisplay.from_estimator : The same from a fitted classifier.
+
         Examples
         --------
         >>> disp = PrecisionRecallDisplay.from_predictions([0, 1, 1], [[.7, .3], [.4, .6], [.6, .4]],
@@ -158,6 +169,11 @@ class PrecisionRecallDisplay(Display):
         ------
         TypeError, ValueError
             A bad ``ax``, ``name``, ``curve_kwargs`` or ``chance_level_kw``.
+
+        See Also
+        --------
+        PrecisionRecallDisplay.from_predictions : Compute the curves and draw them.
+        class_colors : The colours of the class curves.
 
         Examples
         --------

@@ -70,6 +70,12 @@ class TuningProfileDisplay(Display):
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.thresholds.coordinate_profile : The profile this Display draws.
+    polyroc.thresholds.tune_thresholds : The tuning that finds τ*.
+    SimplexHeatmapDisplay : The whole score surface, for 3 classes.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 2, 2, 3, 3]
@@ -137,6 +143,11 @@ class TuningProfileDisplay(Display):
         ValueError, TypeError
             As :func:`polyroc.thresholds.coordinate_profile`.
 
+        See Also
+        --------
+        polyroc.thresholds.coordinate_profile : The computation.
+        TuningProfileDisplay.from_estimator : The same from a fitted classifier.
+
         Examples
         --------
         >>> y, P = [0, 1, 2, 0], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4], [.4, .4, .2]]
@@ -189,6 +200,11 @@ class TuningProfileDisplay(Display):
         ------
         TypeError, ValueError
             A bad ``ax``, ``name``, ``curve_kwargs`` or ``argmax_kw``.
+
+        See Also
+        --------
+        TuningProfileDisplay.from_predictions : Compute the profile and draw it.
+        class_colors : The colours of the class lines.
 
         Examples
         --------

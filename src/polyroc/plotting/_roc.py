@@ -38,6 +38,13 @@ class RocCurveDisplay(Display):
     ax_ : matplotlib.axes.Axes
     figure_ : matplotlib.figure.Figure
 
+    See Also
+    --------
+    polyroc.curves.ovr_roc_curve : The curves this Display draws.
+    polyroc.curves.macro_roc_curve : The macro-average curve.
+    PrecisionRecallDisplay : The precision-recall counterpart.
+    GiniRocDisplay : One Gini-weighted curve in place of the averages.
+
     Examples
     --------
     >>> y = [0, 0, 1, 1, 2, 2]
@@ -100,6 +107,12 @@ class RocCurveDisplay(Display):
         ValueError, TypeError
             As :func:`polyroc.curves.ovr_roc_curve`.
 
+        See Also
+        --------
+        polyroc.curves.ovr_roc_curve : The computation.
+        RocCurveDisplay.from_estimator : The same from a fitted classifier.
+        RocCurveDisplay.from_result : Draw curves already computed.
+
         Examples
         --------
         >>> disp = RocCurveDisplay.from_predictions([0, 1, 2, 2], [[.5, .3, .2], [.2, .6, .2],
@@ -154,6 +167,11 @@ class RocCurveDisplay(Display):
         ------
         TypeError, ValueError
             A bad ``ax``, ``name``, ``curve_kwargs`` or ``chance_level_kw``.
+
+        See Also
+        --------
+        RocCurveDisplay.from_predictions : Compute the curves and draw them.
+        class_colors : The colours of the class curves.
 
         Examples
         --------

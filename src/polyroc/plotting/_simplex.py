@@ -67,6 +67,13 @@ class SimplexHeatmapDisplay(Display):
     ValueError
         Not 3 classes, or ``thresholds`` and ``scores`` of mismatched shapes.
 
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : Tunes τ and, with ``return_surface=True``, keeps the surface.
+    DecisionRegionsDisplay : The regions of one τ on the same simplex.
+    TuningProfileDisplay : The score around τ*, for any number of classes.
+    simplex_to_cartesian : Where each τ is placed.
+
     Examples
     --------
     >>> from polyroc.thresholds import tune_thresholds
@@ -136,6 +143,25 @@ class SimplexHeatmapDisplay(Display):
             If ``result`` is not a TuningResult.
         ValueError
             If the result has no surface, or not 3 classes.
+
+        See Also
+        --------
+        polyroc.thresholds.tune_thresholds : Makes the result (``return_surface=True``).
+        SimplexHeatmapDisplay.from_predictions : Tune and draw in one call.
+
+        Examples
+        --------
+        >>> from polyroc.thresholds import tune_thresholds
+        >>> y, P = [0, 1, 2, 0], [[.5, .3, .2], [.2, .5, .3], [.3, .3, .4], [.4, .4, .2]]
+        >>> result = tune_thresholds(y, P, resolution=6, return_surface=True)
+        >>> disp = SimplexHeatmapDisplay.from_result(result, name="model", colorbar=False)
+        >>> disp.ax_.get_title(), disp.triangulation_.x.size
+        ('model: f1_macro over the threshold simplex', 28)
+        >>> SimplexHeatmapDisplay.from_result(tune_thresholds(y, P, resolution=6))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: this TuningResult has no score surface; tune with return_surface=True ...
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         cls._check_result(result)
         check_three_classes(cls.__name__, result.classes.size)
@@ -194,6 +220,11 @@ class SimplexHeatmapDisplay(Display):
         ValueError
             If ``y_score`` does not have 3 columns (checked before tuning), or
             as :func:`polyroc.thresholds.tune_thresholds`.
+
+        See Also
+        --------
+        polyroc.thresholds.tune_thresholds : The tuning.
+        SimplexHeatmapDisplay.from_result : Draw a result already tuned.
 
         Examples
         --------
@@ -254,6 +285,13 @@ class SimplexHeatmapDisplay(Display):
         ------
         TypeError
             A bad ``ax`` or ``name``.
+        ValueError
+            A ``shading`` or ``cmap`` that matplotlib rejects.
+
+        See Also
+        --------
+        SimplexHeatmapDisplay.from_result : Build the Display from a tuning result and draw it.
+        simplex_to_cartesian : Where each threshold is placed.
 
         Examples
         --------
@@ -336,6 +374,12 @@ def decision_region(threshold: ArrayLike, k: int) -> np.ndarray:
     ValueError
         If ``threshold`` is not 3 finite values or ``k`` is not 0, 1 or 2.
 
+    See Also
+    --------
+    DecisionRegionsDisplay : Draws these regions.
+    simplex_to_cartesian : Maps the vertices to the plane.
+    polyroc.thresholds.apply_thresholds : The rule argmax(p − τ) applied to scores.
+
     Examples
     --------
     >>> decision_region(np.full(3, 1 / 3), 0).round(3).tolist()
@@ -395,6 +439,17 @@ class DecisionRegionsDisplay(Display):
     ------
     ValueError
         Not 3 classes; an invalid threshold; ``y_true`` without ``y_score``.
+
+    See Also
+    --------
+    decision_region : The polygon of each region.
+    polyroc.thresholds.tune_thresholds : Tunes the τ whose regions :meth:`from_result` draws.
+    SimplexHeatmapDisplay : The tuning score over the same simplex.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
 
     Examples
     --------
@@ -475,6 +530,11 @@ class DecisionRegionsDisplay(Display):
         ValueError
             Not 3 classes; invalid scores, labels, weights or threshold.
 
+        See Also
+        --------
+        DecisionRegionsDisplay.from_result : The regions of a tuned τ*.
+        decision_region : The polygon of each region.
+
         Examples
         --------
         >>> disp = DecisionRegionsDisplay.from_predictions([0, 1, 2], np.eye(3), sample_weight=[1, 1, 4])
@@ -535,6 +595,11 @@ class DecisionRegionsDisplay(Display):
         ValueError
             Not 3 classes; only one of ``y_true`` and ``y_score``; invalid data.
 
+        See Also
+        --------
+        polyroc.thresholds.tune_thresholds : Makes the result.
+        DecisionRegionsDisplay.from_predictions : The regions of any τ.
+
         Examples
         --------
         >>> from polyroc.thresholds import tune_thresholds
@@ -590,6 +655,13 @@ class DecisionRegionsDisplay(Display):
         ------
         TypeError
             A bad ``ax``, ``name`` or ``scatter_kw``.
+        ValueError
+            A ``region_alpha`` outside [0, 1] (raised by matplotlib).
+
+        See Also
+        --------
+        decision_region : The polygon of each region.
+        DecisionRegionsDisplay.from_predictions : Build the Display from data and draw it.
 
         Examples
         --------

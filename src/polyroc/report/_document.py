@@ -124,10 +124,29 @@ def is_report_directory(path: str | os.PathLike) -> bool:
     in the directory's manifest of the files polyroc wrote (other files may sit
     beside them and are left alone).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The directory to check.
+
+    Returns
+    -------
+    bool
+        True for an empty directory or one holding an unchanged earlier
+        report; False otherwise, including when ``path`` does not exist or is
+        not a directory (:meth:`Report.write` then creates it, or refuses).
+
     Raises
     ------
     ValueError
         The directory's manifest is damaged.
+    TypeError
+        ``path`` is not a str or os.PathLike.
+
+    See Also
+    --------
+    Report.write : Writes a report into such a directory.
+    polyroc.io.directory_refusal : Why a directory would be refused.
 
     Examples
     --------
@@ -161,6 +180,12 @@ class Report:
     analyses : list of ModelAnalysis
         The library result objects behind the numbers, one per model.
 
+    See Also
+    --------
+    build_report : Makes a Report.
+    polyroc.evaluate : The metrics and intervals of its first section.
+    polyroc.io.OutputDirectory : How :meth:`write` writes its directory.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -184,7 +209,29 @@ class Report:
     analyses: list[ModelAnalysis]
 
     def to_html(self) -> str:
-        """The report as one self-contained HTML page (images embedded, no scripts)."""
+        """The report as one self-contained HTML page (images embedded, no scripts).
+
+        Returns
+        -------
+        str
+            The page: every figure embedded as a base64 PNG, no script,
+            nothing loaded from the network.
+
+        See Also
+        --------
+        Report.files : The page with ``results.json`` and the figures.
+        Report.write : Write them into a directory.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> y = np.repeat(["a", "b"], 5)
+        >>> scores = np.full((10, 2), 0.3) + 0.4 * np.eye(2)[np.arange(10) % 2]
+        >>> report = build_report(y, scores, n_boot=1, random_state=0)
+        >>> html = report.to_html()
+        >>> html.startswith("<!DOCTYPE html>"), "<script" in html, html.count("data:image/png;base64,")
+        (True, False, 5)
+        """
         from jinja2 import (
             Environment,
             PackageLoader,
@@ -227,7 +274,29 @@ class Report:
         )
 
     def files(self) -> dict[str, bytes]:
-        """The report's files as ``{relative path: bytes}``: the figures, ``results.json``, ``report.html``."""
+        """The report's files as ``{relative path: bytes}``: the figures, ``results.json``, ``report.html``.
+
+        Returns
+        -------
+        dict of str to bytes
+            Relative path -> content, in writing order: the figures
+            (``figures/*.png``), then ``results.json``, then ``report.html``.
+
+        See Also
+        --------
+        Report.write : Write these files into a directory, atomically.
+        Report.to_html : The page alone.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> y = np.repeat(["a", "b"], 5)
+        >>> scores = np.full((10, 2), 0.3) + 0.4 * np.eye(2)[np.arange(10) % 2]
+        >>> report = build_report(y, scores, n_boot=1, random_state=0)
+        >>> list(report.files())  # doctest: +NORMALIZE_WHITESPACE
+        ['figures/m1-model-confusion.png', 'figures/m1-model-roc_pr.png', 'figures/m1-model-clouds.png',
+         'figures/m1-model-gini.png', 'figures/all-dmf.png', 'results.json', 'report.html']
+        """
         named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
         files = {
             f"figures/{prefix}-{figure.key}.png": figure.png
@@ -251,6 +320,13 @@ class Report:
         is computed before the first is written, so an error leaves the
         earlier report as it was.
 
+        Parameters
+        ----------
+        directory : str, os.PathLike or polyroc.io.OutputDirectory
+            The directory to write: a path (created if absent; its parent must
+            exist), or an output directory already opened (and locked) by the
+            caller.
+
         Returns
         -------
         Path
@@ -265,6 +341,36 @@ class Report:
             Its parent directory does not exist.
         OSError
             Writing failed (e.g. the disk is full).
+        ValueError
+            ``directory`` is an empty path, or its manifest is damaged.
+        TypeError
+            ``directory`` is not a path or an OutputDirectory.
+
+        See Also
+        --------
+        is_report_directory : Whether a directory may be written.
+        Report.files : The files written.
+        polyroc.io.OutputDirectory : The writer, with its guarantees.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> import numpy as np
+        >>> y = np.repeat(["a", "b"], 5)
+        >>> scores = np.full((10, 2), 0.3) + 0.4 * np.eye(2)[np.arange(10) % 2]
+        >>> report = build_report(y, scores, n_boot=1, random_state=0)
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     out = report.write(pathlib.Path(tmp) / "report")
+        ...     again = report.write(out)  # an earlier report is replaced
+        ...     _ = (pathlib.Path(tmp) / "notes.txt").write_text("mine")
+        ...     try:
+        ...         report.write(tmp)  # a directory holding other files is refused
+        ...     except FileExistsError as error:
+        ...         refused = str(error)
+        ...     sorted(path.name for path in out.iterdir())
+        ['.polyroc-manifest.json', 'figures', 'report.html', 'results.json']
+        >>> "the directory is not empty (notes.txt, report)" in refused
+        True
         """
         files = self.files()
         if isinstance(directory, OutputDirectory):
@@ -368,8 +474,32 @@ def build_report(
 
     Raises
     ------
-    ValueError, TypeError
-        As :func:`polyroc.report._inputs.check_report_inputs`, before any work.
+    ValueError
+        Checked before any work: a score matrix that is not (n, m) with
+        rows on the probability simplex, of finite non-negative values,
+        or labels that are not among ``labels`` (the message names the
+        model and the split); bad ``sample_weight`` or
+        ``val_sample_weight``; ``y_val`` without ``val_scores`` or the
+        reverse, ``val_sample_weight`` without them, or ``val_scores``
+        naming other models than ``y_score``; an unknown ``metric`` or
+        ``ci`` method; ``n_boot`` below 1; ``confidence`` outside (0, 1);
+        a negative ``random_state``; ``evaluations`` that do not name the
+        models of ``y_score`` or have other classes; ``population`` without
+        ``evaluations`` or without its keys.
+    TypeError
+        ``y_score`` (or ``val_scores``) that is neither a score matrix nor a
+        non-empty mapping of model name to matrix; a model name that is not
+        a non-empty string; non-numeric scores or weights; a ``metric``
+        that is not a name; ``n_boot`` not an integer; ``confidence`` not a
+        number; a ``random_state`` or ``ci`` of the wrong type; an entry of
+        ``evaluations`` that is not an :class:`~polyroc.Evaluation`.
+
+    See Also
+    --------
+    Report : The report it returns, with :meth:`Report.write`.
+    polyroc.evaluate : The metrics and intervals of one model.
+    polyroc.dmf.compare_models : The ROC-DMF comparison of several models.
+    polyroc.gini.gini_roc : The Gini-weighted ROC section.
 
     Examples
     --------

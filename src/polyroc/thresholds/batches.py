@@ -80,11 +80,26 @@ def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     Returns
     -------
     resolution : int
+        The lattice resolution r, between 1 and 200.
 
     Raises
     ------
     ValueError
         If m < 2 or the domain is unknown.
+    TypeError
+        If ``n_classes`` is not an integer.
+
+    See Also
+    --------
+    polyroc.thresholds.lattice_size : The number of points of a lattice.
+    coordinate_start_resolution : The start lattice of a coordinate search.
+    polyroc.thresholds.tune_thresholds : Searches this lattice by default for m <= 4.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1, step 3 (thresholds on a uniform grid of the simplex).
 
     Examples
     --------
@@ -109,11 +124,45 @@ def coordinate_start_resolution(n_samples: int, n_classes: int, *, domain: str =
     force; None when even r = 1 costs more, and the search starts from the
     barycentre alone (plain argmax), which is always a candidate.
 
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows n of the tuning data (>= 1).
+    n_classes : int
+        Number of classes m (>= 2).
+    domain : {"simplex", "box"}, default="simplex"
+        The lattice's domain.
+
+    Returns
+    -------
+    resolution : int or None
+        The start resolution, or None for the barycentre alone.
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is below 1, m < 2 or the domain is unknown.
+    TypeError
+        If ``n_samples`` or ``n_classes`` is not an integer (a bool
+        included).
+
+    See Also
+    --------
+    default_resolution : The cap on the resolution.
+    polyroc.thresholds.tune_thresholds : ``search="coordinate"`` starts from this lattice.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1 on a coarse lattice, as the start of the coordinate search.
+
     Examples
     --------
     >>> coordinate_start_resolution(10_000, 10), coordinate_start_resolution(10**6, 10)
     (3, None)
     """
+    n_samples = check_positive_int("n_samples", n_samples)
     cap = default_resolution(n_classes, domain=domain)
     best = None
     for resolution in range(1, cap + 1):
@@ -167,12 +216,15 @@ def threshold_batches(
     n_samples : int, default=None
         Number of Monte Carlo thresholds; default 20,000. Random only.
     domain : {"simplex", "box"}, default="simplex"
+        Sample tau on the probability simplex or on the box
+        {min tau = 0, max tau <= 1}.
     labels : array-like, default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
         Relative importance of the samples (weighted counts are float64).
     random_state : None, int or numpy.random.Generator, default=None
-        Seed of the Monte Carlo thresholds (``search="random"``).
+        Seed of the Monte Carlo thresholds (``search="random"``). Checked
+        whatever the search, but not read by the lattice.
     include_barycentre : bool, default=True
         Add the barycentre (plain argmax, with exact argmax counts) as a last
         batch when it is not already a lattice point.
@@ -186,11 +238,30 @@ def threshold_batches(
     Raises
     ------
     ValueError
-        On invalid scores, labels or weights, an unknown search or domain, an
-        option that does not apply to the search, or a lattice (or random
-        sample) larger than 2,000,000 thresholds.
+        On invalid scores, labels or weights (rows off the simplex, NaN, a
+        column count that differs from the classes, mismatched lengths,
+        negative weights), an unknown search or domain, an option that does
+        not apply to the search (``n_samples`` with the lattice,
+        ``resolution`` with random search), a resolution or ``n_samples``
+        below 1, a lattice (or random sample) larger than 2,000,000
+        thresholds, or a negative ``random_state`` (whatever the search).
     TypeError
-        On a bad ``random_state``.
+        On non-numeric scores or weights, labels mixing strings and numbers,
+        a non-integer ``resolution`` or ``n_samples``, or a ``random_state``
+        that is not None, an integer or a Generator (whatever the search).
+
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : The argmax of a metric over these batches.
+    polyroc.thresholds.roc_cloud : ROC clouds and DFP from the same counts.
+    polyroc.thresholds.iter_lattice : The lattice points alone.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1, steps 3-5 and Algorithm 2, steps 3-6: the confusion
+    counts of sampled thresholds.
 
     Examples
     --------
@@ -206,8 +277,10 @@ def threshold_batches(
     check_option("domain", domain, THRESHOLD_DOMAINS)
     targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     resolution, n_samples = resolve_search(search, resolution, n_samples, targets.classes.size, domain)
-    rng = check_random_state(random_state) if search == "random" else None
-    return iter_batches(targets, search, resolution, n_samples, domain, rng, include_barycentre)
+    rng = check_random_state(random_state)  # checked for the lattice too, which does not read it
+    return iter_batches(
+        targets, search, resolution, n_samples, domain, rng if search == "random" else None, include_barycentre
+    )
 
 
 def resolve_search(search, resolution, n_samples, n_classes, domain):

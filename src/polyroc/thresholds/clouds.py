@@ -18,7 +18,14 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._results import Result
-from polyroc._validation import check_counts, check_real_array, check_scores, check_zero_division, with_scaled_weights
+from polyroc._validation import (
+    check_counts,
+    check_positive_int,
+    check_real_array,
+    check_scores,
+    check_zero_division,
+    with_scaled_weights,
+)
 from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, resolve_search, threshold_batches
@@ -54,13 +61,20 @@ class RocCloud(Result):
     argmax_fpr, argmax_tpr : ndarray of shape (m,)
         The one-vs-rest rates of plain argmax (the barycentre), whether or not
         it is among the sampled thresholds.
-    zero_division : {"nan", 0.0, 1.0}
-        The rate given to a class without positives or negatives.
+    zero_division : {"nan", "warn", 0.0, 1.0}
+        The rate given to a class without positives or negatives
+        (``"warn"``: 0.0, with a warning).
     settings : dict
         How the thresholds were sampled: ``"search"`` (``"lattice"``,
         ``"random"``, or None for explicit thresholds; ``"auto"`` is resolved), ``"resolution"``,
         ``"n_samples"``, ``"domain"``, ``"random_state"`` and
         ``"include_barycentre"``.
+
+    See Also
+    --------
+    roc_cloud : Makes this result.
+    polyroc.plotting.RocCloudDisplay : Draws the clouds over the OvR curves.
+    polyroc.curves.OvrRocCurves : The one-vs-rest curves held in ``ovr_curves``.
 
     Examples
     --------
@@ -113,14 +127,43 @@ class RocCloud(Result):
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Where to draw; default a new figure.
+        ax : matplotlib Axes or array-like of Axes, default=None
+            Where to draw: one Axes per class (one panel each), or a single
+            Axes for every class (``layout="overlay"``); default a new figure
+            with one panel per class.
         **kwargs
-            Passed to ``RocCloudDisplay.from_result``.
+            Passed to ``RocCloudDisplay.from_result`` (``name=``, ``layout=``,
+            ``ncols=`` and the other options of ``RocCloudDisplay.plot``).
 
         Returns
         -------
         display : RocCloudDisplay
+            The display, drawn (``display.axes_``, ``display.figure_``).
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` (or an entry of it) is not a matplotlib Axes, or a
+            keyword is unknown to ``RocCloudDisplay.plot`` or of the wrong
+            type.
+        ValueError
+            If ``ax`` does not hold one Axes per class (panels), or holds
+            several with ``layout="overlay"``; an unknown ``layout``; ``ncols``
+            below 1; ``curve_kwargs`` a list without one dict per class.
+
+        See Also
+        --------
+        polyroc.plotting.RocCloudDisplay : The display drawn here.
+        polyroc.thresholds.TuningResult.plot : The score surface of a tuning (m = 3).
+
+        Examples
+        --------
+        >>> cloud = roc_cloud([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+        ...                   resolution=6)
+        >>> display = cloud.plot()
+        >>> type(display).__name__, len(display.axes_)
+        ('RocCloudDisplay', 3)
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from polyroc.plotting import RocCloudDisplay
 
@@ -130,31 +173,74 @@ class RocCloud(Result):
 def _rate(numerator, denominator, zero_division):
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = numerator / denominator
-    fill = np.nan if zero_division == "nan" else float(zero_division == 1.0)
+    fill = np.nan if zero_division == "nan" else float(zero_division == 1.0)  # "warn" is 0.0
     return np.where(denominator == 0, fill, rate)
+
+
+def _rates(counts, zero_division, *, warn=True):
+    """(fpr, tpr) of validated counts (..., m, m); with ``"warn"`` (and ``warn``), one warning for undefined classes."""
+    tp, fp, fn, tn = per_class_counts(counts)
+    negatives, positives = fp + tn, tp + fn
+    if zero_division == "warn" and warn:
+        empty = (negatives == 0) | (positives == 0)
+        undefined = np.flatnonzero(empty.reshape(-1, empty.shape[-1]).any(axis=0))
+        if undefined.size:
+            warnings.warn(
+                f"fpr or tpr is undefined for classes at positions {undefined.tolist()} (no negatives or "
+                "no positives); it is set to 0.0 there (pass zero_division to choose the value)",
+                UndefinedMetricWarning,
+                stacklevel=3,  # the caller of the public function
+            )
+    return _rate(fp, negatives, zero_division), _rate(tp, positives, zero_division)
 
 
 def cloud_rates(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.ndarray, np.ndarray]:
     """Per-class (fpr, tpr) of a batch of confusion counts (M, m, m); each (M, m).
 
     A rate with a zero denominator (a class without positives or negatives)
-    takes ``zero_division``: NaN by default, 0.0 as the reference code does.
+    takes ``zero_division``: NaN by default, 0.0 as the reference code does
+    (``"warn"``: 0.0 with an :class:`~polyroc.exceptions.UndefinedMetricWarning`,
+    as elsewhere in polyroc).
 
     Parameters
     ----------
     counts : array-like of shape (M, m, m)
         Confusion counts ``counts[k, true, predicted]`` of M thresholds.
-    zero_division : {"nan", 0.0, 1.0}, default="nan"
-        Rate of a class without positives (tpr) or negatives (fpr).
+    zero_division : {"nan", "warn", 0.0, 1.0}, default="nan"
+        Rate of a class without positives (tpr) or negatives (fpr);
+        ``np.nan`` is ``"nan"``, ``"warn"`` is 0.0 with a warning.
 
     Returns
     -------
     fpr, tpr : ndarray of shape (M, m)
+        One-vs-rest false and true positive rates of each class at each threshold.
 
     Raises
     ------
     ValueError
-        Invalid counts or ``zero_division``.
+        Counts that are not of shape (..., m, m) with m >= 2, negative or
+        non-finite; a ``zero_division`` other than "nan", "warn", 0.0, 1.0
+        or ``np.nan``.
+    TypeError
+        Non-numeric counts.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division="warn"``, once for the classes without
+        positives or negatives (their rates are set to 0.0).
+
+    See Also
+    --------
+    dfp : The DFP summary of these rates.
+    polyroc.thresholds.threshold_batches : Counts of sampled thresholds.
+    roc_cloud : Counts, rates and DFP in one call.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Eq. (7): the map tau -> (fpr(tau), tpr(tau)) of the natural rule.
 
     Examples
     --------
@@ -164,8 +250,7 @@ def cloud_rates(counts: ArrayLike, *, zero_division: str | float = "nan") -> tup
     """
     counts = check_counts(counts)
     zero_division = check_zero_division(zero_division)
-    tp, fp, fn, tn = per_class_counts(counts)
-    return _rate(fp, fp + tn, zero_division), _rate(tp, tp + fn, zero_division)
+    return _rates(counts, zero_division)
 
 
 def _dfp_from_rates(fpr, tpr):
@@ -192,24 +277,42 @@ def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.nd
     ----------
     counts : array-like of shape (M, m, m)
         Confusion counts ``counts[k, true, predicted]`` of M thresholds.
-    zero_division : {"nan", 0.0, 1.0}, default="nan"
+    zero_division : {"nan", "warn", 0.0, 1.0}, default="nan"
         Rate of a class without positives or negatives (see :func:`cloud_rates`).
 
     Returns
     -------
     per_class : ndarray of shape (m,)
+        DFP_j of each class: 0 for a perfect classifier, 1 for a random one.
     overall : float
+        Mean of the defined DFP_j (NaN when none is defined).
 
     Raises
     ------
     ValueError
-        Invalid counts or ``zero_division``.
+        Counts that are not of shape (..., m, m) with m >= 2, negative or
+        non-finite; a ``zero_division`` other than "nan", "warn", 0.0, 1.0
+        or ``np.nan``.
+    TypeError
+        Non-numeric counts.
 
     Warns
     -----
     UndefinedMetricWarning
-        With ``zero_division="nan"``, for classes without positives or
-        negatives (their DFP is NaN).
+        For classes without positives or negatives: with
+        ``zero_division="nan"`` (their DFP is NaN) or ``"warn"`` (their
+        rates are set to 0.0).
+
+    See Also
+    --------
+    cloud_rates : The per-class rates DFP averages.
+    roc_cloud : Sample thresholds and compute the clouds and DFP.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Eq. (9) and Algorithm 2, step 11 (the mean over classes).
 
     Examples
     --------
@@ -217,7 +320,9 @@ def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.nd
     >>> per_class.tolist(), overall
     ([0.625, 0.625], 0.625)
     """
-    return _dfp_from_rates(*cloud_rates(counts, zero_division=zero_division))
+    counts = check_counts(counts)
+    zero_division = check_zero_division(zero_division)
+    return _dfp_from_rates(*_rates(counts, zero_division))
 
 
 def default_cloud_samples(n_samples: int, n_classes: int) -> int:
@@ -231,20 +336,42 @@ def default_cloud_samples(n_samples: int, n_classes: int) -> int:
     Parameters
     ----------
     n_samples : int
-        Number of rows n.
+        Number of rows n (>= 1).
     n_classes : int
-        Number of classes m.
+        Number of classes m (>= 2).
 
     Returns
     -------
     n_thresholds : int
+        The number of random thresholds, within [100, 10,000].
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is below 1 or ``n_classes`` below 2.
+    TypeError
+        If ``n_samples`` or ``n_classes`` is not an integer (a bool
+        included).
+
+    See Also
+    --------
+    roc_cloud : Uses this number for ``search="auto"`` with m >= 5 classes.
+    polyroc.thresholds.iter_random_thresholds : Draws the thresholds.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 2, step 3 (M thresholds sampled on the simplex).
 
     Examples
     --------
     >>> default_cloud_samples(10_000, 10), default_cloud_samples(100_000, 20), default_cloud_samples(10**6, 10)
     (5000, 250, 100)
     """
-    return int(min(CLOUD_MAX_SAMPLES, max(CLOUD_MIN_SAMPLES, CLOUD_COST // max(1, n_samples * n_classes))))
+    n_samples = check_positive_int("n_samples", n_samples)
+    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
+    return int(min(CLOUD_MAX_SAMPLES, max(CLOUD_MIN_SAMPLES, CLOUD_COST // (n_samples * n_classes))))
 
 
 def _resolve_cloud_search(search, resolution, n_samples, random_state, shape):
@@ -294,14 +421,24 @@ def roc_cloud(
         seed 0 when ``random_state`` is None, so that the default cloud is
         reproducible. DFP depends on this sampling measure; it is recorded in
         :attr:`RocCloud.settings`.
-    resolution, n_samples, domain, random_state
-        See :func:`polyroc.thresholds.threshold_batches`.
+    resolution : int, default=None
+        Lattice resolution r; default
+        :func:`polyroc.thresholds.default_resolution`. Lattice only.
+    n_samples : int, default=None
+        Number of Monte Carlo thresholds (random search only).
+    domain : {"simplex", "box"}, default="simplex"
+        Sample tau on the probability simplex or on the box
+        {min tau = 0, max tau <= 1}.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the Monte Carlo thresholds (0 when None and ``"auto"``
+        chooses random search, see ``search``).
     labels : array-like, default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
         Relative importance of the samples (scale-free).
-    zero_division : {"nan", 0.0, 1.0}, default="nan"
-        Rate of a class without positives or negatives.
+    zero_division : {"nan", "warn", 0.0, 1.0}, default="nan"
+        Rate of a class without positives or negatives (``"warn"``: 0.0,
+        with a warning; see :func:`cloud_rates`).
     include_barycentre : bool, default=False
         Add the barycentre (plain argmax) to the sample when it is not already
         in it. Off by default, as in Algorithm 2 of Legnaro, Guastavino &
@@ -310,18 +447,38 @@ def roc_cloud(
     Returns
     -------
     RocCloud
+        The clouds (``fpr``, ``tpr``), DFP per class and overall, the OvR
+        curves and the rates of plain argmax.
 
     Raises
     ------
     ValueError, TypeError
         Invalid scores, labels, weights or search options (see
-        :func:`polyroc.thresholds.threshold_batches`); explicit ``thresholds``
-        that are not a finite (M, m) array.
+        :func:`polyroc.thresholds.threshold_batches`, which checks
+        ``random_state`` for the lattice too); explicit ``thresholds`` that
+        are not a finite (M, m) array; a ``zero_division`` other than
+        "nan", "warn", 0.0, 1.0 or ``np.nan`` (ValueError).
 
     Warns
     -----
     UndefinedMetricWarning
-        For classes whose DFP is undefined (``zero_division="nan"``).
+        For classes without positives or negatives: their DFP is undefined
+        (``zero_division="nan"``), or their rates are set to 0.0
+        (``zero_division="warn"``, one warning for the clouds and plain
+        argmax).
+
+    See Also
+    --------
+    RocCloud.plot : Draw the clouds over the OvR curves.
+    dfp : DFP from given confusion counts.
+    polyroc.thresholds.tune_thresholds : The best threshold of the same sampling.
+    polyroc.curves.ovr_roc_curve : The standard one-vs-rest ROC curves.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 4 and Algorithm 2: ROC clouds and DFP, eq. (9).
 
     Examples
     --------
@@ -331,7 +488,7 @@ def roc_cloud(
     >>> cloud.fpr.shape, cloud.n_thresholds
     ((28, 3), 28)
     """
-    check_zero_division(zero_division)
+    zero_division = check_zero_division(zero_division)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.y_score.shape[1]
     if thresholds is not None:
@@ -364,15 +521,17 @@ def roc_cloud(
             "random_state": random_state,
             "include_barycentre": include_barycentre,
         }
-    fpr, tpr = cloud_rates(counts, zero_division=zero_division)
+    fpr, tpr = _rates(counts, zero_division)
     per_class, overall = _dfp_from_rates(fpr, tpr)
-    curves = ovr_roc_curve(
-        targets.classes[targets.y_true], targets.y_score, labels=targets.classes, sample_weight=targets.sample_weight
-    )
     argmax_counts = confusion_counts(
         targets.y_true, np.argmax(targets.y_score, axis=1), n_classes, targets.sample_weight
     )
-    argmax_fpr, argmax_tpr = cloud_rates(argmax_counts[None], zero_division=zero_division)
+    # A class's positives and negatives do not depend on the rule: plain argmax has the same
+    # undefined rates as the clouds, already warned about.
+    argmax_fpr, argmax_tpr = _rates(argmax_counts[None], zero_division, warn=False)
+    curves = ovr_roc_curve(
+        targets.classes[targets.y_true], targets.y_score, labels=targets.classes, sample_weight=targets.sample_weight
+    )
     return RocCloud(
         classes=targets.classes,
         thresholds=taus,

@@ -16,9 +16,10 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
 from polyroc._results import Result
-from polyroc._validation import check_positive_float, check_scores, with_scaled_weights
+from polyroc._validation import check_positive_float, check_positive_int, check_scores, with_scaled_weights
 from polyroc.counts import get_metric, metric_name
 from polyroc.thresholds.competing import (
+    _check_distances,
     average_set_size,
     coverage,
     frechet_predict,
@@ -66,6 +67,12 @@ class RuleComparison(Result):
         The tuning options (``tuning.settings``: ``"search"``, ``"domain"``,
         ``"tie_break"``, ``"resolution"``, ``"n_samples"``, ``"random_state"``).
 
+    See Also
+    --------
+    compare_rules : Makes this result.
+    polyroc.thresholds.TuningResult : The tuning held in ``tuning``.
+    polyroc.thresholds.inflated_argmax : The set-valued rule of the last three columns.
+
     Examples
     --------
     >>> y = [0, 1, 2, 1, 0, 2]
@@ -103,12 +110,36 @@ class RuleComparison(Result):
         Parameters
         ----------
         digits : int, default=4
-            Decimals of every value.
+            Decimals of every value (a non-negative integer).
 
         Returns
         -------
         text : str
+            A settings line (metric, tau*, eps), a header and one line per
+            split; ``str(comparison)`` is ``to_text()``.
+
+        Raises
+        ------
+        ValueError
+            If ``digits`` is negative.
+        TypeError
+            If ``digits`` is not an integer (a bool, float or string).
+
+        See Also
+        --------
+        to_frame : The same values as a pandas DataFrame, one row per rule.
+
+        Examples
+        --------
+        >>> y_val, P_val = [0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
+        >>> y, P = [0, 1, 2, 1, 0], [[.5, .3, .2], [.45, .4, .15], [.2, .3, .5], [.3, .6, .1], [.7, .2, .1]]
+        >>> print(compare_rules(y, P, y_val=y_val, val_scores=P_val, resolution=10).to_text(digits=2))
+        metric: f1_macro; tau* = [0.4, 0.3, 0.3]; inflated argmax eps = 0.05
+        split               argmax         tuned       frechet      coverage     singleton  avg_set_size
+        validation            0.78          1.00          0.78          0.75          0.75          1.00
+        test                  0.82          1.00          0.82          0.80          0.80          1.00
         """
+        digits = check_positive_int("digits", digits, minimum=0)
         width = max(len(c) for c in COLUMNS) + 2
         header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
         settings = (
@@ -198,15 +229,41 @@ def compare_rules(
     Returns
     -------
     RuleComparison
+        The scores of every rule on validation and test data, and the tuning.
 
     Raises
     ------
     ValueError
-        Invalid labels or scores, test labels outside the validation classes,
-        an unknown metric, ``eps <= 0``, ``distances`` not of shape (m, m), or
-        invalid tuning options.
+        Invalid labels, scores or weights, test labels outside the validation
+        classes, an unknown metric, ``eps <= 0``, ``distances`` not of shape
+        (m, m) or with negative or non-finite entries, or invalid tuning
+        options (as :func:`polyroc.thresholds.tune_thresholds`).
     TypeError
-        A metric that is neither a name nor callable, or a bad ``random_state``.
+        A metric that is neither a name nor callable, a non-numeric ``eps``,
+        non-numeric scores, weights or ``distances``, labels mixing strings
+        and numbers, an unknown keyword in ``tuning_options``, or a bad
+        ``random_state``.
+
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : The tuning on validation data.
+    polyroc.thresholds.frechet_predict : The Fréchet mean rule.
+    polyroc.thresholds.inflated_argmax : The epsilon-inflated argmax sets.
+    RuleComparison.to_text : The table as plain text.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Tables 3-4.
+
+    Roberts, N., Li, X., Adila, D., Cromp, S., Huang, T.-H., Zhao, J. &
+    Sala, F. (2023). Geometry-aware adaptation for pretrained models.
+    Advances in Neural Information Processing Systems 36, 49628-49658.
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -224,8 +281,8 @@ def compare_rules(
     validation = with_scaled_weights(check_scores(y_val, val_scores, labels=labels, sample_weight=val_sample_weight))
     test = with_scaled_weights(check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight))
     m = validation.classes.size
-    if distances is not None and np.shape(distances) != (m, m):
-        raise ValueError(f"distances must have shape ({m}, {m}), got {np.shape(distances)}")
+    if distances is not None:  # checked before the tuning, not when the Fréchet rule first reads it
+        distances = _check_distances(distances, m, n_candidates=m)
     tuning = tune_thresholds(
         validation.classes[validation.y_true],
         validation.y_score,

@@ -16,11 +16,19 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
 from polyroc._validation import (
-    check_distance_matrix,
+    ScoredTargets,
+    _describe,
+    _numeric_array,
+    as_array,
+    check_label_vector,
     check_positive_float,
     check_positive_int,
-    check_prediction_sets,
+    check_real_array,
+    check_same_length,
+    check_sample_weight,
     check_score_matrix,
+    encode_labels,
+    resolve_classes,
 )
 
 __all__ = [
@@ -47,11 +55,29 @@ def ordinal_distance(n_classes: int) -> np.ndarray:
     Returns
     -------
     distances : ndarray of shape (m, m)
+        ``distances[i, j] = |i - j|`` as float64.
 
     Raises
     ------
     ValueError
-        If ``n_classes`` is not an integer >= 2.
+        If ``n_classes`` is below 2.
+    TypeError
+        If ``n_classes`` is not an integer.
+
+    See Also
+    --------
+    frechet_predict : The Fréchet mean rule these distances parametrise.
+    embedding_distance : Distances between class embeddings instead.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1 (the Fréchet mean rule among the compared rules).
+
+    Roberts, N., Li, X., Adila, D., Cromp, S., Huang, T.-H., Zhao, J. &
+    Sala, F. (2023). Geometry-aware adaptation for pretrained models.
+    Advances in Neural Information Processing Systems 36, 49628-49658.
 
     Examples
     --------
@@ -76,24 +102,66 @@ def embedding_distance(embeddings: ArrayLike) -> np.ndarray:
     Returns
     -------
     distances : ndarray of shape (n_classes, n_classes)
+        Symmetric, with a zero diagonal.
 
     Raises
     ------
     ValueError
-        If ``embeddings`` is not a finite 2-D array.
+        If ``embeddings`` is not a 2-D array with at least one row, or holds
+        NaN or infinity.
+    TypeError
+        If ``embeddings`` is not numeric (strings, or other objects).
+
+    See Also
+    --------
+    frechet_predict : The Fréchet mean rule these distances parametrise.
+    ordinal_distance : The distance of ordered classes.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1 (the Fréchet mean rule among the compared rules).
+
+    Roberts, N., Li, X., Adila, D., Cromp, S., Huang, T.-H., Zhao, J. &
+    Sala, F. (2023). Geometry-aware adaptation for pretrained models.
+    Advances in Neural Information Processing Systems 36, 49628-49658.
 
     Examples
     --------
     >>> embedding_distance([[0, 0], [3, 4], [0, 1]]).tolist()
     [[0.0, 5.0, 1.0], [5.0, 0.0, 4.242640687119285], [1.0, 4.242640687119285, 0.0]]
     """
-    points = np.asarray(embeddings)
-    if points.dtype.kind not in "biuf" or points.ndim != 2:
-        raise ValueError(f"embeddings must be a numeric 2-D array (n_classes, n_features), got shape {points.shape}")
-    points = points.astype(np.float64)
-    if not np.all(np.isfinite(points)):
-        raise ValueError("embeddings contain NaN or infinity")
+    points = check_real_array("embeddings", embeddings)
     return np.sqrt(np.sum((points[:, None, :] - points[None, :, :]) ** 2, axis=-1))
+
+
+def _check_distances(distances, n_classes, n_candidates=None):
+    """``distances`` as float64 of shape (n_classes, n_candidates): finite and non-negative.
+
+    :func:`polyroc._validation.check_distance_matrix` with messages naming the
+    argument; ``n_candidates`` fixes the number of columns (any >= 1 if None).
+    """
+    matrix = as_array("distances", distances)
+    if matrix.dtype.kind not in "biuf":
+        raise TypeError(f"distances must be numeric, got dtype {matrix.dtype}")
+    if (
+        matrix.ndim != 2
+        or matrix.shape[0] != n_classes
+        or matrix.shape[1] < 1
+        or matrix.shape[1] != (n_candidates or matrix.shape[1])
+    ):
+        expected = "n_candidates" if n_candidates is None else n_candidates
+        raise ValueError(
+            f"distances must have shape ({n_classes}, {expected}), one row per column of y_score, "
+            f"got shape {matrix.shape}"
+        )
+    matrix = matrix.astype(np.float64)
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("distances contains NaN or infinity")
+    if np.any(matrix < 0):
+        raise ValueError("distances must be non-negative (a distance)")
+    return matrix
 
 
 def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> np.ndarray:
@@ -117,7 +185,26 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     ------
     ValueError
         If ``y_score`` is not a probability matrix or ``distances`` has the wrong shape
-        or negative / non-finite entries.
+        (not one row per score column) or negative / non-finite entries.
+    TypeError
+        If ``y_score`` or ``distances`` is not numeric.
+
+    See Also
+    --------
+    ordinal_distance : Distances ``|i - j|`` between ordered classes.
+    embedding_distance : Euclidean distances between class embeddings.
+    polyroc.thresholds.predict : The tuned rule argmax(p - tau) it is compared with.
+    polyroc.thresholds.compare_rules : Compares the rules on validation and test data.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (the "Fréchet" column).
+
+    Roberts, N., Li, X., Adila, D., Cromp, S., Huang, T.-H., Zhao, J. &
+    Sala, F. (2023). Geometry-aware adaptation for pretrained models.
+    Advances in Neural Information Processing Systems 36, 49628-49658.
 
     Examples
     --------
@@ -132,7 +219,7 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     if distances is None:
         distances = 1.0 - np.eye(n_classes)
     else:
-        distances = check_distance_matrix(distances, n_classes)
+        distances = _check_distances(distances, n_classes)
     return np.argmin(scores @ (distances * distances), axis=1)
 
 
@@ -197,7 +284,27 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``y_score`` is not a probability matrix or ``eps`` is not > 0.
+        If ``y_score`` is not a probability matrix or ``eps`` is not a finite
+        number > 0.
+    TypeError
+        If ``y_score`` is not numeric or ``eps`` is not a number.
+
+    See Also
+    --------
+    coverage : Share of samples whose set holds the true label.
+    singleton_correct : Share of samples whose set is exactly {y}.
+    average_set_size : Mean number of classes per set.
+    polyroc.thresholds.ovr_assign : The one-vs-rest regions, another set-valued rule.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (the "epsilon-inflated argmax" columns).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -209,9 +316,43 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     return _inflated_distances(scores, eps) < eps
 
 
+def _check_sets(y_true, sets, labels, sample_weight):
+    """Labels and a 0/1 set matrix (n_samples, n_classes) as :class:`ScoredTargets` (``y_score`` the boolean mask).
+
+    The rules of :func:`polyroc._validation.check_prediction_sets`, with the
+    messages about the matrix naming ``sets`` (that checker calls it ``y_score``).
+    """
+    y_true = check_label_vector("y_true", y_true)
+    mask = _numeric_array("sets", as_array("sets", sets))
+    if mask.dtype.kind not in "biuf":
+        raise TypeError(f"sets must be numeric or boolean, got dtype {mask.dtype}")
+    if mask.ndim != 2:
+        raise ValueError(f"sets must be 2-D (n_samples, n_classes), got shape {mask.shape}")
+    check_same_length(y_true=y_true, sets=mask)
+    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    if labels is None:
+        classes = np.unique(y_true)
+        if classes.size != mask.shape[1]:
+            raise ValueError(
+                f"sets has {mask.shape[1]} columns but y_true has {classes.size} classes "
+                f"{_describe(classes)}; pass labels= to name every column"
+            )
+        if classes.size < 2:
+            raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
+    else:
+        classes = resolve_classes(labels, y_true=y_true)
+        if classes.size != mask.shape[1]:
+            raise ValueError(f"sets has {mask.shape[1]} columns but labels names {classes.size} classes")
+    boolean = (mask == 0) | (mask == 1)
+    if not np.all(boolean):
+        row = int(np.flatnonzero(~np.all(boolean, axis=1))[0])
+        raise ValueError(f"sets must hold booleans (0/1), found {mask[row].tolist()} in row {row}")
+    return ScoredTargets(encode_labels(y_true, classes), mask.astype(bool), classes, weights)
+
+
 def _set_outcomes(y_true, sets, labels, sample_weight):
     """Validated sets, per-sample 'true label in set' and the weights."""
-    targets = check_prediction_sets(y_true, sets, labels=labels, sample_weight=sample_weight)
+    targets = _check_sets(y_true, sets, labels, sample_weight)
     covered = targets.y_score[np.arange(targets.y_true.size), targets.y_true]
     return targets.y_score, covered, targets.sample_weight
 
@@ -235,12 +376,32 @@ def coverage(
     Returns
     -------
     float
+        The (weighted) share of samples with y in S, in [0, 1].
 
     Raises
     ------
     ValueError
         On mismatched lengths, a column count that differs from the classes,
-        or non-boolean sets.
+        entries other than 0/1, labels outside ``labels`` or invalid weights.
+    TypeError
+        If ``sets`` or ``sample_weight`` is not numeric, or labels mix
+        strings and numbers.
+
+    See Also
+    --------
+    singleton_correct : Samples whose set is exactly {y}.
+    average_set_size : The price of the coverage, in classes per set.
+    inflated_argmax : Sets to evaluate.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (the "Coverage" column).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -270,11 +431,28 @@ def singleton_correct(
     Returns
     -------
     float
+        The (weighted) share of samples with S = {y}, in [0, 1].
 
     Raises
     ------
-    ValueError
-        As :func:`coverage`.
+    ValueError, TypeError
+        As :func:`coverage`: malformed sets, labels or weights.
+
+    See Also
+    --------
+    coverage : Samples whose set holds y, whatever its size.
+    singleton_rate : Samples with a one-class set, right or wrong.
+    accuracy_among_singletons : Accuracy restricted to the one-class sets.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (the "Singleton" column).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -304,11 +482,28 @@ def singleton_rate(
     Returns
     -------
     float
+        The (weighted) share of samples whose set has one class, in [0, 1].
 
     Raises
     ------
-    ValueError
-        As :func:`coverage`.
+    ValueError, TypeError
+        As :func:`coverage`: malformed sets, labels or weights.
+
+    See Also
+    --------
+    singleton_correct : Samples whose set is exactly {y}.
+    accuracy_among_singletons : Accuracy restricted to the one-class sets.
+    average_set_size : Mean number of classes per set.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (set-valued rules).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -338,11 +533,27 @@ def accuracy_among_singletons(
     Returns
     -------
     float
+        The (weighted) share of the one-class sets that are {y}, or NaN.
 
     Raises
     ------
-    ValueError
-        As :func:`coverage`.
+    ValueError, TypeError
+        As :func:`coverage`: malformed sets, labels or weights.
+
+    See Also
+    --------
+    singleton_rate : The share of samples this accuracy is computed on.
+    singleton_correct : Correct one-class sets among all samples.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (set-valued rules).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------
@@ -375,11 +586,28 @@ def average_set_size(
     Returns
     -------
     float
+        The (weighted) mean set size, between 0 and n_classes.
 
     Raises
     ------
-    ValueError
-        As :func:`coverage`.
+    ValueError, TypeError
+        As :func:`coverage`: malformed sets, labels or weights.
+
+    See Also
+    --------
+    coverage : Share of samples whose set holds the true label.
+    singleton_rate : Samples with a one-class set.
+    inflated_argmax : Sets to evaluate.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 5.1, Table 4 (the "Avg Set Size" column).
+
+    Soloff, J. A., Barber, R. F. & Willett, R. (2024). Building a stable
+    classifier with the inflated argmax. Advances in Neural Information
+    Processing Systems 37, 70349-70380.
 
     Examples
     --------

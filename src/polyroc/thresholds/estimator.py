@@ -23,7 +23,13 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
-from polyroc._validation import THRESHOLD_DOMAINS, check_option, check_sample_weight, encode_labels
+from polyroc._validation import (
+    THRESHOLD_DOMAINS,
+    check_option,
+    check_random_state,
+    check_sample_weight,
+    encode_labels,
+)
 from polyroc.counts import get_metric
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
@@ -231,6 +237,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         check_option("search", self.search, SEARCHES)
         check_option("domain", self.domain, THRESHOLD_DOMAINS)
         check_option("tie_break", self.tie_break, TIE_BREAKS)
+        check_random_state(self.random_state)  # tune_thresholds checks it too, but only after the fitting
         cv = _check_cv(self.cv, y)
         if cv == "prefit":
             try:
@@ -269,15 +276,38 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         ------
         TypeError
             If ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
-            is not a bool, ``scoring`` is neither a name nor callable, or
-            ``cv`` is a float or a bool.
+            is not a bool, ``scoring`` is neither a name nor callable, ``cv``
+            is a float or a bool, or ``random_state`` is not None, an integer
+            or a Generator (before any fitting, whatever the search).
         ValueError
             On an unknown ``scoring``, ``search``, ``domain`` or
-            ``tie_break``; a bad ``cv``; ``refit=False`` with several splits;
-            non-classification targets; bad ``sample_weight``; and whatever
+            ``tie_break``; a negative ``random_state``; a bad ``cv``;
+            ``refit=False`` with several splits; non-classification targets;
+            bad ``sample_weight``; and whatever
             :func:`~polyroc.thresholds.tune_thresholds` raises.
         sklearn.exceptions.NotFittedError
             With ``cv="prefit"`` and an unfitted ``estimator``.
+
+        See Also
+        --------
+        polyroc.thresholds.tune_thresholds : The tuning run on the held-out probabilities.
+        predict : Apply the tuned rule to new data.
+
+        Examples
+        --------
+        Tune on data held out from an already fitted model (``cv="prefit"``):
+
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.model_selection import train_test_split
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> X, y = load_iris(return_X_y=True)
+        >>> X_fit, X_tune, y_fit, y_tune = train_test_split(X, y, test_size=0.5, stratify=y, random_state=0)
+        >>> model = GaussianNB().fit(X_fit, y_fit)
+        >>> clf = SimplexThresholdClassifier(model, scoring="accuracy", cv="prefit", resolution=20)
+        >>> clf.fit(X_tune, y_tune).estimator_ is model
+        True
+        >>> clf.best_threshold_.round(2).tolist(), round(clf.argmax_score_, 4), round(clf.best_score_, 4)
+        ([0.3, 0.55, 0.15], 0.9467, 0.96)
         """
         X, y = indexable(X, y)
         y = column_or_1d(y, warn=True)
@@ -352,6 +382,26 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         ------
         sklearn.exceptions.NotFittedError
             Before :meth:`fit`.
+        ValueError
+            From ``estimator_.predict_proba``, for ``X`` it does not accept
+            (e.g. another number of features).
+
+        See Also
+        --------
+        fit : Tune tau* first.
+        predict_proba : The probabilities of ``estimator_``, not shifted by tau*.
+        polyroc.thresholds.apply_thresholds : The rule applied to given probabilities.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> X, y = load_iris(return_X_y=True)
+        >>> clf = SimplexThresholdClassifier(GaussianNB(), scoring="balanced_accuracy", cv=3, resolution=20)
+        >>> clf.fit(X, y).best_threshold_.round(2).tolist()
+        [0.35, 0.25, 0.4]
+        >>> clf.predict(X[[0, 60, 120]]).tolist()
+        [0, 1, 2]
         """
         check_is_fitted(self)
         indices = apply_thresholds(

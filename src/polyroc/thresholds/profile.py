@@ -64,6 +64,12 @@ class CoordinateProfile(Result):
         ``{"domain": ...}``, plus ``"search"`` and ``"resolution"`` when tau*
         was tuned here.
 
+    See Also
+    --------
+    coordinate_profile : Makes this result.
+    polyroc.plotting.TuningProfileDisplay : Draws one step line per class.
+    polyroc.thresholds.TuningResult : The tuning whose tau* is profiled by default.
+
     Examples
     --------
     >>> profile = coordinate_profile([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
@@ -89,6 +95,20 @@ class CoordinateProfile(Result):
         best : ndarray of shape (n_classes,)
             The maximum of ``values[j]`` (NaN for a line without room or
             where the metric is undefined everywhere).
+
+        See Also
+        --------
+        to_frame : These maxima in column ``best_on_line``, one row per class.
+
+        Examples
+        --------
+        >>> y = [0, 1, 2, 1]
+        >>> P = [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
+        >>> profile = coordinate_profile(y, P, [1 / 3, 1 / 3, 1 / 3])
+        >>> profile.best_on_lines().round(4).tolist(), round(profile.score, 4)  # lines 0 and 1 rise above tau*
+        ([1.0, 1.0, 0.7778], 0.7778)
+        >>> coordinate_profile(y, P, [1.0, 0.0, 0.0]).best_on_lines().tolist()  # no room on lines 1 and 2
+        [1.0, nan, nan]
         """
         return np.array([np.nan if v is None or np.all(np.isnan(v)) else np.nanmax(v) for v in self.values])
 
@@ -122,6 +142,30 @@ class CoordinateProfile(Result):
         Returns
         -------
         display : TuningProfileDisplay
+            The display, drawn (``display.ax_``, ``display.figure_``).
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or
+            a keyword is unknown to ``TuningProfileDisplay.plot`` or of the
+            wrong type.
+        ValueError
+            If ``curve_kwargs`` is a list without one dict per class.
+
+        See Also
+        --------
+        polyroc.plotting.TuningProfileDisplay : The display drawn here.
+        polyroc.thresholds.TuningResult.plot : The whole score surface, for 3 classes.
+
+        Examples
+        --------
+        >>> profile = coordinate_profile([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+        ...                              [1 / 3, 1 / 3, 1 / 3])
+        >>> display = profile.plot()
+        >>> type(display).__name__, type(display.ax_).__name__
+        ('TuningProfileDisplay', 'Axes')
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from polyroc.plotting import TuningProfileDisplay
 
@@ -181,6 +225,8 @@ def coordinate_profile(
     Returns
     -------
     profile : CoordinateProfile
+        The exact score on every segment of each line, with the score of
+        tau* and of plain argmax.
 
     Raises
     ------
@@ -190,8 +236,20 @@ def coordinate_profile(
         domain; a metric callable that does not map counts (M, m, m) to M
         scores.
     TypeError
-        On a metric that is neither a name nor callable, or non-numeric
-        thresholds.
+        On a metric that is neither a name nor callable, non-numeric scores,
+        weights or thresholds, or labels mixing strings and numbers.
+
+    See Also
+    --------
+    polyroc.thresholds.tune_thresholds : Tune tau* (``search="coordinate"`` gives a coordinate-wise optimum).
+    CoordinateProfile.plot : Draw the profile.
+    polyroc.thresholds.apply_thresholds : The rule whose score is profiled.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 2, eq. (4) (the rule) and Algorithm 1 (the tuned tau*).
 
     Examples
     --------

@@ -51,8 +51,24 @@ def predict(y_score: ArrayLike, thresholds: ArrayLike, *, tie_break: str = "firs
     Raises
     ------
     ValueError
-        If ``y_score`` is not a finite 2-D matrix, ``thresholds`` is not a
-        finite vector of length n_classes, or ``tie_break`` is unknown.
+        If ``y_score`` is not a finite 2-D matrix with at least 2 columns,
+        ``thresholds`` is not a finite vector of length n_classes, or
+        ``tie_break`` is unknown.
+    TypeError
+        If ``y_score`` or ``thresholds`` is not numeric, or ``tie_break`` is
+        not a string (e.g. a list).
+
+    See Also
+    --------
+    apply_thresholds : The same rule on probability scores, returning labels.
+    ovr_assign : The one-vs-rest regions p_j > tau_j, a set of classes per sample.
+    polyroc.thresholds.tune_thresholds : Find the tau that maximises a metric.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 2, eq. (4): the natural regions R_j(tau).
 
     Examples
     --------
@@ -97,6 +113,20 @@ def ovr_assign(y_score: ArrayLike, thresholds: ArrayLike) -> np.ndarray:
     ------
     ValueError
         If ``y_score`` or ``thresholds`` are malformed (shape, NaN, infinity).
+    TypeError
+        If ``y_score`` or ``thresholds`` is not numeric.
+
+    See Also
+    --------
+    predict : The natural (proper) regions, one class per sample.
+    polyroc.thresholds.inflated_argmax : Another set-valued rule.
+    polyroc.curves.ovr_roc_curve : The OvR ROC curves these regions trace.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 4: the one-vs-rest regions R̄_j(tau) = {z : z_j > tau_j}.
 
     Examples
     --------
@@ -136,7 +166,20 @@ def apply_thresholds(
         length or lies outside the domain, or ``labels`` has the wrong length
         or repeats a label.
     TypeError
-        If ``labels`` mixes strings and numbers (or holds bytes or other objects).
+        If ``y_score`` or ``thresholds`` is not numeric, or ``labels`` mixes
+        strings and numbers (or holds bytes or other objects).
+
+    See Also
+    --------
+    polyroc.thresholds.TuningResult.predict : The same call from a tuning result.
+    polyroc.thresholds.SimplexThresholdClassifier : Tune and apply tau inside an estimator.
+    predict : The rule on any real scores, with a tie-break option.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 2, eq. (4), with tau* from Algorithm 1.
 
     Examples
     --------

@@ -46,6 +46,7 @@ def lattice_size(n_classes: int, resolution: int, *, domain: str = "simplex") ->
     resolution : int
         Lattice resolution r (>= 1); thresholds are c / r.
     domain : {"simplex", "box"}, default="simplex"
+        The probability simplex or the box {min tau = 0, max tau <= 1}.
 
     Returns
     -------
@@ -56,6 +57,19 @@ def lattice_size(n_classes: int, resolution: int, *, domain: str = "simplex") ->
     ------
     ValueError
         If m < 2, r < 1 or the domain is unknown.
+    TypeError
+        If ``n_classes`` or ``resolution`` is not an integer.
+
+    See Also
+    --------
+    iter_lattice : The lattice points themselves, in chunks.
+    polyroc.thresholds.default_resolution : The resolution chosen when none is given.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1, step 3: thresholds sampled on a uniform grid of the simplex.
 
     Examples
     --------
@@ -78,15 +92,31 @@ def barycentre(n_classes: int, *, domain: str = "simplex") -> np.ndarray:
     n_classes : int
         Number of classes m (>= 2).
     domain : {"simplex", "box"}, default="simplex"
+        The domain whose representative of the constant vectors is returned.
 
     Returns
     -------
     threshold : ndarray of shape (m,)
+        The constant threshold of the domain.
 
     Raises
     ------
     ValueError
         If m < 2 or the domain is unknown.
+    TypeError
+        If ``n_classes`` is not an integer.
+
+    See Also
+    --------
+    polyroc.thresholds.predict : The rule argmax(p - tau), plain argmax at the barycentre.
+    polyroc.thresholds.TuningResult : ``equals_argmax`` tells whether tau* is the barycentre.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Section 2 (tau_j = 1/m gives the classical argmax) and Section 6 (the
+    barycentre is among the candidates of the tuning).
 
     Examples
     --------
@@ -116,6 +146,7 @@ def iter_lattice(
     resolution : int
         Lattice resolution r, 1 <= r <= 65535.
     domain : {"simplex", "box"}, default="simplex"
+        The probability simplex or the box {min tau = 0, max tau <= 1}.
     chunk_size : int, default=65536
         Maximum number of points per chunk.
 
@@ -127,7 +158,23 @@ def iter_lattice(
     Raises
     ------
     ValueError
-        If an argument is out of range (raised at the call, before any chunk).
+        If an argument is out of range (m < 2, r < 1 or r > 65535,
+        ``chunk_size`` < 1, an unknown domain) or the lattice has 2**62
+        points or more; raised at the call, before any chunk.
+    TypeError
+        If ``n_classes``, ``resolution`` or ``chunk_size`` is not an integer.
+
+    See Also
+    --------
+    lattice_size : The number of points, without generating them.
+    iter_random_thresholds : Uniform Monte Carlo thresholds instead.
+    polyroc.thresholds.threshold_batches : The confusion counts of every lattice point.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1, step 3 (uniform grid of the simplex).
 
     Examples
     --------
@@ -217,6 +264,7 @@ def iter_random_thresholds(
     n_samples : int
         Number of thresholds M (>= 1).
     domain : {"simplex", "box"}, default="simplex"
+        The probability simplex or the box {min tau = 0, max tau <= 1}.
     random_state : None, int or numpy.random.Generator, default=None
         Seed or generator; the only source of randomness.
     chunk_size : int, default=65536
@@ -225,13 +273,27 @@ def iter_random_thresholds(
     Yields
     ------
     thresholds : ndarray of shape (k, m), dtype float64
+        The next k thresholds, one per row.
 
     Raises
     ------
     ValueError
-        If an argument is out of range (raised at the call).
+        If an argument is out of range (m < 2, M < 1, ``chunk_size`` < 1, an
+        unknown domain, a negative seed); raised at the call.
     TypeError
-        If ``random_state`` is of the wrong kind.
+        If ``n_classes``, ``n_samples`` or ``chunk_size`` is not an integer,
+        or ``random_state`` is of the wrong kind.
+
+    See Also
+    --------
+    iter_lattice : The uniform lattice instead.
+    polyroc.thresholds.threshold_batches : The confusion counts of sampled thresholds.
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1, step 3 (thresholds sampled on the simplex).
 
     Examples
     --------

@@ -32,6 +32,7 @@ from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
     check_random_state,
+    check_score_matrix,
     check_scores,
     with_scaled_weights,
 )
@@ -81,6 +82,13 @@ class TuningResult(Result):
         (number of Monte Carlo thresholds, else None) and ``"random_state"``
         (as given). The read-only properties ``search``,
         ``domain``, ``resolution`` and ``n_samples`` read them.
+
+    See Also
+    --------
+    tune_thresholds : Makes this result.
+    polyroc.thresholds.coordinate_profile : The score along each coordinate through tau*.
+    polyroc.thresholds.compare_rules : Tune on validation data and compare rules on test data.
+    polyroc.plotting.SimplexHeatmapDisplay : Draws the searched surface (m = 3).
 
     Examples
     --------
@@ -142,7 +150,28 @@ class TuningResult(Result):
         return self.best_score - self.argmax_score
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-ready data, with ``improvement`` (see :meth:`Result.to_dict`)."""
+        """Every field as JSON-ready data, with ``improvement`` (see :meth:`Result.to_dict`).
+
+        Returns
+        -------
+        dict
+            ``{"type": "TuningResult", <field>: <value>, ..., "improvement": ...}``;
+            arrays become lists, so ``json.dumps`` writes it as strict JSON.
+
+        See Also
+        --------
+        to_frame : One row per class as a pandas DataFrame.
+
+        Examples
+        --------
+        >>> result = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+        ...                          resolution=10)
+        >>> record = result.to_dict()
+        >>> record["type"], record["best_threshold"], round(record["improvement"], 4)
+        ('TuningResult', [0.4, 0.3, 0.3], 0.2222)
+        >>> record["settings"]["search"], record["thresholds"]
+        ('lattice', None)
+        """
         return {**super().to_dict(), "improvement": jsonable(self.improvement)}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
@@ -175,6 +204,30 @@ class TuningResult(Result):
         Returns
         -------
         display : SimplexHeatmapDisplay
+            The display, drawn (``display.ax_``, ``display.figure_``).
+
+        Raises
+        ------
+        ValueError
+            If the result has no surface (tuned without
+            ``return_surface=True``) or does not have 3 classes.
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or
+            a keyword is unknown to ``SimplexHeatmapDisplay.plot``.
+
+        See Also
+        --------
+        polyroc.plotting.SimplexHeatmapDisplay : The display drawn here.
+        polyroc.thresholds.CoordinateProfile.plot : The profile along each coordinate, for any m.
+
+        Examples
+        --------
+        >>> result = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+        ...                          resolution=6, return_surface=True)
+        >>> display = result.plot()
+        >>> type(display).__name__, display.ax_.get_title()
+        ('SimplexHeatmapDisplay', 'f1_macro over the threshold simplex')
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         from polyroc.plotting import SimplexHeatmapDisplay
 
@@ -196,9 +249,33 @@ class TuningResult(Result):
         Raises
         ------
         ValueError
-            As :func:`polyroc.thresholds.apply_thresholds`.
+            As :func:`polyroc.thresholds.apply_thresholds`: rows of
+            ``y_score`` that are not probability vectors, or a number of
+            columns of ``y_score`` other than ``len(classes)``.
+        TypeError
+            If ``y_score`` is not numeric.
+
+        See Also
+        --------
+        polyroc.thresholds.apply_thresholds : The same rule for any thresholds.
+        polyroc.thresholds.SimplexThresholdClassifier.predict : Tuned and applied inside an estimator.
+
+        Examples
+        --------
+        >>> result = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+        ...                          resolution=10)
+        >>> result.best_threshold.tolist()
+        [0.4, 0.3, 0.3]
+        >>> result.predict([[.2, .5, .3], [.45, .4, .15]]).tolist()  # plain argmax: [1, 0]
+        [1, 1]
         """
-        return apply_thresholds(y_score, self.best_threshold, domain=self.domain, labels=self.classes)
+        scores = check_score_matrix(y_score)
+        if scores.shape[1] != self.classes.size:
+            raise ValueError(
+                f"y_score has {scores.shape[1]} columns but the thresholds were tuned for "
+                f"{self.classes.size} classes (one column per class, in the order of classes)"
+            )
+        return apply_thresholds(scores, self.best_threshold, domain=self.domain, labels=self.classes)
 
 
 def _distance_to_barycentre(thresholds):
@@ -273,7 +350,7 @@ def _start(targets, search, resolution, n_samples, options, objective):
 
     A coordinate search without a start sample starts from the barycentre alone.
     """
-    domain, random_state, tie_break, keep_surface = options
+    domain, rng, tie_break, keep_surface = options
     n_classes = targets.classes.size
     if search == "coordinate" and resolution is None and n_samples is None:
         start = barycentre(n_classes, domain=domain)
@@ -281,8 +358,7 @@ def _start(targets, search, resolution, n_samples, options, objective):
         return start, 1, 0, surface, (None, None)
     sampled = "random" if search == "random" or (search == "coordinate" and n_samples is not None) else "lattice"
     resolution, n_samples = resolve_search(sampled, resolution, n_samples, n_classes, domain)
-    rng = check_random_state(random_state) if sampled == "random" else None
-    batches = iter_batches(targets, sampled, resolution, n_samples, domain, rng)
+    batches = iter_batches(targets, sampled, resolution, n_samples, domain, rng if sampled == "random" else None)
     return (*_search_batches(batches, objective, tie_break, keep_surface), (resolution, n_samples))
 
 
@@ -349,7 +425,7 @@ def tune_thresholds(
         coordinate ascent moves only to strictly better thresholds.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the Monte Carlo thresholds (``search="random"``, or
-        ``"coordinate"`` with ``n_samples``).
+        ``"coordinate"`` with ``n_samples``). Checked whatever the search.
     return_surface : bool, default=False
         Keep every sampled threshold and its score in the result (for a
         coordinate search, those of its start).
@@ -363,18 +439,29 @@ def tune_thresholds(
     ------
     ValueError
         On invalid scores, labels or weights; an unknown option or metric name;
-        ``n_samples`` with the lattice or ``resolution`` with random search; a
-        lattice or a random sample above 2,000,000 thresholds (the message
-        gives its size and suggests another search); a metric callable that
-        does not map counts (M, m, m) to M scores, or a metric that is NaN at
-        every threshold.
+        ``n_samples`` with the lattice, ``resolution`` with random search, or
+        both with ``search="coordinate"``; a lattice or a random sample above
+        2,000,000 thresholds (the message gives its size and suggests another
+        search); a negative ``random_state``; a metric callable that does not
+        map counts (M, m, m) to M scores, or a metric that is NaN at every
+        threshold.
     TypeError
-        On a metric that is neither a name nor callable, or a bad random_state.
+        On a metric that is neither a name nor callable; non-numeric scores
+        or weights; labels mixing strings and numbers; a non-integer
+        ``resolution`` or ``n_samples``; or a ``random_state`` that is not
+        None, an integer or a Generator (whatever the search).
 
     Warns
     -----
     UndefinedMetricWarning
         When the metric is NaN at some thresholds (they rank below every number).
+
+    See Also
+    --------
+    TuningResult.predict : Apply tau* to new scores.
+    polyroc.thresholds.SimplexThresholdClassifier : Tune tau on held-out probabilities of an estimator.
+    polyroc.thresholds.coordinate_profile : Check tau* along each threshold coordinate.
+    polyroc.thresholds.compare_rules : Tune on validation data, score the rules on test data.
 
     Notes
     -----
@@ -387,6 +474,13 @@ def tune_thresholds(
     the coordinate ascent is exact and costs O(n log n) for accuracy, macro
     F1, macro precision and recall, balanced accuracy and MCC (O(n m^2) per
     line for other metrics).
+
+    References
+    ----------
+    Legnaro, E., Guastavino, S. & Marchetti, F. (2025). Multiclass
+    threshold-based classification and model evaluation. arXiv:2511.21794.
+    Algorithm 1 and eq. (6): tau* maximises the metric over thresholds
+    sampled on the simplex.
 
     Examples
     --------
@@ -404,6 +498,7 @@ def tune_thresholds(
     check_option("search", search, SEARCHES)
     check_option("domain", domain, THRESHOLD_DOMAINS)
     check_option("tie_break", tie_break, TIE_BREAKS)
+    rng = check_random_state(random_state)  # checked whatever the search, read only by random thresholds
     objective = checked_metric(metric)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
@@ -411,7 +506,7 @@ def tune_thresholds(
             "search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both"
         )
     search, resolution = _resolve_auto(search, resolution, n_samples, targets, domain)
-    options = (domain, random_state, tie_break, return_surface)
+    options = (domain, rng, tie_break, return_surface)
     best_threshold, n_thresholds, n_nan, surface, (resolution, n_samples) = _start(
         targets, search, resolution, n_samples, options, objective
     )
