@@ -11,6 +11,7 @@ from scipy.stats import beta, t
 from sklearn import metrics as skm
 
 import polyroc._posterior as posterior_module
+from polyroc import evaluate
 from polyroc._posterior import (
     confusion_posterior,
     posterior_interval,
@@ -259,3 +260,24 @@ def test_single_row_class_warns_and_bad_input_raises():
         stratified_mean_interval([1.0, np.nan], [0, 1], 2)
     with pytest.raises(ValueError, match="n_classes must be >= 1"):
         stratified_mean_interval([1.0, 2.0], [0, 0], 0)
+
+
+def test_a_posterior_interval_records_its_draws_and_seed():
+    y, y_pred = [0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 0]
+    ci = posterior_interval(y, y_pred, metric="f1_macro", n_draws=300, random_state=7)
+    assert (ci.n_draws, ci.random_state, ci.n_boot) == (300, 7, None)
+    assert str(ci).endswith("; Dirichlet posterior (diagonal-jeffreys prior), 300 draws]")
+
+
+@pytest.mark.parametrize("n_boot", [200, 500])
+def test_evaluate_records_the_draws_behind_each_posterior_interval(n_boot):
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 90)
+    scores = rng.dirichlet(np.ones(3), 90) + 0.6 * np.eye(3)[y]
+    scores /= scores.sum(axis=1, keepdims=True)
+    result = evaluate(y, scores, ci="auto", n_boot=n_boot, random_state=11)
+    posterior = [ci for ci in result.intervals.values() if ci.method.startswith("Dirichlet posterior")]
+    formulas = [ci for ci in result.intervals.values() if ci.method.startswith("Wilson")]
+    assert posterior and formulas
+    assert all((ci.n_draws, ci.random_state) == (n_boot, 11) for ci in posterior)
+    assert all("n_draws" not in ci.settings for ci in formulas)

@@ -50,11 +50,14 @@ def analytic_intervals(
     confidence: float,
     n_draws: int,
     rng: np.random.Generator,
+    random_state: Any = None,
     delong: Callable[[list[str]], dict[str, ConfidenceInterval]],
 ) -> tuple[dict[str, ConfidenceInterval], dict[str, dict[Any, ConfidenceInterval]]]:
     """Intervals of every quantity whose method in ``plan`` is not the bootstrap.
 
-    ``delong`` gives the DeLong intervals of a list of AUC names. Returns
+    ``delong`` gives the DeLong intervals of a list of AUC names. The
+    posterior's intervals record ``n_draws`` and the caller's ``random_state``
+    (the seed ``rng`` was made from). Returns
     ``(intervals, class_intervals)`` like :class:`polyroc.Evaluation`'s,
     holding only those quantities.
     """
@@ -67,7 +70,8 @@ def analytic_intervals(
         if method in by_method:
             found.update(_proportion_intervals(by_method[method], method, summary, **options))
     if "bayes" in by_method:
-        found.update(_posterior_intervals(by_method["bayes"], summary, n_draws=n_draws, rng=rng, **options))
+        draws = {"n_draws": n_draws, "rng": rng, "random_state": random_state}
+        found.update(_posterior_intervals(by_method["bayes"], summary, **draws, **options))
     if "delong" in by_method:
         found.update(delong(by_method["delong"]))
     if "t" in by_method:
@@ -109,7 +113,7 @@ def _proportion(hits, total, trials, method, confidence, label):
     return ConfidenceInterval.from_bounds(estimate, low, high, confidence=confidence, interval_method=label)
 
 
-def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng):
+def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng, random_state):
     """Each quantity's equal-tailed interval over draws of the confusion matrix's posterior."""
     from polyroc._posterior import (
         confusion_posterior,
@@ -121,6 +125,7 @@ def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng):
     counts = summary.counts
     draws = confusion_posterior(counts, effective_sizes=summary.effective_sizes(), n_draws=n_draws, random_state=rng)
     label = posterior_interval_name()
+    recorded = {"confidence": confidence, "interval_method": label, "n_draws": n_draws, "random_state": random_state}
     found = {}
     for quantity in quantities:
         if quantity in CLASS_SCORES:
@@ -130,7 +135,7 @@ def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng):
         estimate = np.asarray(score(counts), dtype=np.float64)
         low, high = posterior_quantiles(score(draws), confidence, estimate=estimate, support=support)
         intervals = [
-            ConfidenceInterval.from_bounds(e, lo, hi, confidence=confidence, interval_method=label)
+            ConfidenceInterval.from_bounds(e, lo, hi, **recorded)
             for e, lo, hi in zip(np.atleast_1d(estimate), np.atleast_1d(low), np.atleast_1d(high))
         ]
         found[quantity] = intervals if quantity in CLASS_SCORES else intervals[0]

@@ -475,7 +475,9 @@ def posterior_interval(
         raise ValueError(f"metric {metric_name(metric)!r} must return one value per counts matrix")
     estimate = float(score(counts))
     low, high = posterior_quantiles(values, confidence, estimate=estimate, support=metric_support(metric_name(metric)))
-    return ConfidenceInterval.from_bounds(estimate, low, high, confidence=confidence, interval_method=name)
+    return ConfidenceInterval.from_bounds(
+        estimate, low, high, confidence=confidence, interval_method=name, n_draws=n_draws, random_state=random_state
+    )
 
 
 # --------------------------------------------------------------------------- mean losses

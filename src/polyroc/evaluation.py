@@ -608,6 +608,7 @@ def _intervals(
         confidence=confidence,
         n_draws=n_boot,
         rng=posterior_rng,
+        random_state=random_state,
         delong=delong,
     )
     intervals.update(found)

@@ -265,7 +265,9 @@ class ConfidenceInterval(Result):
         ``"confidence"`` (level of the interval), ``"n_boot"`` (number of
         replicates; None for an interval made without resampling),
         ``"random_state"`` (as given) and ``"interval_method"``
-        (how the interval was computed, e.g. ``"stratified percentile bootstrap"``).
+        (how the interval was computed, e.g. ``"stratified percentile bootstrap"``);
+        an interval made of posterior draws also has ``"n_draws"``, their number
+        (its ``random_state`` is then the seed of the draws).
 
     See Also
     --------
@@ -353,8 +355,10 @@ class ConfidenceInterval(Result):
         *,
         confidence: float = 0.95,
         interval_method: str,
+        n_draws: int | None = None,
+        random_state: int | np.random.Generator | None = None,
     ) -> ConfidenceInterval:
-        """An interval computed without resampling (a formula or a posterior): ``n_boot`` and ``random_state`` are None.
+        """An interval computed without resampling (a formula or a posterior draw): ``n_boot`` is None.
 
         Parameters
         ----------
@@ -367,6 +371,12 @@ class ConfidenceInterval(Result):
         interval_method : str
             How the bounds were computed, recorded in ``settings`` (e.g.
             ``"Wilson score interval"``).
+        n_draws : int, default=None
+            Number of Monte Carlo draws the bounds are quantiles of (a
+            posterior's), recorded in ``settings["n_draws"]``; None for a
+            formula, which then has no ``"n_draws"`` entry.
+        random_state : None, int or numpy.random.Generator, default=None
+            Seed of those draws, recorded in ``settings`` as given.
 
         Returns
         -------
@@ -388,9 +398,15 @@ class ConfidenceInterval(Result):
         --------
         >>> print(ConfidenceInterval.from_bounds(0.0, 0.0, 0.4899, interval_method="Wilson score interval"))
         0.0000 [95% CI 0.0000, 0.4899; Wilson score interval]
+        >>> print(ConfidenceInterval.from_bounds(0.8, 0.62, 0.91, interval_method="Dirichlet posterior",
+        ...                                      n_draws=4000, random_state=0))
+        0.8000 [95% CI 0.6200, 0.9100; Dirichlet posterior, 4000 draws]
         """
         confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-        return cls(estimate, low, high, _interval_settings(confidence, None, None, interval_method))
+        settings = _interval_settings(confidence, None, random_state, interval_method)
+        if n_draws is not None:
+            settings["n_draws"] = check_positive_int("n_draws", n_draws)
+        return cls(estimate, low, high, settings)
 
     def __post_init__(self) -> None:
         for name in ("estimate", "low", "high"):
@@ -407,8 +423,13 @@ class ConfidenceInterval(Result):
         return self.settings["n_boot"]
 
     @property
+    def n_draws(self) -> int | None:
+        """``settings["n_draws"]``: the number of posterior draws (None for a bootstrap or a formula)."""
+        return self.settings.get("n_draws")
+
+    @property
     def random_state(self) -> Any:
-        """``settings["random_state"]``: the seed of the replicates, as given."""
+        """``settings["random_state"]``: the seed of the replicates or draws, as given."""
         return self.settings["random_state"]
 
     @property
@@ -430,6 +451,8 @@ class ConfidenceInterval(Result):
     def __str__(self) -> str:
         percent = f"{100 * self.confidence:g}%"
         replicates = "" if self.n_boot is None else f", B={self.n_boot}"
+        if self.n_draws is not None:
+            replicates += f", {self.n_draws} draws"
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}{replicates}]"
 
 
