@@ -58,7 +58,8 @@ myst_enable_extensions = ["dollarmath"]
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"polyroc {release}"
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["polyroc.css"]
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
 html_context = {"default_mode": "light"}  # the theme logs an error when no mode is stored yet
 

@@ -81,7 +81,10 @@ def test_a_reference_page_shows_the_docstring_sections(site):
         "index.html",
         "api/generated/polyroc.metrics.roc_auc_score.html",
         "intervals.html",
+        "ranking.html",
+        "report.html",
         "auto_examples/plot_roc_clouds.html",
+        "auto_examples/plot_simplex_regions.html",
     ],
 )
 def test_pages_load_in_chromium_without_console_errors(site, browser, page):
@@ -91,9 +94,33 @@ def test_pages_load_in_chromium_without_console_errors(site, browser, page):
     images = browser.execute_script("return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src])")
     assert all(complete and width > 0 for complete, width, _ in images), images
     if page.startswith("auto_examples"):
-        assert any("sphx_glr_plot_roc_clouds" in source for _, _, source in images)  # the drawn figure
+        example = Path(page).stem
+        assert any(f"sphx_glr_{example}_" in source for _, _, source in images)  # the drawn figure
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors
+
+
+def test_math_is_typeset_from_the_site_itself(site, browser):
+    """MathJax is served from ``_static`` (no CDN), so formulas render on a machine without internet."""
+    html = (site / "ranking.html").read_text()
+    assert "cdn.jsdelivr" not in html and "_static/mathjax/" in html
+    browser.get((site / "ranking.html").resolve().as_uri())
+    typeset = browser.execute_script(
+        "return new Promise(done => MathJax.startup.promise.then("
+        "() => done(document.querySelectorAll('mjx-container').length)))"
+    )
+    assert typeset > 10
+
+
+EXAMPLES = sorted(path.stem for path in (DOCS / "examples").glob("plot_*.py"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_gallery_example_ran_and_drew_a_figure(site, example):
+    page = (site / "auto_examples" / f"{example}.html").read_text()
+    figures = sorted((site / "_images").glob(f"sphx_glr_{example}_*.png"))
+    assert figures, example
+    assert all(figure.name in page for figure in figures if "thumb" not in figure.name)
 
 
 #: Pages that must keep their printed snippets (a guard against a format change that the regex below would miss).

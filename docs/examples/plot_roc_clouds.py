@@ -36,6 +36,10 @@ cloud = roc_cloud(y_test, probabilities, labels=model.classes_, resolution=20)
 print(cloud.to_frame()[["class", "dfp", "ovr_auc"]])
 
 # %%
-# The clouds (one colour per class) over the one-vs-rest ROC curves.
-cloud.plot()
+# The clouds (one colour per class) over the one-vs-rest ROC curves, three classes to a row so
+# that each panel stays readable.
+fig, axes = plt.subplots(2, 3, figsize=(7.2, 5.4), sharex=True, sharey=True, layout="constrained")
+cloud.plot(ax=axes)
+for ax in axes.flat[1:]:  # one legend is enough
+    ax.get_legend().remove()
 plt.show()
