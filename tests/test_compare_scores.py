@@ -143,8 +143,8 @@ def test_bad_input_is_named(arguments, error, message):
 @pytest.mark.parametrize(
     ("scores", "message"),
     [
-        ([[0.6, 0.6], [0.3, 0.7]], r"scores of model 'b': rows of y_score must sum to 1 .*; rescale them"),
-        ([[1.2, -0.2], [0.3, 0.7]], r"scores of model 'b': y_score has negative values .* softmax first"),
+        ([[0.6, 0.6], [0.3, 0.7]], r"scores of model 'b': rows of scores\['b'\] must sum to 1 .*; rescale them"),
+        ([[1.2, -0.2], [0.3, 0.7]], r"scores of model 'b': scores\['b'\] has negative values .* softmax first"),
     ],
 )
 def test_scores_off_the_simplex_suggest_no_option_it_lacks(scores, message):

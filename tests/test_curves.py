@@ -6,6 +6,8 @@ and the worked numbers O16, O17 and O30 of the textbook checklist.
 """
 
 import json
+import re
+import warnings
 from itertools import combinations
 
 import numpy as np
@@ -378,6 +380,34 @@ def test_absent_class_gets_nan_curves_and_average_precision():
     assert np.isnan(pr.average_precision[3])
     expected = skm.average_precision_score(y, scores[:, :3], average=None)
     assert_close(pr.average_precision[:3], expected)
+
+
+def _roc_curve_display(y, scores, *, labels):
+    import matplotlib.pyplot as plt
+
+    from polyroc.plotting import RocCurveDisplay
+
+    plt.close(RocCurveDisplay.from_predictions(y, scores, labels=labels).figure_)
+
+
+def _roc_cloud(y, scores, *, labels):
+    from polyroc.thresholds import roc_cloud
+
+    return roc_cloud(y, scores, labels=labels, resolution=4)
+
+
+@pytest.mark.parametrize(
+    "function", [ovr_roc_curve, ovr_precision_recall_curve, _roc_cloud, _roc_curve_display], ids=lambda f: f.__name__
+)
+def test_the_absent_class_warning_points_at_the_users_line(function):
+    """Called directly or through roc_cloud or a Display, the warning names the caller's file, not polyroc's."""
+    y, scores, labels = absent_class_problem()
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        function(y, scores, labels=labels)
+    undefined = [warning for warning in record if issubclass(warning.category, UndefinedMetricWarning)]
+    assert any(re.match(r"labels \[3\] have no samples of positive weight", str(w.message)) for w in undefined)
+    assert {warning.filename for warning in undefined} == {__file__}
 
 
 @pytest.mark.parametrize("function", [ovr_roc_curve, ovr_precision_recall_curve])

@@ -367,6 +367,46 @@ def test_tuning_refuses_the_coordinate_search():
         tune_thresholds(frame, sample_weight_col="w", search="coordinate")
 
 
+def _no_dask_work(*args, **kwargs):
+    raise AssertionError("the partitions were read before the options were checked")
+
+
+@pytest.mark.parametrize("search", [{"search": "lattice", "resolution": 6}, {}, {"search": "random", "n_samples": 50}])
+@pytest.mark.parametrize(
+    ("random_state", "error", "match"),
+    [
+        (-1, ValueError, "^random_state must be a non-negative integer seed, got -1$"),
+        ("seed", TypeError, "^random_state must be None, an integer seed or a numpy.random.Generator, got str$"),
+        (True, TypeError, "^random_state must be None, an integer seed or a numpy.random.Generator, got bool$"),
+    ],
+)
+def test_tuning_refuses_a_bad_random_state_whatever_the_search(monkeypatch, search, random_state, error, match):
+    from polyroc.dask import _tuning
+
+    monkeypatch.setattr(_tuning, "_Partitions", _no_dask_work)
+    frame = dd.from_pandas(scored_rows(n=30, m=3, seed=1), npartitions=2)
+    with pytest.raises(error, match=match):
+        _tuning.tune_thresholds(frame, sample_weight_col="w", random_state=random_state, **search)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "error", "match"),
+    [
+        ("normalize_rows", "yes", ValueError, "^normalize_rows must be one of True, False; got 'yes'$"),
+        ("from_logits", 2, ValueError, "^from_logits must be one of True, False; got 2$"),
+        ("from_logits", [True], TypeError, r"^from_logits must be one of True, False; got list \[True\]$"),
+        ("normalize_rows", np.array([1.0]), TypeError, "^normalize_rows must be one of True, False; got ndarray"),
+    ],
+)
+def test_evaluate_refuses_transform_flags_that_are_not_booleans(monkeypatch, option, value, error, match):
+    from polyroc.dask import _evaluate
+
+    monkeypatch.setattr(_evaluate, "_Partitions", _no_dask_work)
+    frame = dd.from_pandas(scored_rows(n=30, m=3, seed=1), npartitions=2)
+    with pytest.raises(error, match=match):
+        _evaluate.evaluate(frame, sample_weight_col="w", n_boot=0, **{option: value})
+
+
 @pytest.mark.parametrize(
     ("drop_intermediate", "weights"),
     [(True, None), (True, "integer"), (False, None), (False, "fractional")],

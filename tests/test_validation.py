@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 from sklearn.exceptions import DataConversionWarning
 
+from polyroc import metrics
 from polyroc._validation import (
     SIMPLEX_ATOL,
     check_counts,
+    check_distance_matrix,
     check_label_vector,
     check_positive_int,
+    check_prediction_sets,
     check_random_state,
     check_sample_weight,
     check_score_matrix,
@@ -99,6 +102,57 @@ def test_check_score_matrix_transforms():
 def test_check_scores_errors(y_true, kwargs, match):
     with pytest.raises(ValueError, match=match):
         check_scores(y_true, P3, **kwargs)
+
+
+def test_a_1d_score_array_is_told_how_to_pass_one_score_per_sample():
+    y, s = np.array([0, 1, 1, 0]), np.array([0.2, 0.8, 0.6, 0.4])
+    with pytest.raises(ValueError, match=r"got shape \(4,\); for one score per sample .*") as raised:
+        check_scores(y, s)
+    message = str(raised.value)
+    assert "np.column_stack([1 - s, s])" in message
+    assert "polyroc.metrics.roc_auc_score or polyroc.metrics.roc_curve, which take s itself" in message
+    # both suggestions work as described
+    np.testing.assert_array_equal(check_scores(y, np.column_stack([1 - s, s])).y_score[:, 1], s)
+    assert metrics.roc_auc_score(y, s) == 1.0
+    assert metrics.roc_curve(y, s)[1].tolist() == [0.0, 0.5, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("y_score", [np.ones((2, 2, 2)), np.float64(0.5)])
+def test_other_shapes_get_no_one_score_hint(y_score):
+    with pytest.raises(ValueError, match=r"^y_score must be 2-D \(n_samples, n_classes\), got shape \([\d, ]*\)$"):
+        check_score_matrix(y_score)
+
+
+@pytest.mark.parametrize(
+    "y_true, y_score, error, match",
+    [
+        ([0, 1], P3, ValueError, "^inconsistent numbers of samples: y_true has 2, val_scores has 3$"),
+        ([0, 1, 1], P3, ValueError, r"^val_scores has 3 columns but y_true has 2 classes"),
+        ([0, 1, 2], P3 * 2, ValueError, r"^rows of val_scores must sum to 1 \(row 0 sums to 2"),
+        ([0, 1, 2], -P3, ValueError, r"^val_scores has negative values"),
+        ([0, 1, 2], [[0.5, np.nan, 0.5]] * 3, ValueError, r"^val_scores contains NaN or infinity"),
+        ([0, 1, 2], [["a"] * 3] * 3, TypeError, "^val_scores must be numeric"),
+        ([0, 1, 2], [0.1, 0.2, 0.3], ValueError, r"^val_scores must be 2-D"),
+        ([0, 1, 2], [[0.5, 0.5, None]] * 3, ValueError, r"^val_scores contains missing values"),
+    ],
+)
+def test_check_scores_names_the_argument_given(y_true, y_score, error, match):
+    with pytest.raises(error, match=match):
+        check_scores(y_true, y_score, name="val_scores")
+
+
+def test_check_prediction_sets_and_distances_name_their_argument():
+    with pytest.raises(ValueError, match=r"^sets has 2 columns but y_true has 3 classes"):
+        check_prediction_sets([0, 1, 2], [[1, 0]] * 3)
+    with pytest.raises(ValueError, match=r"^S must hold booleans \(0/1\), found \[0.5, 1.0\] in row 1"):
+        check_prediction_sets([0, 1, 1], [[1, 0], [0.5, 1], [0, 1]], name="S")
+    with pytest.raises(ValueError, match=r"^D must have shape \(3, n_candidates\)"):
+        check_distance_matrix(np.ones((2, 3)), 3)
+    with pytest.raises(ValueError, match=r"^distances must have shape \(3, 3\), .* got shape \(3, 4\)"):
+        check_distance_matrix(np.ones((3, 4)), 3, n_candidates=3, name="distances")
+    with pytest.raises(ValueError, match=r"^distances must have shape \(3, n_candidates\), .* got shape \(3, 0\)"):
+        check_distance_matrix(np.ones((3, 0)), 3, name="distances")
+    assert check_distance_matrix(np.ones((3, 5)), 3).shape == (3, 5)
 
 
 def test_check_scores_with_absent_class_and_labels():

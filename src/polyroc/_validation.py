@@ -369,8 +369,23 @@ def _simplex_tolerance(dtype, n_columns):
     return max(SIMPLEX_ATOL, n_columns * float(np.finfo(dtype).eps))
 
 
+#: How to pass one score per sample, appended to the error for a 1-D score array.
+ONE_COLUMN_HINT = (
+    "for one score per sample (a binary problem, s the score of the second class) pass "
+    "np.column_stack([1 - s, s]), or use polyroc.metrics.roc_auc_score or polyroc.metrics.roc_curve, "
+    "which take s itself"
+)
+
+
 def check_score_matrix(
-    y_score, *, normalize_rows=False, from_logits=False, require_simplex=True, transform_options=True
+    y_score,
+    *,
+    name="y_score",
+    normalize_rows=False,
+    from_logits=False,
+    require_simplex=True,
+    transform_options=True,
+    one_column_hint=True,
 ):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
@@ -383,25 +398,25 @@ def check_score_matrix(
     ``transform_options`` says whether the caller has the ``normalize_rows``
     and ``from_logits`` options: the errors for rows that are not probability
     vectors suggest them only if so, and otherwise say to rescale the rows or
-    map logits through softmax before the call.
+    map logits through softmax before the call. ``name`` is the argument the
+    messages name; a 1-D array's message says how to pass one score per
+    sample (:data:`ONE_COLUMN_HINT`) unless ``one_column_hint=False``.
     """
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
-    scores = _numeric_array("y_score", as_array("y_score", y_score))
+    scores = _numeric_array(name, as_array(name, y_score))
     if scores.dtype.kind not in "biuf":
-        raise TypeError(f"y_score must be numeric, got dtype {scores.dtype}")
+        raise TypeError(f"{name} must be numeric, got dtype {scores.dtype}")
     if scores.ndim != 2:
-        raise ValueError(
-            f"y_score must be 2-D (n_samples, n_classes), got shape {scores.shape}; "
-            "for one score per sample use a binary helper or stack both columns"
-        )
+        hint = f"; {ONE_COLUMN_HINT}" if one_column_hint and scores.ndim == 1 else ""
+        raise ValueError(f"{name} must be 2-D (n_samples, n_classes), got shape {scores.shape}{hint}")
     if scores.shape[1] < 2:
-        raise ValueError(f"y_score must have at least 2 columns, got {scores.shape[1]}")
+        raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64)
     if not np.all(np.isfinite(scores)):
         row = int(np.flatnonzero(~np.all(np.isfinite(scores), axis=1))[0])
-        raise ValueError(f"y_score contains NaN or infinity (first in row {row})")
+        raise ValueError(f"{name} contains NaN or infinity (first in row {row})")
     if from_logits:
         return softmax(scores, axis=1)
     if normalize_rows or require_simplex:
@@ -414,14 +429,14 @@ def check_score_matrix(
                 else "map logits through softmax first, e.g. polyroc.probability.softmax"
             )
             raise ValueError(
-                f"y_score has negative values (first in row {row}: {scores[row].tolist()}); "
+                f"{name} has negative values (first in row {row}: {scores[row].tolist()}); "
                 f"probabilities are expected ({hint})"
             )
     if normalize_rows:
         sums = scores.sum(axis=1)
         if np.any(sums == 0):
             row = int(np.flatnonzero(sums == 0)[0])
-            raise ValueError(f"y_score row {row} sums to 0 and cannot be rescaled (normalize_rows=True)")
+            raise ValueError(f"{name} row {row} sums to 0 and cannot be rescaled (normalize_rows=True)")
         return scores / sums[:, None]
     if require_simplex:
         off = np.abs(scores.sum(axis=1) - 1.0) > tolerance
@@ -433,7 +448,7 @@ def check_score_matrix(
                 else "rescale them (divide each row by its sum) or map logits through softmax first"
             )
             raise ValueError(
-                f"rows of y_score must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
+                f"rows of {name} must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
                 f"{int(off.sum())} rows off); {hint}"
             )
     return scores
@@ -445,17 +460,20 @@ def check_scores(
     *,
     labels=None,
     sample_weight=None,
+    name="y_score",
     normalize_rows=False,
     from_logits=False,
     require_simplex=True,
     transform_options=True,
+    one_column_hint=True,
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
     The classes are ``labels`` if given, else the sorted unique values of
     ``y_true``; there must be exactly one score column per class.
     ``transform_options=False`` is for callers without the ``normalize_rows``
-    and ``from_logits`` options (see :func:`check_score_matrix`).
+    and ``from_logits`` options; ``name`` is the argument the messages about
+    the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``).
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
@@ -464,18 +482,20 @@ def check_scores(
     y_true = check_label_vector("y_true", y_true)
     scores = check_score_matrix(
         y_score,
+        name=name,
         normalize_rows=normalize_rows,
         from_logits=from_logits,
         require_simplex=require_simplex,
         transform_options=transform_options,
+        one_column_hint=one_column_hint,
     )
-    check_same_length(y_true=y_true, y_score=scores)
+    check_same_length(y_true=y_true, **{name: scores})
     weights = check_sample_weight(sample_weight, y_true.shape[0])
     if labels is None:
         classes = np.unique(y_true)
         if classes.size != scores.shape[1]:
             raise ValueError(
-                f"y_score has {scores.shape[1]} columns but y_true has {classes.size} classes "
+                f"{name} has {scores.shape[1]} columns but y_true has {classes.size} classes "
                 f"{_describe(classes)}; pass labels= to name every column"
             )
         if classes.size < 2:
@@ -483,7 +503,7 @@ def check_scores(
     else:
         classes = resolve_classes(labels, y_true=y_true)
         if classes.size != scores.shape[1]:
-            raise ValueError(f"y_score has {scores.shape[1]} columns but labels names {classes.size} classes")
+            raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {classes.size} classes")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 
@@ -655,39 +675,55 @@ def check_thresholds(thresholds, n_classes, *, domain=None):
     return tau
 
 
-def check_distance_matrix(distances, n_classes):
+def check_distance_matrix(distances, n_classes, *, n_candidates=None, name="D"):
     """Return a label distance matrix of shape (n_classes, n_candidates) as float64.
 
     Rows follow the score columns (the trained classes), columns the candidate
-    labels; entries must be finite and non-negative.
+    labels; entries must be finite and non-negative. ``n_candidates`` fixes
+    the number of columns (any number >= 1 if None); ``name`` is the argument
+    the messages name.
     """
-    matrix = as_array("D", distances)
+    matrix = as_array(name, distances)
     if matrix.dtype.kind not in "biuf":
-        raise TypeError(f"D must be numeric, got dtype {matrix.dtype}")
-    if matrix.ndim != 2 or matrix.shape[0] != n_classes or matrix.shape[1] < 1:
+        raise TypeError(f"{name} must be numeric, got dtype {matrix.dtype}")
+    wrong_columns = matrix.ndim == 2 and (
+        matrix.shape[1] < 1 or (n_candidates is not None and matrix.shape[1] != n_candidates)
+    )
+    if matrix.ndim != 2 or matrix.shape[0] != n_classes or wrong_columns:
+        expected = "n_candidates" if n_candidates is None else n_candidates
         raise ValueError(
-            f"D must have shape ({n_classes}, n_candidates), one row per score column, got shape {matrix.shape}"
+            f"{name} must have shape ({n_classes}, {expected}), one row per column of y_score, got shape {matrix.shape}"
         )
     matrix = matrix.astype(np.float64)
     if not np.all(np.isfinite(matrix)):
-        raise ValueError("D contains NaN or infinity")
+        raise ValueError(f"{name} contains NaN or infinity")
     if np.any(matrix < 0):
-        raise ValueError("D must be non-negative (a distance)")
+        raise ValueError(f"{name} must be non-negative (a distance)")
     return matrix
 
 
-def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None):
+def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None, name="sets"):
     """Validate labels and a boolean set-prediction matrix (n_samples, n_classes).
 
-    Same rules as :func:`check_scores` for the labels and the class order; the
-    matrix must hold only 0/1 (or booleans). Returns a :class:`ScoredTargets`
-    whose ``y_score`` is the boolean mask.
+    Same rules as :func:`check_scores` for the labels and the class order (no
+    row need sum to 1), with the messages about the matrix naming ``name``;
+    the matrix must hold only 0/1 (or booleans). Returns a
+    :class:`ScoredTargets` whose ``y_score`` is the boolean mask.
     """
-    targets = check_scores(y_true, sets, labels=labels, sample_weight=sample_weight, require_simplex=False)
+    targets = check_scores(
+        y_true,
+        sets,
+        labels=labels,
+        sample_weight=sample_weight,
+        name=name,
+        require_simplex=False,
+        one_column_hint=False,
+    )
     mask = targets.y_score
-    if not np.all((mask == 0) | (mask == 1)):
-        row = int(np.flatnonzero(~np.all((mask == 0) | (mask == 1), axis=1))[0])
-        raise ValueError(f"sets must hold booleans (0/1), found {mask[row].tolist()} in row {row}")
+    boolean = (mask == 0) | (mask == 1)
+    if not np.all(boolean):
+        row = int(np.flatnonzero(~np.all(boolean, axis=1))[0])
+        raise ValueError(f"{name} must hold booleans (0/1), found {mask[row].tolist()} in row {row}")
     return targets._replace(y_score=mask.astype(bool))
 
 

@@ -227,6 +227,7 @@ def compare_scores(
                 as_array(f"scores[{name!r}]", scores[name]),
                 labels=labels,
                 sample_weight=sample_weight,
+                name=f"scores[{name!r}]",
                 transform_options=False,
             )
         except (ValueError, TypeError) as error:

@@ -47,6 +47,7 @@ from polyroc._ranking import (
 )
 from polyroc._results import Result
 from polyroc._validation import (
+    _caller_stacklevel,
     _describe,
     check_class_support,
     check_option,
@@ -568,7 +569,7 @@ def _warn_undefined(classes, support, what):
             f"labels {_describe(absent)} have no samples of positive weight in y_true; "
             f"their {what} is undefined (NaN) and left out of averages",
             UndefinedMetricWarning,
-            stacklevel=3,
+            stacklevel=_caller_stacklevel(),  # the user's line, also when reached through roc_cloud or a Display
         )
 
 

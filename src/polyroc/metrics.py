@@ -2306,13 +2306,13 @@ def roc_auc_score(
 ) -> float | np.ndarray:
     """Area under the ROC curve: binary, one-vs-rest or one-vs-one, as ``sklearn.metrics.roc_auc_score``.
 
-    Binary ``y_true`` takes one score per sample (of the greater label);
-    multiclass ``y_true`` a probability matrix and ``multi_class``. One-vs-
-    rest, the AUC of class k is that of ``y_true == k`` against
-    ``y_score[:, k]``; one-vs-one (Hand & Till's M), each pair of classes
-    scores ``(A(a|b) + A(b|a)) / 2`` on its samples, with ``A(a|b)`` the
-    probability that a sample of a has a higher column-a score than one of b
-    (ties count half). Multilabel indicators are handed to scikit-learn.
+    With a binary ``y_true``, ``y_score`` holds one score per sample (of the
+    greater label); with a multiclass ``y_true``, a probability matrix, and
+    ``multi_class`` must be set. One-vs-rest, the AUC of class k is that of
+    ``y_true == k`` against ``y_score[:, k]``; one-vs-one (Hand & Till's
+    M), each pair of classes scores ``(A(a|b) + A(b|a)) / 2`` on its
+    samples, with ``A(a|b)`` the probability that a sample of a has a higher
+    column-a score than one of b (ties count half). Multilabel indicators are handed to scikit-learn.
 
     Departures from scikit-learn (only where it raises): ``multi_class="ovo"``
     accepts ``sample_weight`` (``A(a|b) = sum w_i w_j ([s_i > s_j] +

@@ -124,10 +124,12 @@ def test_set_metrics_reject_non_boolean_sets():
         ([[1, 0], [0, 1], [1, 1]], {}, ValueError, r"^sets has 2 columns but y_true has 3 classes"),
         ([[1, 0], [0, 1], [1, 1]], {"labels": [0, 1, 2]}, ValueError, "^sets has 2 columns but labels names 3"),
         ([[1, 0, 0]] * 2, {}, ValueError, "^inconsistent numbers of samples: y_true has 3, sets has 2"),
-        ([1, 0, 1], {}, ValueError, r"^sets must be 2-D \(n_samples, n_classes\)"),
-        ([["a", "b", "c"]] * 3, {}, TypeError, "^sets must be numeric or boolean"),
+        ([1, 0, 1], {}, ValueError, r"^sets must be 2-D \(n_samples, n_classes\), got shape \(3,\)$"),
+        ([["a", "b", "c"]] * 3, {}, TypeError, "^sets must be numeric, got dtype <U1"),
         ([[1, 0, None]] * 3, {}, ValueError, "^sets contains missing values"),
-        ([[1, 0, np.nan]] * 3, {}, ValueError, r"^sets must hold booleans \(0/1\)"),
+        ([[1, 0, np.nan]] * 3, {}, ValueError, r"^sets contains NaN or infinity \(first in row 0\)"),
+        ([[1, 0, 0], [1, 0.5, 0], [0, 0, 1]], {}, ValueError, r"^sets must hold booleans \(0/1\), found .* in row 1"),
+        ([[1, 0, 0]] * 3, {"sample_weight": [1, 1]}, ValueError, r"^sample_weight must have shape \(3,\)"),
     ],
 )
 def test_set_metric_errors_name_the_sets_argument(metric, sets, options, error, match):

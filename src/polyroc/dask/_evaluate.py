@@ -19,7 +19,7 @@ from polyroc._summary import (
     counts_scores,
     row_losses,
 )
-from polyroc._validation import check_positive_int, check_random_state, check_real
+from polyroc._validation import check_option, check_positive_int, check_random_state, check_real
 from polyroc.dask._delong import PlacementPlan, delong_intervals
 from polyroc.dask._ranking import (
     Axis,
@@ -144,15 +144,18 @@ def evaluate(
     ------
     TypeError
         If ``frame`` is not a dask DataFrame, a column role is not a string,
-        a score or weight column is not numeric (naming the partition), or
-        an option has the wrong type.
+        a score or weight column is not numeric (naming the partition),
+        ``normalize_rows`` or ``from_logits`` is an array or a list, or
+        another option has the wrong type.
     ValueError
         If a named column is missing, a column has two roles, there are fewer
         than 2 score columns, a label is not a score column's name, a score
         is negative, NaN or infinite or a row is off the simplex, a weight is
         negative or not finite (each naming the partition and row), no row
-        has weight, or an option is out of range (as in
-        :func:`polyroc.evaluate`).
+        has weight, ``normalize_rows`` or ``from_logits`` is not True or
+        False (checked before the frame is read, as in
+        :func:`polyroc.evaluate`), both are True, or an option is out of
+        range (as in :func:`polyroc.evaluate`).
 
     Warns
     -----
@@ -191,6 +194,8 @@ def evaluate(
     """
     if not _is_dask_frame(frame):
         raise TypeError(f"frame must be a dask DataFrame, got {type(frame).__name__}")
+    check_option("normalize_rows", normalize_rows, (True, False))
+    check_option("from_logits", from_logits, (True, False))
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     digits = check_positive_int("digits", digits, minimum=0)

@@ -111,24 +111,26 @@ def partition_rows(
 ) -> PartitionRows:
     """The checked numpy rows of a pandas partition; ValueError/TypeError naming ``where`` and the row.
 
-    ``transform`` holds the ``normalize_rows`` and ``from_logits`` options of
-    :func:`polyroc._validation.check_score_matrix`. With ``validate=False``
-    (a partition already checked) untransformed floating scores keep their
-    dtype and the values are not checked again.
+    ``transform`` holds keyword options of
+    :func:`polyroc._validation.check_score_matrix` (``normalize_rows``,
+    ``from_logits``, ``require_simplex``, ``transform_options``). With
+    ``validate=False`` (a partition already checked) untransformed floating
+    scores keep their dtype and the values are not checked again.
     """
+    options = transform or {}
     raw = frame[list(columns.score_cols)]
     non_numeric = [name for name, dtype in raw.dtypes.items() if getattr(dtype, "kind", "O") not in "biuf"]
     if non_numeric:
         raise TypeError(f"{where}: score columns {non_numeric} are not numeric (dtype {raw.dtypes[non_numeric[0]]})")
     values = raw.to_numpy()
     codes = label_codes(frame[columns.label_col].to_numpy(), columns.classes, where)
-    if not validate and not any((transform or {}).values()):
+    if not validate and not (options.get("normalize_rows") or options.get("from_logits")):
         scores = values if values.dtype.kind == "f" else values.astype(np.float64)
         weights = None if columns.weight_col is None else frame[columns.weight_col].to_numpy().astype(np.float64)
         return PartitionRows(codes, scores, weights, _row_ids(frame, columns, where), values.dtype)
     try:
         shape = (0, columns.n_classes)
-        scores = check_score_matrix(values, **(transform or {})) if values.shape[0] else np.zeros(shape)
+        scores = check_score_matrix(values, **options) if values.shape[0] else np.zeros(shape)
         weights = None if columns.weight_col is None else _partition_weights(frame[columns.weight_col])
     except (ValueError, TypeError) as error:
         raise type(error)(f"{where}: {error}") from None

@@ -122,7 +122,9 @@ def tune_thresholds(
     ------
     TypeError, ValueError
         For a bad frame or columns (as :func:`polyroc.dask.evaluate`), an
-        unknown option, metric or search (``"coordinate"`` included), or the
+        unknown option, metric or search (``"coordinate"`` included), a
+        ``random_state`` that is not None, a non-negative integer or a
+        Generator (whatever the search, before the frame is read), or the
         option errors of :func:`polyroc.thresholds.tune_thresholds`.
 
     Warns
@@ -152,6 +154,7 @@ def tune_thresholds(
     check_option("search", search, ("auto", "lattice", "random"))
     check_option("domain", domain, THRESHOLD_DOMAINS)
     check_option("tie_break", tie_break, TIE_BREAKS)
+    rng = check_random_state(random_state)  # checked whatever the search, read only by random thresholds
     objective = checked_metric(metric)
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
     m = columns.n_classes
@@ -161,9 +164,8 @@ def tune_thresholds(
     resolution, n_samples = resolve_search(search, resolution, n_samples, m, domain)
     seed = None
     if search == "random":
-        rng = check_random_state(random_state)
         seed = random_state if isinstance(random_state, (int, np.integer)) else int(rng.integers(2**63))
-    parts = _Partitions(frame[columns.read], columns, None)
+    parts = _Partitions(frame[columns.read], columns, None, {"transform_options": False})
     classes = np.arange(m)
     count = dask.delayed(_candidate_counts, pure=True)
     checked = parts.rows(validate=True)

@@ -489,7 +489,9 @@ def roc_cloud(
     ((28, 3), 28)
     """
     zero_division = check_zero_division(zero_division)
-    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
+    targets = with_scaled_weights(
+        check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
+    )
     n_classes = targets.y_score.shape[1]
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)

@@ -16,10 +16,15 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
 from polyroc._results import Result
-from polyroc._validation import check_positive_float, check_positive_int, check_scores, with_scaled_weights
+from polyroc._validation import (
+    check_distance_matrix,
+    check_positive_float,
+    check_positive_int,
+    check_scores,
+    with_scaled_weights,
+)
 from polyroc.counts import get_metric, metric_name
 from polyroc.thresholds.competing import (
-    _check_distances,
     average_set_size,
     coverage,
     frechet_predict,
@@ -278,11 +283,22 @@ def compare_rules(
     """
     eps = check_positive_float("eps", eps)
     score_counts = get_metric(metric)
-    validation = with_scaled_weights(check_scores(y_val, val_scores, labels=labels, sample_weight=val_sample_weight))
-    test = with_scaled_weights(check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight))
+    validation = with_scaled_weights(
+        check_scores(
+            y_val,
+            val_scores,
+            labels=labels,
+            sample_weight=val_sample_weight,
+            name="val_scores",
+            transform_options=False,
+        )
+    )
+    test = with_scaled_weights(
+        check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight, transform_options=False)
+    )
     m = validation.classes.size
     if distances is not None:  # checked before the tuning, not when the Fréchet rule first reads it
-        distances = _check_distances(distances, m, n_candidates=m)
+        distances = check_distance_matrix(distances, m, n_candidates=m, name="distances")
     tuning = tune_thresholds(
         validation.classes[validation.y_true],
         validation.y_score,

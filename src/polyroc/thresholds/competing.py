@@ -16,19 +16,12 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
 from polyroc._validation import (
-    ScoredTargets,
-    _describe,
-    _numeric_array,
-    as_array,
-    check_label_vector,
+    check_distance_matrix,
     check_positive_float,
     check_positive_int,
+    check_prediction_sets,
     check_real_array,
-    check_same_length,
-    check_sample_weight,
     check_score_matrix,
-    encode_labels,
-    resolve_classes,
 )
 
 __all__ = [
@@ -136,34 +129,6 @@ def embedding_distance(embeddings: ArrayLike) -> np.ndarray:
     return np.sqrt(np.sum((points[:, None, :] - points[None, :, :]) ** 2, axis=-1))
 
 
-def _check_distances(distances, n_classes, n_candidates=None):
-    """``distances`` as float64 of shape (n_classes, n_candidates): finite and non-negative.
-
-    :func:`polyroc._validation.check_distance_matrix` with messages naming the
-    argument; ``n_candidates`` fixes the number of columns (any >= 1 if None).
-    """
-    matrix = as_array("distances", distances)
-    if matrix.dtype.kind not in "biuf":
-        raise TypeError(f"distances must be numeric, got dtype {matrix.dtype}")
-    if (
-        matrix.ndim != 2
-        or matrix.shape[0] != n_classes
-        or matrix.shape[1] < 1
-        or matrix.shape[1] != (n_candidates or matrix.shape[1])
-    ):
-        expected = "n_candidates" if n_candidates is None else n_candidates
-        raise ValueError(
-            f"distances must have shape ({n_classes}, {expected}), one row per column of y_score, "
-            f"got shape {matrix.shape}"
-        )
-    matrix = matrix.astype(np.float64)
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError("distances contains NaN or infinity")
-    if np.any(matrix < 0):
-        raise ValueError("distances must be non-negative (a distance)")
-    return matrix
-
-
 def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> np.ndarray:
     """Fréchet mean rule: argmin over candidates y of sum_i p_i d(y, lambda_i)^2.
 
@@ -214,12 +179,12 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     >>> frechet_predict(P, ordinal_distance(3)).tolist()
     [1, 1]
     """
-    scores = check_score_matrix(y_score)
+    scores = check_score_matrix(y_score, transform_options=False)
     n_classes = scores.shape[1]
     if distances is None:
         distances = 1.0 - np.eye(n_classes)
     else:
-        distances = _check_distances(distances, n_classes)
+        distances = check_distance_matrix(distances, n_classes, name="distances")
     return np.argmin(scores @ (distances * distances), axis=1)
 
 
@@ -312,47 +277,13 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     [[1, 0, 0], [1, 1, 0]]
     """
     eps = check_positive_float("eps", eps)
-    scores = check_score_matrix(y_score)
+    scores = check_score_matrix(y_score, transform_options=False)
     return _inflated_distances(scores, eps) < eps
-
-
-def _check_sets(y_true, sets, labels, sample_weight):
-    """Labels and a 0/1 set matrix (n_samples, n_classes) as :class:`ScoredTargets` (``y_score`` the boolean mask).
-
-    The rules of :func:`polyroc._validation.check_prediction_sets`, with the
-    messages about the matrix naming ``sets`` (that checker calls it ``y_score``).
-    """
-    y_true = check_label_vector("y_true", y_true)
-    mask = _numeric_array("sets", as_array("sets", sets))
-    if mask.dtype.kind not in "biuf":
-        raise TypeError(f"sets must be numeric or boolean, got dtype {mask.dtype}")
-    if mask.ndim != 2:
-        raise ValueError(f"sets must be 2-D (n_samples, n_classes), got shape {mask.shape}")
-    check_same_length(y_true=y_true, sets=mask)
-    weights = check_sample_weight(sample_weight, y_true.shape[0])
-    if labels is None:
-        classes = np.unique(y_true)
-        if classes.size != mask.shape[1]:
-            raise ValueError(
-                f"sets has {mask.shape[1]} columns but y_true has {classes.size} classes "
-                f"{_describe(classes)}; pass labels= to name every column"
-            )
-        if classes.size < 2:
-            raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
-    else:
-        classes = resolve_classes(labels, y_true=y_true)
-        if classes.size != mask.shape[1]:
-            raise ValueError(f"sets has {mask.shape[1]} columns but labels names {classes.size} classes")
-    boolean = (mask == 0) | (mask == 1)
-    if not np.all(boolean):
-        row = int(np.flatnonzero(~np.all(boolean, axis=1))[0])
-        raise ValueError(f"sets must hold booleans (0/1), found {mask[row].tolist()} in row {row}")
-    return ScoredTargets(encode_labels(y_true, classes), mask.astype(bool), classes, weights)
 
 
 def _set_outcomes(y_true, sets, labels, sample_weight):
     """Validated sets, per-sample 'true label in set' and the weights."""
-    targets = _check_sets(y_true, sets, labels, sample_weight)
+    targets = check_prediction_sets(y_true, sets, labels=labels, sample_weight=sample_weight)
     covered = targets.y_score[np.arange(targets.y_true.size), targets.y_true]
     return targets.y_score, covered, targets.sample_weight
 
@@ -381,8 +312,9 @@ def coverage(
     Raises
     ------
     ValueError
-        On mismatched lengths, a column count that differs from the classes,
-        entries other than 0/1, labels outside ``labels`` or invalid weights.
+        On mismatched lengths, ``sets`` not 2-D, a column count that differs
+        from the classes, entries other than 0/1 (NaN, infinity and missing
+        values included), labels outside ``labels`` or invalid weights.
     TypeError
         If ``sets`` or ``sample_weight`` is not numeric, or labels mix
         strings and numbers.

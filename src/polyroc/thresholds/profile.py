@@ -268,7 +268,9 @@ def coordinate_profile(
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
     objective = checked_metric(metric)
-    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
+    targets = with_scaled_weights(
+        check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
+    )
     n_classes = targets.classes.size
     settings: dict[str, Any] = {"domain": domain}
     if threshold is None:
