@@ -88,7 +88,10 @@ def test_three_models_compare_every_pair_with_holm_adjusted_p_values():
         np.testing.assert_array_equal([row["p_holm"] for row in rows], holm_adjusted([row["p_value"] for row in rows]))
         assert all(row["p_holm"] >= row["p_value"] for row in rows)
     against = compare_scores(y, models, quantities=["accuracy"], baseline="model2")
-    assert [(row["model"], row["other"]) for row in against.comparisons] == [("model2", "model0"), ("model2", "model1")]
+    assert [(row["model"], row["other"]) for row in against.comparisons] == [("model0", "model2"), ("model1", "model2")]
+    accuracy = against.estimates["accuracy"]
+    for row in against.comparisons:  # each model minus the baseline, as paired_rule_scores
+        assert row["difference"] == pytest.approx(accuracy[row["model"]] - accuracy["model2"], abs=1e-12)
     frame = result.to_frame()
     assert list(frame.columns[:4]) == ["quantity", "model", "other", "difference"] and len(frame) == 6
 

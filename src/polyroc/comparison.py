@@ -148,7 +148,10 @@ def compare_scores(
         the OvR and OvO macro AUCs are the binary AUC) and counts metrics of
         the argmax predictions (names of :data:`polyroc.counts.METRICS`).
     baseline : str, default=None
-        Compare each other model with this one; default every pair.
+        Compare each other model with this one: each difference is that
+        model minus the baseline (as in
+        :func:`polyroc.resampling.paired_rule_scores`). Default every pair,
+        each as first minus second in the order given.
     labels : array-like, default=None
         Class order of the columns; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -236,7 +239,7 @@ def compare_scores(
     weights = scale_weights(given_weights).weights
     matrices = {name: targets[1] for name, targets in checked.items()}
     pairs = (
-        [(baseline, other) for other in models if other != baseline]
+        [(other, baseline) for other in models if other != baseline]  # other − baseline, as paired_rule_scores
         if baseline
         else list(itertools.combinations(models, 2))
     )
