@@ -1,9 +1,13 @@
-"""The shared bootstrap: strata preserved, seeded, chunking-independent, right distribution."""
+"""The shared bootstrap: strata preserved, seeded, chunking-independent, right distribution; paired rule scores."""
+
+import warnings
+from math import comb
 
 import numpy as np
 import pytest
 
-from polyroc.resampling import bootstrap_multiplicities, percentile_interval
+from polyroc.exceptions import IntervalWarning
+from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, percentile_interval
 
 
 def _all(y, n_boot, **kwargs):
@@ -169,3 +173,37 @@ def test_confidence_interval_is_a_result_with_its_settings():
     assert str(ci) == f"2.0000 [80% CI {low:.4f}, {high:.4f}; stratified percentile bootstrap, B=102]"
     with pytest.raises(ValueError, match="confidence"):
         ConfidenceInterval.from_replicates(1.0, [1.0, 2.0], confidence=1.0)
+
+
+def _rules_differing_on(rows_better, rows_worse, n=60):
+    """Labels, a baseline right everywhere but on ``rows_better``, and a rule differing from it on the given rows."""
+    y = np.arange(n) % 3
+    baseline = y.copy()
+    baseline[rows_better] = (y[rows_better] + 1) % 3
+    rule = y.copy()
+    rule[rows_worse] = (y[rows_worse] + 2) % 3
+    return y, {"baseline": baseline, "rule": rule}
+
+
+def test_few_changed_rows_warn_with_the_exact_sign_test():
+    y, rules = _rules_differing_on([0, 1, 2, 3, 4], [10])  # 6 rows differ: the rule is right on 5, wrong on 1
+    with pytest.warns(IntervalWarning, match=r"differently on only 6 rows") as caught:
+        paired_rule_scores(y, rules, baseline="baseline", n_boot=50, random_state=0)
+    exact_p = 2 * sum(comb(6, k) for k in (0, 1)) / 2**6  # two-sided binomial test of 5 of 6, by hand
+    assert f"5 favour 'rule': exact sign test p = {exact_p:.3g}" in str(caught[0].message)
+
+
+def test_enough_changed_rows_or_no_baseline_do_not_warn():
+    y, rules = _rules_differing_on(list(range(6)), list(range(10, 14)))  # 10 rows differ
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IntervalWarning)
+        paired_rule_scores(y, rules, baseline="baseline", n_boot=50, random_state=0)
+        paired_rule_scores(y, _rules_differing_on([0], [1])[1], n_boot=50, random_state=0)
+
+
+def test_rows_of_zero_weight_do_not_count_as_changed():
+    y, rules = _rules_differing_on(list(range(12)), [])
+    weights = np.ones(y.size)
+    weights[:3] = 0.0  # 9 changed rows keep a weight
+    with pytest.warns(IntervalWarning, match=r"only 9 rows"):
+        paired_rule_scores(y, rules, baseline="baseline", sample_weight=weights, n_boot=50, random_state=0)

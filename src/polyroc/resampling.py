@@ -13,6 +13,7 @@ keeps the class sizes of the data.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
+    _caller_stacklevel,
     check_label_vector,
     check_option,
     check_positive_int,
@@ -35,6 +37,7 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.counts import get_metric, metric_name
+from polyroc.exceptions import IntervalWarning
 
 __all__ = [
     "ConfidenceInterval",
@@ -48,6 +51,13 @@ __all__ = [
 STRATIFIED_PERCENTILE = "stratified percentile bootstrap"
 #: ``interval_method`` of the intervals of :func:`paired_rule_scores`.
 PAIRED_STRATIFIED_PERCENTILE = "paired stratified percentile bootstrap"
+
+#: Below this many rows predicted differently by a rule and the baseline, :func:`paired_rule_scores`
+#: warns that the percentile interval of their difference is unreliable. With 4 such rows, each
+#: equally likely to favour either rule, the 95% interval of an accuracy difference excludes 0 in
+#: about 8% of data sets (300 simulated data sets of 60 rows), not 5%; an exact sign test on those
+#: rows cannot reject at 5% below 6 of them.
+FEW_CHANGED_ROWS = 10
 
 
 def bootstrap_multiplicities(
@@ -582,6 +592,15 @@ def paired_rule_scores(
     -------
     PairedRuleScores
 
+    Warns
+    -----
+    IntervalWarning
+        When a rule predicts differently from ``baseline`` on fewer than
+        :data:`FEW_CHANGED_ROWS` rows (with positive weight): the percentile
+        interval of their difference then rests on a handful of rows and can
+        exclude 0 too often. The message gives the exact sign test on the
+        rows where exactly one of the two rules is right.
+
     Raises
     ------
     TypeError
@@ -615,11 +634,23 @@ def paired_rule_scores(
 
     Examples
     --------
-    >>> y = np.array([0, 0, 1, 1, 2, 2] * 5)
-    >>> rules = {"a": y, "b": np.where(np.arange(30) % 3 == 0, 0, y)}  # 5 of 30 rows wrong
+    >>> y = np.array([0, 0, 1, 1, 2, 2] * 10)
+    >>> rules = {"a": y, "b": np.where(np.arange(60) % 4 == 0, 0, y)}  # 10 of 60 rows wrong
     >>> result = paired_rule_scores(y, rules, baseline="a", n_boot=200, random_state=0)
     >>> result.scores["a"].estimate, round(result.differences["b"].estimate, 4)
     (1.0, -0.1667)
+
+    With fewer rows where the rules differ, the interval of the difference
+    comes with a warning and an exact test that stays valid:
+
+    >>> import warnings
+    >>> few = {"a": y, "b": np.where(np.arange(60) % 10 == 2, 0, y)}  # 4 rows differ
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = paired_rule_scores(y, few, baseline="a", n_boot=200, random_state=0)
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    rules 'b' and 'a' predict differently on only 4 rows, too few for a reliable bootstrap interval of their
+    difference (fewer than 10); of the 4 rows where exactly one is right, 0 favour 'b': exact sign test p = 0.125
     """
     _check_predictions(predictions, baseline)
     score_counts = get_metric(metric)
@@ -663,6 +694,8 @@ def paired_rule_scores(
             if name != baseline
         }
     )
+    if baseline is not None:
+        _warn_few_changed_rows(y_idx, {name: t.y_pred for name, t in encoded.items()}, baseline, weights)
     settings = {
         "metric": metric_name(metric),
         "n_boot": n_boot,
@@ -671,6 +704,34 @@ def paired_rule_scores(
         "interval_method": PAIRED_STRATIFIED_PERCENTILE,
     }
     return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings)
+
+
+def _warn_few_changed_rows(y, predictions, baseline, weights):
+    """An ``IntervalWarning`` for each rule that predicts differently from ``baseline`` on few rows.
+
+    A paired bootstrap of the difference only resamples the rows where the
+    two rules differ; with fewer than :data:`FEW_CHANGED_ROWS` of them its
+    percentile interval is unreliable. The warning gives the exact sign test
+    on the rows where exactly one of the two is right, which stays valid.
+    """
+    from scipy.stats import binomtest
+
+    counted = weights > 0
+    for name, y_pred in predictions.items():
+        changed = counted & (y_pred != predictions[baseline])
+        n_changed = int(changed.sum())
+        if name == baseline or n_changed >= FEW_CHANGED_ROWS:
+            continue
+        better = int(np.sum(changed & (y_pred == y)))
+        worse = int(np.sum(changed & (predictions[baseline] == y)))
+        p_value = binomtest(better, better + worse).pvalue if better + worse else 1.0
+        warnings.warn(
+            f"rules {name!r} and {baseline!r} predict differently on only {n_changed} rows, too few for a reliable "
+            f"bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the {better + worse} rows "
+            f"where exactly one is right, {better} favour {name!r}: exact sign test p = {p_value:.3g}",
+            IntervalWarning,
+            stacklevel=_caller_stacklevel(),
+        )
 
 
 def _rule_replicates(y, predictions, n_classes, weights, score_counts, n_boot, rng):
