@@ -2,15 +2,27 @@
 
 import numpy as np
 import pytest
+import sklearn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.datasets import make_blobs, make_classification
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import NotFittedError, UnsetMetadataPassedError
+from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
-from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, cross_val_predict
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score, make_scorer
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    KFold,
+    ShuffleSplit,
+    StratifiedKFold,
+    cross_val_predict,
+    cross_validate,
+)
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import check_classifiers_train, parametrize_with_checks
 from threadpoolctl import threadpool_limits
@@ -258,6 +270,212 @@ def test_fit_params_are_subset_per_fold_and_not_used_for_tuning():
     np.testing.assert_array_equal(clf.best_threshold_, expected.best_threshold)
     assert clf.best_score_ == expected.best_score
     np.testing.assert_allclose(clf.estimator_.coef_, LogisticRegression().fit(X, y, sample_weight=weights).coef_)
+
+
+# --------------------------------------------------------------------------- metadata routing
+
+
+def routing():
+    """scikit-learn's metadata routing, on for the block only (the global config is restored)."""
+    return sklearn.config_context(enable_metadata_routing=True)
+
+
+def pooled_weighted_oracle(make_model, fit_weights, X, y, splits, tune_weights=None, **tuning):
+    """The expected tuning, computed without routing and without SimplexThresholdClassifier.
+
+    Fits ``make_model()`` on each training part with ``fit_weights(train)`` as its fit
+    parameters, pools the test parts' probabilities in split order (as the estimator does)
+    and tunes tau on them with ``tune_weights`` (the weights of the pooled rows).
+    """
+    y_parts, proba_parts, w_parts = [], [], []
+    for train, test in splits:
+        model = make_model().fit(X[train], y[train], **fit_weights(train))
+        y_parts.append(y[test])
+        proba_parts.append(model.predict_proba(X[test]))
+        w_parts.append(None if tune_weights is None else tune_weights[test])
+    y_oof, proba = np.concatenate(y_parts), np.concatenate(proba_parts)
+    weights = None if tune_weights is None else np.concatenate(w_parts)
+    return tune_thresholds(y_oof, proba, sample_weight=weights, **tuning), y_oof, proba
+
+
+def skewed_weights(y, seed):
+    """Weights that favour the rarest class, so that weighted and unweighted tuning differ."""
+    rng = np.random.default_rng(seed)
+    return np.where(y == y.max(), 4.0, 1.0) * rng.uniform(0.5, 1.5, size=y.size)
+
+
+def test_routing_weighs_the_pipeline_step_that_requests_it_and_the_tuning():
+    X, y = data(seed=20)
+    w = skewed_weights(y, 0)
+    tuning = {"metric": "accuracy", "resolution": 24}
+    with routing():
+        pipe = make_pipeline(
+            StandardScaler().set_fit_request(sample_weight=False),
+            LogisticRegression().set_fit_request(sample_weight=True),
+        )
+        clf = SimplexThresholdClassifier(pipe, scoring="accuracy", cv=3, resolution=24)
+        clf.fit(X, y, sample_weight=w)
+
+    # Oracle, without routing: the logistic step weighted through step__param, the scaler not.
+    def unrouted():
+        return make_pipeline(StandardScaler(), LogisticRegression())
+
+    splits = list(StratifiedKFold(3).split(X, y))
+    expected, y_oof, proba = pooled_weighted_oracle(
+        unrouted, lambda train: {"logisticregression__sample_weight": w[train]}, X, y, splits, w, **tuning
+    )
+    np.testing.assert_array_equal(clf.best_threshold_, expected.best_threshold)
+    assert clf.best_score_ == expected.best_score
+    assert clf.argmax_score_ == expected.argmax_score
+    # the weights matter: the same probabilities tuned unweighted give another tau
+    assert not np.array_equal(tune_thresholds(y_oof, proba, **tuning).best_threshold, expected.best_threshold)
+    refit = unrouted().fit(X, y, logisticregression__sample_weight=w)
+    np.testing.assert_array_equal(clf.estimator_[-1].coef_, refit[-1].coef_)
+    np.testing.assert_array_equal(clf.estimator_[0].mean_, X.mean(axis=0))  # the scaler declined the weights
+    np.testing.assert_array_equal(
+        clf.predict(X), apply_thresholds(refit.predict_proba(X), expected.best_threshold, labels=refit.classes_)
+    )
+
+
+def test_routing_tunes_weighted_when_the_estimator_declines_the_weights():
+    X, y = data(seed=21)
+    w = skewed_weights(y, 1)
+    with routing():
+        model = LogisticRegression().set_fit_request(sample_weight=False)
+        clf = SimplexThresholdClassifier(model, scoring="f1_macro", cv=4, resolution=20).fit(X, y, sample_weight=w)
+
+    oof = cross_val_predict(LogisticRegression(), X, y, cv=StratifiedKFold(4), method="predict_proba")
+    expected = tune_thresholds(y, oof, metric="f1_macro", resolution=20, sample_weight=w)
+    np.testing.assert_allclose(clf.best_threshold_, expected.best_threshold)
+    assert clf.best_score_ == pytest.approx(expected.best_score, abs=1e-12)
+    np.testing.assert_array_equal(clf.estimator_.coef_, LogisticRegression().fit(X, y).coef_)
+
+
+def test_routing_sends_groups_to_a_group_splitter_and_weights_to_the_estimator():
+    X, y = data(seed=22, n=180)
+    w = skewed_weights(y, 2)
+    groups = np.arange(y.size) % 12
+    with routing():
+        model = LogisticRegression().set_fit_request(sample_weight=True)
+        clf = SimplexThresholdClassifier(model, cv=GroupKFold(3), resolution=20)
+        clf.fit(X, y, sample_weight=w, groups=groups)
+
+    splits = list(GroupKFold(3).split(X, y, groups))
+    expected, _, _ = pooled_weighted_oracle(
+        LogisticRegression, lambda train: {"sample_weight": w[train]}, X, y, splits, w, resolution=20
+    )
+    np.testing.assert_array_equal(clf.best_threshold_, expected.best_threshold)
+    assert clf.best_score_ == expected.best_score
+    np.testing.assert_array_equal(clf.estimator_.coef_, LogisticRegression().fit(X, y, sample_weight=w).coef_)
+
+
+def test_routing_with_prefit_tunes_the_frozen_model_with_the_weights():
+    X, y = data(seed=23, n=300)
+    model = fitted_lr(X[:150], y[:150])
+    coef = model.coef_.copy()
+    X_val, y_val = X[150:], y[150:]
+    w = skewed_weights(y_val, 3)
+    with routing():
+        clf = SimplexThresholdClassifier(
+            FrozenEstimator(model), cv="prefit", scoring="balanced_accuracy", resolution=25
+        )
+        clf.fit(X_val, y_val, sample_weight=w)
+
+    expected = tune_thresholds(
+        y_val, model.predict_proba(X_val), metric="balanced_accuracy", resolution=25, sample_weight=w
+    )
+    np.testing.assert_array_equal(clf.best_threshold_, expected.best_threshold)
+    assert clf.best_score_ == expected.best_score
+    np.testing.assert_array_equal(model.coef_, coef)
+
+
+def test_routing_refuses_metadata_not_requested_or_not_consumed():
+    X, y = data(seed=24, n=90)
+    w = np.ones(y.size)
+    with routing():
+        with pytest.raises(UnsetMetadataPassedError, match=r"\[sample_weight\] are passed .* LogisticRegression\.fit"):
+            SimplexThresholdClassifier(LogisticRegression(), cv=3).fit(X, y, sample_weight=w)
+        pipe = make_pipeline(StandardScaler(), LogisticRegression().set_fit_request(sample_weight=True))
+        with pytest.raises(UnsetMetadataPassedError, match=r"StandardScaler\.fit_transform, which is used within"):
+            SimplexThresholdClassifier(pipe, cv=3).fit(X, y, sample_weight=w)
+        model = LogisticRegression().set_fit_request(sample_weight=True)
+        with pytest.raises(TypeError, match=r"SimplexThresholdClassifier\.fit got unexpected argument\(s\) \{'foo'\}"):
+            SimplexThresholdClassifier(model, cv=3).fit(X, y, foo=w)
+        with pytest.raises(ValueError, match=r"sample_weight must be non-negative"):  # checked before routing
+            SimplexThresholdClassifier(model, cv=3).fit(X, y, sample_weight=-w)
+
+
+def test_without_routing_fit_params_keep_their_meaning():
+    """Routing off (the default): sample_weight and **fit_params go to estimator.fit, as before."""
+    X, y = data(seed=25, n=150)
+    w = skewed_weights(y, 4)
+    pipe = make_pipeline(StandardScaler(), LogisticRegression())
+    with pytest.raises(ValueError, match=r"Pipeline\.fit does not accept the sample_weight parameter"):
+        SimplexThresholdClassifier(pipe, cv=3).fit(X, y, sample_weight=w)
+    with pytest.raises(RuntimeError, match="only available when metadata routing is enabled"):
+        LogisticRegression().set_fit_request(sample_weight=True)
+
+    clf = SimplexThresholdClassifier(pipe, cv=3, resolution=20).fit(X, y, logisticregression__sample_weight=w)
+    splits = list(StratifiedKFold(3).split(X, y))
+    expected, _, _ = pooled_weighted_oracle(
+        lambda: clone(pipe), lambda train: {"logisticregression__sample_weight": w[train]}, X, y, splits, resolution=20
+    )
+    np.testing.assert_array_equal(clf.best_threshold_, expected.best_threshold)  # the tuning is unweighted
+    assert clf.best_score_ == expected.best_score
+
+
+def test_routing_without_metadata_fits_as_without_routing():
+    X, y = data(seed=26)
+    options = {"scoring": "f1_macro", "cv": 3, "resolution": 20}
+    plain = SimplexThresholdClassifier(LogisticRegression(), **options).fit(X, y)
+    with routing():
+        routed = SimplexThresholdClassifier(LogisticRegression(), **options).fit(X, y)
+    np.testing.assert_array_equal(routed.best_threshold_, plain.best_threshold_)
+    np.testing.assert_array_equal(routed.estimator_.coef_, plain.estimator_.coef_)
+
+
+def test_routing_through_clone_grid_search_and_cross_validate():
+    X, y = data(seed=27, n=180)
+    w = skewed_weights(y, 5)
+    options = {"scoring": "balanced_accuracy", "cv": 3, "resolution": 12}
+    with routing():
+        scorer = make_scorer(balanced_accuracy_score).set_score_request(sample_weight=True)
+        model = LogisticRegression().set_fit_request(sample_weight=True)
+        clf = SimplexThresholdClassifier(model, **options).set_fit_request(sample_weight=True)
+        copy = clone(clf)
+        assert copy.get_params(deep=False).keys() == clf.get_params(deep=False).keys()
+        assert copy.get_metadata_routing().consumes("fit", ["sample_weight", "groups"]) == {"sample_weight"}
+
+        search = GridSearchCV(copy, {"estimator__C": [0.05, 1.0]}, scoring=scorer, cv=KFold(3)).fit(
+            X, y, sample_weight=w
+        )
+        results = cross_validate(
+            clf, X, y, params={"sample_weight": w}, scoring=scorer, cv=KFold(3), return_estimator=True
+        )
+
+    def oracle(train, C):
+        """Tau and the fitted refit model for a weighted fit on rows ``train``, without routing."""
+        Xt, yt, wt = X[train], y[train], w[train]
+        splits = list(StratifiedKFold(3).split(Xt, yt))
+        tuning = {"metric": "balanced_accuracy", "resolution": 12}
+        expected, _, _ = pooled_weighted_oracle(
+            lambda: LogisticRegression(C=C), lambda part: {"sample_weight": wt[part]}, Xt, yt, splits, wt, **tuning
+        )
+        return expected.best_threshold, LogisticRegression(C=C).fit(Xt, yt, sample_weight=wt)
+
+    def weighted_score(train, test, C):
+        tau, model = oracle(train, C)
+        predicted = apply_thresholds(model.predict_proba(X[test]), tau, labels=model.classes_)
+        return balanced_accuracy_score(y[test], predicted, sample_weight=w[test])
+
+    folds = list(KFold(3).split(X, y))
+    for (train, test), estimator, score in zip(folds, results["estimator"], results["test_score"]):
+        np.testing.assert_array_equal(estimator.best_threshold_, oracle(train, 1.0)[0])
+        assert score == pytest.approx(weighted_score(train, test, 1.0), abs=1e-12)
+    for C, mean_score in zip([0.05, 1.0], search.cv_results_["mean_test_score"]):
+        assert mean_score == pytest.approx(np.mean([weighted_score(tr, te, C) for tr, te in folds]), abs=1e-12)
+    best_C = search.best_params_["estimator__C"]
+    np.testing.assert_array_equal(search.best_estimator_.best_threshold_, oracle(np.arange(y.size), best_C)[0])
 
 
 # --------------------------------------------------------------------------- estimator API

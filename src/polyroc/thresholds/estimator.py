@@ -19,6 +19,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routing_enabled, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
@@ -109,7 +110,10 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         - an int k >= 2 (or None for 5): unshuffled
           :class:`~sklearn.model_selection.StratifiedKFold` with k folds.
         - a splitter (``split(X, y)``) or an iterable of (train, test) index
-          pairs; for group-aware splitting pass the splits themselves.
+          pairs. For group-aware splitting pass the splits themselves, or,
+          with metadata routing enabled, a group splitter (e.g.
+          :class:`~sklearn.model_selection.GroupKFold`) and ``fit(X, y,
+          groups=groups)``.
 
         With cross-validation, a clone of ``estimator`` is fitted on each
         training part and predicts probabilities for its test part; these
@@ -171,11 +175,24 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     polyroc.thresholds.tune_thresholds : Tune tau on given probabilities.
     polyroc.thresholds.apply_thresholds : Apply a tuned tau.
     sklearn.model_selection.TunedThresholdClassifierCV : The binary analogue.
+    sklearn.calibration.CalibratedClassifierCV : Routes its ``fit`` metadata the same way.
 
     Notes
     -----
     ``predict_proba`` and ``decision_function`` are those of ``estimator_``,
     unchanged, so ``predict`` is in general not their argmax.
+
+    ``fit(X, y, sample_weight=w, **fit_params)`` always tunes tau with the
+    weights ``w``. With metadata routing
+    (``sklearn.set_config(enable_metadata_routing=True)``, see
+    :meth:`get_metadata_routing`) it passes to ``estimator.fit`` and to the
+    ``split`` of the ``cv`` splitter only the metadata they request, as
+    scikit-learn's meta-estimators do, so a
+    :class:`~sklearn.pipeline.Pipeline` gets ``sample_weight`` for the steps
+    that request it. Without routing, ``sample_weight`` and ``**fit_params``
+    all go to ``estimator.fit`` (unless ``cv="prefit"``); a ``Pipeline``
+    refuses ``sample_weight`` there, and ``step__sample_weight`` weighs the
+    step but not the tuning.
 
     Examples
     --------
@@ -194,6 +211,24 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     (0.6234, 0.7117)
     >>> clf.predict(X[:5]).tolist()
     [1, 0, 0, 2, 1]
+
+    Weighted, around a pipeline, with metadata routing: the weights reach the
+    steps that request them and always weigh the tuning.
+
+    >>> import numpy as np
+    >>> import sklearn
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> w = np.where(y == 2, 3.0, 1.0)
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     pipe = make_pipeline(
+    ...         StandardScaler().set_fit_request(sample_weight=False),
+    ...         LogisticRegression().set_fit_request(sample_weight=True),
+    ...     )
+    ...     weighted = SimplexThresholdClassifier(pipe, scoring="balanced_accuracy", resolution=30)
+    ...     weighted = weighted.fit(X, y, sample_weight=w)
+    >>> weighted.best_threshold_.round(3).tolist()
+    [0.567, 0.333, 0.1]
     """
 
     def __init__(
@@ -261,11 +296,16 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         y : array-like of shape (n_samples,)
             Class labels (numbers or strings), at least two classes.
         sample_weight : array-like of shape (n_samples,), default=None
-            Weights passed to ``estimator.fit`` (not with ``cv="prefit"``)
-            and to the tuning metric.
+            Weights of the tuning metric, always. Without metadata routing
+            also passed to ``estimator.fit`` (not with ``cv="prefit"``); with
+            routing enabled, only to the children that request them (e.g.
+            ``LogisticRegression().set_fit_request(sample_weight=True)``).
         **fit_params : dict
-            Further parameters of ``estimator.fit``; per-sample arrays are
-            subset to each training part.
+            Without metadata routing: further parameters of ``estimator.fit``
+            (ignored with ``cv="prefit"``). With routing enabled: metadata
+            routed to ``estimator.fit`` and to the ``split`` of ``cv`` (e.g.
+            ``groups``) as they request (see :meth:`get_metadata_routing`).
+            Per-sample arrays are subset to each training part.
 
         Returns
         -------
@@ -278,7 +318,8 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             If ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
             is not a bool, ``scoring`` is neither a name nor callable, ``cv``
             is a float or a bool, or ``random_state`` is not None, an integer
-            or a Generator (before any fitting, whatever the search).
+            or a Generator (before any fitting, whatever the search); with
+            metadata routing enabled, for metadata that no child consumes.
         ValueError
             On an unknown ``scoring``, ``search``, ``domain`` or
             ``tie_break``; a negative ``random_state``; a bad ``cv``;
@@ -287,6 +328,10 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             :func:`~polyroc.thresholds.tune_thresholds` raises.
         sklearn.exceptions.NotFittedError
             With ``cv="prefit"`` and an unfitted ``estimator``.
+        sklearn.exceptions.UnsetMetadataPassedError
+            With metadata routing enabled, for metadata passed that a child
+            (``estimator``, a step of it, or the splitter) consumes but has
+            neither requested nor declined (``set_fit_request``).
 
         See Also
         --------
@@ -314,13 +359,19 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         check_classification_targets(y)
         cv = self._check_params(y)
         weights = check_sample_weight(sample_weight, y.shape[0])
-        if weights is not None:
-            fit_params = {**fit_params, "sample_weight": weights}
+        if _routing_enabled():
+            # Each child gets what it requested; the tuning always uses sample_weight.
+            routed = process_routing(self, "fit", sample_weight=weights, **fit_params)
+            estimator_params, split_params = routed["estimator"]["fit"], routed["splitter"]["split"]
+        else:
+            # Before metadata routing (and as CalibratedClassifierCV): everything goes to estimator.fit.
+            estimator_params = fit_params if weights is None else {**fit_params, "sample_weight": weights}
+            split_params = {}
         if cv == "prefit":
             self.estimator_ = self.estimator
             y_tune, proba, w_tune = y, self.estimator_.predict_proba(X), weights
         else:
-            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, y, weights, fit_params)
+            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, y, weights, estimator_params, split_params)
         self.tuning_result_ = tune_thresholds(
             y_tune,
             proba,
@@ -344,9 +395,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 delattr(self, name)
         return self
 
-    def _fit_out_of_fold(self, cv, X, y, weights, fit_params):
+    def _fit_out_of_fold(self, cv, X, y, weights, fit_params, split_params):
         """Fit a clone per split; set ``estimator_``; return pooled (y, proba, weights) of the test parts."""
-        splits = list(cv.split(X, y))
+        splits = list(cv.split(X, y, **split_params))
         if not self.refit and len(splits) != 1:
             raise ValueError(
                 "refit=False needs a single train/test split (the model of that split is kept); "
@@ -431,6 +482,44 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     def classes_(self) -> np.ndarray:
         """The class labels, in the column order of the probabilities and of tau*."""
         return self.estimator_.classes_
+
+    def get_metadata_routing(self) -> MetadataRouter:
+        """Get the metadata routing of this object (with ``enable_metadata_routing=True``).
+
+        ``fit`` consumes ``sample_weight`` itself (the tuning weights) and
+        routes its metadata to ``estimator.fit`` and to the ``split`` of a
+        ``cv`` splitter, each receiving what it requested (for example
+        ``set_fit_request(sample_weight=True)``; group splitters request
+        ``groups``). See scikit-learn's Metadata Routing User Guide.
+
+        Returns
+        -------
+        routing : sklearn.utils.metadata_routing.MetadataRouter
+            The routing: this object's own request, ``estimator`` (``fit`` to
+            ``fit``) and ``splitter`` (``fit`` to ``split``).
+
+        See Also
+        --------
+        fit : The method whose metadata is routed.
+        sklearn.calibration.CalibratedClassifierCV : Routes its ``fit`` metadata the same way.
+
+        Examples
+        --------
+        >>> import sklearn
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import GroupKFold
+        >>> with sklearn.config_context(enable_metadata_routing=True):
+        ...     model = LogisticRegression().set_fit_request(sample_weight=True)
+        ...     routing = SimplexThresholdClassifier(model, cv=GroupKFold(3)).get_metadata_routing()
+        ...     sorted(routing.consumes("fit", ["sample_weight", "groups", "classes"]))
+        ['groups', 'sample_weight']
+        """
+        return (
+            MetadataRouter(owner=self)
+            .add_self_request(self)
+            .add(estimator=self.estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+            .add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
+        )
 
     def __sklearn_tags__(self):
         # Only called by scikit-learn >= 1.6, which is where get_tags exists.
