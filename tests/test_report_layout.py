@@ -1,8 +1,12 @@
 """The report at many classes: number formatting, legible figures, collapsible sections, truthful readings."""
 
 import base64
+import io
+import pickle
 import re
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -11,6 +15,7 @@ from matplotlib.figure import Figure
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
 from polyroc.plotting import ConfusionMatrixDisplay
+from polyroc.plotting._confusion_matrix import MIN_FONTSIZE
 from polyroc.report import build_report
 from polyroc.report._readings import format_number, model_readings
 
@@ -107,6 +112,110 @@ def test_classes_can_be_ordered_by_support_or_by_confusion():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+LONG_LABELS = [
+    "Staphylococcus aureus",
+    "Escherichia coli",
+    "Klebsiella pneumoniae",
+    "Pseudomonas aeruginosa",
+    "Enterococcus faecalis",
+    "Candida albicans",
+]
+
+
+def _grid_of_matrices(**plot_kw):
+    """Four 6-class matrices with long labels in a 2 × 2 constrained grid, as a report or a notebook draws them."""
+    figure = Figure(figsize=(8, 8), dpi=100, layout="constrained")
+    displays = [
+        ConfusionMatrixDisplay(_confusion(6, np.random.default_rng(k)), display_labels=LONG_LABELS).plot(
+            ax=ax, colorbar=False, **plot_kw
+        )
+        for k, ax in enumerate(figure.subplots(2, 2).ravel())
+    ]
+    return figure, displays
+
+
+def _pixels(figure):
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="rgba")
+    return buffer.getvalue()
+
+
+def test_values_fit_or_not_in_the_cells_of_the_final_layout_of_a_grid():
+    # before layout each Axes is a quarter of the figure less nothing for the long tick labels; constrained
+    # layout then gives the cells about 28 points, room enough for three digits at 10 points
+    figure, displays = _grid_of_matrices()
+    FigureCanvasAgg(figure).draw()
+    for display in displays:
+        assert display.text_ is not None and display.text_.shape == (6, 6)
+        assert all(text.get_visible() and text.get_fontsize() >= MIN_FONTSIZE for text in display.text_.ravel())
+        assert _text_fits_its_cell(display, figure)
+
+
+def test_values_stay_hidden_in_cells_too_small_after_layout():
+    figure = Figure(figsize=(2, 2), dpi=100, layout="constrained")
+    display = ConfusionMatrixDisplay(_confusion(40, np.random.default_rng(40))).plot(ax=figure.subplots())
+    hidden = _pixels(figure)
+    assert display.text_ is None
+    assert not any(text.get_visible() for text in display.ax_.texts)
+    figure.clear()
+    ConfusionMatrixDisplay(_confusion(40, np.random.default_rng(40))).plot(ax=figure.subplots(), include_values=False)
+    assert _pixels(figure) == hidden
+
+
+def test_a_saved_grid_shows_the_values_as_include_values_true_does():
+    saved = {}
+    for include_values in ("auto", True, False):
+        figure, displays = _grid_of_matrices(include_values=include_values)
+        saved[include_values] = _pixels(figure)  # savefig is the first draw
+        if include_values == "auto":
+            assert all(display.text_ is not None for display in displays)
+    assert saved["auto"] == saved[True] != saved[False]
+
+
+def test_values_follow_the_figure_when_it_is_resized():
+    figure = Figure(figsize=(2, 2), dpi=100, layout="constrained")
+    display = ConfusionMatrixDisplay(_confusion(12, np.random.default_rng(12))).plot(ax=figure.subplots())
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    assert display.text_ is None
+    figure.set_size_inches(9, 9)
+    canvas.draw()
+    assert display.text_ is not None and display.text_.shape == (12, 12)
+    assert {text.get_fontsize() for text in display.text_.ravel()} == {10.0}
+    assert all(text.get_visible() for text in display.text_.ravel()) and _text_fits_its_cell(display, figure)
+    figure.set_size_inches(2, 2)
+    canvas.draw()
+    assert display.text_ is None and not any(text.get_visible() for text in display.ax_.texts)
+    assert len(display.ax_.texts) == 12 * 12  # hidden, not made again
+    figure.set_size_inches(9, 9)
+    canvas.draw()
+    assert display.text_ is not None and len(display.ax_.texts) == 12 * 12
+
+
+def test_a_font_size_given_in_text_kw_is_kept_when_the_values_fit_after_layout():
+    figure, displays = _grid_of_matrices(text_kw={"fontsize": 7})
+    FigureCanvasAgg(figure).draw()
+    for display in displays:
+        assert display.text_ is not None
+        assert {text.get_fontsize() for text in display.text_.ravel()} == {7.0}
+
+
+def test_a_figure_with_cell_values_unpickles_and_draws_in_a_new_process(tmp_path):
+    figure, _ = _grid_of_matrices()
+    path = tmp_path / "figure.pickle"
+    path.write_bytes(pickle.dumps(figure))
+    code = (
+        "import pickle, sys\n"
+        "from matplotlib.backends.backend_agg import FigureCanvasAgg\n"
+        "figure = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "FigureCanvasAgg(figure).draw()\n"
+        "print(sum(text.get_visible() for ax in figure.axes for text in ax.texts))"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(4 * 6 * 6)
 
 
 # --------------------------------------------------------------------------- the page

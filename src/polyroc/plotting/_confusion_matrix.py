@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,14 @@ class ConfusionMatrixDisplay(Display):
     text_ : ndarray of shape (n_classes, n_classes) of matplotlib.text.Text, or None
         The cell annotations, in drawn order (None when the cells are not
         annotated: ``include_values=False``, or ``"auto"`` with cells too
-        small for their values).
+        small for their values). Their size, and with ``"auto"`` whether they
+        are shown, are settled each time the figure is drawn, from the cells'
+        size after the figure's layout (see :meth:`plot`). Before the first
+        draw, ``text_`` follows an estimate from the Axes' position before
+        layout: draw the figure (e.g. ``fig.canvas.draw()``) before reading
+        it in a grid of Axes. :meth:`plot` creates the texts, except with
+        ``"auto"`` when the values do not seem to fit: the first draw at which
+        they fit creates them.
     order_ : ndarray of shape (n_classes,)
         Positions of the classes in drawn order (see ``order`` of :meth:`plot`).
     colorbar_ : matplotlib.colorbar.Colorbar or None
@@ -319,6 +327,14 @@ class ConfusionMatrixDisplay(Display):
         labels longer than ``max_label_chars`` end in "…"; the predicted-label
         ticks turn vertical when the labels do not fit side by side.
 
+        The cell annotations are sized, and with ``"auto"`` shown or hidden,
+        when the figure is drawn (``savefig``, ``plt.show()``,
+        ``fig.canvas.draw()``, again after a resize), from the size of a cell
+        after the figure's layout (e.g. ``layout="constrained"``, which
+        shrinks the Axes of a grid to make room for their tick labels). A
+        ``fontsize`` in ``text_kw`` is kept as given; the texts do not take
+        part in the layout.
+
         Parameters
         ----------
         ax : matplotlib.axes.Axes, default=None
@@ -327,7 +343,7 @@ class ConfusionMatrixDisplay(Display):
             Name of the model, in the title (default the Display's).
         include_values : bool or "auto", default="auto"
             Write each cell's value in it: always, never, or while it fits
-            (see :meth:`annotation_fontsize`).
+            at the figure's last draw (see :meth:`annotation_fontsize`).
         cmap : str or matplotlib.colors.Colormap, default="viridis"
             Colormap of the image.
         values_format : str, default=None
@@ -385,6 +401,18 @@ class ConfusionMatrixDisplay(Display):
         >>> disp.order_.tolist(), disp.im_.get_array().tolist(), disp.text_
         ([1, 0], [[9, 0], [1, 3]], None)
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+
+        In a grid of Axes, whether the values fit is known once the layout has
+        run, when the figure is drawn:
+
+        >>> fig, axes = plt.subplots(2, 2, figsize=(8, 8), layout="constrained")
+        >>> labels = [f"Streptococcus species {k}" for k in range(6)]
+        >>> disp = ConfusionMatrixDisplay(np.eye(6, dtype=int) * 90 + 5, display_labels=labels)
+        >>> disp = disp.plot(ax=axes[0, 0], colorbar=False)
+        >>> fig.canvas.draw()
+        >>> disp.text_.shape, disp.text_[0, 0].get_text(), disp.text_[0, 0].get_fontsize() >= 6
+        ((6, 6), '95', True)
+        >>> plt.close(fig)
         """
         check_option("include_values", include_values, (True, False, "auto"))
         max_label_chars = check_positive_int("max_label_chars", max_label_chars, minimum=2)
@@ -398,11 +426,24 @@ class ConfusionMatrixDisplay(Display):
         shown = [short_label(labels[k], max_chars=max_label_chars) for k in self.order_]
         cell = self._cell_points(ax, n_classes, max(len(text) for text in shown))
         values_format = self._values_format(values_format)
-        fontsize = self.annotation_fontsize(cell, matrix, values_format)
-        annotate = include_values is True or (include_values == "auto" and fontsize is not None)
+        longest = _longest_value(matrix, values_format)
+        fontsize = _fitting_fontsize(cell, longest)  # an estimate; the texts settle it when drawn
         self.im_ = ax.imshow(matrix, **im_kw)
-        text_kw = {"fontsize": fontsize or MIN_FONTSIZE, **text_kw}
-        self.text_ = self._annotate(ax, matrix, values_format, text_kw) if annotate else None
+        self._cell_fit = None
+        if include_values is not False:
+            always = include_values is True
+            fit = _CellFit(
+                matrix,
+                values_format,
+                longest,
+                colors=(self.im_.cmap(0.0), self.im_.cmap(1.0)),
+                text_kw={"fontsize": fontsize or MIN_FONTSIZE, **text_kw},
+                always=always,
+                sized="fontsize" not in text_kw,
+                shown=always or fontsize is not None,
+            )
+            fit.make(ax, everything=fit.shown)
+            self._cell_fit = fit
         self.colorbar_ = ax.figure.colorbar(self.im_, ax=ax) if colorbar else None
         tick_size = float(np.clip(0.8 * cell, MIN_FONTSIZE - 1, 10.0))
         ax.set_xticks(np.arange(n_classes), shown, fontsize=tick_size)
@@ -459,9 +500,15 @@ class ConfusionMatrixDisplay(Display):
         >>> ConfusionMatrixDisplay.annotation_fontsize(12.0, [[120, 3]], "d") is None
         True
         """
-        longest = max(len(format(value, values_format)) for value in np.ravel(matrix))
-        size = min(10.0, 0.8 * cell_points / (CHAR_WIDTH * longest), 0.6 * cell_points)
-        return size if size >= MIN_FONTSIZE else None
+        return _fitting_fontsize(cell_points, _longest_value(matrix, values_format))
+
+    @property
+    def text_(self) -> np.ndarray | None:
+        """The cell annotations while they are shown, else None (see the class's Attributes)."""
+        if "_cell_fit" not in vars(self):
+            raise AttributeError("ConfusionMatrixDisplay has no text_ before plot()")
+        fit = self._cell_fit
+        return fit.texts if fit is not None and fit.shown else None
 
     @staticmethod
     def _cell_points(ax: Any, n_classes: int, label_chars: int) -> float:
@@ -494,15 +541,120 @@ class ConfusionMatrixDisplay(Display):
             raise ValueError(f"order must be a permutation of 0 .. {n_classes - 1}, got {positions.tolist()}")
         return positions
 
-    def _annotate(self, ax: Any, matrix: np.ndarray, values_format: str, text_kw: dict) -> np.ndarray:
-        """One text per cell, dark on light cells and light on dark ones."""
-        low, high = self.im_.cmap(0.0), self.im_.cmap(1.0)
-        middle = (matrix.max() + matrix.min()) / 2.0
-        texts = np.empty(matrix.shape, dtype=object)
-        for (row, column), value in np.ndenumerate(matrix):
-            style = {"ha": "center", "va": "center", "color": low if value >= middle else high, **text_kw}
-            texts[row, column] = ax.text(column, row, format(value, values_format), **style)
-        return texts
+
+def _longest_value(matrix: ArrayLike, values_format: str) -> int:
+    """Characters of the longest formatted value (ValueError from :func:`format` for a bad spec)."""
+    return max(len(format(value, values_format)) for value in np.ravel(matrix))
+
+
+def _fitting_fontsize(cell_points: float, longest: int) -> float | None:
+    """Font size at which ``longest`` characters fit in a cell of ``cell_points``; None below MIN_FONTSIZE."""
+    size = min(10.0, 0.8 * cell_points / (CHAR_WIDTH * longest), 0.6 * cell_points)
+    return size if size >= MIN_FONTSIZE else None
+
+
+class _CellFit:
+    """The cell annotations of one matrix, sized (and with ``"auto"`` shown) from a cell's size when drawn.
+
+    Every annotation calls :meth:`settle` as it is drawn, after the figure's
+    layout and the Axes' aspect are applied, so the size it reads is the
+    cell's final size on the page (for the renderer at hand: screen, PNG or
+    vector file). ``shown`` is what the last draw decided (before any draw,
+    the estimate of :meth:`ConfusionMatrixDisplay.plot`). While the values
+    are not shown, only the first cell's text exists: the first draw at which
+    they fit makes, and draws, the others.
+    """
+
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        values_format: str,
+        longest: int,
+        *,
+        colors: tuple,
+        text_kw: dict,
+        always: bool,
+        sized: bool,
+        shown: bool,
+    ) -> None:
+        self.matrix, self.values_format, self.text_kw = matrix, values_format, text_kw
+        self.low, self.high = colors  # on light cells (the top of the colormap), on dark ones
+        self.middle = (matrix.max() + matrix.min()) / 2.0
+        self.longest = longest  # characters of the longest value
+        self.always = always  # include_values=True: shown whatever the size
+        self.sized = sized  # False when text_kw gives the font size
+        self.shown = shown
+        self.made: list = []  # the texts made so far, in cell (row-major) order
+        self.texts: np.ndarray | None = None  # all of them, once made
+
+    def make(self, ax: Any, *, everything: bool) -> list:
+        """Make the texts of the cells still without one (only the first cell's unless ``everything``)."""
+        cell_text = _cell_text_class()
+        stop = self.matrix.size if everything else 1
+        new = []
+        for index in range(len(self.made), stop):
+            row, column = divmod(index, self.matrix.shape[1])
+            value = self.matrix[row, column]
+            style = {
+                "ha": "center",
+                "va": "center",
+                "color": self.low if value >= self.middle else self.high,
+                "transform": ax.transData,
+                "clip_on": False,  # as Axes.text
+                "visible": self.shown,
+                **self.text_kw,
+            }
+            text = cell_text(column, row, format(value, self.values_format), fit=self, **style)
+            text.set_in_layout(False)  # inside its cell: the layout need not make room for it
+            new.append(ax.add_artist(text))
+        self.made += new
+        if len(self.made) == self.matrix.size and self.texts is None:
+            self.texts = np.empty(self.matrix.shape, dtype=object)
+            for index, text in enumerate(self.made):
+                self.texts[divmod(index, self.matrix.shape[1])] = text
+        return new
+
+    def settle(self, text: Any, renderer: Any) -> None:
+        """Give ``text`` the size, and visibility, its cell allows now (setters only called on a change)."""
+        (x0, y0), (x1, y1) = text.axes.transData.transform([(0.0, 0.0), (1.0, 1.0)])
+        cell = min(abs(x1 - x0), abs(y1 - y0)) / renderer.points_to_pixels(1.0)
+        size = _fitting_fontsize(cell, self.longest)
+        self.shown = self.always or size is not None
+        if self.sized and text.get_fontsize() != (size or MIN_FONTSIZE):
+            text.set_fontsize(size or MIN_FONTSIZE)
+        if not self.always and text.get_visible() != self.shown:
+            text.set_visible(self.shown)
+        if self.shown and self.texts is None:  # the values fit for the first time: make the others and draw them
+            for new in self.make(text.axes, everything=True):  # (the Axes listed its children before they existed)
+                new.draw(renderer)
+
+
+@cache
+def _cell_text_class() -> type:
+    """The Text of a cell annotation; made on first use, so that importing polyroc.plotting needs no matplotlib."""
+    from matplotlib.text import Text
+
+    class _CellText(Text):
+        """A cell annotation that settles its size (and with ``"auto"`` its visibility) each time it is drawn."""
+
+        def __init__(self, x: float, y: float, text: str, *, fit: _CellFit, **kwargs: Any) -> None:
+            super().__init__(x, y, text, **kwargs)
+            self.cell_fit = fit
+
+        def draw(self, renderer: Any) -> None:
+            if renderer is not None and self.axes is not None:
+                self.cell_fit.settle(self, renderer)
+            super().draw(renderer)
+
+    _CellText.__module__, _CellText.__qualname__ = __name__, "_CellText"  # pickled by name, see __getattr__
+    return _CellText
+
+
+def __getattr__(name: str) -> Any:
+    """``_CellText`` on demand, so that figures holding annotations unpickle in a new process."""
+    if name == "_CellText":
+        return _cell_text_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _cluster_order(matrix: np.ndarray) -> np.ndarray:
