@@ -404,6 +404,152 @@ def test_decision_regions_refuse_other_than_three_classes():
         DecisionRegionsDisplay.from_predictions([0, 1], [[0.6, 0.4], [0.3, 0.7]])
 
 
+# --------------------------------------------------------------------------- simplex layout: legends and labels
+
+#: Class names as long as real ones, for the vertex labels and the legend entries.
+WINDOWS = np.array(["building windows float", "non-float", "vehicle windows"])
+SHORT_WINDOWS = np.array(["float", "non-float", "vehicle windows"])
+
+
+def _top_vertex_result(names=WINDOWS):
+    """An accuracy surface whose τ* = (0, 0.1, 0.9) is next to the top vertex (class 2 given up)."""
+    rng = np.random.default_rng(0)
+    y = np.r_[np.zeros(40, int), np.ones(40, int), 2, 2]
+    scores = rng.dirichlet([1, 1, 1], y.size) * 0.5 + 0.5 * np.eye(3)[y]
+    scores[:10] = rng.dirichlet([0.3, 0.3, 6], 10)  # class-0 samples that look like class 2
+    result = tune_thresholds(names[y], scores, metric="accuracy", labels=names, resolution=30, return_surface=True)
+    np.testing.assert_allclose(result.best_threshold, [0.0, 0.1, 0.9], atol=1e-12)
+    return result, names[y], scores
+
+
+def _simplex_figure(kind, layout, names):
+    """A simplex display drawn on the default figure, a constrained figure of a given size, or the report's layout."""
+    from matplotlib.figure import Figure
+
+    result, y, scores = _top_vertex_result(names)
+    draw = {
+        "heatmap": lambda ax: SimplexHeatmapDisplay.from_result(result, ax=ax),
+        "regions": lambda ax: DecisionRegionsDisplay.from_result(result, y, scores, ax=ax),
+    }[kind]
+    if layout == "default":
+        return draw(None)
+    if layout == "report":  # the report's tuning figure: both displays side by side on a pyplot-free Figure
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        figure = Figure(figsize=(10, 4.6), layout="constrained")
+        FigureCanvasAgg(figure)  # what savefig to PNG draws with
+        axes = figure.subplots(ncols=2)
+        displays = {"heatmap": SimplexHeatmapDisplay.from_result(result, ax=axes[0])}
+        displays["regions"] = DecisionRegionsDisplay.from_result(result, y, scores, ax=axes[1])
+        return displays[kind]
+    _, ax = plt.subplots(figsize=layout, layout="constrained")
+    return draw(ax)
+
+
+def _inside(extent, bbox):
+    return (
+        bbox.x0 - 0.5 <= extent.x0
+        and extent.x1 <= bbox.x1 + 0.5
+        and bbox.y0 - 0.5 <= extent.y0
+        and extent.y1 <= bbox.y1 + 0.5
+    )
+
+
+@pytest.mark.parametrize("layout", ["default", (6.4, 4.8), (7.2, 4.8), (5.5, 4.0), (9.0, 3.5), (4.5, 6.0), "report"])
+@pytest.mark.parametrize("kind", ["heatmap", "regions"])
+@pytest.mark.parametrize("names", [WINDOWS, SHORT_WINDOWS], ids=["long", "short"])
+def test_simplex_legend_and_vertex_labels_stay_in_the_figure_clear_of_the_triangle(kind, layout, names):
+    disp = _simplex_figure(kind, layout, names)
+    figure, ax = disp.figure_, disp.ax_
+    figure.canvas.draw()  # once, as savefig does
+    renderer = figure.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert _inside(legend, figure.bbox), (legend, figure.bbox)
+    labels = [text.get_window_extent(renderer) for text in ax.texts]
+    assert [text.get_text() for text in ax.texts] == names.tolist()
+    for text, extent in zip(ax.texts, labels):
+        assert _inside(extent, figure.bbox), (text.get_text(), extent, figure.bbox)
+        assert not legend.overlaps(extent), text.get_text()
+    triangle = Path(ax.transData.transform(np.vstack([VERTICES, VERTICES[:1]])), closed=True)
+    assert not triangle.intersects_bbox(legend, filled=True)
+    markers = [disp.best_marker_, disp.argmax_marker_] if kind == "heatmap" else [disp.threshold_marker_]
+    for marker in markers:
+        x, y = ax.transData.transform(marker.get_xydata())[0]
+        radius = marker.get_markersize() / 2 * figure.dpi / 72
+        assert not legend.overlaps(
+            matplotlib.transforms.Bbox.from_extents(x - radius, y - radius, x + radius, y + radius)
+        )
+
+
+def test_heatmap_legend_clears_a_surface_beyond_the_triangle():
+    y, scores = _data(3, n_samples=60, seed=21)
+    disp = SimplexHeatmapDisplay.from_predictions(y, scores, domain="box", resolution=8)
+    disp.figure_.canvas.draw()
+    legend = disp.ax_.get_legend().get_window_extent()
+    points = disp.ax_.transData.transform(np.column_stack([disp.triangulation_.x, disp.triangulation_.y]))
+    assert points[:, 1].min() < disp.ax_.transData.transform([0.5, 0.0])[1]  # the surface reaches below the base
+    assert legend.y1 < points[:, 1].min() and _inside(legend, disp.figure_.bbox)
+
+
+@pytest.mark.parametrize("kind", ["heatmap", "regions"])
+def test_simplex_legend_kw_is_passed_and_a_placement_replaces_the_default(kind):
+    result, y, scores = _top_vertex_result()
+    draw = {
+        "heatmap": lambda **kw: SimplexHeatmapDisplay.from_result(result, **kw),
+        "regions": lambda **kw: DecisionRegionsDisplay.from_result(result, y, scores, **kw),
+    }[kind]
+    default = draw()
+    default.figure_.canvas.draw()
+    box, legend = default.ax_.get_window_extent(), default.ax_.get_legend().get_window_extent()
+    assert legend.y1 < box.y0 if kind == "heatmap" else legend.x0 >= box.x1  # below / right of the Axes box
+    # options other than the placement keep it
+    styled = draw(legend_kw={"title": "markers", "fontsize": 6, "frameon": False})
+    styled.figure_.canvas.draw()
+    styled_legend = styled.ax_.get_legend()
+    assert styled_legend.get_title().get_text() == "markers"
+    assert {text.get_fontsize() for text in styled_legend.get_texts()} == {6.0}
+    assert not styled_legend.get_frame_on()
+    box, extent = styled.ax_.get_window_extent(), styled_legend.get_window_extent()
+    assert extent.y1 < box.y0 if kind == "heatmap" else extent.x0 >= box.x1
+    # a loc replaces the default placement (and the heat map's two columns): in that corner of the Axes box
+    placed = draw(legend_kw={"loc": "lower right"})
+    placed.figure_.canvas.draw()
+    box, extent = placed.ax_.get_window_extent(), placed.ax_.get_legend().get_window_extent()
+    assert box.x1 - 20 < extent.x1 <= box.x1 and box.y0 <= extent.y0 < box.y0 + 20
+    entries = [text.get_window_extent() for text in placed.ax_.get_legend().get_texts()]
+    assert len({round(entry.y0) for entry in entries}) == len(entries)  # one column
+    # an explicit anchor is honoured too
+    anchored = draw(legend_kw={"loc": "center", "bbox_to_anchor": (0.5, 0.5)})
+    anchored.figure_.canvas.draw()
+    box, extent = anchored.ax_.get_window_extent(), anchored.ax_.get_legend().get_window_extent()
+    np.testing.assert_allclose(
+        [(extent.x0 + extent.x1) / 2, (extent.y0 + extent.y1) / 2],
+        [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2],
+        atol=1,
+    )
+
+
+@pytest.mark.parametrize("legend_kw", [[("loc", "upper left")], "upper left", 3])
+def test_simplex_bad_legend_kw_raises_a_type_error_naming_it(legend_kw):
+    y, scores = _data(3, n_samples=30, seed=22)
+    result = tune_thresholds(y, scores, resolution=4, return_surface=True)
+    n_figures = len(plt.get_fignums())
+    with pytest.raises(TypeError, match="legend_kw must be a dict of keyword arguments or None"):
+        SimplexHeatmapDisplay.from_result(result, legend_kw=legend_kw)
+    with pytest.raises(TypeError, match="legend_kw must be a dict"):
+        DecisionRegionsDisplay.from_predictions(y, scores, legend_kw=legend_kw)
+    assert len(plt.get_fignums()) == n_figures  # refused before any figure is made
+
+
+def test_simplex_displays_draw_on_axes_sharing_both_x_and_y():
+    y, scores = _data(3, n_samples=30, seed=23)
+    fig, axes = plt.subplots(1, 2, sharex=True, sharey=True, layout="constrained")
+    DecisionRegionsDisplay.from_predictions(y, scores, ax=axes[0])
+    SimplexHeatmapDisplay.from_predictions(y, scores, resolution=4, ax=axes[1], colorbar=False)
+    fig.canvas.draw()  # an equal aspect that adjusts the data limits is not allowed here; the box is
+    assert [ax.get_adjustable() for ax in axes] == ["box", "box"]
+
+
 # --------------------------------------------------------------------------- tuning profile
 
 

@@ -141,8 +141,7 @@ fig, axes = plt.subplots(2, 1, figsize=(6.4, 9.6), layout="constrained")
 tuned = {}
 for ax, metric in zip(axes, ["accuracy", "f1_macro"]):
     tuned[metric] = tune_thresholds(y_val, val_scores, metric=metric, labels=classes, return_surface=True)
-    SimplexHeatmapDisplay.from_result(tuned[metric], ax=ax)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=2)  # below the triangle
+    SimplexHeatmapDisplay.from_result(tuned[metric], ax=ax)  # the legend goes below the triangle
 plt.show()
 for metric, result in tuned.items():
     print(f"{metric}: argmax {result.argmax_score:.3f}, tuned {result.best_score:.3f}, ", end="")
@@ -169,5 +168,4 @@ print(pd.DataFrame({metric: errors_and_predictions(r.best_threshold) for metric,
 # validation samples.
 fig, ax = plt.subplots(figsize=(7.2, 4.8), layout="constrained")
 DecisionRegionsDisplay.from_result(tuned["f1_macro"], y_val, val_scores, ax=ax)
-ax.set_adjustable("datalim")  # keep the axes box the layout planned, legend included
 plt.show()

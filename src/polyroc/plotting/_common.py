@@ -252,12 +252,51 @@ def check_three_classes(display: str, n_classes: int | None) -> None:
         )
 
 
-def draw_triangle(ax: Any, classes: ArrayLike) -> None:
-    """Outline of the simplex with each vertex labelled by its class; equal aspect, no axis."""
+#: gid of the invisible stand-ins that keep room for the vertex labels in a constrained layout.
+LABEL_ROOM_GID = "polyroc-vertex-label-room"
+
+#: Offsets (data units) and alignment of the labels of the vertices e_0, e_1, e_2, and where the stand-in of
+#: each sits against the Axes box (a point in axes fraction, and the side of the stand-in touching it).
+VERTEX_LABELS = (
+    ((-0.04, -0.04), ("right", "top"), ((0.0, 0.0), "upper right")),
+    ((0.04, -0.04), ("left", "top"), ((1.0, 0.0), "upper left")),
+    ((0.0, 0.04), ("center", "bottom"), ((0.5, 1.0), "lower center")),
+)
+
+
+def draw_triangle(ax: Any, classes: ArrayLike) -> list[Any]:
+    """Outline of the simplex with each vertex labelled by its class (the Texts, returned); equal aspect, no axis.
+
+    The equal aspect adjusts the data limits, not the Axes box (unless the
+    Axes shares both x and y): a box shrunk to the triangle's aspect after a
+    constrained layout has placed it would move what is anchored to the box
+    (a legend outside it) away from where the layout made room for it. The
+    labels stick out of the box by an amount that depends on the data limits,
+    which change with the box; so that a constrained layout's two passes
+    settle, an invisible copy of each label (gid :data:`LABEL_ROOM_GID`) sits
+    just outside the box (left and right of its lower corners, above its top)
+    and makes that room whatever the limits.
+    """
+    from matplotlib.offsetbox import AnchoredOffsetbox, TextArea
+
     outline = np.vstack([TRIANGLE, TRIANGLE[:1]])
     ax.plot(outline[:, 0], outline[:, 1], color="black", linewidth=1)
-    offsets = [(-0.04, -0.04, "right", "top"), (0.04, -0.04, "left", "top"), (0.0, 0.04, "center", "bottom")]
-    for label, (x, y), (dx, dy, ha, va) in zip(classes, TRIANGLE, offsets):
-        ax.text(x + dx, y + dy, str(label), ha=ha, va=va)
-    ax.set_aspect("equal")
+    texts = []
+    for label, vertex, ((dx, dy), (ha, va), (corner, side)) in zip(classes, TRIANGLE, VERTEX_LABELS):
+        text = ax.text(vertex[0] + dx, vertex[1] + dy, str(label), ha=ha, va=va)
+        room = AnchoredOffsetbox(
+            side,
+            child=TextArea(str(label), textprops={"color": "none", "fontsize": text.get_fontsize()}),
+            pad=0.0,
+            borderpad=0.5,
+            frameon=False,
+            bbox_to_anchor=corner,
+            bbox_transform=ax.transAxes,
+        )
+        room.set_gid(LABEL_ROOM_GID)
+        ax.add_artist(room)
+        texts.append(text)
+    shares_both = len(ax.get_shared_x_axes().get_siblings(ax)) > 1 and len(ax.get_shared_y_axes().get_siblings(ax)) > 1
+    ax.set_aspect("equal", adjustable="box" if shares_both else "datalim")
     ax.set_axis_off()
+    return texts

@@ -23,6 +23,20 @@ __all__ = ["DecisionRegionsDisplay", "SimplexHeatmapDisplay", "decision_region"]
 
 BARYCENTRE = np.full(3, 1.0 / 3.0)
 
+#: Keys of ``legend_kw`` that place the legend; any of them replaces the default placement (``PLACEMENT_DEFAULTS``).
+PLACEMENT = frozenset({"loc", "bbox_to_anchor", "bbox_transform"})
+PLACEMENT_DEFAULTS = frozenset({"loc", "bbox_to_anchor", "bbox_transform", "ncols"})
+
+#: Gap (points) between the labels of the base vertices and the heat map's legend below them.
+LEGEND_GAP = 3.0
+
+
+def _draw_legend(ax: Any, default: dict[str, Any], legend_kw: dict[str, Any]) -> Any:
+    """``ax.legend`` with the default placement and ``legend_kw`` on top; a placement in ``legend_kw`` replaces it."""
+    if PLACEMENT.intersection(legend_kw):
+        default = {key: value for key, value in default.items() if key not in PLACEMENT_DEFAULTS}
+    return ax.legend(**{**default, **legend_kw})
+
 
 class SimplexHeatmapDisplay(Display):
     """The tuning score over the simplex of thresholds τ (3 classes).
@@ -259,8 +273,14 @@ class SimplexHeatmapDisplay(Display):
         cmap: Any = "viridis",
         shading: str = "gouraud",
         colorbar: bool = True,
+        legend_kw: dict | None = None,
     ) -> SimplexHeatmapDisplay:
         """Draw the surface and the markers.
+
+        The legend of the two markers goes below the Axes box and the labels
+        of the two base vertices, so that it covers neither the surface, the
+        markers nor the vertex labels; a constrained layout (the default
+        figure's) keeps it in the figure.
 
         Parameters
         ----------
@@ -276,6 +296,12 @@ class SimplexHeatmapDisplay(Display):
             with the mean of its three vertices.
         colorbar : bool, default=True
             Add a colour bar labelled with the metric.
+        legend_kw : dict, default=None
+            Passed to ``Axes.legend`` (defaults: ``fontsize="small"``, two
+            columns below the triangle). A ``loc``, ``bbox_to_anchor`` or
+            ``bbox_transform`` in it replaces the default placement (and its
+            two columns), e.g. ``legend_kw={"loc": "upper left"}`` puts the
+            legend in that corner of the Axes.
 
         Returns
         -------
@@ -284,7 +310,8 @@ class SimplexHeatmapDisplay(Display):
         Raises
         ------
         TypeError
-            A bad ``ax`` or ``name``.
+            A bad ``ax`` or ``name``, or a ``legend_kw`` that is not a dict
+            (matplotlib's TypeError for an unknown legend keyword).
         ValueError
             A ``shading`` or ``cmap`` that matplotlib rejects.
 
@@ -299,10 +326,22 @@ class SimplexHeatmapDisplay(Display):
         ...                              metric="accuracy").plot(colorbar=False, shading="flat")
         >>> disp.best_marker_.get_xydata().round(3).tolist()
         [[0.5, 0.866]]
-        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        >>> disp.figure_.canvas.draw()  # the legend lies below the Axes box
+        >>> bool(disp.ax_.get_legend().get_window_extent().y1 < disp.ax_.get_window_extent().y0)
+        True
+        >>> disp = disp.plot(colorbar=False, legend_kw={"loc": "upper right", "fontsize": 7})
+        >>> disp.figure_.canvas.draw()  # now inside the Axes, in its upper right corner
+        >>> legend, box = disp.ax_.get_legend().get_window_extent(), disp.ax_.get_window_extent()
+        >>> bool(box.x1 - 10 < legend.x1 <= box.x1 and box.y1 - 10 < legend.y1 <= box.y1)
+        True
+        >>> disp.ax_.get_legend().get_texts()[0].get_fontsize()
+        7.0
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
+        from matplotlib.transforms import ScaledTranslation
         from matplotlib.tri import Triangulation
 
+        legend_kw = check_kwargs("legend_kw", legend_kw)
         ax = self._start(ax, name, figsize=(5.8, 4.6), layout="constrained")
         points = simplex_to_cartesian(self.thresholds)
         self.triangulation_ = Triangulation(points[:, 0], points[:, 1])
@@ -311,7 +350,7 @@ class SimplexHeatmapDisplay(Display):
             self.triangulation_.set_mask(missing[self.triangulation_.triangles].any(axis=1))
         values = np.where(missing, np.nanmin(self.scores), self.scores)
         self.collection_ = ax.tripcolor(self.triangulation_, values, cmap=cmap, shading=shading)
-        draw_triangle(ax, self.classes)
+        labels = draw_triangle(ax, self.classes)
         (self.argmax_marker_,) = ax.plot(
             *simplex_to_cartesian(BARYCENTRE),
             linestyle="none",
@@ -335,7 +374,11 @@ class SimplexHeatmapDisplay(Display):
             self.colorbar_ = ax.figure.colorbar(self.collection_, ax=ax, label=self.metric, shrink=0.8)
         title = f"{self.metric} over the threshold simplex"
         ax.set_title(f"{self.name}: {title}" if self.name else title, pad=18)
-        ax.legend(loc="upper left", fontsize="small")
+        # below the Axes box, clear of the base vertices' labels (which stick out of the box by about their height)
+        label_height = max(1.2 * text.get_fontsize() * (1 + text.get_text().count("\n")) for text in labels[:2])
+        below = ax.transAxes + ScaledTranslation(0.0, -(label_height + LEGEND_GAP) / 72.0, ax.figure.dpi_scale_trans)
+        default = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0), "bbox_transform": below, "ncols": 2}
+        _draw_legend(ax, {**default, "fontsize": "small"}, legend_kw)
         return self
 
 
@@ -633,8 +676,13 @@ class DecisionRegionsDisplay(Display):
         name: str | None = None,
         region_alpha: float = 0.25,
         scatter_kw: dict | None = None,
+        legend_kw: dict | None = None,
     ) -> DecisionRegionsDisplay:
         """Draw the regions, the samples and τ.
+
+        The legend goes outside the Axes box, at the right of its upper
+        corner; a constrained layout (the default figure's) keeps it and the
+        vertex labels in the figure.
 
         Parameters
         ----------
@@ -646,6 +694,12 @@ class DecisionRegionsDisplay(Display):
             Opacity of the region fills.
         scatter_kw : dict, default=None
             Passed to ``Axes.scatter`` (defaults: ``s=18``, black edges).
+        legend_kw : dict, default=None
+            Passed to ``Axes.legend`` (defaults: ``fontsize="small"``, at the
+            right of the Axes). A ``loc``, ``bbox_to_anchor`` or
+            ``bbox_transform`` in it replaces the default placement, e.g.
+            ``legend_kw={"loc": "upper left"}`` puts the legend inside the Axes
+            in that corner.
 
         Returns
         -------
@@ -654,7 +708,8 @@ class DecisionRegionsDisplay(Display):
         Raises
         ------
         TypeError
-            A bad ``ax``, ``name`` or ``scatter_kw``.
+            A bad ``ax`` or ``name``, or a ``scatter_kw`` or ``legend_kw`` that
+            is not a dict (matplotlib's TypeError for an unknown keyword).
         ValueError
             A ``region_alpha`` outside [0, 1] (raised by matplotlib).
 
@@ -668,9 +723,17 @@ class DecisionRegionsDisplay(Display):
         >>> disp = DecisionRegionsDisplay([0.5, 0.25, 0.25]).plot(region_alpha=0.5)
         >>> [region.get_alpha() for region in disp.regions_]
         [0.5, 0.5, 0.5]
-        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        >>> disp = disp.plot(legend_kw={"loc": "lower left", "title": "τ*"})  # inside the Axes
+        >>> disp.figure_.canvas.draw()
+        >>> legend, box = disp.ax_.get_legend().get_window_extent(), disp.ax_.get_window_extent()
+        >>> bool(box.x0 <= legend.x0 < box.x0 + 10 and box.y0 <= legend.y0 < box.y0 + 10)
+        True
+        >>> disp.ax_.get_legend().get_title().get_text()
+        'τ*'
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         scatter_kw = {"s": 18, "edgecolors": "black", "linewidths": 0.4, **check_kwargs("scatter_kw", scatter_kw)}
+        legend_kw = check_kwargs("legend_kw", legend_kw)
         ax = self._start(ax, name, figsize=(6.8, 4.6), layout="constrained")
         colors = class_colors(3)
         self.regions_ = []
@@ -702,7 +765,7 @@ class DecisionRegionsDisplay(Display):
         draw_triangle(ax, self.classes)
         title = "Decision regions of argmax(p − τ)"
         ax.set_title(f"{self.name}: {title}" if self.name else title, pad=18)
-        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+        _draw_legend(ax, {"loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": "small"}, legend_kw)
         return self
 
     def _draw_samples(self, ax: Any, colors: list[str], scatter_kw: dict) -> None:
