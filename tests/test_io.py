@@ -264,8 +264,8 @@ def test_read_thresholds_errors_name_the_file(tmp_path, text, error, match):
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"ids": [7, 8, 9]}, ValueError, "ids has 3 values but predictions has 2"),
-        ({"y_true": ["a"]}, ValueError, "y_true has 1 values but predictions has 2"),
+        ({"ids": [7, 8, 9]}, ValueError, "predictions has 2, ids has 3"),
+        ({"y_true": ["a"]}, ValueError, "predictions has 2, y_true has 1"),
         ({"ids": [[7, 8]]}, ValueError, r"ids must be 1-D \(one value per row\), got shape \(1, 2\)"),
     ],
 )

@@ -724,7 +724,7 @@ def _checked_problem(y_true, y_score, labels, sample_weight, multi_class, averag
     if y_score is not None and as_array("y_score", y_score).ndim == 1:
         y, score, classes, weights = _checked_binary(y_true, y_score, labels, sample_weight)
         return y, score, classes, weights, "binary"
-    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     weights = scale_weights(targets.sample_weight).weights
     return targets.y_true, targets.y_score, targets.classes, weights, (multi_class, average)
 

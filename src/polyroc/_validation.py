@@ -384,7 +384,7 @@ def check_score_matrix(
     normalize_rows=False,
     from_logits=False,
     require_simplex=True,
-    transform_options=True,
+    transform_options=False,
     one_column_hint=True,
 ):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
@@ -395,10 +395,11 @@ def check_score_matrix(
     non-negative, summing to 1 within :data:`SIMPLEX_ATOL` (or the rounding of
     a float16 input, see :func:`_simplex_tolerance`). Integer, boolean, float16
     and float32 scores are converted to float64; tensors as :func:`as_array`.
-    ``transform_options`` says whether the caller has the ``normalize_rows``
-    and ``from_logits`` options: the errors for rows that are not probability
-    vectors suggest them only if so, and otherwise say to rescale the rows or
-    map logits through softmax before the call. ``name`` is the argument the
+    ``transform_options=True`` is for the callers that have the
+    ``normalize_rows`` and ``from_logits`` options (``evaluate`` and the
+    command line): the errors for rows that are not probability vectors then
+    suggest them; otherwise they say to rescale the rows or map logits
+    through softmax before the call. ``name`` is the argument the
     messages name; a 1-D array's message says how to pass one score per
     sample (:data:`ONE_COLUMN_HINT`) unless ``one_column_hint=False``.
     """
@@ -464,14 +465,14 @@ def check_scores(
     normalize_rows=False,
     from_logits=False,
     require_simplex=True,
-    transform_options=True,
+    transform_options=False,
     one_column_hint=True,
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
     The classes are ``labels`` if given, else the sorted unique values of
     ``y_true``; there must be exactly one score column per class.
-    ``transform_options=False`` is for callers without the ``normalize_rows``
+    ``transform_options=True`` is for callers with the ``normalize_rows``
     and ``from_logits`` options; ``name`` is the argument the messages about
     the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``).
 

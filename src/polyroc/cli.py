@@ -292,7 +292,9 @@ def _probabilities(args, table):
     from polyroc._validation import check_score_matrix
 
     try:
-        return check_score_matrix(table.y_score, normalize_rows=args.normalize, from_logits=args.from_logits)
+        return check_score_matrix(
+            table.y_score, normalize_rows=args.normalize, from_logits=args.from_logits, transform_options=True
+        )
     except ValueError as error:
         text = str(error)
         for python, flags in _PROBABILITY_HINTS:

@@ -231,7 +231,6 @@ def compare_scores(
                 labels=labels,
                 sample_weight=sample_weight,
                 name=f"scores[{name!r}]",
-                transform_options=False,
             )
         except (ValueError, TypeError) as error:
             raise type(error)(f"scores of model {name!r}: {error}") from None

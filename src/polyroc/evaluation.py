@@ -465,6 +465,7 @@ def evaluate(
         labels=labels,
         sample_weight=sample_weight,
         normalize_rows=normalize_rows,
+        transform_options=True,
         from_logits=from_logits,
     )
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back

@@ -57,7 +57,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
 from polyroc._progress import task
-from polyroc._validation import as_array, check_thresholds
+from polyroc._validation import as_array, check_same_length, check_thresholds
 
 __all__ = [
     "MANIFEST_NAME",
@@ -832,19 +832,12 @@ def write_predictions(
     7,a
     8,b
     """
-    arguments = {"predictions": predictions, "ids": ids, "y_true": y_true}
-    lengths = {}
-    for name, values in arguments.items():
-        if values is not None:
-            shape = as_array(name, values).shape
-            if len(shape) != 1:
-                raise ValueError(f"{name} must be 1-D (one value per row), got shape {shape}")
-            lengths[name] = shape[0]
-    for name, n in lengths.items():
-        if n != lengths["predictions"]:
-            raise ValueError(
-                f"{name} has {n} values but predictions has {lengths['predictions']}; one per prediction is needed"
-            )
+    given = {"predictions": predictions, "ids": ids, "y_true": y_true}
+    arrays = {name: as_array(name, values) for name, values in given.items() if values is not None}
+    for name, array in arrays.items():
+        if array.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (one value per row), got shape {array.shape}")
+    check_same_length(**arrays)
     columns = {"id": ids, "prediction": predictions, "label": y_true}
     columns = {name: values for name, values in columns.items() if values is not None}
     buffer = io.StringIO()

@@ -71,7 +71,7 @@ class _Accumulator:
     def _check_batch(self, y_true, y_score, sample_weight):
         """Encoded labels, float64 scores and weights (or None) of a batch; None for an empty batch."""
         if _is_empty_batch(y_true):
-            scores = check_score_matrix(y_score, transform_options=False)
+            scores = check_score_matrix(y_score)
             check_same_length(y_true=y_true, y_score=scores)
             if sample_weight is not None and np.shape(as_array("sample_weight", sample_weight)) != (0,):
                 raise ValueError(
@@ -79,9 +79,7 @@ class _Accumulator:
                 )
             self._check_columns(scores)
             return None
-        y, scores, _, weights = check_scores(
-            y_true, y_score, labels=self.labels, sample_weight=sample_weight, transform_options=False
-        )
+        y, scores, _, weights = check_scores(y_true, y_score, labels=self.labels, sample_weight=sample_weight)
         return y, scores, weights
 
     def _check_columns(self, scores) -> None:

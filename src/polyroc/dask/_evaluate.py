@@ -211,7 +211,7 @@ def evaluate(
     replicates = Replicates(int(rng.integers(2**63)), np.arange(n_boot)) if resampled else None
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
-    transform = {"normalize_rows": bool(normalize_rows), "from_logits": bool(from_logits)}
+    transform = {"normalize_rows": bool(normalize_rows), "from_logits": bool(from_logits), "transform_options": True}
     offsets = _row_offsets(frame, columns) if n_boot else None
     parts = _Partitions(frame, columns, offsets, transform)
 

@@ -145,7 +145,7 @@ def sample_rows(
     seed = check_positive_int("seed", seed, minimum=0)
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
     frame = frame[columns.read]
-    parts = _Partitions(frame, columns, _row_offsets(frame, columns), {"transform_options": False})
+    parts = _Partitions(frame, columns, _row_offsets(frame, columns), {})
     class_rows = np.sum(parts.compute(_class_rows), axis=0)
     inclusion = np.minimum(1.0, rows_per_class / np.maximum(class_rows, 1))
     draw = dask.delayed(_drawn, pure=True)

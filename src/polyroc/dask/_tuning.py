@@ -165,7 +165,7 @@ def tune_thresholds(
     seed = None
     if search == "random":
         seed = random_state if isinstance(random_state, (int, np.integer)) else int(rng.integers(2**63))
-    parts = _Partitions(frame[columns.read], columns, None, {"transform_options": False})
+    parts = _Partitions(frame[columns.read], columns, None, {})
     classes = np.arange(m)
     count = dask.delayed(_candidate_counts, pure=True)
     checked = parts.rows(validate=True)

@@ -586,7 +586,7 @@ class DecisionRegionsDisplay(Display):
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         check_three_classes(cls.__name__, n_score_columns(y_score))
-        targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
+        targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
         display = cls(
             BARYCENTRE if threshold is None else threshold,
             y_score=targets.y_score,

@@ -72,9 +72,7 @@ def _checked_models(role, split, y_true, scores, labels, sample_weight):
         if not isinstance(name, str) or not name:
             raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")
         try:
-            targets = check_scores(
-                y_true, matrix, labels=classes, sample_weight=sample_weight, name=role, transform_options=False
-            )
+            targets = check_scores(y_true, matrix, labels=classes, sample_weight=sample_weight, name=role)
         except (ValueError, TypeError) as error:
             raise type(error)(f"{split} scores of model {name!r}: {error}") from None
         classes, weights = targets.classes, targets.sample_weight

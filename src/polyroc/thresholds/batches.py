@@ -275,7 +275,7 @@ def threshold_batches(
     """
     check_option("search", search, SAMPLED_SEARCHES)
     check_option("domain", domain, THRESHOLD_DOMAINS)
-    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
+    targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     resolution, n_samples = resolve_search(search, resolution, n_samples, targets.classes.size, domain)
     rng = check_random_state(random_state)  # checked for the lattice too, which does not read it
     return iter_batches(

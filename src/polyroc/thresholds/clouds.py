@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._results import Result
 from polyroc._validation import (
+    _caller_stacklevel,
     check_counts,
     check_positive_int,
     check_real_array,
@@ -189,7 +190,7 @@ def _rates(counts, zero_division, *, warn=True):
                 f"fpr or tpr is undefined for classes at positions {undefined.tolist()} (no negatives or "
                 "no positives); it is set to 0.0 there (pass zero_division to choose the value)",
                 UndefinedMetricWarning,
-                stacklevel=3,  # the caller of the public function
+                stacklevel=_caller_stacklevel(),
             )
     return _rate(fp, negatives, zero_division), _rate(tp, positives, zero_division)
 
@@ -489,9 +490,7 @@ def roc_cloud(
     ((28, 3), 28)
     """
     zero_division = check_zero_division(zero_division)
-    targets = with_scaled_weights(
-        check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
-    )
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.y_score.shape[1]
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)

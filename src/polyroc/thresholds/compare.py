@@ -290,12 +290,9 @@ def compare_rules(
             labels=labels,
             sample_weight=val_sample_weight,
             name="val_scores",
-            transform_options=False,
         )
     )
-    test = with_scaled_weights(
-        check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight, transform_options=False)
-    )
+    test = with_scaled_weights(check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight))
     m = validation.classes.size
     if distances is not None:  # checked before the tuning, not when the Fréchet rule first reads it
         distances = check_distance_matrix(distances, m, n_candidates=m, name="distances")

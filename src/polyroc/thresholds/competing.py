@@ -179,7 +179,7 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     >>> frechet_predict(P, ordinal_distance(3)).tolist()
     [1, 1]
     """
-    scores = check_score_matrix(y_score, transform_options=False)
+    scores = check_score_matrix(y_score)
     n_classes = scores.shape[1]
     if distances is None:
         distances = 1.0 - np.eye(n_classes)
@@ -277,7 +277,7 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     [[1, 0, 0], [1, 1, 0]]
     """
     eps = check_positive_float("eps", eps)
-    scores = check_score_matrix(y_score, transform_options=False)
+    scores = check_score_matrix(y_score)
     return _inflated_distances(scores, eps) < eps
 
 

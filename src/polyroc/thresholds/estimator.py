@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import check_cv
 from sklearn.utils import _safe_indexing
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, _routing_enabled, process_routing
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
@@ -359,7 +360,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         check_classification_targets(y)
         cv = self._check_params(y)
         weights = check_sample_weight(sample_weight, y.shape[0])
-        if _routing_enabled():
+        if get_config()["enable_metadata_routing"]:
             # Each child gets what it requested; the tuning always uses sample_weight.
             routed = process_routing(self, "fit", sample_weight=weights, **fit_params)
             estimator_params, split_params = routed["estimator"]["fit"], routed["splitter"]["split"]

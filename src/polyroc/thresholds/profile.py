@@ -268,9 +268,7 @@ def coordinate_profile(
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
     objective = checked_metric(metric)
-    targets = with_scaled_weights(
-        check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
-    )
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.classes.size
     settings: dict[str, Any] = {"domain": domain}
     if threshold is None:

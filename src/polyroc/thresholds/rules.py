@@ -193,7 +193,7 @@ def apply_thresholds(
     domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
-    scores = check_score_matrix(y_score, transform_options=False)
+    scores = check_score_matrix(y_score)
     tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
     classes = None if labels is None else check_labels_argument(labels)
     if classes is not None and classes.size != scores.shape[1]:

@@ -269,7 +269,7 @@ class TuningResult(Result):
         >>> result.predict([[.2, .5, .3], [.45, .4, .15]]).tolist()  # plain argmax: [1, 0]
         [1, 1]
         """
-        scores = check_score_matrix(y_score, transform_options=False)
+        scores = check_score_matrix(y_score)
         if scores.shape[1] != self.classes.size:
             raise ValueError(
                 f"y_score has {scores.shape[1]} columns but the thresholds were tuned for "
@@ -500,9 +500,7 @@ def tune_thresholds(
     check_option("tie_break", tie_break, TIE_BREAKS)
     rng = check_random_state(random_state)  # checked whatever the search, read only by random thresholds
     objective = checked_metric(metric)
-    targets = with_scaled_weights(
-        check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight, transform_options=False)
-    )
+    targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
         raise ValueError(
             "search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both"
