@@ -58,12 +58,12 @@ def test_the_readme_example_file_works_as_documented(chdir, capsys):
     assert "2 rows, 3 classes" in out and "note" not in err
     assert main(["tune", "--scores", "val.csv", "--metric", "f1_macro", "--out", "tau.json"]) == 0
     tau = json.loads((chdir / "tau.json").read_text())
-    assert tau["classes"] == CLASSES
+    assert tau["classes"] == sorted(CLASSES)  # the class order of every output: text order for text names
     assert (
         main(["apply", "--scores", "test.csv", "--tau", "tau.json", "--id-col", "id", "--out", "predictions.out"]) == 0
     )
-    P = np.array([[0.70, 0.20, 0.10], [0.10, 0.30, 0.60]])
-    expected = apply_thresholds(P, tau["threshold"], labels=CLASSES)
+    P = np.array([[0.70, 0.20, 0.10], [0.10, 0.30, 0.60]])  # columns cat, dog, bird
+    expected = apply_thresholds(P[:, [2, 0, 1]], tau["threshold"], labels=sorted(CLASSES))
     assert (chdir / "predictions.out").read_text().splitlines() == [
         "id,prediction",
         *map("{},{}".format, [17, 18], expected),
@@ -96,14 +96,15 @@ def test_score_prefix_names_the_classes(chdir, capsys):
     header = ["sample", *(f"proba_{c}" for c in CLASSES), "label"]
     _csv(chdir / "s.csv", header, [[f"s{i}", *p, t] for i, (p, t) in enumerate(zip(P, y))])
     assert main(["tune", "--scores", "s.csv", "--score-prefix", "proba_", "--resolution", "12", "--out", "t.json"]) == 0
-    expected = tune_thresholds(y, P, metric="f1_macro", resolution=12, labels=CLASSES)
+    in_order = [CLASSES.index(c) for c in sorted(CLASSES)]  # the columns in the class order (text order)
+    expected = tune_thresholds(y, P[:, in_order], metric="f1_macro", resolution=12, labels=sorted(CLASSES))
     tau = json.loads((chdir / "t.json").read_text())
-    assert tau["classes"] == CLASSES and tau["threshold"] == expected.best_threshold.tolist()
+    assert tau["classes"] == sorted(CLASSES) and tau["threshold"] == expected.best_threshold.tolist()
     out = capsys.readouterr().out
     assert "search lattice, resolution 12" in out
     assert main(["apply", "--scores", "s.csv", "--score-prefix", "proba_", "--tau", "t.json", "--out", "p.csv"]) == 0
     predictions = (chdir / "p.csv").read_text().splitlines()[1:]
-    assert predictions == apply_thresholds(P, expected.best_threshold, labels=CLASSES).tolist()
+    assert predictions == apply_thresholds(P[:, in_order], expected.best_threshold, labels=sorted(CLASSES)).tolist()
 
 
 def test_tune_says_when_tau_is_the_argmax_rule(chdir, capsys):

@@ -270,11 +270,21 @@ def test_bad_frames_are_refused_with_the_argument_named():
         evaluate(frame, sample_weight_col="w", rows_per_sort=0)
 
 
-def test_integer_labels_match_column_names():
-    table = scored_rows(n=200, m=3, seed=7, weighted=False).rename(columns=dict(zip(CLASSES, ["0", "1", "2"])))
-    table["label"] = table["label"].map({"ant": 0, "bee": 1, "cat": 2})
+@pytest.mark.parametrize("as_text", [False, True])
+def test_integer_labels_match_column_names(as_text):
+    """Columns named by integers are the integer classes, in numeric order, whether the labels are read as
+    integers or as text; the in-memory oracle gets the integer labels and the columns in numeric order."""
+    names = ["0", "1", "10", "11", "2", "3", "4", "5", "6", "7", "8", "9"]  # text order, as a header may be
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 12, 300)
+    scores = rng.dirichlet(np.ones(12), 300)
+    scores[np.arange(300), y] += 0.5
+    scores /= scores.sum(axis=1, keepdims=True)
+    table = pd.DataFrame(scores[:, [int(name) for name in names]], columns=names)
+    table["label"] = y.astype(str) if as_text else y
     found = evaluate(dd.from_pandas(table, npartitions=2), n_boot=0)
-    expected = in_memory(table.assign(label=table["label"].astype(str)), False, n_boot=0)
+    expected = polyroc.evaluate(y, scores, labels=np.arange(12), n_boot=0)
+    assert list(found.classes) == list(range(12))
     assert_same_evaluation(found, expected, intervals=False)
 
 

@@ -330,8 +330,8 @@ def _evaluate(args):
             )
         else:
             table = _read_table(args, args.scores, display=display)
-            y_true, source, sample_weight = table.y_true, table.source, table.sample_weight
-            classes, (y_score,) = _in_sorted_order(table.classes, [_probabilities(args, table)])
+            source, sample_weight = table.source, table.sample_weight
+            classes, y_true, (y_score,) = _in_class_order(table.classes, table.y_true, [_probabilities(args, table)])
             title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
         display.step("evaluating")
         with _blamed_on(source):
@@ -470,7 +470,9 @@ def _report_on_dask(args, display):
         "y_true": first.y_true,
         "y_score": {name: sample.y_score for name, sample in samples.items()},
         "y_val": None if val is None else val.y_true,
-        "val_scores": None if val is None else {name: sample.y_score for name, sample in val_samples.items()},
+        "val_scores": None
+        if val is None
+        else _paired_models({name: sample.y_score for name, sample in val_samples.items()}, samples),
         "labels": first.classes,
         "sample_weight": first.sample_weight,
         "val_sample_weight": None if val is None else val.sample_weight,
@@ -484,10 +486,13 @@ def _sample_columns(options):
     return {key: options[key] for key in ("label_col", "score_cols", "sample_weight_col")}
 
 
-def _in_sorted_order(classes, score_matrices):
-    """The classes sorted and the columns of each score matrix in that order (the metrics want sorted labels)."""
-    order = sorted(range(len(classes)), key=lambda j: classes[j])
-    return tuple(classes[j] for j in order), [scores[:, order] for scores in score_matrices]
+def _in_class_order(names, labels, score_matrices):
+    """Classes typed and ordered by the class-name rule, ``labels`` as those classes, columns in their order."""
+    from polyroc._class_names import class_order
+
+    rule = class_order(names)
+    labels = None if labels is None else rule.labels(labels)
+    return rule.classes, labels, [scores[:, rule.order] for scores in score_matrices]
 
 
 def _equals_argmax(result):
@@ -525,14 +530,14 @@ def _tune(args):
     with _output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
         with _showing_progress(args) as display:
             table = _read_table(args, args.scores, display=display)
-            y_score = _probabilities(args, table)
+            classes, y_true, (y_score,) = _in_class_order(table.classes, table.y_true, [_probabilities(args, table)])
             display.step(f"tuning {args.metric} by {args.search} search")
             with _blamed_on(table.source):
                 result = tune_thresholds(
-                    table.y_true,
+                    y_true,
                     y_score,
                     metric=args.metric,
-                    labels=table.classes,
+                    labels=classes,
                     search=args.search,
                     resolution=args.resolution,
                     n_samples=args.n_samples,
@@ -633,14 +638,23 @@ def _named_paths(option, values):
 
 
 def _read_like(args, path, classes, option, display):
-    """A score file of the same classes as the others: those named by its labels, or else ``classes``."""
+    """A score file of the classes ``classes`` (names, in any column order), its columns put in that order."""
+    from dataclasses import replace
+
+    from polyroc._class_names import column_order, same_classes
+
     table = _read_table(args, path, display=display)
     if classes is None or table.classes == tuple(classes):
         return table
+    if same_classes(table.classes, classes):
+        order = column_order(table.classes, classes)
+        return replace(table, y_score=table.y_score[:, order], classes=tuple(classes))
     if set(table.classes) < set(classes) and set(classes) - set(table.classes) <= set(table.ignored_columns):
         return _read_table(args, path, classes=list(classes))  # classes with no row in this file
     first = "--scores" if option == "--val" else f"the first {option} file's"
-    raise ValueError(f"{path}: {option} score columns {list(table.classes)} differ from {first} {list(classes)}")
+    raise ValueError(
+        f"{path}: {option} score columns {sorted(table.classes)} are not the classes of {first} {sorted(classes)}"
+    )
 
 
 def _check_unique_ids(ids, path, id_col):
@@ -708,7 +722,7 @@ def _read_split(args, option, values, display, classes=None):
     tables = []
     for path in paths.values():
         table = _read_like(args, path, classes, option, display)
-        classes = table.classes if classes is None else classes
+        classes = table.classes if classes is None else tuple(classes)
         tables.append(table)
     labels = weights = None
     scores = {}
@@ -721,7 +735,7 @@ def _read_split(args, option, values, display, classes=None):
                     + ("" if args.id_col else " (--id-col matches rows by id)")
                 )
         labels, weights, scores[name] = these_labels, these_weights, these_scores
-    classes, matrices = _in_sorted_order(tuple(classes), list(scores.values()))
+    classes, labels, matrices = _in_class_order(classes, labels, list(scores.values()))
     return labels, dict(zip(scores, matrices)), classes, weights
 
 
@@ -777,16 +791,23 @@ def _print_report_summary(report, out):
         print(line)
 
 
+def _paired_models(val_scores, y_score):
+    """``val_scores`` keyed by the ``--scores`` model names: by name, else by position (file stems may differ)."""
+    if set(val_scores) == set(y_score):
+        return val_scores
+    if len(val_scores) != len(y_score):
+        raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(y_score)}")
+    return dict(zip(y_score, val_scores.values()))
+
+
 def _report_inputs(args, display):
     """Labels, scores, classes and weights of the --scores (and --val) files, as build_report's arguments."""
     y_true, y_score, classes, sample_weight = _read_split(args, "--scores", args.scores, display)
     y_val = val_scores = val_sample_weight = None
     if args.val:
-        y_val, val_scores, _, val_sample_weight = _read_split(args, "--val", args.val, display, classes)
-        if set(val_scores) != set(y_score):
-            if len(val_scores) != len(y_score):
-                raise ValueError(f"--val names models {sorted(val_scores)} but --scores names {sorted(y_score)}")
-            val_scores = dict(zip(y_score, val_scores.values()))
+        names = [str(c) for c in classes]
+        y_val, val_scores, _, val_sample_weight = _read_split(args, "--val", args.val, display, names)
+        val_scores = _paired_models(val_scores, y_score)
     return {
         "y_true": y_true,
         "y_score": y_score,

@@ -6,12 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from polyroc._class_names import class_order
 from polyroc._validation import check_score_matrix
 
 
 @dataclass(frozen=True)
 class FrameColumns:
-    """Which columns of a frame hold the label, the class scores (in class order) and the weights."""
+    """Which columns of a frame hold the label, the class scores (in class order) and the weights.
+
+    The score column names are the classes, typed and ordered by the rule of
+    :mod:`polyroc._class_names` (integers in numeric order, else text order).
+    """
 
     label_col: str
     score_cols: tuple[str, ...]
@@ -20,8 +25,8 @@ class FrameColumns:
 
     @property
     def classes(self) -> np.ndarray:
-        """The class labels: the score column names."""
-        return np.array(self.score_cols)
+        """The class labels: the score column names, as integers when every name is one."""
+        return class_order(self.score_cols).classes
 
     @property
     def n_classes(self) -> int:
@@ -60,6 +65,7 @@ def frame_columns(
         raise ValueError(f"column {doubled[0]!r} cannot be both a score column and the label, weight or row-id column")
     if len(score_cols) < 2:
         raise ValueError(f"at least 2 score columns are needed (one per class), got {list(score_cols)}")
+    score_cols = tuple(score_cols[j] for j in class_order(score_cols).order)
     return FrameColumns(label_col, score_cols, weight_col, row_id_col)
 
 
@@ -83,9 +89,9 @@ def label_codes(labels, classes: np.ndarray, where: str) -> np.ndarray:
     import pandas as pd
 
     values = pd.Series(labels)
-    if values.dtype.kind in "iub":
-        lookup = pd.Index([_as_int(name) for name in classes])
-    else:
+    if values.dtype.kind in "iu" and classes.dtype.kind == "i":
+        lookup = pd.Index(classes)
+    else:  # compared as text
         values = values.astype(str)
         lookup = pd.Index(classes.astype(str))
     codes = lookup.get_indexer(values)
@@ -97,13 +103,6 @@ def label_codes(labels, classes: np.ndarray, where: str) -> np.ndarray:
             f"{where}: labels {names} are not among the score columns {classes.tolist()} (first at row {first})"
         )
     return codes.astype(np.min_scalar_type(max(classes.size - 1, 1)))
-
-
-def _as_int(name):
-    try:
-        return int(name)
-    except ValueError:
-        return name
 
 
 def partition_rows(
