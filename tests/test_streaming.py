@@ -575,3 +575,14 @@ def test_evaluation_accumulator_binned_reports_its_bounds_and_refuses_the_bootst
         EvaluationAccumulator([0, 1]).compute()
     with pytest.raises(ValueError, match="different cutoffs"):
         EvaluationAccumulator([0, 1, 2, 3]).merge(EvaluationAccumulator([0, 1, 2, 3], cutoffs=4))
+
+
+@pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
+def test_a_column_count_other_than_the_labels_is_named_before_the_values(kind):
+    """Three columns off the simplex for four labels: the shape is the problem named, not the row sums."""
+    y = np.array([0, 1, 2, 3])
+    for scores in (np.full((4, 3), 0.3), np.full((4, 5), 0.3)):
+        with pytest.raises(ValueError, match=rf"^y_score has {scores.shape[1]} columns but labels names 4 classes$"):
+            ACCUMULATORS[kind]().update(y, scores)
+        with pytest.raises(ValueError, match=rf"^y_score has {scores.shape[1]} columns but labels names 4 classes$"):
+            polyroc.evaluate(y, scores, labels=LABELS)
