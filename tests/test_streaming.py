@@ -185,7 +185,8 @@ def test_aucs_with_a_class_without_rows_are_nan_as_roc_auc_score():
     y, scores, weights = tied_data(8, 100)
     keep = y != 2
     y, scores, weights = y[keep], scores[keep], weights[keep]
-    values = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
+    with pytest.warns(UndefinedMetricWarning, match=r"labels \[2\] have no samples"):  # as roc_auc_score
+        values = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         assert_same_aucs(values, expected_aucs(y, scores, weights))
@@ -586,3 +587,94 @@ def test_a_column_count_other_than_the_labels_is_named_before_the_values(kind):
             ACCUMULATORS[kind]().update(y, scores)
         with pytest.raises(ValueError, match=rf"^y_score has {scores.shape[1]} columns but labels names 4 classes$"):
             polyroc.evaluate(y, scores, labels=LABELS)
+
+
+# Warnings: a stream warns as evaluate does on the same rows, degenerate rows included.
+
+
+def degenerate_rows(data):
+    """Hypothesis-drawn rows: continuous, tied or constant scores; one class, an absent class or all; weights."""
+    m = data.draw(st.integers(2, 4), label="m")
+    n = data.draw(st.integers(1, 24), label="n")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    rng = np.random.default_rng(seed)
+    present = data.draw(st.sampled_from(["one class", "one absent", "all"]), label="classes")
+    y = {"one class": np.full(n, m - 1), "one absent": rng.integers(1, m, n), "all": rng.integers(0, m, n)}[present]
+    shape = data.draw(st.sampled_from(["continuous", "tied", "constant", "one-hot"]), label="scores")
+    if shape == "continuous":
+        scores = rng.dirichlet(np.ones(m), n)
+    elif shape == "tied":
+        integers = rng.integers(1, 3, (n, m)).astype(float)
+        scores = integers / integers.sum(axis=1, keepdims=True)
+    elif shape == "constant":
+        scores = np.full((n, m), 1 / m)
+    else:
+        scores = np.eye(m)[rng.integers(0, m, n)]
+    weights = rng.integers(0, 3, n).astype(float) if data.draw(st.booleans(), label="weighted") else None
+    return m, y, scores, weights
+
+
+def recorded(compute):
+    """The result of ``compute()`` (or the type of the error it raised) and its distinct warnings (category, message).
+
+    Repeats are dropped, as Python's default filter shows a message once per line of the caller.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = compute()
+        except (ValueError, TypeError) as error:
+            result = type(error)
+    return result, {(w.category.__name__, str(w.message)) for w in caught}
+
+
+def streamed_evaluation(labels, batches, **options):
+    accumulator = EvaluationAccumulator(labels)
+    for y, scores, weights in batches:
+        accumulator.update(y, scores, sample_weight=weights)
+    return accumulator.compute(**options)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_stream_warns_and_scores_as_evaluate_on_the_same_rows(data):
+    m, y, scores, weights = degenerate_rows(data)
+    cuts = data.draw(st.lists(st.integers(1, max(y.size - 1, 1)), max_size=3, unique=True).map(sorted), label="cuts")
+    parts = [np.arange(a, b) for a, b in itertools.pairwise([0, *[c for c in cuts if c < y.size], y.size])]
+    if weights is not None:
+        weights[[part[0] for part in parts]] = 1.0  # a batch of zero weights only is refused; evaluate sees these too
+    batches = [(y[p], scores[p], None if weights is None else weights[p]) for p in parts]
+    labels = list(range(m))
+    for n_boot in (0, 20):
+        expected, expected_warnings = recorded(
+            lambda n_boot=n_boot: polyroc.evaluate(
+                y, scores, labels=labels, sample_weight=weights, n_boot=n_boot, random_state=0
+            )
+        )
+        found, found_warnings = recorded(
+            lambda n_boot=n_boot: streamed_evaluation(labels, batches, n_boot=n_boot, random_state=0)
+        )
+        if n_boot == 0:
+            assert found_warnings == expected_warnings
+        else:  # evaluate's DeLong interval (which a stream does not have) may add a message, not a category
+            assert {c for c, _ in found_warnings} == {c for c, _ in expected_warnings}
+        if isinstance(expected, type):
+            assert found is expected
+            continue
+        for name, value in expected.scores.items():
+            np.testing.assert_allclose(found.scores[name], value, rtol=RTOL, atol=1e-15, equal_nan=True, err_msg=name)
+        np.testing.assert_array_equal(found.confusion_matrix, expected.confusion_matrix)
+
+
+def test_a_stream_of_one_class_warns_that_its_aucs_are_undefined():
+    """One class present with constant scores: NaN AUCs and the warning of evaluate, with the same message."""
+    y, scores = [0, 0, 0, 0], np.full((4, 3), 1 / 3)
+    with pytest.warns(UndefinedMetricWarning) as expected:
+        in_memory = polyroc.evaluate(y, scores, labels=[0, 1, 2], n_boot=0)
+    with pytest.warns(UndefinedMetricWarning) as found:
+        streamed = (
+            EvaluationAccumulator([0, 1, 2]).update(y[:1], scores[:1]).update(y[1:], scores[1:]).compute(n_boot=0)
+        )
+    assert [str(w.message) for w in found] == [str(w.message) for w in expected]
+    assert np.isnan(streamed.scores["roc_auc_ovr_macro"]) and np.isnan(in_memory.scores["roc_auc_ovr_macro"])
+    assert streamed.scores["roc_auc_ovr_micro"] == in_memory.scores["roc_auc_ovr_micro"] == 0.5

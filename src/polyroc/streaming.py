@@ -49,6 +49,7 @@ from polyroc.metrics import (
     _sample_brier_losses,
     _sample_log_losses,
     _sample_top_k_hits,
+    _warn_classes_without_samples,
 )
 
 __all__ = ["ConfusionAccumulator", "EvaluationAccumulator", "LossAccumulator", "RankingAccumulator"]
@@ -626,6 +627,7 @@ class RankingAccumulator(_Accumulator):
             raise ValueError("no weighted rows were added: the AUCs are undefined")
         wins = np.array([_run_wins(counts, k) for k, counts in enumerate(columns)])
         support = columns[0].sum(axis=0)
+        _warn_classes_without_samples(self.labels, support, "ROC AUC")
         total = support.sum()
         micro_pairs = total * total * (self.n_classes - 1)
         aucs = aucs_of_wins(wins, support, _run_wins(cells, 1)[0], micro_pairs)
