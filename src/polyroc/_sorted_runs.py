@@ -39,8 +39,8 @@ def code_dtype(n_codes: int) -> np.dtype:
 
 
 def batch_run(scores, codes, weights, n_codes):
-    """The run of a batch: its entries sorted by score (one stable sort), collapsed if mostly tied."""
-    order = np.argsort(scores, kind="stable")
+    """The run of a batch: its entries sorted by score (one sort, ties in any order), collapsed if mostly tied."""
+    order = np.argsort(scores)
     return collapse_ties((scores[order], codes[order], None if weights is None else weights[order]), n_codes)
 
 
@@ -57,33 +57,29 @@ def _unit_weights(run) -> np.ndarray:
 
 
 def merge_two(first, second, n_codes):
-    """The run of both runs' entries (a linear merge; ``first``'s entries first among equal scores)."""
-    size = run_size(first) + run_size(second)
-    at_second = np.searchsorted(first[0], second[0], side="right")
-    at_second += np.arange(run_size(second))
-    at_first = np.ones(size, dtype=bool)
-    at_first[at_second] = False
+    """The run of both runs' entries, ``first``'s first among equal scores.
 
-    def interleave(a, b, dtype):
-        out = np.empty(size, dtype=dtype)
-        out[at_second] = b
-        out[at_first] = a
-        return out
-
-    scores = interleave(first[0], second[0], np.float64)
-    codes = interleave(first[1], second[1], first[1].dtype)
+    A stable sort of the two runs end to end: numpy's stable sort of floats
+    (timsort) finds the two sorted runs and merges them in one linear pass.
+    """
+    joined = np.concatenate((first[0], second[0]))
+    order = np.argsort(joined, kind="stable")
+    scores = joined[order]
+    del joined
+    codes = np.concatenate((first[1], second[1]))[order]
     weights = None
     if first[2] is not None or second[2] is not None:
-        weights = interleave(_unit_weights(first), _unit_weights(second), np.float64)
+        weights = np.concatenate((_unit_weights(first), _unit_weights(second)))[order]
+    del order
     return collapse_ties((scores, codes, weights), n_codes)
 
 
 def collapse_ties(run, n_codes):
     """``run`` with its entries of equal (score, code) summed into one, when mostly tied and smaller so.
 
-    Entries come out sorted by (score, code), weighted. An unweighted run is
-    collapsed only when the weights it then needs take less memory than the
-    entries saved.
+    A collapsed run is sorted by (score, code) and weighted. An unweighted
+    run is collapsed only when the weights it then needs take less memory
+    than the entries saved.
     """
     scores, codes, weights = run
     size = scores.size
@@ -160,8 +156,13 @@ def micro_wins(runs) -> float:
     for label, (scores, codes, weights) in enumerate(runs):
         negative = codes != label
         negative_scores = scores[negative]
-        above_plus_half_tied = cumulative[np.searchsorted(positive_scores, negative_scores, side="left")]
-        above_plus_half_tied += cumulative[np.searchsorted(positive_scores, negative_scores, side="right")]
+        below = np.searchsorted(positive_scores, negative_scores, side="left")
+        up_to = below.copy()  # differs only where a positive cell ties: searched again for those alone
+        tied = np.flatnonzero(positive_scores[np.minimum(below, positive_scores.size - 1)] == negative_scores)
+        up_to[tied] = np.searchsorted(positive_scores, negative_scores[tied], side="right")
+        above_plus_half_tied = cumulative[below]
+        above_plus_half_tied += cumulative[up_to]
+        del below, up_to
         above_plus_half_tied *= -0.5
         above_plus_half_tied += cumulative[-1]
         wins += float(above_plus_half_tied.sum() if weights is None else weights[negative] @ above_plus_half_tied)

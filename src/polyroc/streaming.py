@@ -8,10 +8,11 @@ Each accumulator keeps additive sufficient statistics of the rows it has seen:
   the top-k hits, and the weight total;
 - :class:`EvaluationAccumulator`: all of these, whose ``compute()`` returns the
   :class:`~polyroc.Evaluation` that :func:`polyroc.evaluate` gives;
-- :class:`RankingAccumulator`: per score column, the distinct scores (or the
-  bins of a fixed grid) with the weight of each true class at each of them
-  (exact one-vs-rest and one-vs-one AUCs, ties included, or the AUCs of the
-  binned scores with a bound on their error).
+- :class:`RankingAccumulator`: per score column, sorted runs of the scores
+  with each row's class and weight, merged as they grow (exact one-vs-rest,
+  one-vs-one and micro AUCs, ties included), or the weight of each class in
+  the bins of a fixed grid (the AUCs of the binned scores with a bound on
+  their error).
 
 ``update(y_true, y_score, sample_weight=None)`` adds a batch (and returns the
 accumulator), ``merge(other)`` returns a new accumulator holding both inputs'
