@@ -483,12 +483,15 @@ def check_scores(
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
-    that differs from the number of classes; labels outside ``labels``.
+    that differs from the number of classes; labels outside ``labels``. With
+    ``labels``, the labels of ``y_true`` are checked first, then the column
+    count, then the scores' values.
     """
     y_true = check_label_vector("y_true", y_true)
+    classes = None if labels is None else resolve_classes(labels, y_true=y_true)
     scores = check_score_matrix(
         y_score,
-        n_labels=None if labels is None else check_labels_argument(labels).size,
+        n_labels=None if classes is None else classes.size,
         name=name,
         normalize_rows=normalize_rows,
         from_logits=from_logits,
@@ -507,10 +510,6 @@ def check_scores(
             )
         if classes.size < 2:
             raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
-    else:
-        classes = resolve_classes(labels, y_true=y_true)
-        if classes.size != scores.shape[1]:
-            raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {classes.size} classes")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 
