@@ -620,6 +620,13 @@ class RankingAccumulator(_Accumulator):
         ValueError
             If no weighted row has been added.
 
+        Warns
+        -----
+        polyroc.exceptions.UndefinedMetricWarning
+            If a class has no rows of positive weight, or all of them: its
+            one-vs-rest AUC is NaN (the warning of
+            :func:`polyroc.metrics.roc_auc_score`).
+
         See Also
         --------
         polyroc.metrics.roc_auc_score : The AUCs of rows held in memory.
@@ -764,6 +771,15 @@ class EvaluationAccumulator(_Accumulator):
             or an option is out of range.
         TypeError
             If an option has the wrong type.
+
+        Warns
+        -----
+        polyroc.exceptions.UndefinedMetricWarning
+            If a class has no rows of positive weight, or all of them, as
+            :func:`polyroc.evaluate` warns.
+        polyroc.exceptions.IntervalWarning
+            If a class has a single row and ``n_boot > 0`` (the spread of its
+            losses cannot be estimated), as :func:`polyroc.evaluate` warns.
 
         See Also
         --------
