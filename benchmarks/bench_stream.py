@@ -35,7 +35,7 @@ import numpy as np
 from _common import dirichlet_problem
 from polyroc.streaming import EvaluationAccumulator
 
-rows, m, batch = {rows}, {m}, {batch}
+rows, m, batch, weighted = {rows}, {m}, {batch}, {weighted}
 labels = list(range(m))
 warm = dirichlet_problem(1000, m, seed=-1 % 2**32)
 EvaluationAccumulator(labels).update(*warm).compute(n_boot=0)  # every code path imported and run once
@@ -46,10 +46,11 @@ before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 updating = 0.0
 for i, start in enumerate(range(0, rows, batch)):
     y, scores = first if i == 0 else dirichlet_problem(min(batch, rows - start), m, seed=i)
+    weights = np.random.default_rng(i).uniform(0.5, 2.0, y.size) if weighted else None
     tick = time.perf_counter()
-    accumulator.update(y, scores)
+    accumulator.update(y, scores, sample_weight=weights)
     updating += time.perf_counter() - tick
-    del y, scores
+    del y, scores, weights
 first = None
 after_updates = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 tick = time.perf_counter()
@@ -69,13 +70,13 @@ print(json.dumps({{
 """
 
 
-def measure(rows, m, batch, src):
+def measure(rows, m, batch, src, weighted=False):
     """One fresh interpreter feeding ``rows`` rows: its JSON record."""
     benchmarks = str(Path(__file__).resolve().parent)
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(Path(src).resolve()), env.get("PYTHONPATH", "")])
-    code = CHILD.format(benchmarks=benchmarks, rows=rows, m=m, batch=batch)
+    code = CHILD.format(benchmarks=benchmarks, rows=rows, m=m, batch=batch, weighted=weighted)
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     return json.loads(output)
 
@@ -87,8 +88,10 @@ def main(argv=None):
     parser.add_argument("--batch", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=1, help="fresh runs per row count; the fastest is shown")
     parser.add_argument("--src", default=None, help="directory holding the polyroc package to measure")
+    parser.add_argument("--weighted", action="store_true", help="sample weights uniform on [0.5, 2] (stored)")
     args = parser.parse_args(argv)
-    print(f"classes {args.classes}, batches of {args.batch:,} rows, continuous scores; raw scores: 8 bytes/cell")
+    weights = "weighted" if args.weighted else "unweighted"
+    print(f"classes {args.classes}, batches of {args.batch:,} rows, continuous scores, {weights}; raw: 8 bytes/cell")
     header = (
         f"{'rows':>10} {'peak B/cell':>11} {'x raw':>6} {'w/ compute':>10} {'x raw':>6} {'nbytes/cell':>11} "
         f"{'update rows/s':>13} {'with compute':>12}"
@@ -96,7 +99,7 @@ def main(argv=None):
     print(header)
     first_rate = None
     for rows in args.rows:
-        runs = [measure(rows, args.classes, args.batch, args.src) for _ in range(args.repeat)]
+        runs = [measure(rows, args.classes, args.batch, args.src, args.weighted) for _ in range(args.repeat)]
         best = min(runs, key=lambda run: run["update_seconds"] + run["compute_seconds"])
         cells = best["cells"]
         per_cell = max(run["peak_updates"] for run in runs) / cells
