@@ -185,7 +185,8 @@ def test_aucs_with_a_class_without_rows_are_nan_as_roc_auc_score():
     y, scores, weights = tied_data(8, 100)
     keep = y != 2
     y, scores, weights = y[keep], scores[keep], weights[keep]
-    values = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
+    with pytest.warns(UndefinedMetricWarning, match=r"labels \[2\] have no samples"):  # as roc_auc_score
+        values = RankingAccumulator(LABELS).update(y, scores, sample_weight=weights).compute()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         assert_same_aucs(values, expected_aucs(y, scores, weights))
@@ -227,8 +228,21 @@ def stored_arrays(accumulator):
     if isinstance(accumulator, RankingAccumulator) and accumulator.binned:
         return [accumulator.column_bins, accumulator.cell_bins]
     if isinstance(accumulator, RankingAccumulator):
-        return [array for run in [*accumulator.columns, accumulator.cells] for array in run]
+        return [
+            accumulator.support,
+            *(array for j in range(accumulator.n_classes) for array in entries(accumulator, j)),
+        ]
     return []
+
+
+def entries(accumulator, j):
+    """Column j's stored entries as sorted distinct (score, class) pairs with their total weight, whatever the runs."""
+    runs = accumulator.runs[j]
+    scores = np.concatenate([np.empty(0), *(run[0] for run in runs)])
+    codes = np.concatenate([np.empty(0), *(run[1] for run in runs)]).astype(np.int64)
+    weights = np.concatenate([np.empty(0), *(np.ones(run[0].size) if run[2] is None else run[2] for run in runs)])
+    pairs, inverse = np.unique(np.column_stack((scores, codes)), axis=0, return_inverse=True)
+    return pairs[:, 0], pairs[:, 1], np.bincount(inverse.ravel(), weights=weights, minlength=len(pairs))
 
 
 def assert_same_values(a, b):
@@ -575,3 +589,195 @@ def test_evaluation_accumulator_binned_reports_its_bounds_and_refuses_the_bootst
         EvaluationAccumulator([0, 1]).compute()
     with pytest.raises(ValueError, match="different cutoffs"):
         EvaluationAccumulator([0, 1, 2, 3]).merge(EvaluationAccumulator([0, 1, 2, 3], cutoffs=4))
+
+
+@pytest.mark.parametrize("kind", sorted(ACCUMULATORS))
+def test_a_column_count_other_than_the_labels_is_named_before_the_values(kind):
+    """Three columns off the simplex for four labels: the shape is the problem named, not the row sums."""
+    y = np.array([0, 1, 2, 3])
+    for scores in (np.full((4, 3), 0.3), np.full((4, 5), 0.3)):
+        with pytest.raises(ValueError, match=rf"^y_score has {scores.shape[1]} columns but labels names 4 classes$"):
+            ACCUMULATORS[kind]().update(y, scores)
+        with pytest.raises(ValueError, match=rf"^y_score has {scores.shape[1]} columns but labels names 4 classes$"):
+            polyroc.evaluate(y, scores, labels=LABELS)
+
+
+# Warnings: a stream warns as evaluate does on the same rows, degenerate rows included.
+
+
+def degenerate_rows(data):
+    """Hypothesis-drawn rows: continuous, tied or constant scores; one class, an absent class or all; weights."""
+    m = data.draw(st.integers(2, 4), label="m")
+    n = data.draw(st.integers(1, 24), label="n")
+    seed = data.draw(st.integers(0, 2**16), label="seed")
+    rng = np.random.default_rng(seed)
+    present = data.draw(st.sampled_from(["one class", "one absent", "all"]), label="classes")
+    y = {"one class": np.full(n, m - 1), "one absent": rng.integers(1, m, n), "all": rng.integers(0, m, n)}[present]
+    shape = data.draw(st.sampled_from(["continuous", "tied", "constant", "one-hot"]), label="scores")
+    if shape == "continuous":
+        scores = rng.dirichlet(np.ones(m), n)
+    elif shape == "tied":
+        integers = rng.integers(1, 3, (n, m)).astype(float)
+        scores = integers / integers.sum(axis=1, keepdims=True)
+    elif shape == "constant":
+        scores = np.full((n, m), 1 / m)
+    else:
+        scores = np.eye(m)[rng.integers(0, m, n)]
+    weights = rng.integers(0, 3, n).astype(float) if data.draw(st.booleans(), label="weighted") else None
+    return m, y, scores, weights
+
+
+def recorded(compute):
+    """The result of ``compute()`` (or the type of the error it raised) and its distinct warnings (category, message).
+
+    Repeats are dropped, as Python's default filter shows a message once per line of the caller.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = compute()
+        except (ValueError, TypeError) as error:
+            result = type(error)
+    return result, {(w.category.__name__, str(w.message)) for w in caught}
+
+
+def streamed_evaluation(labels, batches, **options):
+    accumulator = EvaluationAccumulator(labels)
+    for y, scores, weights in batches:
+        accumulator.update(y, scores, sample_weight=weights)
+    return accumulator.compute(**options)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_stream_warns_and_scores_as_evaluate_on_the_same_rows(data):
+    m, y, scores, weights = degenerate_rows(data)
+    cuts = data.draw(st.lists(st.integers(1, max(y.size - 1, 1)), max_size=3, unique=True).map(sorted), label="cuts")
+    parts = [np.arange(a, b) for a, b in itertools.pairwise([0, *[c for c in cuts if c < y.size], y.size])]
+    if weights is not None:
+        weights[[part[0] for part in parts]] = 1.0  # a batch of zero weights only is refused; evaluate sees these too
+    batches = [(y[p], scores[p], None if weights is None else weights[p]) for p in parts]
+    labels = list(range(m))
+    for n_boot in (0, 20):
+        expected, expected_warnings = recorded(
+            lambda n_boot=n_boot: polyroc.evaluate(
+                y, scores, labels=labels, sample_weight=weights, n_boot=n_boot, random_state=0
+            )
+        )
+        found, found_warnings = recorded(
+            lambda n_boot=n_boot: streamed_evaluation(labels, batches, n_boot=n_boot, random_state=0)
+        )
+        if n_boot == 0:
+            assert found_warnings == expected_warnings
+        else:  # evaluate's DeLong interval (which a stream does not have) may add a message, not a category
+            assert {c for c, _ in found_warnings} == {c for c, _ in expected_warnings}
+        if isinstance(expected, type):
+            assert found is expected
+            continue
+        for name, value in expected.scores.items():
+            np.testing.assert_allclose(found.scores[name], value, rtol=RTOL, atol=1e-15, equal_nan=True, err_msg=name)
+        np.testing.assert_array_equal(found.confusion_matrix, expected.confusion_matrix)
+
+
+def test_a_stream_of_one_class_warns_that_its_aucs_are_undefined():
+    """One class present with constant scores: NaN AUCs and the warning of evaluate, with the same message."""
+    y, scores = [0, 0, 0, 0], np.full((4, 3), 1 / 3)
+    with pytest.warns(UndefinedMetricWarning) as expected:
+        in_memory = polyroc.evaluate(y, scores, labels=[0, 1, 2], n_boot=0)
+    with pytest.warns(UndefinedMetricWarning) as found:
+        streamed = (
+            EvaluationAccumulator([0, 1, 2]).update(y[:1], scores[:1]).update(y[1:], scores[1:]).compute(n_boot=0)
+        )
+    assert [str(w.message) for w in found] == [str(w.message) for w in expected]
+    assert np.isnan(streamed.scores["roc_auc_ovr_macro"]) and np.isnan(in_memory.scores["roc_auc_ovr_macro"])
+    assert streamed.scores["roc_auc_ovr_micro"] == in_memory.scores["roc_auc_ovr_micro"] == 0.5
+
+
+# Exact mode in bounded memory: sorted runs of (score, class code[, weight]) entries, merged level by level.
+
+
+def continuous_weights(seed, n):
+    return np.random.default_rng(seed).uniform(0.5, 2.0, n)  # never all 1, so they are stored
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exact_memory_of_continuous_scores_is_a_score_and_a_class_code_per_cell(weighted):
+    """Untied scores: 8 bytes of score and 1 of class code per (row, class) cell, 8 more with weights."""
+    y, scores, _ = dirichlet_data(20, 3000)
+    weights = continuous_weights(21, 3000) if weighted else None
+    assert all(np.unique(scores[:, j]).size == 3000 for j in range(4))  # no ties: nothing to collapse
+    accumulator = EvaluationAccumulator(LABELS)
+    for start in range(0, 3000, 250):
+        rows = slice(start, start + 250)
+        accumulator.update(y[rows], scores[rows], None if weights is None else weights[rows])
+    cell_bytes = 8 + 1 + (8 if weighted else 0)
+    assert accumulator.ranking.nbytes == 3000 * 4 * cell_bytes + 4 * 8  # the cells, and the class weights
+    summary_bytes = accumulator.nbytes - accumulator.ranking.nbytes
+    assert 0 < summary_bytes <= 40 * 4 * 8  # a few numbers per class, whatever the rows
+    accumulator.compute(n_boot=0)  # merges each column's runs into one: the same entries
+    assert accumulator.ranking.nbytes == 3000 * 4 * cell_bytes + 4 * 8
+
+
+def test_exact_memory_of_tied_scores_is_bounded_by_the_distinct_score_class_pairs():
+    """One-hot scores: each column keeps one weighted entry per distinct (score, class), whatever the rows."""
+    rng = np.random.default_rng(22)
+    accumulator = RankingAccumulator(LABELS)
+    y_all, scores_all = [], []
+    for _ in range(40):
+        y = rng.integers(0, 4, 500)
+        scores = np.eye(4)[np.where(rng.random(500) < 0.7, y, rng.integers(0, 4, 500))]
+        accumulator.update(y, scores)
+        y_all.append(y)
+        scores_all.append(scores)
+    y, scores = np.concatenate(y_all), np.concatenate(scores_all)
+    values = accumulator.compute()
+    assert_same_aucs(values, expected_aucs(y, scores, None))
+    distinct = sum(np.unique(np.column_stack((scores[:, j], y)), axis=0).shape[0] for j in range(4))
+    assert distinct <= 4 * 2 * 4
+    assert accumulator.nbytes == distinct * (8 + 1 + 8) + 4 * 8  # score, code and the count of each pair
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 40), min_size=1, max_size=60),
+    weighted=st.booleans(),
+    seed=st.integers(0, 2**16),
+    descending=st.booleans(),
+)
+def test_a_column_holds_logarithmically_many_runs_and_the_exact_aucs(sizes, weighted, seed, descending):
+    """Batches of any sizes (e.g. ever shorter ones): at most one run per length class ceil(log2(length))."""
+    sizes = sorted(sizes, reverse=True) if descending else sizes
+    n = sum(sizes)
+    y, scores, _ = dirichlet_data(seed, n)
+    weights = continuous_weights(seed, n) if weighted else None
+    accumulator = RankingAccumulator(LABELS)
+    for start, stop in itertools.pairwise(np.cumsum([0, *sizes])):
+        accumulator.update(y[start:stop], scores[start:stop], None if weights is None else weights[start:stop])
+        held = [run[0].size for run in accumulator.runs[0]]
+        assert len(held) <= int(np.ceil(np.log2(stop))) + 1
+        assert sum(held) == stop
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # a class may be absent from few rows
+        expected = expected_aucs(y, scores, weights)
+        assert_same_aucs(accumulator.compute(), expected)
+
+
+@pytest.mark.parametrize("n_classes", [3, 10])
+def test_duplicated_rows_are_collapsed_and_keep_the_exact_aucs(n_classes):
+    """Every row twice (every score tied with the same class): collapsed runs, AUCs of roc_auc_score."""
+    rng = np.random.default_rng(23)
+    y = rng.integers(0, n_classes, 400)
+    scores = rng.dirichlet(np.ones(n_classes), 400)
+    weights = rng.integers(1, 4, 400).astype(float)
+    y, scores, weights = np.tile(y, 2), np.tile(scores, (2, 1)), np.tile(weights, 2)
+    labels = np.arange(n_classes)
+    accumulator = RankingAccumulator(labels)
+    for start in range(0, 800, 100):
+        accumulator.update(y[start : start + 100], scores[start : start + 100], weights[start : start + 100])
+    values = accumulator.compute()
+    assert accumulator.nbytes == 400 * n_classes * (8 + 1 + 8) + n_classes * 8  # one entry per distinct row
+    for average in ("macro", "weighted", "micro"):
+        expected = sk.roc_auc_score(y, scores, multi_class="ovr", average=average, sample_weight=weights)
+        assert values[f"roc_auc_ovr_{average}"] == pytest.approx(expected, rel=RTOL)
+    expected = metrics.roc_auc_score(y, scores, multi_class="ovo", sample_weight=weights, labels=labels)
+    assert values["roc_auc_ovo_macro"] == pytest.approx(expected, rel=RTOL)

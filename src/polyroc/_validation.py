@@ -386,6 +386,7 @@ def check_score_matrix(
     require_simplex=True,
     transform_options=False,
     one_column_hint=True,
+    n_labels=None,
 ):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
@@ -402,6 +403,8 @@ def check_score_matrix(
     through softmax before the call. ``name`` is the argument the
     messages name; a 1-D array's message says how to pass one score per
     sample (:data:`ONE_COLUMN_HINT`) unless ``one_column_hint=False``.
+    ``n_labels``, when given, is the number of classes ``labels`` names: a
+    different column count is reported before the values are checked.
     """
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
@@ -413,6 +416,8 @@ def check_score_matrix(
         raise ValueError(f"{name} must be 2-D (n_samples, n_classes), got shape {scores.shape}{hint}")
     if scores.shape[1] < 2:
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
+    if n_labels is not None and scores.shape[1] != n_labels:
+        raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64)
     if not np.all(np.isfinite(scores)):
@@ -478,11 +483,15 @@ def check_scores(
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
-    that differs from the number of classes; labels outside ``labels``.
+    that differs from the number of classes; labels outside ``labels``. With
+    ``labels``, the labels of ``y_true`` are checked first, then the column
+    count, then the scores' values.
     """
     y_true = check_label_vector("y_true", y_true)
+    classes = None if labels is None else resolve_classes(labels, y_true=y_true)
     scores = check_score_matrix(
         y_score,
+        n_labels=None if classes is None else classes.size,
         name=name,
         normalize_rows=normalize_rows,
         from_logits=from_logits,
@@ -501,10 +510,6 @@ def check_scores(
             )
         if classes.size < 2:
             raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
-    else:
-        classes = resolve_classes(labels, y_true=y_true)
-        if classes.size != scores.shape[1]:
-            raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {classes.size} classes")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 

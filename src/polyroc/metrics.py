@@ -70,6 +70,7 @@ from polyroc._ranking import (
     without_zero_weights,
 )
 from polyroc._validation import (
+    _caller_stacklevel,
     _numeric_array,
     as_array,
     check_boolean,
@@ -2226,15 +2227,16 @@ def _scored_classes(y_true: np.ndarray, y_score: np.ndarray, labels, sample_weig
     return _ScoredClasses(y, y_score.astype(np.float64), classes, weights, support)
 
 
-def _warn_classes_without_samples(scored: _ScoredClasses, what: str) -> None:
-    total = scored.support.sum()
-    undefined = (scored.support == 0) | (scored.support == total)
+def _warn_classes_without_samples(classes: np.ndarray, support: np.ndarray, what: str) -> None:
+    """Warn (at the user's line) that the one-vs-rest ``what`` of the classes with no weight, or all of it, is NaN."""
+    total = support.sum()
+    undefined = (support == 0) | (support == total)
     if np.any(undefined):
         warnings.warn(
-            f"labels {scored.classes[undefined].tolist()} have no samples, or all of them, in y_true: "
+            f"labels {classes[undefined].tolist()} have no samples, or all of them, in y_true: "
             f"their {what} is undefined (NaN)",
             UndefinedMetricWarning,
-            stacklevel=4,
+            stacklevel=_caller_stacklevel(),
         )
 
 
@@ -2273,7 +2275,7 @@ def _multiclass_aucs(scored: _ScoredClasses, keys) -> dict:
     if any(key != ("ovr", "micro") for key in keys):
         wins = pairwise_wins(scored.y, scored.scores, scored.weights)
         if any(multi_class == "ovr" and average != "micro" for multi_class, average in keys):
-            _warn_classes_without_samples(scored, "ROC AUC")
+            _warn_classes_without_samples(scored.classes, scored.support, "ROC AUC")
             per_class = ovr_auc(wins, scored.support)
         for multi_class, average in keys:
             if multi_class == "ovo":  # over the pairs of classes present in y_true, as scikit-learn

@@ -8,10 +8,11 @@ Each accumulator keeps additive sufficient statistics of the rows it has seen:
   the top-k hits, and the weight total;
 - :class:`EvaluationAccumulator`: all of these, whose ``compute()`` returns the
   :class:`~polyroc.Evaluation` that :func:`polyroc.evaluate` gives;
-- :class:`RankingAccumulator`: per score column, the distinct scores (or the
-  bins of a fixed grid) with the weight of each true class at each of them
-  (exact one-vs-rest and one-vs-one AUCs, ties included, or the AUCs of the
-  binned scores with a bound on their error).
+- :class:`RankingAccumulator`: per score column, sorted runs of the scores
+  with each row's class and weight, merged as they grow (exact one-vs-rest,
+  one-vs-one and micro AUCs, ties included), or the weight of each class in
+  the bins of a fixed grid (the AUCs of the binned scores with a bound on
+  their error).
 
 ``update(y_true, y_score, sample_weight=None)`` adds a batch (and returns the
 accumulator), ``merge(other)`` returns a new accumulator holding both inputs'
@@ -31,6 +32,16 @@ from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, threshold_counts
 from polyroc._ranking import hand_till, ovr_auc, without_zero_weights
+from polyroc._sorted_runs import (
+    batch_run,
+    code_dtype,
+    column_wins,
+    distinct_scores,
+    merged_run,
+    micro_wins,
+    push_run,
+    run_nbytes,
+)
 from polyroc._summary import SummaryStatistics, row_losses
 from polyroc._validation import (
     as_array,
@@ -49,6 +60,7 @@ from polyroc.metrics import (
     _sample_brier_losses,
     _sample_log_losses,
     _sample_top_k_hits,
+    _warn_classes_without_samples,
 )
 
 __all__ = ["ConfusionAccumulator", "EvaluationAccumulator", "LossAccumulator", "RankingAccumulator"]
@@ -377,31 +389,10 @@ class LossAccumulator(_Accumulator):
         }
 
 
-def _batch_run(scores, codes, weights, n_codes):
-    """Sorted distinct ``scores`` and the weight of each code at each: ((d,), (d, n_codes))."""
-    values, inverse = np.unique(scores, return_inverse=True)
-    counts = np.bincount(inverse * n_codes + codes, weights=weights, minlength=values.size * n_codes)
-    return values, counts.reshape(values.size, n_codes).astype(np.float64)
-
-
-def _merge_runs(first, second):
-    """Union of two runs' distinct scores, with the counts of equal scores added (first + second)."""
-    values, inverse = np.unique(np.concatenate((first[0], second[0])), return_inverse=True)
-    stacked = np.concatenate((first[1], second[1]))
-    counts = np.column_stack(
-        [np.bincount(inverse, weights=column, minlength=values.size) for column in stacked.T]
-    ).reshape(values.size, stacked.shape[1])
-    return values, counts
-
-
 def _run_wins(counts, positive):
     """Per code j, sum over scores s of count_positive(s) * (weight of j below s + half the weight of j at s)."""
     below = np.cumsum(counts, axis=0) - counts
     return counts[:, positive] @ (below + 0.5 * counts)
-
-
-def _empty_run(n_codes):
-    return np.empty(0), np.zeros((0, n_codes))
 
 
 def _check_cutoffs(cutoffs) -> np.ndarray | None:
@@ -453,17 +444,24 @@ def aucs_of_wins(wins, support, micro_wins, micro_pairs) -> dict:
 class RankingAccumulator(_Accumulator):
     """One-vs-rest and one-vs-one ROC AUCs of a stream: exact (ties included) or from binned scores.
 
-    **Exact mode** (``cutoffs=None``). For each score column j it stores the
-    sorted distinct scores of that column with, for each, the weight of the
-    rows of each true class (an (n_distinct_j, m) array), plus one such run
-    of all the cells (the raveled scores, weighted as negatives and
-    positives) for the micro average. Two runs merge by the union of their
-    scores, counts of equal scores added. From the runs, class k beats class
-    j on column k in ``sum_s count_k(s) * (W_j below s + W_j at s / 2)``
-    pairs, which gives the AUCs of :func:`polyroc.metrics.roc_auc_score`
-    exactly. Memory grows with the number of distinct scores (at most the
-    number of rows per column, times m + 1 floats each). Zero-weight rows are
-    not stored.
+    **Exact mode** (``cutoffs=None``). For each score column it keeps sorted
+    *runs* of entries: the score (float64), the row's class code (uint8 up to
+    256 classes) and its weight (float64, not stored while every weight is
+    1). A batch is sorted once into a run; while a run of the same length
+    class (ceil(log2(length))) is held, the two are merged by one linear
+    pass, so a column holds at most log2(rows) + 1 runs and each entry takes
+    part in at most log2(rows) merges: n rows cost O(n log n) in all, not a
+    re-sort of everything held per batch. Mostly tied runs are collapsed to one entry
+    per distinct (score, class) with the summed weight, when that is
+    smaller. ``compute()`` merges each column's runs into one and counts, as
+    :func:`polyroc.metrics.roc_auc_score` does, the weighted pairs in which
+    class k scores above class j on column k (ties half); the micro average
+    counts the positive cells above each negative cell from the same runs.
+    The AUCs are those of the concatenated rows. Memory: ``nbytes`` bytes,
+    at most 9 bytes per (row, class) cell up to 256 classes (10 above; 8
+    more with weights other than 1), and 17 bytes per distinct (score, class)
+    pair once collapsed; rows of weight 0 are not stored. ``compute()`` needs, in addition, the merge
+    of one column and a few arrays of one column's length at a time.
 
     **Binned mode** (``cutoffs`` given). A score s falls in bin
     ``searchsorted(cutpoints, s, side="right")`` and each column keeps a fixed
@@ -532,8 +530,8 @@ class RankingAccumulator(_Accumulator):
         self.cutpoints = _check_cutoffs(cutoffs)
         m = self.n_classes
         if self.cutpoints is None:
-            self.columns = [_empty_run(m) for _ in range(m)]
-            self.cells = _empty_run(2)
+            self.runs = [[] for _ in range(m)]
+            self.support = np.zeros(m)
         else:
             n_bins = self.cutpoints.size + 1
             self.column_bins = np.zeros((m, n_bins, m))
@@ -549,18 +547,34 @@ class RankingAccumulator(_Accumulator):
         """Number of distinct scores (binned mode: of non-empty bins) stored per column, shape (n_classes,)."""
         if self.binned:
             return np.count_nonzero(self.column_bins.sum(axis=2), axis=1)
-        return np.array([values.size for values, _ in self.columns])
+        return np.array([distinct_scores(self._merged_column(j)) for j in range(self.n_classes)])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the accumulator's arrays (the runs in exact mode, the bins in binned mode)."""
+        if self.binned:
+            return int(self.column_bins.nbytes + self.cell_bins.nbytes)
+        return int(self.support.nbytes) + sum(run_nbytes(run) for runs in self.runs for run in runs)
+
+    def _merged_column(self, j):
+        """Column j's entries as one sorted run, kept so (its runs merged once)."""
+        self.runs[j] = [merged_run(self.runs[j], self.n_classes)] if len(self.runs[j]) != 1 else self.runs[j]
+        return self.runs[j][0]
 
     def _add(self, y, scores, weights, y_score) -> None:
         y, scores, weights = without_zero_weights(y, scores, weights)
         m = self.n_classes
-        positive = (y[:, None] == np.arange(m)).ravel().astype(np.intp)
-        cell_weights = None if weights is None else np.repeat(weights, m)
         if self.binned:
+            positive = (y[:, None] == np.arange(m)).ravel().astype(np.intp)
+            cell_weights = None if weights is None else np.repeat(weights, m)
             self._add_binned(y, scores, weights, positive, cell_weights)
             return
-        self.columns = [_merge_runs(run, _batch_run(scores[:, j], y, weights, m)) for j, run in enumerate(self.columns)]
-        self.cells = _merge_runs(self.cells, _batch_run(scores.ravel(), positive, cell_weights, 2))
+        if weights is not None and np.all(weights == 1.0):
+            weights = None  # unit weights are not stored
+        codes = y.astype(code_dtype(m))
+        self.support = self.support + np.bincount(y, weights=weights, minlength=m)
+        for j in range(m):
+            self.runs[j] = push_run(self.runs[j], batch_run(scores[:, j], codes, weights, m), m)
 
     def _add_binned(self, y, scores, weights, positive, cell_weights) -> None:
         m, n_bins = self.n_classes, self.cutpoints.size + 1
@@ -580,14 +594,10 @@ class RankingAccumulator(_Accumulator):
             self.column_bins = self.column_bins + other.column_bins
             self.cell_bins = self.cell_bins + other.cell_bins
         else:
-            self.columns = [_merge_runs(mine, theirs) for mine, theirs in zip(self.columns, other.columns)]
-            self.cells = _merge_runs(self.cells, other.cells)
-
-    def _stored_counts(self):
-        """Per-column (n_runs, m) counts and the (n_runs, 2) cell counts, runs being distinct scores or bins."""
-        if self.binned:
-            return list(self.column_bins), self.cell_bins
-        return [counts for _, counts in self.columns], self.cells[1]
+            self.support = self.support + other.support
+            for j, theirs in enumerate(other.runs):
+                for run in theirs:  # runs are never changed in place: sharing other's arrays leaves it unchanged
+                    self.runs[j] = push_run(self.runs[j], run, self.n_classes)
 
     def compute(self) -> dict:
         """The AUCs of all rows added so far, with their binning error bounds.
@@ -610,6 +620,13 @@ class RankingAccumulator(_Accumulator):
         ValueError
             If no weighted row has been added.
 
+        Warns
+        -----
+        polyroc.exceptions.UndefinedMetricWarning
+            If a class has no rows of positive weight, or all of them: its
+            one-vs-rest AUC is NaN (the warning of
+            :func:`polyroc.metrics.roc_auc_score`).
+
         See Also
         --------
         polyroc.metrics.roc_auc_score : The AUCs of rows held in memory.
@@ -621,19 +638,23 @@ class RankingAccumulator(_Accumulator):
         >>> acc.compute()["roc_auc_ovr_micro"]
         1.0
         """
-        columns, cells = self._stored_counts()
-        if not cells.any():
+        m = self.n_classes
+        support = self.column_bins[0].sum(axis=0) if self.binned else self.support
+        if not support.any():
             raise ValueError("no weighted rows were added: the AUCs are undefined")
-        wins = np.array([_run_wins(counts, k) for k, counts in enumerate(columns)])
-        support = columns[0].sum(axis=0)
+        _warn_classes_without_samples(self.labels, support, "ROC AUC")
         total = support.sum()
-        micro_pairs = total * total * (self.n_classes - 1)
-        aucs = aucs_of_wins(wins, support, _run_wins(cells, 1)[0], micro_pairs)
+        micro_pairs = total * total * (m - 1)
         if self.binned:
-            half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(columns)])
-            aucs["bounds"] = aucs_of_wins(half_ties, support, 0.5 * _run_ties(cells, 1)[0], micro_pairs)
-        else:
-            aucs["bounds"] = aucs_of_wins(np.zeros_like(wins), support, 0.0, micro_pairs)
+            wins = np.array([_run_wins(counts, k) for k, counts in enumerate(self.column_bins)])
+            aucs = aucs_of_wins(wins, support, _run_wins(self.cell_bins, 1)[0], micro_pairs)
+            half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(self.column_bins)])
+            aucs["bounds"] = aucs_of_wins(half_ties, support, 0.5 * _run_ties(self.cell_bins, 1)[0], micro_pairs)
+            return aucs
+        wins = np.array([column_wins(self._merged_column(k), k, m) for k in range(m)])
+        micro = micro_wins([self._merged_column(k) for k in range(m)])
+        aucs = aucs_of_wins(wins, support, micro, micro_pairs)
+        aucs["bounds"] = aucs_of_wins(np.zeros_like(wins), support, 0.0, micro_pairs)
         return aucs
 
 
@@ -648,7 +669,14 @@ class EvaluationAccumulator(_Accumulator):
     intervals that rest on the statistics (Wilson, the posterior of the
     confusion matrix, the t interval of the losses). DeLong's intervals of the
     AUCs need the rows, so they are NaN and say so; a stream has no
-    bootstrap.
+    bootstrap. It warns as :func:`polyroc.evaluate` does on the same rows
+    (e.g. that the AUCs of a class with no rows are undefined).
+
+    Memory: ``nbytes``, the bytes held by its arrays. In exact mode these
+    are the sorted runs of :class:`RankingAccumulator`, at most 9 bytes per
+    (row, class) cell (17 with sample weights other than 1), fewer when
+    scores tie; a batch adds O(batch log batch) work plus the amortised
+    merges, O(n log n) for n rows in all. In binned mode they are fixed.
 
     Parameters
     ----------
@@ -675,12 +703,22 @@ class EvaluationAccumulator(_Accumulator):
     >>> result = acc.compute(n_boot=0)
     >>> round(result.scores["accuracy"], 4), result.scores["roc_auc_ovr_macro"]
     (0.6667, 1.0)
+    >>> acc.ranking.nbytes  # 3 rows x 2 columns x (8-byte score + 1-byte class code), and 2 class weights
+    70
     """
 
     def __init__(self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None) -> None:
         super().__init__(labels)
         self.summary = SummaryStatistics.empty(self.n_classes)
         self.ranking = RankingAccumulator(self.labels, cutoffs=cutoffs)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays: the ranking's (:attr:`RankingAccumulator.nbytes`) and the summary statistics'."""
+        summary = self.summary
+        moments = (array for class_moments in summary.losses.values() for array in vars(class_moments).values())
+        arrays = (summary.counts, summary.smallest, summary.largest, *moments)
+        return self.ranking.nbytes + sum(int(array.nbytes) for array in arrays)
 
     def _add(self, y, scores, weights, y_score) -> None:
         losses = row_losses(y, scores, _machine_epsilon(as_array("y_score", y_score).dtype))
@@ -733,6 +771,15 @@ class EvaluationAccumulator(_Accumulator):
             or an option is out of range.
         TypeError
             If an option has the wrong type.
+
+        Warns
+        -----
+        polyroc.exceptions.UndefinedMetricWarning
+            If a class has no rows of positive weight, or all of them, as
+            :func:`polyroc.evaluate` warns.
+        polyroc.exceptions.IntervalWarning
+            If a class has a single row and ``n_boot > 0`` (the spread of its
+            losses cannot be estimated), as :func:`polyroc.evaluate` warns.
 
         See Also
         --------
