@@ -15,17 +15,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.special import expit
 
-from polyroc._parallel import chunk_map
+from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
-from polyroc.dmf._factorization import (
-    fit_factorization,
-    linear_predictor,
-    single_blas_thread,
-    start_from_logits,
-)
+from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
 from polyroc.resampling import ConfidenceInterval, stratum_multiplicities
