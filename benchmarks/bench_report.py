@@ -15,10 +15,19 @@ Cases:
   and 198 validation) with three models (logistic regression, a random forest
   that separates some classes completely, k-nearest neighbours).
 
-Baseline runs above ``--baseline-max-rows`` rows are skipped (the old code took
-over 20 minutes on 10^6 x 10); their lines say so.
+Baseline runs above ``--baseline-max-rows`` rows are skipped unless the limit
+is raised; their lines say so. ``--baseline-src DIR`` takes the baseline from a
+``src`` directory (e.g. of a ``git worktree``) instead of a revision.
 
-Run: python benchmarks/bench_report.py [--cases 1e4x10,vowel] [--baseline REV] [--n-boot 1000]
+The floor of a case is the time of one ``argsort`` per score column of the
+test scores (best of three, in the same process as the report): every step
+that ranks the scores needs at least that. Each step is also printed as a
+multiple of the floor. ``--save FILE`` writes the measurements as JSON and
+``--baseline-json FILE`` reads baseline measurements saved so (the largest
+cases are slow: run them once per revision).
+
+Run: python benchmarks/bench_report.py [--cases 1e4x10,vowel] [--baseline REV | --baseline-src DIR]
+     [--n-boot 1000] [--save now.json] [--baseline-json before.json]
 """
 
 from __future__ import annotations
@@ -86,11 +95,26 @@ def step_key(description):
     return description
 
 
+def argsort_floor(test, repeat=3):
+    """Seconds of one stable argsort per score column of every model (best of ``repeat``)."""
+    import numpy as np
+
+    columns = [np.ascontiguousarray(scores[:, k]) for scores in test.values() for k in range(scores.shape[1])]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for column in columns:
+            np.argsort(column, kind="stable")
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def run_child(case, n_boot):
-    """Build the report of ``case`` in this process; print a JSON line of per-step seconds."""
+    """Build the report of ``case`` in this process; print a JSON line of per-step seconds and the floor."""
     from polyroc.report import build_report
 
     y, test, y_val, val = case_data(case)
+    floor = argsort_floor(test)
     seconds = {}
     current = [None, time.perf_counter()]
 
@@ -109,7 +133,7 @@ def run_child(case, n_boot):
     seconds["html"] = time.perf_counter() - html_start
     seconds["total"] = time.perf_counter() - start
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_mib}))
+    print(json.dumps({"seconds": seconds, "peak_mib": peak_mib, "floor": floor}))
 
 
 def measure(case, n_boot, source):
@@ -135,14 +159,16 @@ def case_rows(case):
 
 
 def print_case(case, now, before):
-    print(f"\n{case}: seconds per step (peak RSS {now['peak_mib']:.0f} MiB now)")
+    floor = now["floor"]
+    print(f"\n{case}: seconds per step (peak RSS {now['peak_mib']:.0f} MiB now; floor {floor:.3f} s)")
     keys = [key for key in (*STEP_KEYS, "total") if key in now["seconds"] or (before and key in before["seconds"])]
     for key in keys:
         after = now["seconds"].get(key, float("nan"))
-        line = f"  {key:<20} now {after:8.2f}"
+        line = f"  {key:<20} now {after:8.2f} ({after / floor:6.1f} floors)"
         if before is not None:
             old = before["seconds"].get(key, float("nan"))
-            line += f"   baseline {old:8.2f}   ratio {old / after:6.1f}x"
+            old_floor = before.get("floor", float("nan"))
+            line += f"   baseline {old:8.2f} ({old / old_floor:6.1f} floors)   ratio {old / after:6.1f}x"
         print(line)
 
 
@@ -151,23 +177,35 @@ def main():
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated cases (default: all)")
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates (default: 1000)")
     parser.add_argument("--baseline", help="git revision to compare with (default: none)")
+    parser.add_argument("--baseline-src", help="src directory of the baseline (instead of --baseline)")
     parser.add_argument("--baseline-max-rows", type=int, default=100_000, help="largest baseline case (default: 1e5)")
+    parser.add_argument("--save", help="write the measurements of this run as JSON")
+    parser.add_argument("--baseline-json", help="baseline measurements saved by --save (instead of running them)")
+    parser.add_argument("--skip-now", action="store_true", help="run only the baseline (with --save)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         run_child(args.child, args.n_boot)
         return
     source = Path(__file__).resolve().parents[1] / "src"
+    saved = json.loads(Path(args.baseline_json).read_text()) if args.baseline_json else {}
+    results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        old_source = export_revision(args.baseline, tmp) if args.baseline else None
+        old_source = Path(args.baseline_src) if args.baseline_src else None
+        if args.baseline:
+            old_source = export_revision(args.baseline, tmp)
         for case in args.cases.split(","):
-            now = measure(case, args.n_boot, source)
-            before = None
-            if old_source is not None and case_rows(case) <= args.baseline_max_rows:
+            before = saved.get(case, {}).get("now")
+            if before is None and old_source is not None and case_rows(case) <= args.baseline_max_rows:
                 before = measure(case, args.n_boot, old_source)
-            elif old_source is not None:
+            elif before is None and old_source is not None:
                 print(f"\n{case}: baseline not run (more than {args.baseline_max_rows} rows)")
-            print_case(case, now, before)
+            now = before if args.skip_now else measure(case, args.n_boot, source)
+            results[case] = {"now": now, "baseline": before}
+            if now is not None:
+                print_case(case, now, None if args.skip_now else before)
+    if args.save:
+        Path(args.save).write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":

@@ -174,8 +174,8 @@ def test_replicate_draws_are_those_of_bootstrap_multiplicities(random_state):
     rng = generator()
     draws = ReplicateDraws(y, 23, rng)
     for starts in ([0, 23], [0, 5, 6, 20, 23]):
-        chunks = [draws(a, b - a) for a, b in pairwise(starts)]
-        np.testing.assert_array_equal(np.vstack(chunks), expected)
+        chunks = [draws(a, b - a) for a, b in pairwise(starts)]  # class after class: sample i in column positions[i]
+        np.testing.assert_array_equal(np.vstack(chunks)[:, draws.positions], expected)
     # the generator is left as bootstrap_multiplicities leaves it
     np.testing.assert_array_equal(
         next(bootstrap_multiplicities(y, 3, random_state=rng)),
@@ -213,3 +213,23 @@ def test_probability_rows_are_quiet_and_further_degeneracy_warns():
     repeated = np.column_stack((scores[:, :3] * 2, scores[:, 0] * 2))
     with pytest.warns(WhiteningWarning, match="1 null direction"):
         gini_roc(y, repeated, n_boot=0)
+
+
+def test_replicate_moments_run_with_one_blas_thread(monkeypatch):
+    # the chunks already run on every core: a multithreaded BLAS inside them competes for the same cores
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from polyroc.gini import _replicates
+
+    seen = []
+    original = _replicates.weighted_column_sums
+
+    def recording(columns, weight_rows):
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        return original(columns, weight_rows)
+
+    monkeypatch.setattr(_replicates, "weighted_column_sums", recording)
+    y, scores = tied_probabilities(300, 3, seed=2, decimals=None)
+    with threadpool_limits(limits=2, user_api="blas"):
+        gini_roc(y, scores, n_boot=20, random_state=0)
+    assert seen and set(seen) == {1}

@@ -207,3 +207,76 @@ def test_rows_of_zero_weight_do_not_count_as_changed():
     weights[:3] = 0.0  # 9 changed rows keep a weight
     with pytest.warns(IntervalWarning, match=r"only 9 rows"):
         paired_rule_scores(y, rules, baseline="baseline", sample_weight=weights, n_boot=50, random_state=0)
+
+
+def _brute_force_distribution(y, rules, weights):
+    """Exact distribution of each rule's weighted accuracy and of their difference under the stratified bootstrap.
+
+    Every sequence of draws with replacement within each class is equally likely; all are enumerated.
+    """
+    from collections import Counter
+    from itertools import product
+
+    strata = [np.flatnonzero(y == c) for c in np.unique(y)]
+    outcomes = Counter()
+    for draws in product(*(product(members, repeat=members.size) for members in strata)):
+        multiplicity = np.bincount(np.concatenate(draws), minlength=y.size) * weights
+        accuracy = [multiplicity @ (pred == y) / multiplicity.sum() for pred in rules.values()]
+        outcomes[tuple(round(value, 9) for value in (*accuracy, accuracy[1] - accuracy[0]))] += 1
+    total = sum(outcomes.values())
+    return {outcome: count / total for outcome, count in outcomes.items()}
+
+
+@pytest.mark.parametrize("path", ["cells", "rows"])
+def test_paired_replicates_have_the_exact_distribution_of_resampled_rows(path, monkeypatch):
+    # 3 + 4 rows, weights 1 and 2: the cells (class, both predictions, weight) hold 1 to 2 rows each; both
+    # ways of drawing must give the distribution of drawing the rows, enumerated exactly (3^3 * 4^4 sequences)
+    from scipy.stats import chisquare
+
+    from polyroc import resampling
+    from polyroc.counts import get_metric
+
+    if path == "rows":
+        monkeypatch.setattr(resampling, "MAX_CELL_SHARE", 0.0, raising=False)
+    y = np.array([0, 0, 0, 1, 1, 1, 1])
+    rules = {"a": np.array([0, 0, 1, 1, 1, 0, 1]), "b": np.array([0, 1, 1, 1, 1, 1, 0])}
+    weights = np.array([1.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0])
+    exact = _brute_force_distribution(y, rules, weights)
+    n_boot = 20_000
+    replicates = resampling._rule_replicates(
+        y, rules, 2, weights, get_metric("accuracy"), n_boot, np.random.default_rng(11)
+    )
+    drawn = np.column_stack([replicates["a"], replicates["b"], replicates["b"] - replicates["a"]]).round(9)
+    observed = {}
+    for row in map(tuple, drawn.tolist()):
+        observed[row] = observed.get(row, 0) + 1
+    assert set(observed) <= set(exact)
+    outcomes = sorted(exact, key=exact.get)
+    expected = np.array([exact[o] for o in outcomes]) * n_boot
+    counts = np.array([observed.get(o, 0) for o in outcomes])
+    rare = np.cumsum(expected) < 20  # pool the rarest outcomes into one cell of at least 20 expected
+    expected = np.append(expected[~rare], expected[rare].sum())
+    counts = np.append(counts[~rare], counts[rare].sum())
+    assert chisquare(counts, expected).pvalue > 1e-3
+
+
+def test_paired_bootstrap_of_few_cells_draws_no_row_multiplicities(monkeypatch):
+    # a million rows make at most 3 x 3 x 3 x 2 joint cells: the replicates come from the cells, not the rows
+    from polyroc import resampling
+
+    def no_rows(*args, **kwargs):
+        raise AssertionError("row multiplicities drawn")
+
+    monkeypatch.setattr(resampling, "stratum_multiplicities", no_rows)
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 10**6)
+    rules = {"a": np.where(rng.random(y.size) < 0.8, y, 0), "b": np.where(rng.random(y.size) < 0.7, y, 1)}
+    hit = (rules["b"] == y).astype(float) - (rules["a"] == y)
+    # oracle: the normal approximation of the stratified bootstrap of the accuracy difference
+    half_width = 1.96 * np.sqrt(sum(np.sum(y == c) * np.var(hit[y == c]) for c in range(3))) / y.size
+    difference = paired_rule_scores(y, rules, baseline="a", n_boot=400, random_state=0).differences["b"]
+    assert difference.estimate == pytest.approx(hit.mean(), abs=1e-12)
+    assert difference.high - difference.low == pytest.approx(2 * half_width, rel=0.2)
+    weights = np.where(y == 2, 2.0, 1.0)
+    weighted = paired_rule_scores(y, rules, baseline="a", sample_weight=weights, n_boot=50, random_state=0)
+    assert weighted.differences["b"].estimate == pytest.approx(weights @ hit / weights.sum(), abs=1e-12)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
@@ -734,8 +734,99 @@ def _warn_few_changed_rows(y, predictions, baseline, weights):
         )
 
 
+#: The paired rule bootstrap draws the cell counts of the rules' joint confusion table (one multinomial
+#: per class) when the table has at most this share of cells per row; beyond, it draws row multiplicities.
+MAX_CELL_SHARE = 0.25
+
+
 def _rule_replicates(y, predictions, n_classes, weights, score_counts, n_boot, rng):
-    """Score (B,) of each rule in each stratified replicate, chunks of replicates on every core.
+    """Score (B,) of each rule in each stratified replicate (replicate r drawn from ``rng.spawn(n_boot)[r]``).
+
+    A rule's confusion counts depend on a replicate only through the total
+    multiplicity of each cell of the rules' joint table (true class, every
+    rule's prediction, sample weight): the rows of a cell are exchangeable.
+    Drawing ``n_c`` rows of class c uniformly with replacement makes the
+    multiplicities of its rows ``Multinomial(n_c, 1/n_c, ..., 1/n_c)``, so the
+    cell totals are ``Multinomial(n_c, cell size / n_c)``, independently by
+    class: the same distribution as resampling the rows, at the cost of the
+    table instead of the rows (:func:`_cell_replicates`). Tables with more than
+    :data:`MAX_CELL_SHARE` cells per row (e.g. continuous weights) draw the
+    rows (:func:`_row_replicates`).
+    """
+    table = _joint_table(y, predictions, weights)
+    seeds = rng.spawn(n_boot)
+    work = task("bootstrap replicates", n_boot)
+    if table is None:
+        return _row_replicates(y, predictions, n_classes, weights, score_counts, seeds, work)
+    return _cell_replicates(table, n_classes, score_counts, seeds, work)
+
+
+class _JointTable(NamedTuple):
+    """The occupied cells of the joint table, ordered by true class: their true class, size, weight, predictions."""
+
+    true: np.ndarray
+    sizes: np.ndarray
+    weights: np.ndarray
+    predicted: dict
+
+
+def _joint_table(y, predictions, weights):
+    """:class:`_JointTable` of the rows; None when it has more than :data:`MAX_CELL_SHARE` cells per row."""
+    limit = MAX_CELL_SHARE * y.size
+    values, weight_index = np.unique(weights, return_inverse=True)
+    if values.size > limit:
+        return None
+    columns = [(y_pred, int(y_pred.max(initial=0)) + 1) for y_pred in predictions.values()]
+    key = y.astype(np.int64)
+    for column, cardinality in (*columns, (weight_index, values.size)):
+        if int(key.max(initial=0)) + 1 > np.iinfo(np.int64).max // cardinality:
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)  # order kept: the class stays first
+        key = key * cardinality + column
+    _, first, sizes = np.unique(key, return_index=True, return_counts=True)
+    if first.size > limit:
+        return None
+    return _JointTable(
+        true=y[first],
+        sizes=sizes,
+        weights=weights[first],
+        predicted={name: y_pred[first] for name, y_pred in predictions.items()},
+    )
+
+
+#: Replicates of the cell draws between progress reports.
+CELL_PROGRESS_STEP = 100
+
+
+def _cell_replicates(table, n_classes, score_counts, seeds, work):
+    """Scores of each rule from cell totals drawn as one multinomial per class (a class's cells right-aligned).
+
+    The cells of a class end its row of probabilities, so that numpy's
+    multinomial gives any rounding remainder of the probabilities to a real
+    cell, never to the padding.
+    """
+    cells_per_class = np.bincount(table.true, minlength=n_classes)
+    class_sizes = np.bincount(table.true, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    width = int(cells_per_class.max())
+    rank = np.arange(table.true.size) - np.concatenate(([0], np.cumsum(cells_per_class)))[table.true]
+    column = width - cells_per_class[table.true] + rank
+    probabilities = np.zeros((n_classes, width))
+    probabilities[table.true, column] = table.sizes / class_sizes[table.true]
+    counts = np.empty((len(seeds), table.true.size))
+    for start in range(0, len(seeds), CELL_PROGRESS_STEP):
+        block = seeds[start : start + CELL_PROGRESS_STEP]
+        for r, seed in enumerate(block, start):
+            counts[r] = seed.multinomial(class_sizes, probabilities)[table.true, column]
+        work.advance(len(block))
+    scores = {}
+    for name, y_pred in table.predicted.items():
+        weighted = np.zeros((table.true.size, n_classes * n_classes))
+        weighted[np.arange(table.true.size), table.true * n_classes + y_pred] = table.weights
+        scores[name] = score_counts((counts @ weighted).reshape(-1, n_classes, n_classes))
+    return scores
+
+
+def _row_replicates(y, predictions, n_classes, weights, score_counts, seeds, work):
+    """Scores of each rule from row multiplicities, chunks of replicates on every core.
 
     The samples are grouped by class, so that the draws of
     :func:`stratum_multiplicities` (those of :func:`bootstrap_multiplicities`)
@@ -747,14 +838,13 @@ def _rule_replicates(y, predictions, n_classes, weights, score_counts, n_boot, r
     weights = weights[grouped]
     cells = {name: confusion_cells(y[grouped], y_pred[grouped], n_classes) for name, y_pred in predictions.items()}
 
-    def score_chunk(seeds):
-        rows = stratum_multiplicities(seeds, sizes)
+    def score_chunk(chunk_seeds):
+        rows = stratum_multiplicities(chunk_seeds, sizes)
         rows *= weights
         return {name: score_counts((cell @ rows.T).T.reshape(-1, n_classes, n_classes)) for name, cell in cells.items()}
 
-    seeds = rng.spawn(n_boot)
+    n_boot = len(seeds)
     step = chunk_length(y.size * 8)
-    work = task("bootstrap replicates", n_boot)
     chunks = []
     for chunk in chunk_map(score_chunk, (seeds[start : start + step] for start in range(0, n_boot, step))):
         chunks.append(chunk)

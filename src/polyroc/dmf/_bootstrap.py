@@ -15,17 +15,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.special import expit
 
-from polyroc._parallel import chunk_map
+from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
-from polyroc.dmf._factorization import (
-    fit_factorization,
-    linear_predictor,
-    single_blas_thread,
-    start_from_logits,
-)
+from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
 from polyroc.resampling import ConfidenceInterval, stratum_multiplicities
@@ -150,12 +145,13 @@ def replicate_fits(problems, points, settings):
         seeds = rng.spawn(settings.n_boot)  # the generators of bootstrap_multiplicities
         size = _resampling_chunk(problems[0].y.size, points[0].rates.size)
         chunks = (seeds[first : first + size] for first in range(0, settings.n_boot, size))
+        laid_out = [_in_layout(problem, draws.positions) for problem in problems]
 
         def refit_chunk(chunk_seeds):
             multiplicities = stratum_multiplicities(chunk_seeds, draws.sizes, dtype=np.int32)
             return [
-                _refit(_replicate_rates(problem, multiplicities, draws.positions), point, start, settings)
-                for problem, point, start in zip(problems, points, starts)
+                _refit(_replicate_rates(problem, multiplicities, positions), point, start, settings)
+                for (problem, positions), point, start in zip(laid_out, points, starts)
             ]
 
     parts = [[] for _ in points]
@@ -180,6 +176,24 @@ class _StratifiedDraws:
         self.sizes = [int(size) for size in np.bincount(y) if size]
         self.positions = np.empty_like(members)
         self.positions[members] = np.arange(members.size)
+
+
+def _in_layout(problem, positions):
+    """``(problem, positions)`` for :func:`_replicate_rates` with the draws' layout applied once, not per chunk.
+
+    Without sample weights the rates read the multiplicities only through
+    each column's score order and class grouping: these are put into the
+    layout here (``positions[i]`` is the column of sample i), so a chunk
+    gathers its multiplicities directly. With weights the pools are left in
+    the order of the samples and ``positions`` is passed on.
+    """
+    if problem.weights is not None:
+        return problem, positions
+    columns = [
+        column._replace(order=positions[column.order], grouped=positions[column.grouped])
+        for column in problem.pools.columns
+    ]
+    return problem._replace(pools=problem.pools._replace(columns=columns)), None
 
 
 def _resampling_chunk(n_samples, n_cells):

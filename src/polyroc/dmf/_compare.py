@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._parallel import single_blas_thread
 from polyroc._results import Result
 from polyroc._validation import check_model_scores
 from polyroc.dmf._bootstrap import replicate_fits, summarise
-from polyroc.dmf._factorization import single_blas_thread
 from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import prepare_problem
 from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged

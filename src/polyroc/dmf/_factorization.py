@@ -38,8 +38,6 @@ of deviance ``|Dev_old - Dev_new| / (|Dev_new| + 0.1)`` falls below ``tol``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -70,23 +68,6 @@ class Factorization(NamedTuple):
     deviance: np.ndarray  # (B,)
     n_iter: np.ndarray  # (B,)
     converged: np.ndarray  # (B,)
-
-
-@contextmanager
-def single_blas_thread() -> Iterator[None]:
-    """Limit the BLAS library to one thread inside the block (restored on exit).
-
-    The solver's matrix products are small (a few hundred rows) and many; a
-    multithreaded BLAS wakes its threads for each of them, which costs more
-    than the products (ten times more on a busy two-core machine), and the
-    bootstrap already runs chunks on both cores. One thread also computes each
-    product in a fixed order. Enter it in the calling thread only: the limit is
-    process-wide.
-    """
-    from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
-
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
 
 
 def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-8, max_iter=200):

@@ -11,12 +11,13 @@ from numpy.typing import ArrayLike
 from scipy.special import expit
 
 from polyroc._numeric import divide
+from polyroc._parallel import single_blas_thread
 from polyroc._ranking import pairwise_wins
 from polyroc._results import Result, jsonable
 from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
-from polyroc.dmf._factorization import linear_predictor, single_blas_thread
+from polyroc.dmf._factorization import linear_predictor
 from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning

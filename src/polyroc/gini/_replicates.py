@@ -39,6 +39,7 @@ __all__ = [
     "class_statistics",
     "fitted_class_weights",
     "group_counts",
+    "in_layout",
     "moment_basis",
     "rank_classes",
     "replicate_auc",
@@ -310,18 +311,34 @@ class ReplicateDraws:
     same state). A chunk starts fresh generators from the children's seed
     sequences, so the draws are the same whatever the chunks, however often
     a chunk is drawn.
+
+    They are laid out as :func:`polyroc.resampling.stratum_multiplicities`
+    draws them, class after class: column j is sample ``members[j]`` (sample
+    i is column ``positions[i]``). Scattering them back into the order of the
+    samples would cost more than drawing them; the rankings and the scores are
+    put into this layout once instead (:func:`in_layout`).
     """
 
     def __init__(self, y, n_boot, rng):
         self.n_samples = y.size
         self.members, self.sizes = class_strata(y)
+        self.positions = np.empty_like(self.members)
+        self.positions[self.members] = np.arange(self.members.size)
         self.bit_generator = type(rng.bit_generator)
         self.sequences = [child.bit_generator.seed_seq for child in rng.spawn(n_boot)]
 
     def __call__(self, start, count):
-        """Multiplicities (count, n) of replicates ``start`` to ``start + count - 1``, in the order of the samples."""
+        """Multiplicities (count, n), as float, of replicates ``start`` to ``start + count - 1``, in the layout."""
         chunk = self.sequences[start : start + count]
         seeds = [np.random.Generator(self.bit_generator(sequence)) for sequence in chunk]
-        out = np.empty((count, self.n_samples), dtype=np.int64)
-        out[:, self.members] = stratum_multiplicities(seeds, self.sizes, dtype=np.int64)
-        return out
+        return stratum_multiplicities(seeds, self.sizes, dtype=np.float64)
+
+
+def in_layout(rankings, positions):
+    """The rankings with their samples given as columns of the draws' layout (``positions[i]`` for sample i)."""
+    return tuple(
+        None
+        if ranking is None
+        else ranking._replace(positives=positions[ranking.positives], negatives=positions[ranking.negatives])
+        for ranking in rankings
+    )

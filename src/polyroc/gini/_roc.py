@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
-from polyroc._parallel import chunk_map
+from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
@@ -45,6 +45,7 @@ from polyroc.gini._replicates import (
     ReplicateDraws,
     class_statistics,
     fitted_class_weights,
+    in_layout,
     moment_basis,
     rank_classes,
     replicate_moments,
@@ -745,9 +746,10 @@ def _bootstrap(
     else:
         engine = _VerticalReplicates(y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng)
         replicates = []
-        for part in chunk_map(engine, engine.chunks()):
-            replicates.append(part)
-            work.advance(part[2].size)
+        with single_blas_thread():  # the chunks run on every core already
+            for part in chunk_map(engine, engine.chunks()):
+                replicates.append(part)
+                work.advance(part[2].size)
         replicates = [np.concatenate(values) for values in zip(*replicates)]
     return _summarise(*replicates, estimate=estimate, confidence=confidence, random_state=random_state)
 
@@ -756,16 +758,21 @@ class _VerticalReplicates:
     """Weights, aggregated TPR on the band grid and area of chunks of replicates (vertical averaging).
 
     Called with ``(start, count)``: draws those replicates' multiplicities and
-    returns ``(weights (b, m), tpr (b, g), auc (b,))``.
+    returns ``(weights (b, m), tpr (b, g), auc (b,))``. The scores, sample
+    weights and rankings are held in the layout of the draws
+    (:class:`~polyroc.gini._replicates.ReplicateDraws`), class after class.
     """
 
     def __init__(self, y, scores, sample_weight, present, classes, fixed, options, grid, n_boot, rng):
-        self.scores, self.sample_weight, self.present, self.classes = scores, sample_weight, present, classes
+        self.draws = ReplicateDraws(y, n_boot, rng)
+        members = self.draws.members
+        self.scores = scores[members]
+        self.sample_weight = None if sample_weight is None else sample_weight[members]
+        self.present, self.classes = present, classes
         self.fixed, self.options, self.grid, self.n_boot = fixed, options, grid, n_boot
         self.fpr_grid = np.linspace(0.0, 1.0, grid or BAND_POINTS)
-        self.rankings = rank_classes(y, scores)
-        self.basis = moment_basis(scores, sample_weight) if fixed is None else None
-        self.draws = ReplicateDraws(y, n_boot, rng)
+        self.rankings = in_layout(rank_classes(y, scores), self.draws.positions)
+        self.basis = moment_basis(self.scores, self.sample_weight) if fixed is None else None
 
     def chunks(self):
         """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads."""
@@ -776,7 +783,7 @@ class _VerticalReplicates:
     def __call__(self, chunk):
         multiplicity = self.draws(*chunk)
         integer = self.sample_weight is None
-        weight_rows = multiplicity.astype(np.float64) if integer else multiplicity * self.sample_weight
+        weight_rows = multiplicity if integer else multiplicity * self.sample_weight
         weights = self._class_weights(weight_rows)
         class_auc, class_tpr = class_statistics(
             self.rankings, multiplicity if integer else weight_rows, self.fpr_grid, integer
