@@ -546,7 +546,9 @@ def stratified_mean_interval(
     Warns
     -----
     IntervalWarning
-        If some class has a single row (of positive weight).
+        If some class has a single row (of positive weight), or if the
+        interval has zero width (no class has two rows whose values differ:
+        its spread cannot be estimated, which does not make the mean known).
 
     See Also
     --------
@@ -566,7 +568,17 @@ def stratified_mean_interval(
     weights = check_sample_weight(sample_weight, values.shape[0])
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
-    return moments_mean_interval(ClassMoments.of(values, codes, n_classes, weights), confidence=confidence)
+    estimate, low, high = moments_mean_interval(
+        ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
+    )
+    if low == high:
+        warnings.warn(
+            "the interval has zero width: no class has two rows whose values differ, so their spread cannot be "
+            "estimated, which does not make the mean known; read the interval as degenerate, not as exact",
+            IntervalWarning,
+            stacklevel=2,
+        )
+    return estimate, low, high
 
 
 def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[float, float, float]:

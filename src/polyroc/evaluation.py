@@ -43,6 +43,7 @@ from polyroc._summary import (
     summary_values,
 )
 from polyroc._validation import (
+    _caller_stacklevel,
     as_array,
     check_option,
     check_positive_int,
@@ -415,7 +416,12 @@ def evaluate(
         If a class has fewer than 2 rows: DeLong's variance needs 2 rows of
         every class (those AUC intervals are NaN), and a stratified bootstrap
         never varies a single row (its intervals understate the
-        uncertainty).
+        uncertainty). Also, once, naming every interval of zero width: its
+        method found no spread in the rows (losses equal within each class,
+        e.g. perfect one-hot scores; tied scores for DeLong; bootstrap
+        replicates that never differ from the data), which does not make the
+        value known. Such an interval keeps its bounds and its method reads
+        ``"...; degenerate (zero width): <why>"``.
 
     See Also
     --------
@@ -614,10 +620,67 @@ def _intervals(
     )
     intervals.update(found)
     class_intervals.update(class_found)
-    return (
+    return _marked_degenerate(
+        plan,
         {name: intervals[name] for name in values},
         {name: class_intervals[name] for name in CLASS_SCORES},
     )
+
+
+#: Interval method (a key of ``plan``) -> why it gives zero width on data that do not determine the value.
+DEGENERATE_REASONS = {
+    "t": "no class has two rows whose losses differ, so their spread cannot be estimated",
+    "bootstrap": "no replicate differs from the data",
+    "delong": "DeLong's variance is 0 (the scores tie)",
+    "bayes": "every posterior draw gives the same value",
+    "wilson": "the proportion's interval has zero width",
+    "clopper-pearson": "the proportion's interval has zero width",
+}
+
+#: Relative width below which an interval is of zero width: rounding of the replicates' means, not spread.
+ZERO_WIDTH = 2.0**-26
+
+
+def is_zero_width(interval: ConfidenceInterval) -> bool:
+    """Whether ``interval`` has finite bounds closer than :data:`ZERO_WIDTH` times their magnitude."""
+    low, high = interval.low, interval.high
+    return bool(np.isfinite(low) and np.isfinite(high) and high - low <= ZERO_WIDTH * max(abs(low), abs(high)))
+
+
+def _marked_degenerate(plan, intervals, class_intervals):
+    """The intervals, those of zero width marked degenerate in their method, with one IntervalWarning naming them.
+
+    A zero width says that the interval's source of spread (the losses'
+    variance, the replicates, DeLong's variance, the posterior draws) is 0 on
+    these rows, not that the rows determine the value: a perfect one-hot
+    score matrix has log loss 0 on every row, yet the mean loss of the
+    population is not known to be 0. The bounds stay as the method gives them;
+    the method says ``"degenerate"`` and why.
+    """
+    flagged = []
+
+    def marked(name, interval, quantity=None):
+        if not is_zero_width(interval):
+            return interval
+        flagged.append(name)
+        method = f"{interval.method}; degenerate (zero width): {DEGENERATE_REASONS[plan[quantity or name]]}"
+        return dataclasses.replace(interval, settings={**interval.settings, "interval_method": method})
+
+    intervals = {name: marked(name, interval) for name, interval in intervals.items()}
+    class_intervals = {
+        name: {label: marked(f"{name} of class {label!r}", interval, name) for label, interval in by_class.items()}
+        for name, by_class in class_intervals.items()
+    }
+    if flagged:
+        warnings.warn(
+            f"{'the interval of' if len(flagged) == 1 else 'the intervals of'} {', '.join(flagged)} "
+            "have zero width: their method finds no spread in "
+            "these rows, which does not make the value known (the interval method says why); "
+            "read them as degenerate, not as exact",
+            IntervalWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+    return intervals, class_intervals
 
 
 def _warn_single_rows(plan, class_rows, classes):

@@ -160,7 +160,8 @@ def evaluate(
     Warns
     -----
     polyroc.exceptions.IntervalWarning
-        As :func:`polyroc.evaluate`, for a class with fewer than 2 rows.
+        As :func:`polyroc.evaluate`, for a class with fewer than 2 rows and
+        for intervals of zero width (marked degenerate in their method).
 
     See Also
     --------
