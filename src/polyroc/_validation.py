@@ -118,8 +118,9 @@ def _check_label_objects(name, objects):
     if {"string", "number"} <= kinds:
         (i, number), (j, string) = _first(objects, "number"), _first(objects, "string")
         raise TypeError(
-            f"{name} mixes strings and numbers ({_describe([number])[1:-1]} at index {i}, "
-            f"{_describe([string])[1:-1]} at index {j}); use one kind of label"
+            f"{name} mixes strings and numbers: Mix of label input types (string and number), "
+            f"{_describe([number])[1:-1]} at index {i} and {_describe([string])[1:-1]} at index {j}; "
+            "use one kind of label"
         )
     other = kinds - {"string", "number"}
     if other:
@@ -152,6 +153,19 @@ def _as_label_column(name, array):
     return array
 
 
+def check_label_kinds(name, y, array=None):
+    """Raise unless the labels of ``y`` (any shape) are all strings or all numbers, without bytes or missing values.
+
+    A list mixing ``1`` and ``"1"`` is caught before numpy turns it into
+    strings. ``array`` is ``as_array(name, y)`` when the caller has it.
+    """
+    array = as_array(name, y) if array is None else array
+    if array.dtype.kind == "S":
+        raise _bytes_error(name)
+    if array.dtype.kind == "O" or (array.dtype.kind == "U" and not isinstance(y, np.ndarray)):
+        _check_label_objects(name, np.asarray(y, dtype=object).ravel())
+
+
 def check_label_vector(name, y):
     """Return ``y`` as a 1-D array of labels (all numbers or all strings).
 
@@ -168,11 +182,9 @@ def check_label_vector(name, y):
         raise ValueError(f"{name} must be 1-D (one label per sample), got shape {array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed")
-    if array.dtype.kind == "S":
-        raise _bytes_error(name)
-    if array.dtype.kind == "U" and not isinstance(y, np.ndarray):
-        _check_label_objects(name, np.asarray(y, dtype=object).ravel())
-    if array.dtype.kind == "O":
+    if array.dtype.kind != "O":
+        check_label_kinds(name, y, array)
+    else:
         kind = _check_label_objects(name, array)
         array = array.astype(str) if kind == "string" else np.array(array.tolist())
     if array.dtype.kind not in "biufU":
