@@ -424,7 +424,8 @@ def posterior_interval(
     ValueError
         If the labels or weights are invalid (different lengths, empty,
         missing values, a label outside ``labels``, fewer than two classes,
-        negative or non-finite weights), ``metric`` names no metric (the
+        negative or non-finite weights, weights summing past the float64
+        range), ``metric`` names no metric (the
         message lists the valid names) or, as a callable, does not return
         one value per counts matrix, ``prior`` is unknown or not > 0,
         ``n_draws`` < 1, ``confidence`` is not in (0, 1), or ``random_state``
@@ -537,7 +538,8 @@ def stratified_mean_interval(
     ValueError
         If ``values`` is not 1-D, empty or not finite, ``y`` is not integer
         class codes in [0, n_classes) of the same length, ``n_classes`` < 1,
-        the weights are invalid (wrong length, negative, non-finite, all 0),
+        the weights are invalid (wrong length, negative, non-finite, all 0,
+        a sum past the float64 range),
         or ``confidence`` is not in (0, 1).
     TypeError
         If ``values`` or ``sample_weight`` is not numeric, ``n_classes`` is

@@ -253,15 +253,21 @@ def summary_evaluation(
     *,
     settings: dict[str, Any],
     digits: int = 3,
+    restore=None,
 ):
-    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`."""
+    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`.
+
+    ``restore`` maps the counts of ``summary`` (of scaled weights) back to
+    the given weights for the confusion matrix and the report's supports.
+    """
     from polyroc.evaluation import Evaluation
 
     names = [str(c) for c in classes]
-    report_options = {"weighted": summary.weighted, "zero_division": 0.0}
+    report_options = {"weighted": summary.weighted, "zero_division": 0.0, "restore": restore}
+    counts = summary.counts if restore is None else restore(summary.counts)
     return Evaluation(
         classes=tuple(classes.tolist()),
-        confusion_matrix=summary.counts if summary.weighted else summary.counts.astype(np.int64),
+        confusion_matrix=counts if summary.weighted else counts.astype(np.int64),
         report=metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
         report_text=metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
         scores=values,

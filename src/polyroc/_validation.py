@@ -236,7 +236,23 @@ def check_sample_weight(sample_weight, n_samples):
         raise ValueError(f"sample_weight must be non-negative (index {row} is {weights[row]})")
     if not np.any(weights > 0):
         raise ValueError("sample_weight sums to zero; at least one sample must have weight")
+    with np.errstate(over="ignore"):
+        check_weight_total("sample_weight", weights.sum())
     return weights
+
+
+def check_weight_total(name, total):
+    """Raise unless the total ``total`` of the weights ``name`` is finite (non-negative weights: no overflow).
+
+    Weighted counts (a confusion matrix, a support) are sums of the weights
+    in their own units; a total past the float64 range would reach the
+    scores as infinity, far from its cause.
+    """
+    if not np.isfinite(total):
+        raise ValueError(
+            f"{name} sums past the largest float64 ({np.finfo(np.float64).max:.4g}): their total overflows; "
+            "weights are relative, so divide them by a common factor (e.g. their maximum)"
+        )
 
 
 class ScaledWeights(NamedTuple):

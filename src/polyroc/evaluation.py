@@ -394,7 +394,8 @@ def evaluate(
         of classes (those of ``labels``, else of ``y_true``); ``y_true``
         holds missing values or a label outside ``labels``; ``labels``
         repeats a label or names fewer than 2; ``sample_weight`` has the
-        wrong length or holds negative or non-finite values; ``n_boot`` or
+        wrong length, holds negative or non-finite values or sums past the
+        float64 range; ``n_boot`` or
         ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
         True or False; ``confidence`` is not in (0, 1); ``random_state`` is a
         negative integer; or ``ci`` names an unknown family, quantity or
@@ -572,9 +573,9 @@ def evaluation_of_statistics(
         "interval_methods": {name: interval.method for name, interval in intervals.items()},
         **settings,
     }
-    if restore is not None:
-        summary = dataclasses.replace(summary, counts=restore(summary.counts))
-    return summary_evaluation(summary, classes, values, intervals, class_intervals, settings=settings, digits=digits)
+    return summary_evaluation(
+        summary, classes, values, intervals, class_intervals, settings=settings, digits=digits, restore=restore
+    )
 
 
 def _intervals(
