@@ -219,25 +219,25 @@ def _numeric_array(name, array):
     return array.astype(np.float64)
 
 
-def check_sample_weight(sample_weight, n_samples):
-    """Return the weights as float64 (or None), after checking length and values."""
+def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+    """Return the weights as float64 (or None), after checking length and values (messages name ``name``)."""
     if sample_weight is None:
         return None
-    weights = _numeric_array("sample_weight", as_array("sample_weight", sample_weight))
+    weights = _numeric_array(name, as_array(name, sample_weight))
     if weights.dtype.kind not in "biuf":
-        raise TypeError(f"sample_weight must be numeric, got dtype {weights.dtype}")
+        raise TypeError(f"{name} must be numeric, got dtype {weights.dtype}")
     weights = weights.astype(np.float64)
     if weights.ndim != 1 or weights.shape[0] != n_samples:
-        raise ValueError(f"sample_weight must have shape ({n_samples},) to match the samples, got {weights.shape}")
+        raise ValueError(f"{name} must have shape ({n_samples},) to match the samples, got {weights.shape}")
     if not np.all(np.isfinite(weights)):
-        raise ValueError("sample_weight contains NaN or infinity")
+        raise ValueError(f"{name} contains NaN or infinity")
     if np.any(weights < 0):
         row = int(np.flatnonzero(weights < 0)[0])
-        raise ValueError(f"sample_weight must be non-negative (index {row} is {weights[row]})")
+        raise ValueError(f"{name} must be non-negative (index {row} is {weights[row]})")
     if not np.any(weights > 0):
-        raise ValueError("sample_weight sums to zero; at least one sample must have weight")
+        raise ValueError(f"{name} sums to zero; at least one sample must have weight")
     with np.errstate(over="ignore"):
-        check_weight_total("sample_weight", weights.sum())
+        check_weight_total(name, weights.sum())
     return weights
 
 
@@ -495,6 +495,8 @@ def check_scores(
     require_simplex=True,
     transform_options=False,
     one_column_hint=True,
+    y_name="y_true",
+    weight_name="sample_weight",
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
@@ -502,13 +504,15 @@ def check_scores(
     ``y_true``; there must be exactly one score column per class.
     ``transform_options=True`` is for callers with the ``normalize_rows``
     and ``from_logits`` options; ``name`` is the argument the messages about
-    the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``).
+    the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``);
+    ``y_name`` and ``weight_name`` those about the labels and the weights
+    (e.g. ``"y_val"`` and ``"val_sample_weight"`` for validation data).
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
     that differs from the number of classes; labels outside ``labels``.
     """
-    y_true = check_label_vector("y_true", y_true)
+    y_true = check_label_vector(y_name, y_true)
     scores = check_score_matrix(
         y_score,
         name=name,
@@ -518,19 +522,19 @@ def check_scores(
         transform_options=transform_options,
         one_column_hint=one_column_hint,
     )
-    check_same_length(y_true=y_true, **{name: scores})
-    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    check_same_length(**{y_name: y_true, name: scores})
+    weights = check_sample_weight(sample_weight, y_true.shape[0], weight_name)
     if labels is None:
         classes = np.unique(y_true)
         if classes.size != scores.shape[1]:
             raise ValueError(
-                f"{name} has {scores.shape[1]} columns but y_true has {classes.size} classes "
+                f"{name} has {scores.shape[1]} columns but {y_name} has {classes.size} classes "
                 f"{_describe(classes)}; pass labels= to name every column"
             )
         if classes.size < 2:
-            raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
+            raise ValueError(f"{y_name} has only one class {_describe(classes)}; at least 2 are needed")
     else:
-        classes = resolve_classes(labels, y_true=y_true)
+        classes = resolve_classes(labels, **{y_name: y_true})
         if classes.size != scores.shape[1]:
             raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {classes.size} classes")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
