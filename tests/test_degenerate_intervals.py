@@ -18,7 +18,7 @@ from scipy.stats import norm
 from sklearn.metrics import accuracy_score, roc_auc_score
 
 from polyroc import evaluate
-from polyroc.exceptions import IntervalWarning
+from polyroc.exceptions import IntervalWarning, UndefinedMetricWarning
 from polyroc.intervals import stratified_mean_interval
 
 DEGENERATE = "degenerate (zero width)"
@@ -154,3 +154,16 @@ def test_spread_from_data_is_kept(values, weights):
     scale = max(1e-300, np.abs(weights * values).sum() / weights.sum())
     if expected > 1e-6 * scale:
         assert (high - low) / 2 == pytest.approx(expected, rel=1e-6)
+
+
+def test_an_undefined_auc_bootstraps_to_nan_without_numpys_all_nan_warning():
+    """Class 3 has no rows: its AUC, hence the macro AUC, is undefined (UndefinedMetricWarning says so)."""
+    y = np.repeat([0, 1, 2], 6)
+    P = np.random.default_rng(0).dirichlet(np.ones(4), size=18)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate(y, P, labels=[0, 1, 2, 3], ci="bootstrap", n_boot=50, random_state=0)
+    interval = result.intervals["roc_auc_ovr_macro"]
+    assert np.isnan(interval.estimate) and np.isnan(interval.low) and np.isnan(interval.high)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    assert [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]

@@ -211,7 +211,9 @@ def percentile_interval(
     """Equal-tailed percentile interval of bootstrap replicates along ``axis``.
 
     Replicates that are NaN (a statistic undefined in that replicate) are left
-    out, as :func:`numpy.nanquantile` does.
+    out, as :func:`numpy.nanquantile` does; where every replicate is NaN the
+    bounds are NaN, without numpy's "All-NaN slice" warning (the statistic's
+    own warning says why it is undefined).
 
     Parameters
     ----------
@@ -257,7 +259,9 @@ def percentile_interval(
     """
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     alpha = (1 - confidence) / 2
-    low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
+        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
     return low, high
 
 
