@@ -167,3 +167,18 @@ def test_an_undefined_auc_bootstraps_to_nan_without_numpys_all_nan_warning():
     assert np.isnan(interval.estimate) and np.isnan(interval.low) and np.isnan(interval.high)
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
     assert [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+
+
+def test_text_names_the_method_of_each_class_when_one_class_is_degenerate():
+    """Class 1 is never predicted (bootstrap recall [0, 0]); the others' recalls vary."""
+    y = np.repeat([0, 1, 2], 8)
+    P = np.full((24, 3), 0.1)
+    predicted = np.where(y == 1, 0, y)
+    predicted[[0, 16]] = [2, 0]  # a miss in classes 0 and 2
+    P[np.arange(24), predicted] = 0.8
+    result, _ = _evaluate_recorded(y, P, ci={"recall": "bootstrap"}, n_boot=200, random_state=0)
+    recall = result.class_intervals["recall"]
+    assert [DEGENERATE in recall[k].method for k in range(3)] == [False, True, False]
+    text = result.to_text()
+    assert "  recall (class 0, 2): stratified percentile bootstrap, B=200" in text
+    assert "  recall (class 1): stratified percentile bootstrap; " + DEGENERATE in text

@@ -275,10 +275,15 @@ class Evaluation(Result):
             str(label).ljust(first) + "".join(text.rjust(cell) for text in row)
             for label, row in zip(self.classes, texts)
         ]
-        methods = [
-            f"  {name}: {_method_text(next(iter(by_class.values())))}"
-            for name, by_class in self.class_intervals.items()
-        ]
+        methods = []
+        for name, by_class in self.class_intervals.items():
+            classes_of = {}  # method -> its classes: a degenerate interval's method differs from the others'
+            for label, interval in by_class.items():
+                classes_of.setdefault(_method_text(interval), []).append(str(label))
+            if len(classes_of) == 1:
+                methods.append(f"  {name}: {next(iter(classes_of))}")
+                continue
+            methods += [f"  {name} (class {', '.join(labels)}): {method}" for method, labels in classes_of.items()]
         return [f"Per-class scores: estimate [{self._percent()} CI]", "", header, *rows, "", *methods, ""]
 
     def _percent(self) -> str:
