@@ -234,10 +234,11 @@ def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
     if np.any(weights < 0):
         row = int(np.flatnonzero(weights < 0)[0])
         raise ValueError(f"{name} must be non-negative (index {row} is {weights[row]})")
-    if not np.any(weights > 0):
-        raise ValueError(f"{name} sums to zero; at least one sample must have weight")
     with np.errstate(over="ignore"):
-        check_weight_total(name, weights.sum())
+        total = weights.sum()  # of finite non-negative weights: 0 exactly when every weight is 0
+    if total == 0:
+        raise ValueError(f"{name} sums to zero; at least one sample must have weight")
+    check_weight_total(name, total)
     return weights
 
 
