@@ -19,7 +19,7 @@ from sklearn.metrics import accuracy_score, roc_auc_score
 
 from polyroc import evaluate
 from polyroc.exceptions import IntervalWarning, UndefinedMetricWarning
-from polyroc.intervals import stratified_mean_interval
+from polyroc.intervals import roc_auc_interval, stratified_mean_interval
 
 DEGENERATE = "degenerate (zero width)"
 
@@ -182,3 +182,15 @@ def test_text_names_the_method_of_each_class_when_one_class_is_degenerate():
     text = result.to_text()
     assert "  recall (class 0, 2): stratified percentile bootstrap, B=200" in text
     assert "  recall (class 1): stratified percentile bootstrap; " + DEGENERATE in text
+
+
+def test_roc_auc_interval_of_tied_scores_is_marked_and_warned():
+    y = [0, 0, 0, 1, 1, 1]
+    with pytest.warns(IntervalWarning, match="zero width"):
+        interval = roc_auc_interval(y, np.full(6, 0.3))
+    assert interval.estimate == roc_auc_score(y, np.full(6, 0.3)) == 0.5
+    assert interval.low == interval.high == 0.5
+    assert interval.method == "DeLong (logit); " + DEGENERATE + ": DeLong's variance is 0 (the scores tie)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IntervalWarning)  # an AUC of 1 takes the exact bound: no warning
+        assert roc_auc_interval(y, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]).method == "DeLong (exact bound at AUC = 1)"

@@ -15,7 +15,6 @@ sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from polyroc import metrics
 from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
+from polyroc._delong import DELONG_TIES
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
@@ -56,6 +56,7 @@ from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
     ConfidenceInterval,
+    degenerate_interval,
     stratum_multiplicities,
 )
 
@@ -637,7 +638,7 @@ def _intervals(
 DEGENERATE_REASONS = {
     "t": "no class has two rows whose losses differ, so their spread cannot be estimated",
     "bootstrap": "no replicate differs from the data",
-    "delong": "DeLong's variance is 0 (the scores tie)",
+    "delong": DELONG_TIES,
     "bayes": "every posterior draw gives the same value",
     "wilson": "the proportion's interval has zero width",
     "clopper-pearson": "the proportion's interval has zero width",
@@ -669,8 +670,7 @@ def _marked_degenerate(plan, intervals, class_intervals):
         if not is_zero_width(interval):
             return interval
         flagged.append(name)
-        method = f"{interval.method}; degenerate (zero width): {DEGENERATE_REASONS[plan[quantity or name]]}"
-        return dataclasses.replace(interval, settings={**interval.settings, "interval_method": method})
+        return degenerate_interval(interval, DEGENERATE_REASONS[plan[quantity or name]])
 
     intervals = {name: marked(name, interval) for name, interval in intervals.items()}
     class_intervals = {

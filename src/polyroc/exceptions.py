@@ -83,7 +83,7 @@ class IntervalWarning(UserWarning):
 
     See Also
     --------
-    polyroc.intervals.roc_auc_interval : NaN bounds when a class has fewer than 2 rows.
+    polyroc.intervals.roc_auc_interval : NaN bounds when a class has fewer than 2 rows; warns at zero width.
     polyroc.intervals.stratified_mean_interval : Warns for a class with a single row, and at zero width.
     polyroc.evaluate : Warns when its intervals rest on a class with a single row, or have zero width.
 

@@ -470,6 +470,14 @@ class ConfidenceInterval(Result):
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}{replicates}]"
 
 
+def degenerate_interval(interval: ConfidenceInterval, reason: str) -> ConfidenceInterval:
+    """``interval`` with its method marked ``"...; degenerate (zero width): <reason>"`` (its bounds unchanged)."""
+    method = f"{interval.method}; degenerate (zero width): {reason}"
+    return ConfidenceInterval(
+        interval.estimate, interval.low, interval.high, {**interval.settings, "interval_method": method}
+    )
+
+
 def _interval_settings(confidence, n_boot, random_state, interval_method):
     """The ``settings`` of a :class:`ConfidenceInterval`."""
     return {
