@@ -144,6 +144,21 @@ def test_bad_input_is_named(arguments, error, message):
 
 
 @pytest.mark.parametrize(
+    ("y", "weights", "error", "message"),
+    [
+        ([0, "a"], None, TypeError, r"^y_true mixes strings and numbers: Mix of label input types"),
+        ([0, 1], [1e308, 1e308], ValueError, r"^sample_weight sums past the largest float64"),
+        ([0, 1], [1.0, -1.0], ValueError, r"^sample_weight must be non-negative"),
+    ],
+)
+def test_errors_of_the_shared_labels_and_weights_name_no_model(y, weights, error, message):
+    """y_true and sample_weight belong to every model: their errors do not blame the first one."""
+    scores = {"a": [[0.6, 0.4], [0.3, 0.7]], "b": [[0.2, 0.8], [0.3, 0.7]]}
+    with pytest.raises(error, match=message):
+        compare_scores(y, scores, sample_weight=weights)
+
+
+@pytest.mark.parametrize(
     ("scores", "message"),
     [
         ([[0.6, 0.6], [0.3, 0.7]], r"scores of model 'b': rows of scores\['b'\] must sum to 1 .*; rescale them"),

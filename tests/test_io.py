@@ -84,6 +84,11 @@ def test_csv_dialect_variants_read_as_the_plain_file(tmp_path, text):
         ),
         ("a,b,label,w\n0.5,0.5,a,\n0.5,0.5,b,1\n", {"weight_col": "w"}, "an empty weight in column 'w', line 2"),
         (
+            "a,b,label,w\n0.5,0.5,a,1e308\n0.5,0.5,b,1e308\n",  # each weight finite, their total not
+            {"weight_col": "w"},
+            r"weight column 'w' sums past the largest float64",
+        ),
+        (
             "a,b,label\n0.5,0.5,a\n0.5,0.5,c\n",
             {},
             r"labels \['c'\] in column 'label' are not class names \['a', 'b'\] \(first at line 3\)",
@@ -312,6 +317,7 @@ def test_npz_weight_array(tmp_path):
         w=np.array([1, 3]),
         bad=np.array([1.0, -1.0]),
         short=np.ones(3),
+        huge=np.array([1e308, 1e308]),
     )
     assert read_scores(path, weight_col="w").sample_weight.tolist() == [1.0, 3.0]
     assert read_scores(path).sample_weight is None
@@ -319,6 +325,7 @@ def test_npz_weight_array(tmp_path):
         ("absent", "lacks the weight array 'absent'"),
         ("short", r"must be \(2,\), got shape \(3,\)"),
         ("bad", "weight -1.0 in column 'bad', row 2 is not a finite number >= 0"),
+        ("huge", "weight column 'huge' sums past the largest float64"),
     ]:
         with pytest.raises(ValueError, match=match):
             read_scores(path, weight_col=name)

@@ -276,6 +276,12 @@ def test_failing_write_leaves_nothing(report, tmp_path, monkeypatch):
         ({"sample_weight": -np.ones(200)}, ValueError, "sample_weight"),
         ({"sample_weight": np.ones(3)}, ValueError, "sample_weight"),
         ({"val_sample_weight": np.ones(7)}, ValueError, "sample_weight"),
+        # the labels and weights belong to every model: their errors name them and blame no model
+        ({"y_true": [0, "a"] * 100}, TypeError, r"^y_true mixes strings and numbers: Mix of label input types"),
+        ({"y_val": [0, "a"] * 80}, TypeError, r"^y_val mixes strings and numbers: Mix of label input types"),
+        ({"sample_weight": np.full(200, 1e308)}, ValueError, r"^sample_weight sums past the largest float64"),
+        ({"val_sample_weight": np.full(160, 1e308)}, ValueError, r"^val_sample_weight sums past the largest float64"),
+        ({"val_sample_weight": -np.ones(160)}, ValueError, r"^val_sample_weight must be non-negative"),
         (
             {"y_val": None, "val_scores": None, "val_sample_weight": np.ones(160)},
             ValueError,

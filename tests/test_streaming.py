@@ -781,3 +781,17 @@ def test_duplicated_rows_are_collapsed_and_keep_the_exact_aucs(n_classes):
         assert values[f"roc_auc_ovr_{average}"] == pytest.approx(expected, rel=RTOL)
     expected = metrics.roc_auc_score(y, scores, multi_class="ovo", sample_weight=weights, labels=labels)
     assert values["roc_auc_ovo_macro"] == pytest.approx(expected, rel=RTOL)
+
+
+@pytest.mark.parametrize("make", [ConfusionAccumulator, LossAccumulator, RankingAccumulator, EvaluationAccumulator])
+def test_weights_whose_total_overflows_over_batches_are_refused_before_they_are_added(make):
+    """Each batch's weights are finite, their running total is not: refused naming sample_weight, state kept."""
+    big = np.full(2, 0.3 * np.finfo(np.float64).max)  # a batch sums to 0.6 of the largest float64
+    scores = np.array([[0.7, 0.3], [0.2, 0.8]])
+    accumulator = make([0, 1]).update([0, 1], scores, sample_weight=big)
+    with pytest.raises(ValueError, match=r"sample_weight \(of every batch so far\) sums past the largest float64"):
+        accumulator.update([0, 1], scores, sample_weight=big)
+    assert accumulator.weight_seen == pytest.approx(big.sum())
+    other = make([0, 1]).update([0, 1], scores, sample_weight=big)
+    with pytest.raises(ValueError, match=r"sample_weight \(of both accumulators\) sums past"):
+        accumulator.merge(other)

@@ -237,7 +237,12 @@ def test_check_label_vector_gives_plain_arrays(y, expected):
 @pytest.mark.parametrize(
     "y, error, match",
     [
-        ([1, "1"], TypeError, r"y mixes strings and numbers \(1 at index 0, '1' at index 1\)"),
+        (
+            [1, "1"],
+            TypeError,
+            r"y mixes strings and numbers: Mix of label input types \(string and number\), "
+            r"1 at index 0 and '1' at index 1",
+        ),
         ([[1], ["1"]], TypeError, "y mixes strings and numbers"),
         ([b"a", b"b"], TypeError, "y holds bytes"),
         (np.array([b"a", b"b"]), TypeError, "y holds bytes"),

@@ -64,7 +64,7 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.exceptions import IntervalWarning
-from polyroc.resampling import ConfidenceInterval
+from polyroc.resampling import ConfidenceInterval, degenerate_interval
 
 __all__ = [
     "AUC_KEYS",
@@ -89,6 +89,9 @@ AUC_KEYS = (
 AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro"), "ovo": ("macro", "weighted")}
 
 LOGIT_METHOD = "DeLong (logit)"
+
+#: Why a DeLong interval strictly inside (0, 1) can have zero width.
+DELONG_TIES = "DeLong's variance is 0 (the scores tie)"
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -630,7 +633,9 @@ def roc_auc_interval(
     polyroc.exceptions.IntervalWarning
         If a class the AUC involves has fewer than 2 rows (of positive
         weight): DeLong's variance needs 2 rows per class, and the bounds
-        are NaN.
+        are NaN. Also if the variance is 0 at an AUC strictly between 0 and
+        1 (every score tied): the interval keeps its zero width and its
+        method reads ``"DeLong (logit); degenerate (zero width): ..."``.
 
     See Also
     --------
@@ -676,9 +681,18 @@ def roc_auc_interval(
         estimate, influence = auc_influences(y, scores, weights, [key])[key]
     variance, df = delong_variance(influence, y, classes.size, weights)
     low, high = logit_interval(estimate, variance, confidence, n_min, df)
-    return ConfidenceInterval.from_bounds(
+    interval = ConfidenceInterval.from_bounds(
         estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
     )
+    if low == high:  # NaN bounds compare unequal; an AUC of 0 or 1 takes the exact bound
+        warnings.warn(
+            f"the interval has zero width: {DELONG_TIES}, which does not make the AUC known; "
+            "read it as degenerate, not as exact",
+            IntervalWarning,
+            stacklevel=2,
+        )
+        return degenerate_interval(interval, DELONG_TIES)
+    return interval
 
 
 def delong_method_name(estimate, low):

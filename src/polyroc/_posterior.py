@@ -424,7 +424,8 @@ def posterior_interval(
     ValueError
         If the labels or weights are invalid (different lengths, empty,
         missing values, a label outside ``labels``, fewer than two classes,
-        negative or non-finite weights), ``metric`` names no metric (the
+        negative or non-finite weights, weights summing past the float64
+        range), ``metric`` names no metric (the
         message lists the valid names) or, as a callable, does not return
         one value per counts matrix, ``prior`` is unknown or not > 0,
         ``n_draws`` < 1, ``confidence`` is not in (0, 1), or ``random_state``
@@ -537,7 +538,8 @@ def stratified_mean_interval(
     ValueError
         If ``values`` is not 1-D, empty or not finite, ``y`` is not integer
         class codes in [0, n_classes) of the same length, ``n_classes`` < 1,
-        the weights are invalid (wrong length, negative, non-finite, all 0),
+        the weights are invalid (wrong length, negative, non-finite, all 0,
+        a sum past the float64 range),
         or ``confidence`` is not in (0, 1).
     TypeError
         If ``values`` or ``sample_weight`` is not numeric, ``n_classes`` is
@@ -546,7 +548,9 @@ def stratified_mean_interval(
     Warns
     -----
     IntervalWarning
-        If some class has a single row (of positive weight).
+        If some class has a single row (of positive weight), or if the
+        interval has zero width (no class has two rows whose values differ:
+        its spread cannot be estimated, which does not make the mean known).
 
     See Also
     --------
@@ -566,7 +570,17 @@ def stratified_mean_interval(
     weights = check_sample_weight(sample_weight, values.shape[0])
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
-    return moments_mean_interval(ClassMoments.of(values, codes, n_classes, weights), confidence=confidence)
+    estimate, low, high = moments_mean_interval(
+        ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
+    )
+    if low == high:
+        warnings.warn(
+            "the interval has zero width: no class has two rows whose values differ, so their spread cannot be "
+            "estimated, which does not make the mean known; read the interval as degenerate, not as exact",
+            IntervalWarning,
+            stacklevel=2,
+        )
+    return estimate, low, high
 
 
 def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[float, float, float]:

@@ -98,12 +98,21 @@ class ClassMoments:
         return float(self.weighted_sum.sum() / self.weight.sum())
 
     def influence_spread(self, mean: float) -> np.ndarray:
-        """Per class, ``sum (D_s - mean_c D)^2`` of the influences ``D_s = w_s (v_s - mean) / W``."""
+        """Per class, ``sum (D_s - mean_c D)^2`` of the influences ``D_s = w_s (v_s - mean) / W``.
+
+        It is ``sum D_s^2 - (sum D_s)^2 / n_c``; a difference below the
+        rounding error of its terms (``4 n_c eps sum D_s^2``, the error bound
+        of sums of n_c terms) is 0: the influences do not vary, as when every
+        row of the class has the same value and weight, and rounding alone
+        would give a spread of order ``sqrt(eps)`` on the scale of the interval.
+        """
         total = self.weight.sum()
         squares = (self.square_spread + self.square * (self.square_mean - mean) ** 2) / (total * total)
         sums = (self.weighted_sum - mean * self.weight) / total
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(self.rows > 0, squares - sums * sums / self.rows, 0.0)
+            spread = squares - sums * sums / self.rows
+        rounding = 4 * self.rows * np.finfo(np.float64).eps * squares
+        return np.where((self.rows > 0) & (spread > rounding), spread, 0.0)
 
 
 @dataclass
@@ -244,15 +253,21 @@ def summary_evaluation(
     *,
     settings: dict[str, Any],
     digits: int = 3,
+    restore=None,
 ):
-    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`."""
+    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`.
+
+    ``restore`` maps the counts of ``summary`` (of scaled weights) back to
+    the given weights for the confusion matrix and the report's supports.
+    """
     from polyroc.evaluation import Evaluation
 
     names = [str(c) for c in classes]
-    report_options = {"weighted": summary.weighted, "zero_division": 0.0}
+    report_options = {"weighted": summary.weighted, "zero_division": 0.0, "restore": restore}
+    counts = summary.counts if restore is None else restore(summary.counts)
     return Evaluation(
         classes=tuple(classes.tolist()),
-        confusion_matrix=summary.counts if summary.weighted else summary.counts.astype(np.int64),
+        confusion_matrix=counts if summary.weighted else counts.astype(np.int64),
         report=metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
         report_text=metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
         scores=values,

@@ -118,8 +118,9 @@ def _check_label_objects(name, objects):
     if {"string", "number"} <= kinds:
         (i, number), (j, string) = _first(objects, "number"), _first(objects, "string")
         raise TypeError(
-            f"{name} mixes strings and numbers ({_describe([number])[1:-1]} at index {i}, "
-            f"{_describe([string])[1:-1]} at index {j}); use one kind of label"
+            f"{name} mixes strings and numbers: Mix of label input types (string and number), "
+            f"{_describe([number])[1:-1]} at index {i} and {_describe([string])[1:-1]} at index {j}; "
+            "use one kind of label"
         )
     other = kinds - {"string", "number"}
     if other:
@@ -152,6 +153,19 @@ def _as_label_column(name, array):
     return array
 
 
+def check_label_kinds(name, y, array=None):
+    """Raise unless the labels of ``y`` (any shape) are all strings or all numbers, without bytes or missing values.
+
+    A list mixing ``1`` and ``"1"`` is caught before numpy turns it into
+    strings. ``array`` is ``as_array(name, y)`` when the caller has it.
+    """
+    array = as_array(name, y) if array is None else array
+    if array.dtype.kind == "S":
+        raise _bytes_error(name)
+    if array.dtype.kind == "O" or (array.dtype.kind == "U" and not isinstance(y, np.ndarray)):
+        _check_label_objects(name, np.asarray(y, dtype=object).ravel())
+
+
 def check_label_vector(name, y):
     """Return ``y`` as a 1-D array of labels (all numbers or all strings).
 
@@ -168,11 +182,9 @@ def check_label_vector(name, y):
         raise ValueError(f"{name} must be 1-D (one label per sample), got shape {array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed")
-    if array.dtype.kind == "S":
-        raise _bytes_error(name)
-    if array.dtype.kind == "U" and not isinstance(y, np.ndarray):
-        _check_label_objects(name, np.asarray(y, dtype=object).ravel())
-    if array.dtype.kind == "O":
+    if array.dtype.kind != "O":
+        check_label_kinds(name, y, array)
+    else:
         kind = _check_label_objects(name, array)
         array = array.astype(str) if kind == "string" else np.array(array.tolist())
     if array.dtype.kind not in "biufU":
@@ -207,24 +219,41 @@ def _numeric_array(name, array):
     return array.astype(np.float64)
 
 
-def check_sample_weight(sample_weight, n_samples):
-    """Return the weights as float64 (or None), after checking length and values."""
+def check_sample_weight(sample_weight, n_samples, name="sample_weight"):
+    """Return the weights as float64 (or None), after checking length and values (messages name ``name``)."""
     if sample_weight is None:
         return None
-    weights = _numeric_array("sample_weight", as_array("sample_weight", sample_weight))
+    weights = _numeric_array(name, as_array(name, sample_weight))
     if weights.dtype.kind not in "biuf":
-        raise TypeError(f"sample_weight must be numeric, got dtype {weights.dtype}")
+        raise TypeError(f"{name} must be numeric, got dtype {weights.dtype}")
     weights = weights.astype(np.float64)
     if weights.ndim != 1 or weights.shape[0] != n_samples:
-        raise ValueError(f"sample_weight must have shape ({n_samples},) to match the samples, got {weights.shape}")
+        raise ValueError(f"{name} must have shape ({n_samples},) to match the samples, got {weights.shape}")
     if not np.all(np.isfinite(weights)):
-        raise ValueError("sample_weight contains NaN or infinity")
+        raise ValueError(f"{name} contains NaN or infinity")
     if np.any(weights < 0):
         row = int(np.flatnonzero(weights < 0)[0])
-        raise ValueError(f"sample_weight must be non-negative (index {row} is {weights[row]})")
-    if not np.any(weights > 0):
-        raise ValueError("sample_weight sums to zero; at least one sample must have weight")
+        raise ValueError(f"{name} must be non-negative (index {row} is {weights[row]})")
+    with np.errstate(over="ignore"):
+        total = weights.sum()  # of finite non-negative weights: 0 exactly when every weight is 0
+    if total == 0:
+        raise ValueError(f"{name} sums to zero; at least one sample must have weight")
+    check_weight_total(name, total)
     return weights
+
+
+def check_weight_total(name, total):
+    """Raise unless the total ``total`` of the weights ``name`` is finite (non-negative weights: no overflow).
+
+    Weighted counts (a confusion matrix, a support) are sums of the weights
+    in their own units; a total past the float64 range would reach the
+    scores as infinity, far from its cause.
+    """
+    if not np.isfinite(total):
+        raise ValueError(
+            f"{name} sums past the largest float64 ({np.finfo(np.float64).max:.4g}): their total overflows; "
+            "weights are relative, so divide them by a common factor (e.g. their maximum)"
+        )
 
 
 class ScaledWeights(NamedTuple):
@@ -472,6 +501,8 @@ def check_scores(
     require_simplex=True,
     transform_options=False,
     one_column_hint=True,
+    y_name="y_true",
+    weight_name="sample_weight",
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
@@ -479,7 +510,9 @@ def check_scores(
     ``y_true``; there must be exactly one score column per class.
     ``transform_options=True`` is for callers with the ``normalize_rows``
     and ``from_logits`` options; ``name`` is the argument the messages about
-    the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``).
+    the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``);
+    ``y_name`` and ``weight_name`` those about the labels and the weights
+    (e.g. ``"y_val"`` and ``"val_sample_weight"`` for validation data).
 
     Errors: everything :func:`check_label_vector`, :func:`check_score_matrix`
     and :func:`check_sample_weight` raise; different lengths; a column count
@@ -487,8 +520,8 @@ def check_scores(
     ``labels``, the labels of ``y_true`` are checked first, then the column
     count, then the scores' values.
     """
-    y_true = check_label_vector("y_true", y_true)
-    classes = None if labels is None else resolve_classes(labels, y_true=y_true)
+    y_true = check_label_vector(y_name, y_true)
+    classes = None if labels is None else resolve_classes(labels, **{y_name: y_true})
     scores = check_score_matrix(
         y_score,
         n_labels=None if classes is None else classes.size,
@@ -499,17 +532,17 @@ def check_scores(
         transform_options=transform_options,
         one_column_hint=one_column_hint,
     )
-    check_same_length(y_true=y_true, **{name: scores})
-    weights = check_sample_weight(sample_weight, y_true.shape[0])
+    check_same_length(**{y_name: y_true, name: scores})
+    weights = check_sample_weight(sample_weight, y_true.shape[0], weight_name)
     if labels is None:
         classes = np.unique(y_true)
         if classes.size != scores.shape[1]:
             raise ValueError(
-                f"{name} has {scores.shape[1]} columns but y_true has {classes.size} classes "
+                f"{name} has {scores.shape[1]} columns but {y_name} has {classes.size} classes "
                 f"{_describe(classes)}; pass labels= to name every column"
             )
         if classes.size < 2:
-            raise ValueError(f"y_true has only one class {_describe(classes)}; at least 2 are needed")
+            raise ValueError(f"{y_name} has only one class {_describe(classes)}; at least 2 are needed")
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 

@@ -41,10 +41,12 @@ from polyroc._delong import (
 from polyroc._results import Result
 from polyroc._validation import (
     as_array,
+    check_label_vector,
     check_model_scores,
     check_positive_int,
     check_random_state,
     check_real,
+    check_sample_weight,
     check_scores,
     scale_weights,
 )
@@ -173,14 +175,17 @@ def compare_scores(
         If ``scores`` is not a mapping or a model name (a key of ``scores``)
         is not a string, ``n_boot`` not an integer,
         ``confidence`` not a number, ``random_state`` not None, an integer
-        or a Generator, or a score matrix, ``sample_weight`` or the labels
-        are of the wrong type (the message names the model).
+        or a Generator, ``y_true`` mixes strings and numbers, ``sample_weight``
+        is not numeric, or a score matrix or the labels are of the wrong
+        type (the message names the model).
     ValueError
         If fewer than two models are given, ``baseline`` is not one of them,
         ``quantities`` is empty or a single string, a quantity is unknown
         (the message lists the valid ones), ``confidence`` is not in (0, 1),
-        ``n_boot`` < 1, ``random_state`` is a negative integer, or a score
-        matrix fails the checks of :func:`polyroc.evaluate` (the message
+        ``n_boot`` < 1, ``random_state`` is a negative integer, ``y_true``
+        or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
+        (wrong shape, missing labels, negative or non-finite weights, a
+        total past the float64 range), or a score matrix does (the message
         names the model).
 
     Warns
@@ -222,6 +227,8 @@ def compare_scores(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     n_boot = check_positive_int("n_boot", n_boot)
     rng = check_random_state(random_state)
+    # the labels and weights are every model's: their errors name no model
+    check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
     checked = {}
     for name in models:
         try:

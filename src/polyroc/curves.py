@@ -393,8 +393,8 @@ def ovr_roc_curve(
         differs from the number of classes (those of ``labels``, else of
         ``y_true``); ``y_true`` holds a label outside ``labels``, or
         ``labels`` repeats a label or names fewer than 2 classes;
-        ``sample_weight`` has the wrong length or holds negative or
-        non-finite values; fewer than two classes have samples of positive
+        ``sample_weight`` has the wrong length, holds negative or
+        non-finite values or sums past the float64 range; fewer than two classes have samples of positive
         weight in ``y_true``; or ``drop_intermediate`` or ``micro`` is not a
         bool.
     TypeError

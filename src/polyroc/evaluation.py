@@ -15,7 +15,6 @@ sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from polyroc import metrics
 from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
+from polyroc._delong import DELONG_TIES
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
@@ -43,6 +43,7 @@ from polyroc._summary import (
     summary_values,
 )
 from polyroc._validation import (
+    _caller_stacklevel,
     as_array,
     check_option,
     check_positive_int,
@@ -55,6 +56,7 @@ from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
     ConfidenceInterval,
+    degenerate_interval,
     stratum_multiplicities,
 )
 
@@ -274,10 +276,15 @@ class Evaluation(Result):
             str(label).ljust(first) + "".join(text.rjust(cell) for text in row)
             for label, row in zip(self.classes, texts)
         ]
-        methods = [
-            f"  {name}: {_method_text(next(iter(by_class.values())))}"
-            for name, by_class in self.class_intervals.items()
-        ]
+        methods = []
+        for name, by_class in self.class_intervals.items():
+            classes_of = {}  # method -> its classes: a degenerate interval's method differs from the others'
+            for label, interval in by_class.items():
+                classes_of.setdefault(_method_text(interval), []).append(str(label))
+            if len(classes_of) == 1:
+                methods.append(f"  {name}: {next(iter(classes_of))}")
+                continue
+            methods += [f"  {name} (class {', '.join(labels)}): {method}" for method, labels in classes_of.items()]
         return [f"Per-class scores: estimate [{self._percent()} CI]", "", header, *rows, "", *methods, ""]
 
     def _percent(self) -> str:
@@ -393,7 +400,8 @@ def evaluate(
         of classes (those of ``labels``, else of ``y_true``); ``y_true``
         holds missing values or a label outside ``labels``; ``labels``
         repeats a label or names fewer than 2; ``sample_weight`` has the
-        wrong length or holds negative or non-finite values; ``n_boot`` or
+        wrong length, holds negative or non-finite values or sums past the
+        float64 range; ``n_boot`` or
         ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
         True or False; ``confidence`` is not in (0, 1); ``random_state`` is a
         negative integer; or ``ci`` names an unknown family, quantity or
@@ -415,7 +423,12 @@ def evaluate(
         If a class has fewer than 2 rows: DeLong's variance needs 2 rows of
         every class (those AUC intervals are NaN), and a stratified bootstrap
         never varies a single row (its intervals understate the
-        uncertainty).
+        uncertainty). Also, once, naming every interval of zero width: its
+        method found no spread in the rows (losses equal within each class,
+        e.g. perfect one-hot scores; tied scores for DeLong; bootstrap
+        replicates that never differ from the data), which does not make the
+        value known. Such an interval keeps its bounds and its method reads
+        ``"...; degenerate (zero width): <why>"``.
 
     See Also
     --------
@@ -566,9 +579,9 @@ def evaluation_of_statistics(
         "interval_methods": {name: interval.method for name, interval in intervals.items()},
         **settings,
     }
-    if restore is not None:
-        summary = dataclasses.replace(summary, counts=restore(summary.counts))
-    return summary_evaluation(summary, classes, values, intervals, class_intervals, settings=settings, digits=digits)
+    return summary_evaluation(
+        summary, classes, values, intervals, class_intervals, settings=settings, digits=digits, restore=restore
+    )
 
 
 def _intervals(
@@ -614,10 +627,69 @@ def _intervals(
     )
     intervals.update(found)
     class_intervals.update(class_found)
-    return (
+    return _marked_degenerate(
+        plan,
         {name: intervals[name] for name in values},
         {name: class_intervals[name] for name in CLASS_SCORES},
     )
+
+
+#: Interval method (a key of ``plan``) -> why it gives zero width on data that do not determine the value.
+DEGENERATE_REASONS = {
+    "t": "no class has two rows whose losses differ, so their spread cannot be estimated",
+    "bootstrap": "no replicate differs from the data",
+    "delong": DELONG_TIES,
+    "bayes": "every posterior draw gives the same value",
+    "wilson": "the proportion's interval has zero width",
+    "clopper-pearson": "the proportion's interval has zero width",
+}
+
+#: Relative width below which an interval is of zero width: rounding of the replicates' means, not spread.
+ZERO_WIDTH = 2.0**-26
+
+
+def is_zero_width(interval: ConfidenceInterval) -> bool:
+    """Whether ``interval`` has finite bounds closer than :data:`ZERO_WIDTH` times their magnitude."""
+    low, high = interval.low, interval.high
+    return bool(np.isfinite(low) and np.isfinite(high) and high - low <= ZERO_WIDTH * max(abs(low), abs(high)))
+
+
+def _marked_degenerate(plan, intervals, class_intervals):
+    """The intervals, those of zero width marked degenerate in their method, with one IntervalWarning naming them.
+
+    A zero width says that the interval's source of spread (the losses'
+    variance, the replicates, DeLong's variance, the posterior draws) is 0 on
+    these rows, not that the rows determine the value: a perfect one-hot
+    score matrix has log loss 0 on every row, yet the mean loss of the
+    population is not known to be 0. The bounds stay as the method gives them;
+    the method says ``"degenerate"`` and why.
+    """
+    flagged = []
+
+    def marked(name, interval, quantity=None):
+        if not is_zero_width(interval):
+            return interval
+        flagged.append(name)
+        return degenerate_interval(interval, DEGENERATE_REASONS[plan[quantity or name]])
+
+    intervals = {name: marked(name, interval) for name, interval in intervals.items()}
+    class_intervals = {
+        name: {label: marked(f"{name} of class {label!r}", interval, name) for label, interval in by_class.items()}
+        for name, by_class in class_intervals.items()
+    }
+    if flagged:
+        warnings.warn(
+            (
+                f"the interval of {flagged[0]} has zero width: its method finds"
+                if len(flagged) == 1
+                else f"the intervals of {', '.join(flagged)} have zero width: their method finds"
+            )
+            + " no spread in these rows, which does not make the value known (the interval method says why); "
+            "read " + ("it" if len(flagged) == 1 else "them") + " as degenerate, not as exact",
+            IntervalWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+    return intervals, class_intervals
 
 
 def _warn_single_rows(plan, class_rows, classes):

@@ -75,13 +75,17 @@ class IntervalWarning(UserWarning):
 
     The interval is then NaN (no interval rather than a wrong one), or its
     warning says what limits it (e.g. a class with a single row, which a
-    stratified bootstrap never varies).
+    stratified bootstrap never varies, or an interval of zero width on rows
+    that do not determine the value: perfect one-hot scores give every row
+    log loss 0, so the t interval is [0, 0], yet the mean loss of the
+    population is not known to be 0; :func:`polyroc.evaluate` then marks
+    the interval's method ``"degenerate (zero width)"`` and says why).
 
     See Also
     --------
-    polyroc.intervals.roc_auc_interval : NaN bounds when a class has fewer than 2 rows.
-    polyroc.intervals.stratified_mean_interval : Warns for a class with a single row.
-    polyroc.evaluate : Warns when its intervals rest on a class with a single row.
+    polyroc.intervals.roc_auc_interval : NaN bounds when a class has fewer than 2 rows; warns at zero width.
+    polyroc.intervals.stratified_mean_interval : Warns for a class with a single row, and at zero width.
+    polyroc.evaluate : Warns when its intervals rest on a class with a single row, or have zero width.
 
     Examples
     --------

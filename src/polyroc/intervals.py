@@ -180,7 +180,7 @@ def effective_sample_size(sample_weight: ArrayLike) -> float:
     ------
     ValueError
         If ``sample_weight`` is not 1-D, is empty, holds negative or
-        non-finite values, or sums to 0.
+        non-finite values, or sums to 0 or past the float64 range.
     TypeError
         If ``sample_weight`` is None or not numeric.
 
@@ -257,7 +257,8 @@ def weighted_proportion_interval(
     ------
     ValueError
         If ``hits`` is not a non-empty 1-D array of booleans (or 0/1), the
-        weights are invalid (shape, negative, non-finite, all 0), ``method``
+        weights are invalid (shape, negative, non-finite, all 0, a sum past
+        the float64 range), ``method``
         is unknown, or ``confidence`` is not in (0, 1).
     TypeError
         If ``hits`` or the weights are not numeric, or ``confidence`` is not

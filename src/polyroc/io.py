@@ -57,7 +57,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
 from polyroc._progress import task
-from polyroc._validation import as_array, check_same_length, check_thresholds
+from polyroc._validation import as_array, check_same_length, check_thresholds, check_weight_total
 
 __all__ = [
     "MANIFEST_NAME",
@@ -480,7 +480,7 @@ def _check_finite(scores, names, columns, path):
 
 
 def _check_weights(weights, name, columns, path):
-    """Every weight finite and >= 0; an error names the first bad one."""
+    """Every weight finite and >= 0, their total finite; an error names the first bad one, or the column."""
     bad = ~(np.isfinite(weights) & (weights >= 0))
     if bad.any():
         row = int(np.argmax(bad))
@@ -488,6 +488,8 @@ def _check_weights(weights, name, columns, path):
             f"{path}: weight {float(weights[row])!r} in column {name!r}, {columns.where(row)} "
             "is not a finite number >= 0"
         )
+    with np.errstate(over="ignore"):
+        check_weight_total(f"{path}: weight column {name!r}", np.sum(weights, dtype=np.float64))
 
 
 def _check_roles(header, roles, path):
@@ -643,7 +645,8 @@ def read_scores(
         weight or score column; one column named for two roles; no column
         with the score prefix; fewer than two score columns; a score that is
         empty, not a number, NaN or infinite; a weight that is empty, not a
-        number, negative or not finite; a row with the wrong number of
+        number, negative or not finite, or weights whose total is past the
+        float64 range; a row with the wrong number of
         fields; a label that names no column.
     OSError
         If the file cannot be read (missing, a directory, no permission).

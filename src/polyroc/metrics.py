@@ -24,7 +24,7 @@ Scope and deliberate departures:
 - **multilabel-indicator** targets (outside polyroc's scope) are handed to the
   scikit-learn function of the same name; so is ``average="samples"`` for the
   precision/recall family, which only multilabel targets accept.
-- ``sample_weight`` must be non-negative with a positive sum (scikit-learn
+- ``sample_weight`` must be non-negative with a positive, finite sum (scikit-learn
   also takes negative weights); a list mixing strings and numbers (``[1, "1"]``)
   is refused with ``TypeError`` instead of being merged into strings; labels
   with missing values (None, NaN, pd.NA) and a ``labels=`` argument repeating
@@ -378,7 +378,8 @@ def accuracy_score(
     ValueError
         If the labels have different lengths, are empty, continuous or of
         mixed types, or ``sample_weight`` is bad (wrong length, negative,
-        NaN or summing to 0), or ``normalize`` is not a bool.
+        NaN, summing to 0 or past the float64 range), or ``normalize`` is not
+        a bool.
     TypeError
         If a list mixes strings and numbers, or ``sample_weight`` is not
         numeric.
@@ -1453,12 +1454,17 @@ def classification_report(
     return _report_of_tables(names, tables, support, micro_is_accuracy, zero_division, digits, output_dict)
 
 
-def _report_of_counts(counts, names, *, weighted: bool, digits: int = 2, output_dict: bool = False, zero_division=0.0):
+def _report_of_counts(
+    counts, names, *, weighted: bool, digits: int = 2, output_dict: bool = False, zero_division=0.0, restore=None
+):
     """:func:`classification_report` of the rows whose confusion counts (m, m) are ``counts``.
 
     ``weighted`` says whether the counts are sums of sample weights (float
     supports) or row counts (integer supports, as scikit-learn's unless no
-    row is right).
+    row is right). ``restore`` maps counts of scaled weights back to the
+    given units (:meth:`polyroc._validation.ScaledWeights.restore`) for the
+    supports, the only counts the report shows: its micro average sums m
+    one-vs-rest tables, m times the total, which must stay in float range.
 
     >>> print(_report_of_counts(np.array([[1, 0], [1, 2]]), ["a", "b"], weighted=False).splitlines()[2])
                a       0.50      1.00      0.67         1
@@ -1468,6 +1474,8 @@ def _report_of_counts(counts, names, *, weighted: bool, digits: int = 2, output_
     tables = np.stack([np.stack([tn, fp], axis=-1), np.stack([fn, tp], axis=-1)], axis=-2).astype(np.float64)
     integer = not weighted and bool(np.trace(counts) > 0)
     support = counts.sum(axis=1).astype(np.int64 if integer else np.float64)
+    if restore is not None:
+        support = restore(support)
     return _report_of_tables(list(names), tables, support, True, zero_division, digits, output_dict)
 
 

@@ -211,7 +211,9 @@ def percentile_interval(
     """Equal-tailed percentile interval of bootstrap replicates along ``axis``.
 
     Replicates that are NaN (a statistic undefined in that replicate) are left
-    out, as :func:`numpy.nanquantile` does.
+    out, as :func:`numpy.nanquantile` does; where every replicate is NaN the
+    bounds are NaN, without numpy's "All-NaN slice" warning (the statistic's
+    own warning says why it is undefined).
 
     Parameters
     ----------
@@ -257,7 +259,9 @@ def percentile_interval(
     """
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     alpha = (1 - confidence) / 2
-    low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
+        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
     return low, high
 
 
@@ -464,6 +468,14 @@ class ConfidenceInterval(Result):
         if self.n_draws is not None:
             replicates += f", {self.n_draws} draws"
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}{replicates}]"
+
+
+def degenerate_interval(interval: ConfidenceInterval, reason: str) -> ConfidenceInterval:
+    """``interval`` with its method marked ``"...; degenerate (zero width): <reason>"`` (its bounds unchanged)."""
+    method = f"{interval.method}; degenerate (zero width): {reason}"
+    return ConfidenceInterval(
+        interval.estimate, interval.low, interval.high, {**interval.settings, "interval_method": method}
+    )
 
 
 def _interval_settings(confidence, n_boot, random_state, interval_method):

@@ -53,6 +53,7 @@ from polyroc._validation import (
     check_score_matrix,
     check_scores,
     check_thresholds,
+    check_weight_total,
 )
 from polyroc.metrics import (
     _average_class_scores,
@@ -75,6 +76,7 @@ class _Accumulator:
 
     def __init__(self, labels: ArrayLike) -> None:
         self.labels = check_labels_argument(labels)
+        self.weight_seen = 0.0  # the total weight of every row added: kept below the float64 limit
 
     @property
     def n_classes(self) -> int:
@@ -130,8 +132,9 @@ class _Accumulator:
         ValueError
             For a label outside ``labels``, a column count other than the
             number of classes, rows off the simplex, different lengths, or
-            negative, non-finite or all-zero weights; the accumulator is then
-            unchanged.
+            negative, non-finite or all-zero weights, or weights whose total
+            over every batch so far overflows float64; the accumulator is
+            then unchanged.
         TypeError
             For non-numeric scores or weights, or labels of the wrong kind.
 
@@ -143,7 +146,11 @@ class _Accumulator:
         """
         batch = self._check_batch(y_true, y_score, sample_weight)
         if batch is not None:
+            y, _, weights = batch
+            total = self.weight_seen + (y.size if weights is None else float(weights.sum()))
+            check_weight_total("sample_weight (of every batch so far)", total)
             self._add(*batch, y_score)
+            self.weight_seen = total
         return self
 
     def merge(self, other):
@@ -164,7 +171,8 @@ class _Accumulator:
         ------
         ValueError
             If the labels or the settings differ (an exact and a binned
-            ranking accumulator do not merge either).
+            ranking accumulator do not merge either), or the total weight of
+            both overflows float64.
         TypeError
             If ``other`` is not of the same class.
 
@@ -176,8 +184,11 @@ class _Accumulator:
         1.0
         """
         self._check_mergeable(other)
+        total = self.weight_seen + other.weight_seen
+        check_weight_total("sample_weight (of both accumulators)", total)
         merged = copy.deepcopy(self)
         merged._absorb(other)
+        merged.weight_seen = total
         return merged
 
     def _check_same_settings(self, other) -> None:

@@ -105,6 +105,32 @@ def test_errors(kwargs, error, match):
         compare_rules(y_test, P_test, y_val=y_val, val_scores=P_val, **kwargs)
 
 
+def _mixed(y):
+    """The labels as a list whose first label is a string: ints and a str."""
+    return [str(y[0]), *y[1:].tolist()]
+
+
+@pytest.mark.parametrize(
+    ("split", "change", "error", "match"),
+    [
+        ("validation", {"y_val": _mixed}, TypeError, r"^y_val mixes strings and numbers: Mix of label input types"),
+        ("test", {"y_true": _mixed}, TypeError, r"^y_true mixes strings and numbers: Mix of label input types"),
+        ("validation", {"val_sample_weight": 1e308}, ValueError, r"^val_sample_weight sums past the largest float64"),
+        ("validation", {"val_sample_weight": -1.0}, ValueError, r"^val_sample_weight must be non-negative"),
+        ("test", {"sample_weight": 1e308}, ValueError, r"^sample_weight sums past the largest float64"),
+    ],
+)
+def test_errors_name_the_validation_arguments_as_given(split, change, error, match):
+    """The validation labels and weights are y_val and val_sample_weight in the messages, not y_true, sample_weight."""
+    y_val, P_val, y_test, P_test = _problem(0)
+    arguments = {"y_true": y_test, "y_score": P_test, "y_val": y_val, "val_scores": P_val}
+    ((name, value),) = change.items()
+    rows = (y_val if split == "validation" else y_test).size
+    arguments[name] = value(arguments[name]) if callable(value) else np.full(rows, value)
+    with pytest.raises(error, match=match):
+        compare_rules(**arguments)
+
+
 @pytest.mark.parametrize(
     ("digits", "error", "match"),
     [

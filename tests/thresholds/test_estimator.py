@@ -625,3 +625,22 @@ def test_bad_sample_weight_and_targets_are_refused():
 def test_predict_before_fit_raises_not_fitted():
     with pytest.raises(NotFittedError, match="not fitted yet"):
         SimplexThresholdClassifier(LogisticRegression()).predict(np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        [0, "a", 1] * 10,  # a list: numpy would silently turn 0 into "0"
+        np.array([0, "a", 1] * 10, dtype=object),  # scikit-learn: "Unknown label type: unknown"
+    ],
+)
+def test_mixed_label_types_name_y_before_any_fitting(y):
+    class Unfittable(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            raise AssertionError("fitted before the labels were checked")
+
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    with pytest.raises(
+        TypeError, match=r"^y mixes strings and numbers: Mix of label input types \(string and number\)"
+    ):
+        SimplexThresholdClassifier(Unfittable(), resolution=5).fit(X, y)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from polyroc._ranking import roc_points
-from polyroc._validation import check_option, check_positive_int
+from polyroc._validation import check_option, check_positive_int, check_weight_total
 from polyroc.curves import OvrRocCurves, roc_curves_result
 from polyroc.dask._evaluate import _cell_passes, _is_dask_frame, _Partitions, ranking_samples
 from polyroc.dask._ranking import Axis, cell_runs
@@ -111,6 +111,8 @@ def ovr_roc_curve(
     found = _cell_passes(parts, axes, summaries, rows_per_sort, rows_per_pass, cell_runs)
     curves = [roc_points(*_binary_counts(found, axis), drop_intermediate) for axis in axes]
     support = found.totals[axes[0]].sum(axis=0)
+    with np.errstate(over="ignore"):
+        check_weight_total(f"sample_weight_col {columns.weight_col!r}", support.sum())
     absent = columns.classes[support == 0]
     if absent.size:
         warnings.warn(

@@ -19,7 +19,7 @@ from polyroc._summary import (
     counts_scores,
     row_losses,
 )
-from polyroc._validation import check_option, check_positive_int, check_random_state, check_real
+from polyroc._validation import check_option, check_positive_int, check_random_state, check_real, check_weight_total
 from polyroc.dask._delong import PlacementPlan, delong_intervals
 from polyroc.dask._ranking import (
     Axis,
@@ -152,7 +152,7 @@ def evaluate(
         than 2 score columns, a label is not a score column's name, a score
         is negative, NaN or infinite or a row is off the simplex, a weight is
         negative or not finite (each naming the partition and row), no row
-        has weight, ``normalize_rows`` or ``from_logits`` is not True or
+        has weight, the weights sum past the float64 range, ``normalize_rows`` or ``from_logits`` is not True or
         False (checked before the frame is read, as in
         :func:`polyroc.evaluate`), both are True, or an option is out of
         range (as in :func:`polyroc.evaluate`).
@@ -160,7 +160,8 @@ def evaluate(
     Warns
     -----
     polyroc.exceptions.IntervalWarning
-        As :func:`polyroc.evaluate`, for a class with fewer than 2 rows.
+        As :func:`polyroc.evaluate`, for a class with fewer than 2 rows and
+        for intervals of zero width (marked degenerate in their method).
 
     See Also
     --------
@@ -221,6 +222,8 @@ def evaluate(
         summary = summary.merged(other["summary"])
     if summary.counts.sum() == 0:
         raise ValueError("no row of the frame has weight: the scores are undefined")
+    with np.errstate(over="ignore"):
+        check_weight_total(f"sample_weight_col {columns.weight_col!r}", summary.counts.sum())
     axes = [Axis(column, m) for column in range(m)] + [Axis(None, m)]
     auc_replicates = replicates if any(name in AUC_SCORES for name in resampled) else None
     placements = None

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from polyroc._counts import confusion_counts, threshold_counts
-from polyroc._validation import THRESHOLD_DOMAINS, ScoredTargets, check_option, check_random_state
+from polyroc._validation import THRESHOLD_DOMAINS, ScoredTargets, check_option, check_random_state, check_weight_total
 from polyroc.counts import metric_name
 from polyroc.dask._evaluate import _is_dask_frame, _Partitions
 from polyroc.dask._rows import PartitionRows, frame_columns
@@ -121,7 +121,8 @@ def tune_thresholds(
     Raises
     ------
     TypeError, ValueError
-        For a bad frame or columns (as :func:`polyroc.dask.evaluate`), an
+        For a bad frame, columns or weights (as :func:`polyroc.dask.evaluate`,
+        e.g. weights that sum past the float64 range), an
         unknown option, metric or search (``"coordinate"`` included), a
         ``random_state`` that is not None, a non-negative integer or a
         Generator (whatever the search, before the frame is read), or the
@@ -174,6 +175,8 @@ def tune_thresholds(
     if found is None:
         raise ValueError("the frame has no rows")
     thresholds, counts = found
+    with np.errstate(over="ignore"):
+        check_weight_total(f"sample_weight_col {columns.weight_col!r}", counts[0].sum())
     best, n_thresholds, n_nan, surface = _search_batches([(thresholds, counts)], objective, tie_break, return_surface)
     _warn_undefined(metric_name(metric), n_nan, n_thresholds)
     rules = dask.delayed(_rule_counts, pure=True)

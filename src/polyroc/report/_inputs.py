@@ -12,9 +12,11 @@ from numpy.typing import ArrayLike
 
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._validation import (
+    check_label_vector,
     check_positive_int,
     check_random_state,
     check_real,
+    check_sample_weight,
     check_scores,
 )
 from polyroc.counts import get_metric
@@ -65,14 +67,28 @@ def _named(role: str, scores: Any) -> Mapping[str, Any]:
     return {DEFAULT_MODEL_NAME: scores}
 
 
-def _checked_models(role, split, y_true, scores, labels, sample_weight):
-    """Check each model's matrix against the labels; return (labels, {name: matrix}, classes, weights)."""
+def _checked_models(role, split, y_true, scores, labels, sample_weight, names=("y_true", "sample_weight")):
+    """Check each model's matrix against the labels; return (labels, {name: matrix}, classes, weights).
+
+    The labels and weights (named ``names``) are every model's: they are
+    checked first, so that their errors blame no model.
+    """
+    y_name, weight_name = names
+    check_sample_weight(sample_weight, check_label_vector(y_name, y_true).shape[0], weight_name)
     checked, classes, weights = {}, labels, None
     for name, matrix in _named(role, scores).items():
         if not isinstance(name, str) or not name:
             raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")
         try:
-            targets = check_scores(y_true, matrix, labels=classes, sample_weight=sample_weight, name=role)
+            targets = check_scores(
+                y_true,
+                matrix,
+                labels=classes,
+                sample_weight=sample_weight,
+                name=role,
+                y_name=y_name,
+                weight_name=weight_name,
+            )
         except (ValueError, TypeError) as error:
             raise type(error)(f"{split} scores of model {name!r}: {error}") from None
         classes, weights = targets.classes, targets.sample_weight
@@ -121,10 +137,12 @@ random_state, ci, evaluations, population
     Raises
     ------
     ValueError, TypeError
-        A score matrix that fails :func:`polyroc._validation.check_scores`
-        (the message names the model and the split), or sample weights that
-        fail it; model names that are not strings or differ between test and
-        validation; ``y_val`` without ``val_scores`` or the reverse;
+        Labels or sample weights that fail the checks of
+        :func:`polyroc.evaluate` (named ``y_true``, ``sample_weight``,
+        ``y_val`` or ``val_sample_weight``, before any model); a score matrix
+        that fails them (the message names the model and the split); model
+        names that are not strings or differ between test and validation;
+        ``y_val`` without ``val_scores`` or the reverse;
         ``val_sample_weight`` without validation data; an unknown metric;
         ``n_boot`` not an integer >= 1; ``confidence`` not a number in (0, 1);
         ``random_state`` not None, a non-negative integer or a Generator;
@@ -159,7 +177,7 @@ random_state, ci, evaluations, population
                 f"val_scores must name the same models as y_score ({sorted(test)}), got {sorted(val_named)}"
             )
         y_checked, validation, _, val_weights = _checked_models(
-            "val_scores", "validation", y_val, val_named, classes, val_sample_weight
+            "val_scores", "validation", y_val, val_named, classes, val_sample_weight, ("y_val", "val_sample_weight")
         )
         validation = {name: validation[name] for name in test}
     evaluations = _checked_evaluations(evaluations, test, classes)

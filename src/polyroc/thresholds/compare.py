@@ -290,6 +290,8 @@ def compare_rules(
             labels=labels,
             sample_weight=val_sample_weight,
             name="val_scores",
+            y_name="y_val",
+            weight_name="val_sample_weight",
         )
     )
     test = with_scaled_weights(check_scores(y_true, y_score, labels=validation.classes, sample_weight=sample_weight))

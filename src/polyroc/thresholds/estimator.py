@@ -27,6 +27,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
+    check_label_kinds,
     check_option,
     check_random_state,
     check_sample_weight,
@@ -316,7 +317,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         Raises
         ------
         TypeError
-            If ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
+            If ``y`` mixes strings and numbers (scikit-learn's "Mix of label
+            input types (string and number)") or holds bytes; if
+            ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
             is not a bool, ``scoring`` is neither a name nor callable, ``cv``
             is a float or a bool, or ``random_state`` is not None, an integer
             or a Generator (before any fitting, whatever the search); with
@@ -325,6 +328,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             On an unknown ``scoring``, ``search``, ``domain`` or
             ``tie_break``; a negative ``random_state``; a bad ``cv``;
             ``refit=False`` with several splits; non-classification targets;
+            ``y`` with missing labels (None, NaN in an object array);
             bad ``sample_weight``; and whatever
             :func:`~polyroc.thresholds.tune_thresholds` raises.
         sklearn.exceptions.NotFittedError
@@ -355,6 +359,8 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         >>> clf.best_threshold_.round(2).tolist(), round(clf.argmax_score_, 4), round(clf.best_score_, 4)
         ([0.3, 0.55, 0.15], 0.9467, 0.96)
         """
+        if y is not None:
+            check_label_kinds("y", y)  # mixed kinds, bytes, missing labels: named before any fitting
         X, y = indexable(X, y)
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
