@@ -366,7 +366,8 @@ def confusion_matrix(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     classes, counts, scale = _matrix_counts(pair, labels)
     if normalize is None and sample_weight is not None and _integer_weights(sample_weight):
-        return _integer_weight_counts(pair, classes, sample_weight)
+        if pair.sample_weight.max() * pair.sample_weight.size >= 2**53:  # float64 sums could round
+            return _integer_weight_counts(pair, classes, sample_weight)
     if normalize is None:
         counts = scale.restore(counts)
         return counts.astype(np.int64) if _integer_weights(sample_weight) else counts.astype(np.float64)
