@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning as SkUndefinedMetricWarning
 
 from polyroc import metrics as pm
@@ -551,6 +552,7 @@ BAD_CALLS = [
     ("confusion_matrix", (Y3[:3], Y3[:3]), {"sample_weight": np.array([1j, 1j, 1j])}),
     ("accuracy_score", (np.array([[], [1, 2]], dtype=object),) * 2, {}),  # a sequence of sequences
     ("precision_score", (np.array([[0], [1, 2]], dtype=object),) * 2, {"average": "macro"}),
+    ("accuracy_score", (sparse.csr_matrix(Y3[:, None]), Y3), {}),  # sparse, not multilabel
 ]
 
 
@@ -630,7 +632,6 @@ def test_brier_score_loss_of_indicator_targets_is_sklearns():
 
 @pytest.mark.parametrize("container", ["coo_matrix", "coo_array", "csr_matrix", "csc_array"])
 def test_sparse_indicator_targets_are_handed_to_sklearn(container):
-    sparse = pytest.importorskip("scipy.sparse")
     rng = np.random.default_rng(92)
     y_true, y_pred = rng.integers(0, 2, (20, 3)), rng.integers(0, 2, (20, 3))
     make = getattr(sparse, container)

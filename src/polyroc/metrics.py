@@ -137,13 +137,16 @@ def _label_input(name: str, y: Any) -> np.ndarray:
     merge) and bytes are a ``TypeError``; missing values (None, NaN, pd.NA),
     an empty array, a 0-d value and a sequence of sequences (scikit-learn's
     former multilabel format) a ``ValueError``. 2-D indicator arrays, sparse
-    ones too, are returned as they are, for scikit-learn's ``type_of_target``.
+    ones too, are returned as they are, for scikit-learn's ``type_of_target``;
+    other sparse input is a ``TypeError``, as scikit-learn.
     """
     if y is None:
         raise ValueError(f"{name} is required, got None")
-    if issparse(y) and y.shape[1] > 1:
-        return y
-    array = as_array(name, y.toarray() if issparse(y) else y)
+    if issparse(y):
+        if y.shape[1] > 1:
+            return y
+        raise TypeError(f"{name} is sparse: sparse input is only supported when targets are of multilabel type")
+    array = as_array(name, y)
     if array.dtype == object and array.ndim == 1 and array.size and isinstance(array[0], (list, tuple, np.ndarray)):
         raise ValueError(f"{name} is a sequence of sequences: multilabel targets must be an indicator array")
     if array.ndim == 0:
