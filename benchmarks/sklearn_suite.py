@@ -23,11 +23,18 @@ passed / failed / errors / skipped, and each failure classified:
 - **real**: everything else (wrong value, wrong exception or warning class,
   an exception the test did not expect, a failure after the message match).
 
+With ``--replace-sklearn`` polyroc's functions are also assigned into
+``sklearn.metrics`` before the tests run (as a user might, to make scorers and
+other scikit-learn code use them), which checks that polyroc's hand-offs to
+scikit-learn (multilabel targets, ``average="samples"``) still reach
+scikit-learn's own functions.
+
 Nothing is downloaded: tests that need a data set fetched from the network are
 skipped by scikit-learn's conftest when it is not cached.
 
-Run: ``python benchmarks/sklearn_suite.py`` (``-v`` lists every failure's first
-line; ``--keep`` keeps the temporary directory and prints its path).
+Run: ``python benchmarks/sklearn_suite.py [--replace-sklearn]`` (``-v`` lists
+every failure's first line; ``--keep`` keeps the temporary directory and
+prints its path).
 """
 
 import argparse
@@ -84,6 +91,15 @@ def warns(*args, match=None, **kwargs):
 
 pytest.raises, pytest.warns = raises, warns
 
+if os.environ.get("SUITE_REPLACE_SKLEARN"):
+    import sklearn.metrics
+
+    import polyroc.metrics
+
+    for name in polyroc.metrics.__all__:
+        if hasattr(sklearn.metrics, name):
+            setattr(sklearn.metrics, name, getattr(polyroc.metrics, name))
+
 
 def pytest_collection_modifyitems(config, items):
     selected = os.environ.get("SUITE_SELECT")
@@ -126,9 +142,12 @@ def rewrite_imports(source):
     return "".join(lines), sorted(set(moved))
 
 
-def run_pytest(directory, record, select=None, ignore_match=False):
+def run_pytest(directory, record, select=None, ignore_match=False, replace=False):
     """Run pytest on the copies; the list of test reports it recorded."""
     env = dict(os.environ, SUITE_RECORD=str(record), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("SUITE_REPLACE_SKLEARN", None)
+    if replace:
+        env["SUITE_REPLACE_SKLEARN"] = "1"
     env.pop("SUITE_SELECT", None)
     env.pop("SUITE_IGNORE_MATCH", None)
     if select is not None:
@@ -171,6 +190,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="list every failure's first line")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument(
+        "--replace-sklearn", action="store_true", help="also put polyroc's functions in sklearn.metrics"
+    )
     options = parser.parse_args()
 
     directory = Path(tempfile.mkdtemp(prefix="polyroc-sklearn-suite-"))
@@ -183,14 +205,21 @@ def main():
             print(f"{name}: from polyroc.metrics: {', '.join(moved)}")
         (directory / "conftest.py").write_text(CONFTEST)
         record = directory / "reports.jsonl"
-        results = outcomes(run_pytest(directory, record))
+        replace = options.replace_sklearn
+        if replace:
+            print("sklearn.metrics holds polyroc's functions of the same names")
+        results = outcomes(run_pytest(directory, record, replace=replace))
         if not results:
             raise SystemExit("pytest recorded no test: the copies failed to import or collect")
 
         candidates = [
             nodeid for nodeid, (status, text) in results.items() if status == "failed" and WORDING.search(text)
         ]
-        relaxed = outcomes(run_pytest(directory, record, select=candidates, ignore_match=True)) if candidates else {}
+        relaxed = (
+            outcomes(run_pytest(directory, record, select=candidates, ignore_match=True, replace=replace))
+            if candidates
+            else {}
+        )
         wording = {nodeid for nodeid in candidates if relaxed.get(nodeid, ("failed",))[0] == "passed"}
 
         print()
