@@ -1759,8 +1759,9 @@ def brier_score_loss(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels; a 2-D indicator array (one-hot or multilabel) is handed
+        to scikit-learn's function.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Probabilities.
     sample_weight : array-like of shape (n_samples,), default=None
