@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
+from scipy import sparse
 from sklearn.exceptions import UndefinedMetricWarning as SkUndefinedMetricWarning
 
 from polyroc import metrics as pm
@@ -547,6 +548,11 @@ BAD_CALLS = [
     ("f1_score", (Y3, Y3), {"average": "macro", "zero_division": "always"}),
     ("accuracy_score", (np.array([0, 1, 2]), np.array(["a", "b", "c"])), {}),
     ("accuracy_score", (np.zeros(0), np.zeros(0)), {}),
+    ("f1_score", (YB[:3], YB[:3]), {"sample_weight": np.array([1 + 2j, 3 + 4j, 5 + 7j])}),
+    ("confusion_matrix", (Y3[:3], Y3[:3]), {"sample_weight": np.array([1j, 1j, 1j])}),
+    ("accuracy_score", (np.array([[], [1, 2]], dtype=object),) * 2, {}),  # a sequence of sequences
+    ("precision_score", (np.array([[0], [1, 2]], dtype=object),) * 2, {"average": "macro"}),
+    ("accuracy_score", (sparse.csr_matrix(Y3[:, None]), Y3), {}),  # sparse, not multilabel
 ]
 
 
@@ -564,3 +570,88 @@ def test_ovo_weights_are_the_one_deliberate_extension():
     with pytest.raises(ValueError, match="sample_weight"):
         skm.roc_auc_score(Y3, P3, multi_class="ovo", sample_weight=np.ones(12))
     assert np.isfinite(pm.roc_auc_score(Y3, P3, multi_class="ovo", sample_weight=np.ones(12)))
+
+
+# --------------------------------------------------------------------------- findings of scikit-learn's own tests
+
+
+def undefined_metric_messages(function, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        function(*args, **kwargs)
+    return sorted({str(w.message) for w in caught if issubclass(w.category, SkUndefinedMetricWarning)})
+
+
+ZERO_DIVISION_CALLS = [
+    ("precision_recall_fscore_support", ([0, 1, 2], [1, 1, 2]), {"average": None}),
+    ("precision_recall_fscore_support", ([1, 1, 2], [0, 1, 2]), {"average": "macro"}),
+    ("precision_recall_fscore_support", ([0, 0, 1], [0, 0, 1]), {"labels": [2], "average": "micro"}),
+    ("precision_score", ([1, 1], [0, 0]), {}),
+    ("recall_score", ([0, 0], [1, 1]), {}),
+    ("f1_score", ([0, 0], [0, 0]), {}),
+    ("fbeta_score", ([0, 1, 2], [0, 1, 1]), {"beta": 2.0, "labels": [2, 3], "average": "weighted"}),
+    ("classification_report", (["a", "b", "c"], ["a", "b", "d"]), {"output_dict": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "kwargs"), ZERO_DIVISION_CALLS, ids=lambda v: v if isinstance(v, str) else "")
+def test_zero_division_warnings_have_sklearn_wording(name, args, kwargs):
+    """The same UndefinedMetricWarning messages, "Use `zero_division` parameter to control this behavior." included."""
+    theirs = undefined_metric_messages(getattr(skm, name), *args, **kwargs)
+    assert theirs, "the case must make scikit-learn warn"
+    assert undefined_metric_messages(getattr(pm, name), *args, **kwargs) == theirs
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.uint32])
+@pytest.mark.parametrize("size", [2**31 - 1, 2**53 + 1, 2**62 + 3, 2**63 - 1])
+def test_confusion_matrix_sums_large_integer_weights_exactly(dtype, size):
+    """As scikit-learn: integer weights add up in int64, exactly, wrapping around beyond its range."""
+    if size > np.iinfo(dtype).max:
+        pytest.skip("the weight does not fit the dtype")
+    y_true, y_pred = np.array([0, 1, 1, 2, 1, 0]), np.array([0, 1, 1, 2, 0, 0])
+    weight = np.full(6, size, dtype=dtype)
+    weight[3] = 7
+    ours, theirs = (
+        pm.confusion_matrix(y_true, y_pred, sample_weight=weight),
+        skm.confusion_matrix(y_true, y_pred, sample_weight=weight),
+    )
+    assert ours.dtype == theirs.dtype == np.int64
+    np.testing.assert_array_equal(ours, theirs)
+    labelled = pm.confusion_matrix(y_true, y_pred, sample_weight=weight, labels=[1, 0])
+    np.testing.assert_array_equal(labelled, skm.confusion_matrix(y_true, y_pred, sample_weight=weight, labels=[1, 0]))
+
+
+def test_brier_score_loss_of_indicator_targets_is_sklearns():
+    rng = np.random.default_rng(91)
+    y = rng.integers(0, 2, 12)
+    p = rng.random(12)
+    compare("brier_score_loss", np.column_stack([1 - y, y]), np.column_stack([1 - p, p]))
+    y_multilabel = rng.integers(0, 2, (12, 4))
+    compare("brier_score_loss", y_multilabel, rng.random((12, 4)), sample_weight=rng.random(12))
+
+
+@pytest.mark.parametrize("container", ["coo_matrix", "coo_array", "csr_matrix", "csc_array"])
+def test_sparse_indicator_targets_are_handed_to_sklearn(container):
+    rng = np.random.default_rng(92)
+    y_true, y_pred = rng.integers(0, 2, (20, 3)), rng.integers(0, 2, (20, 3))
+    make = getattr(sparse, container)
+    for name in ("accuracy_score", "precision_score", "recall_score", "f1_score"):
+        kwargs = {} if name == "accuracy_score" else {"average": "micro"}
+        compare(name, make(y_true), make(y_pred), **kwargs)
+        assert_same_value(
+            getattr(pm, name)(make(y_true), make(y_pred), **kwargs), getattr(pm, name)(y_true, y_pred, **kwargs)
+        )
+
+
+def test_delegation_survives_sklearn_metrics_replaced_by_polyroc(monkeypatch):
+    """Replacing ``sklearn.metrics``' functions by polyroc's (a drop-in) must not make polyroc call itself."""
+    rng = np.random.default_rng(93)
+    y_true, y_pred = rng.integers(0, 2, (20, 3)), rng.integers(0, 2, (20, 3))
+    expected = skm.precision_recall_fscore_support(y_true, y_pred, average="samples")
+    expected_report = skm.classification_report(y_true, y_pred, zero_division=0.0)
+    for name in FUNCTIONS:
+        monkeypatch.setattr(skm, name, getattr(pm, name))
+    assert_same_value(pm.precision_recall_fscore_support(y_true, y_pred, average="samples"), expected)
+    assert pm.classification_report(y_true, y_pred, zero_division=0.0) == expected_report
+    with pytest.raises(ValueError, match="multilabel"):
+        pm.precision_score([0, 1, 2, 1], [0, 2, 1, 1], average="samples")

@@ -47,6 +47,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.sparse import issparse
 from sklearn import metrics as _sklearn_metrics
 from sklearn.utils import check_array, column_or_1d
 from sklearn.utils.multiclass import type_of_target, unique_labels
@@ -135,12 +136,20 @@ def _label_input(name: str, y: Any) -> np.ndarray:
     raveled with a ``DataConversionWarning``) goes through polyroc's label
     check: a list mixing strings and numbers (``[1, "1"]``, which numpy would
     merge) and bytes are a ``TypeError``; missing values (None, NaN, pd.NA),
-    an empty array and a 0-d value a ``ValueError``. 2-D indicator arrays are
-    returned as they are, for scikit-learn's ``type_of_target``.
+    an empty array, a 0-d value and a sequence of sequences (scikit-learn's
+    former multilabel format) a ``ValueError``. 2-D indicator arrays, sparse
+    ones too, are returned as they are, for scikit-learn's ``type_of_target``;
+    other sparse input is a ``TypeError``, as scikit-learn.
     """
     if y is None:
         raise ValueError(f"{name} is required, got None")
+    if issparse(y):
+        if y.shape[1] > 1:
+            return y
+        raise TypeError(f"{name} is sparse: sparse input is only supported when targets are of multilabel type")
     array = as_array(name, y)
+    if array.dtype == object and array.ndim == 1 and array.size and isinstance(array[0], (list, tuple, np.ndarray)):
+        raise ValueError(f"{name} is a sequence of sequences: multilabel targets must be an indicator array")
     if array.ndim == 0:
         raise ValueError(f"{name} must be 1-D (one label per sample), got shape ()")
     if array.ndim == 2 and array.shape[1] > 1:
@@ -180,8 +189,12 @@ def _score_input(name: str, y_score: Any) -> np.ndarray:
 
 
 def _weights_input(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    """Checked weights (non-negative, positive sum, one per sample) or None."""
-    return None if sample_weight is None else check_sample_weight(sample_weight, n_samples)
+    """Checked weights (non-negative, positive sum, one per sample) or None; complex ones a ValueError."""
+    if sample_weight is None:
+        return None
+    if as_array("sample_weight", sample_weight).dtype.kind == "c":
+        raise ValueError("sample_weight must be real, got complex numbers")
+    return check_sample_weight(sample_weight, n_samples)
 
 
 def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred")) -> _LabelPair:
@@ -208,9 +221,13 @@ def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred"))
     return _LabelPair(kind, y_true, y_pred, present, weights)
 
 
+#: scikit-learn's functions as polyroc found them: one replaced in ``sklearn.metrics`` by polyroc's does not loop
+_SKLEARN_FUNCTIONS = {name: getattr(_sklearn_metrics, name) for name in __all__ if hasattr(_sklearn_metrics, name)}
+
+
 def _delegated(name: str, *args, **kwargs):
     """The scikit-learn function ``name`` on multilabel input (outside polyroc's scope)."""
-    return getattr(_sklearn_metrics, name)(*args, **kwargs)
+    return _SKLEARN_FUNCTIONS[name](*args, **kwargs)
 
 
 def _encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
@@ -277,6 +294,16 @@ def _integer_weights(sample_weight) -> bool:
     return sample_weight is None or np.asarray(sample_weight).dtype.kind in "iub"
 
 
+def _integer_weight_counts(pair: _LabelPair, classes: np.ndarray, sample_weight) -> np.ndarray:
+    """Confusion counts of integer weights summed in int64: exact, wrapping around on overflow as scikit-learn's."""
+    true_codes, pred_codes = _encode(pair.y_true, classes), _encode(pair.y_pred, classes)
+    keep = (true_codes >= 0) & (pred_codes >= 0)
+    counts = np.zeros(classes.size * classes.size, dtype=np.int64)
+    weights = as_array("sample_weight", sample_weight).astype(np.int64)
+    np.add.at(counts, true_codes[keep] * classes.size + pred_codes[keep], weights[keep])
+    return counts.reshape(classes.size, classes.size)
+
+
 def confusion_matrix(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -341,7 +368,10 @@ def confusion_matrix(
     """
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
     pair = _check_label_pair(y_true, y_pred, sample_weight)
-    _, counts, scale = _matrix_counts(pair, labels)
+    classes, counts, scale = _matrix_counts(pair, labels)
+    if normalize is None and sample_weight is not None and _integer_weights(sample_weight):
+        if pair.sample_weight.max() * pair.sample_weight.size >= 2**53:  # float64 sums could round
+            return _integer_weight_counts(pair, classes, sample_weight)
     if normalize is None:
         counts = scale.restore(counts)
         return counts.astype(np.int64) if _integer_weights(sample_weight) else counts.astype(np.float64)
@@ -689,14 +719,19 @@ def _positive_class(metric: Callable, tables: np.ndarray, **options) -> np.ndarr
 _WARN_FOR = ("precision", "recall", "f-score")
 
 
-def _fill_undefined(values: np.ndarray, metric: str, warn_for, zero_division, what: str) -> np.ndarray:
-    """NaN (0/0) values replaced by the ``zero_division`` value, warning as scikit-learn."""
+def _fill_undefined(values: np.ndarray, metric: str, warn_for, zero_division, what: tuple[str, str]) -> np.ndarray:
+    """NaN (0/0) values replaced by the ``zero_division`` value, warning in scikit-learn's words.
+
+    ``what`` is the metric's name and the condition that makes it 0/0 (``("Precision", "no predicted samples")``).
+    """
     undefined = np.isnan(values)
     if not np.any(undefined):
         return values
     if isinstance(zero_division, str) and zero_division == "warn" and metric in warn_for:
+        where = "due to" if values.size == 1 else "in labels with"
         warnings.warn(
-            f"{what}; it is set to 0.0 there (use zero_division to control this)",
+            f"{what[0]} is ill-defined and being set to 0.0 {where} {what[1]}. "
+            "Use `zero_division` parameter to control this behavior.",
             UndefinedMetricWarning,
             stacklevel=4,
         )
@@ -838,14 +873,14 @@ def _prf_of_tables(tables: np.ndarray, support: np.ndarray, beta, average, warn_
         "precision",
         warn_for,
         zero_division,
-        "Precision is ill-defined for labels with no predicted samples",
+        ("Precision", "no predicted samples"),
     )
     recall = _fill_undefined(
         _positive_class(_counts.recall, tables),
         "recall",
         warn_for,
         zero_division,
-        "Recall is ill-defined for labels with no true samples",
+        ("Recall", "no true samples"),
     )
     if np.isposinf(beta):
         f_score = recall
@@ -857,7 +892,7 @@ def _prf_of_tables(tables: np.ndarray, support: np.ndarray, beta, average, warn_
             "f-score",
             warn_for,
             zero_division,
-            "F-score is ill-defined for labels with no true nor predicted samples",
+            ("F-score", "no true nor predicted samples"),
         )
     return [_average_scores(values, average, support) for values in (precision, recall, f_score)]
 
@@ -1115,7 +1150,7 @@ def fbeta_score(
 
 
 def _one_vs_rest_label_score(
-    metric: Callable, what: str, y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
+    metric: Callable, what: tuple[str, str], y_true, y_pred, labels, pos_label, average, sample_weight, zero_division
 ):
     """A one-vs-rest counts metric of labels, with the label handling of ``precision_score``."""
     check_option("average", average, tuple(option for option in AVERAGE_OPTIONS if option != "samples"))
@@ -1179,7 +1214,7 @@ def specificity_score(
     """
     return _one_vs_rest_label_score(
         _counts.specificity,
-        "Specificity is ill-defined for labels with no negative samples",
+        ("Specificity", "no negative samples"),
         y_true,
         y_pred,
         labels,
@@ -1243,7 +1278,7 @@ def youden_score(
     """
     return _one_vs_rest_label_score(
         _counts.youden,
-        "Youden's J is ill-defined for labels with no true or no negative samples",
+        ("Youden's J", "no true or no negative samples"),
         y_true,
         y_pred,
         labels,
@@ -1307,7 +1342,7 @@ def heidke_skill_score(
     """
     return _one_vs_rest_label_score(
         _counts.heidke_skill,
-        "Heidke skill score is ill-defined for labels with a zero denominator",
+        ("Heidke skill score", "a zero denominator"),
         y_true,
         y_pred,
         labels,
@@ -1733,8 +1768,9 @@ def brier_score_loss(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,)
-        True labels.
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels; a 2-D indicator array (one-hot or multilabel) is handed
+        to scikit-learn's function.
     y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
         Probabilities.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -1782,6 +1818,16 @@ def brier_score_loss(
     """
     check_option("scale_by_half", scale_by_half, (True, False, "auto"))
     y_proba = _float_scores(_score_input("y_proba", y_proba))
+    if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
+        return _delegated(
+            "brier_score_loss",
+            y_true,
+            y_proba,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            labels=labels,
+            scale_by_half=scale_by_half,
+        )
     if y_proba.ndim == 1 or y_proba.shape[1] == 1:
         y, y_proba, weights = _binary_probabilities(y_true, y_proba, sample_weight, pos_label)
     else:

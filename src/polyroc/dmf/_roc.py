@@ -373,6 +373,17 @@ def roc_dmf(
     empirical binary ROC at the quantile cut-offs (D converges to the
     binary AUC as the levels refine).
 
+    With three or more classes D and the curve do not depend on the class
+    order: renaming the classes, with the score columns (and the pair costs of
+    ``weighting``) permuted the same way, gives the same D to rounding, for
+    every ``cutoff_grid``. With two classes they do, by the paper's convention:
+    the first class is the positive one and only its score column is scored,
+    with a sample predicted positive when its score is strictly above the
+    cut-off. Relabelling scores the other column; on a grid coarser than the
+    data D then moves by up to the grid's resolution (a few thousandths at
+    T = 99), most with ``cutoff_grid="balanced"``, whose cut-offs are sample
+    scores, so the strict inequality always falls on a sample.
+
     Parameters
     ----------
     y_true : array-like of shape (n,)
