@@ -414,7 +414,7 @@ def check_score_matrix(
     if scores.shape[1] < 2:
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
-    scores = scores.astype(np.float64)
+    scores = scores.astype(np.float64, copy=False)  # float64 input is not copied: nothing writes to it
     if not np.all(np.isfinite(scores)):
         row = int(np.flatnonzero(~np.all(np.isfinite(scores), axis=1))[0])
         raise ValueError(f"{name} contains NaN or infinity (first in row {row})")

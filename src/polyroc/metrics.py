@@ -59,11 +59,11 @@ from polyroc._ranking import (
     class_counts,
     drop_flat_recall,
     hand_till,
-    micro_auc,
     micro_counts,
+    micro_from_wins,
     ovr_auc,
-    pairwise_wins,
     pr_points,
+    ranking_wins,
     roc_points,
     step_area,
     trapezoid_area,
@@ -1666,10 +1666,22 @@ def log_loss(
 
 
 def _sample_brier_losses(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Squared distance of each score row to the one-hot truth (encoded ``y``)."""
-    errors = scores.copy()
-    errors[np.arange(y.size), y] -= 1.0
-    return (errors**2).sum(axis=1)
+    """Squared distance of each score row to the one-hot truth (encoded ``y``).
+
+    Blocks of rows bound the temporary copies to :data:`BRIER_BLOCK_ROWS` rows.
+    """
+    losses = np.empty(y.size, dtype=scores.dtype)
+    for start in range(0, y.size, BRIER_BLOCK_ROWS):
+        block = slice(start, start + BRIER_BLOCK_ROWS)
+        errors = scores[block].copy()
+        errors[np.arange(errors.shape[0]), y[block]] -= 1.0
+        np.square(errors, out=errors)
+        losses[block] = errors.sum(axis=1)
+    return losses
+
+
+#: Rows of a block of :func:`_sample_brier_losses`.
+BRIER_BLOCK_ROWS = 1 << 16
 
 
 def _check_positive_label(pos_label, y_true: np.ndarray):
@@ -2265,13 +2277,21 @@ def _multiclass_roc_auc(y_true, y_score, labels, multi_class, average, sample_we
     return _multiclass_aucs(scored, [(multi_class, average)])[multi_class, average]
 
 
-def _multiclass_aucs(scored: _ScoredClasses, keys) -> dict:
-    """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once."""
+def _multiclass_aucs(scored: _ScoredClasses, keys, ranked=None) -> dict:
+    """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once.
+
+    ``ranked`` is the (pairwise wins, micro wins) of these scores when their
+    columns were sorted already (:func:`polyroc._delong.ranked_influences`).
+    """
+    micro = ("ovr", "micro") in keys
+    pairwise = any(key != ("ovr", "micro") for key in keys)
+    if ranked is None:
+        ranked = ranking_wins(scored.y, scored.scores, scored.weights, pairwise=pairwise, micro=micro)
+    wins, micro_wins = ranked
     aucs = {}
-    if ("ovr", "micro") in keys:
-        aucs["ovr", "micro"] = micro_auc(scored.y, scored.scores, scored.weights)
-    if any(key != ("ovr", "micro") for key in keys):
-        wins = pairwise_wins(scored.y, scored.scores, scored.weights)
+    if micro:
+        aucs["ovr", "micro"] = micro_from_wins(micro_wins, scored.y, scored.weights, scored.classes.size)
+    if pairwise:
         if any(multi_class == "ovr" and average != "micro" for multi_class, average in keys):
             _warn_classes_without_samples(scored, "ROC AUC")
             per_class = ovr_auc(wins, scored.support)
@@ -2292,6 +2312,12 @@ def _multiclass_ranking_scores(y_true, y_score, *, labels, sample_weight, keys) 
     """
     scored = _scored_classes(y_true, np.asarray(y_score), labels, sample_weight)
     return _multiclass_aucs(scored, list(keys))
+
+
+def _encoded_ranking_scores(y, scores, classes, weights, keys, ranked) -> dict:
+    """:func:`_multiclass_ranking_scores` of encoded, checked inputs from their pairwise and micro wins."""
+    support = np.bincount(y, weights=weights, minlength=classes.size).astype(np.float64)
+    return _multiclass_aucs(_ScoredClasses(y, scores, classes, weights, support), list(keys), ranked)
 
 
 def roc_auc_score(
