@@ -134,13 +134,21 @@ LABEL_METRICS = {
     "precision_score": {"average": "macro"},
     "recall_score": {"average": "macro"},
     "fbeta_score": {"average": "weighted", "beta": 2.0},
-    "jaccard_score": {"average": "macro"},
+    "precision_recall_fscore_support": {"average": None},
     "cohen_kappa_score": {},
     "matthews_corrcoef": {},
     "confusion_matrix": {},
-    "hamming_loss": {},
-    "zero_one_loss": {},
+    "classification_report": {"output_dict": True},
 }
+
+
+def _flat(value):
+    """Every number of a metric's value (a float, an array, a tuple of arrays or a nested dict)."""
+    if isinstance(value, dict):
+        return np.concatenate([_flat(value[key]) for key in sorted(value, key=str)])
+    if isinstance(value, tuple):
+        return np.concatenate([_flat(part) for part in value])
+    return np.ravel(np.asarray(value, dtype=np.float64))
 
 
 def part_labels(args):
@@ -148,7 +156,7 @@ def part_labels(args):
     y = rng.integers(0, args.m, args.n)
     y_pred = np.where(rng.random(args.n) < 0.7, y, rng.integers(0, args.m, args.n))
     print(f"3. label metrics on (y_true, y_pred), n = {args.n:,}, m = {args.m}, best of {args.repeat}")
-    print(f"   {'metric':<26}{'polyroc s':>10}{'sklearn s':>10}{'ratio':>7}  equal")
+    print(f"   {'metric':<34}{'polyroc s':>10}{'sklearn s':>10}{'ratio':>7}  equal")
     for name, options in LABEL_METRICS.items():
         ours, theirs = getattr(metrics, name), getattr(skm, name)
         (t_ours, t_theirs), (v_ours, v_theirs) = interleaved(
@@ -156,8 +164,8 @@ def part_labels(args):
             lambda theirs=theirs, options=options: theirs(y, y_pred, **options),
             args.repeat,
         )
-        equal = bool(np.allclose(v_ours, v_theirs, rtol=0, atol=1e-12))
-        print(f"   {name:<26}{t_ours:>10.4f}{t_theirs:>10.4f}{t_ours / t_theirs:>7.2f}  {equal}")
+        equal = bool(np.allclose(_flat(v_ours), _flat(v_theirs), rtol=0, atol=1e-12))
+        print(f"   {name:<34}{t_ours:>10.4f}{t_theirs:>10.4f}{t_ours / t_theirs:>7.2f}  {equal}")
 
 
 IMPORT_SCRIPT = """

@@ -81,6 +81,7 @@ from polyroc._validation import (
     check_sample_weight,
     check_zero_division,
     scale_weights,
+    with_unique_values,
 )
 from polyroc.exceptions import UndefinedMetricWarning
 
@@ -191,7 +192,8 @@ def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred"))
             f"inconsistent numbers of samples: {names[0]} has {y_true.shape[0]}, {names[1]} has {y_pred.shape[0]}"
         )
     weights = _weights_input(sample_weight, y_true.shape[0])
-    kinds = {type_of_target(y_true, input_name=names[0]), type_of_target(y_pred, input_name=names[1])}
+    true_checked, pred_checked = with_unique_values(y_true), with_unique_values(y_pred)  # one np.unique each
+    kinds = {type_of_target(true_checked, input_name=names[0]), type_of_target(pred_checked, input_name=names[1])}
     if kinds == {"binary", "multiclass"}:
         kinds = {"multiclass"}
     if len(kinds) > 1:
@@ -201,7 +203,7 @@ def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred"))
         raise ValueError(f"{kind} targets are not supported ({names[0]}, {names[1]})")
     if kind == "multilabel-indicator":
         return _LabelPair(kind, y_true, y_pred, np.arange(0), weights)
-    present = unique_labels(y_true, y_pred)
+    present = np.asarray(unique_labels(true_checked, pred_checked))
     if kind == "binary" and present.size > 2:
         kind = "multiclass"
     return _LabelPair(kind, y_true, y_pred, present, weights)
@@ -400,10 +402,12 @@ def accuracy_score(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     if pair.kind == "multilabel-indicator":
         return _delegated("accuracy_score", y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
-    _, counts, scale = _count(pair, pair.present)
+    hits = pair.y_true == pair.y_pred  # every label is among those present: no encoding needed
+    if pair.sample_weight is None:
+        return float(np.mean(hits)) if normalize else float(np.count_nonzero(hits))
     if normalize:
-        return float(_counts.accuracy(_at_least_two(counts)))
-    return float(scale.restore(np.trace(counts)))
+        return float(np.average(hits, weights=pair.sample_weight))
+    return float(hits @ pair.sample_weight)
 
 
 def balanced_accuracy_score(
