@@ -23,13 +23,68 @@ def tie_ends(sorted_score):
     return np.append(np.flatnonzero(np.diff(sorted_score)), sorted_score.size - 1)
 
 
+#: Most grid points (from the lowest to the highest score) for :func:`grid_codes` to count instead of sorting.
+MAX_GRID_POINTS = 1 << 16
+
+#: The grids tried: scores that are multiples of 1 / d (rounded probabilities, integer scores).
+GRID_DENOMINATORS = (1, 10, 100, 1000, 10_000)
+
+#: Values drawn (evenly spaced) from a column to find its grid before checking every element.
+GRID_SAMPLE = 4096
+
+
+def grid_codes(column):
+    """(grid values, index of each element among them) for scores on a grid of 1 / d, else None.
+
+    Scores with few distinct values are usually rounded: each element is
+    then ``c / d`` for an integer ``c`` and ``d`` among
+    :data:`GRID_DENOMINATORS`, and is counted per grid point (``bincount``)
+    rather than sorted, for a cost that falls with the number of grid
+    points instead of growing with ``n log n``. The grid is guessed from an
+    evenly spaced sample and then checked on every element: ``c / d``
+    must give back the element exactly. Grid values hold every point from
+    the lowest score to the highest (:data:`MAX_GRID_POINTS` at most);
+    points without samples count zero.
+    """
+    if column.size <= GRID_SAMPLE or column.dtype != np.float64:
+        return None
+    sample = column[:: column.size // GRID_SAMPLE]
+    with np.errstate(invalid="ignore", over="ignore"):
+        for denominator in GRID_DENOMINATORS:
+            points = np.rint(sample * denominator)
+            if np.array_equal(points / denominator, sample):
+                break
+        else:
+            return None
+        scaled = column * denominator
+        np.rint(scaled, out=scaled)
+        low, high = scaled.min(), scaled.max()
+        if not (high - low < MAX_GRID_POINTS and abs(low) < 2**52 and abs(high) < 2**52):
+            return None
+        if not np.array_equal(scaled / denominator, column):
+            return None
+    scaled -= low
+    codes = scaled.astype(np.intp)
+    return (np.arange(int(high - low) + 1) + low) / denominator, codes
+
+
 def binary_counts(positive, score, weight=None):
     """Weighted false and true positives at each distinct score, highest score first: (fps, tps, cut-offs).
 
     Like scikit-learn's binary curve core: ``fps[i]`` and ``tps[i]`` count the
     samples with ``score >= cutoffs[i]``. Zero-weight samples must have been
-    removed, since scikit-learn does not let them create thresholds.
+    removed, since scikit-learn does not let them create thresholds. Scores
+    on a grid are counted per grid point (:func:`grid_codes`), others sorted.
     """
+    grid = grid_codes(score)
+    if grid is not None:
+        values, codes = grid
+        everyone = np.bincount(codes, weights=weight, minlength=values.size)[::-1]
+        tps = np.bincount(codes, weights=positive if weight is None else positive * weight, minlength=values.size)
+        tps = tps[::-1]
+        present = everyone > 0
+        tps = np.cumsum(tps, dtype=np.float64)[present]
+        return np.cumsum(everyone, dtype=np.float64)[present] - tps, tps, values[::-1][present]
     order = np.argsort(-score, kind="stable")
     score = score[order]
     positive = positive[order]
@@ -327,7 +382,13 @@ def ranking_wins(y, scores, weights, *, pairwise=True, micro=False):
     positives = Positives(y, scores, weights) if micro else None
 
     def one_column(k):
-        ranked = RankedColumn(k, np.ascontiguousarray(scores[:, k]), codes, weights, n_classes)
+        column = np.ascontiguousarray(scores[:, k])
+        if positives is None:
+            grid = grid_codes(column)
+            if grid is not None:
+                return _grid_wins(k, *grid, codes, weights, n_classes), 0.0
+        ranked = RankedColumn(k, column, codes, weights, n_classes)
+        del column
         if positives is None:
             return ranked.wins, 0.0
         negatives, weight = micro_negatives(ranked)
@@ -341,6 +402,21 @@ def ranking_wins(y, scores, weights, *, pairwise=True, micro=False):
         wins[k] = row
         micro_wins += micro_part
     return (wins if pairwise else None), (micro_wins if micro else None)
+
+
+def _grid_wins(k, values, value_codes, codes, weights, n_classes):
+    """Row k of the pairwise wins from the weight of each class at each grid point of column k (:func:`grid_codes`).
+
+    A sample of class j at value v wins against the class-k weight above v
+    plus half the class-k weight at v (the same count as :class:`RankedColumn`).
+    """
+    cells = value_codes * n_classes
+    cells += codes
+    weight = np.bincount(cells, weights=weights, minlength=values.size * n_classes).reshape(values.size, n_classes)
+    own = weight[:, k].astype(np.float64)
+    above = own.sum() - np.cumsum(own)  # class-k weight strictly above each value
+    above += own * 0.5
+    return above @ weight
 
 
 def pairwise_wins(y, scores, weights):

@@ -471,10 +471,10 @@ def evaluate(
     )
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
+    delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
+    aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
     losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
-    delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
-    aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
     return evaluation_of_statistics(
