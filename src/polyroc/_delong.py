@@ -99,6 +99,11 @@ AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro"), "ovo": ("macro", "weig
 
 LOGIT_METHOD = "DeLong (logit)"
 
+#: More rows than this take the score columns of :func:`ranked_influences` one at a time: a column's
+#: arrays (about ten of n float64) held once per thread would add most of a score matrix (m = 10) to
+#: the peak memory, for a gain in time of less than half.
+PARALLEL_MAX_SAMPLES = 1 << 22
+
 
 # --------------------------------------------------------------------------- influences
 
@@ -165,7 +170,8 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     (:class:`polyroc._ranking.Positives`), never sorted. Each column's parts
     are added to the influences in column order, whatever the number of
     threads, so that the results do not depend on it; at most one column per
-    thread is held at a time.
+    thread is held at a time, and above :data:`PARALLEL_MAX_SAMPLES` rows one
+    column at a time.
     """
     n_samples, n_classes = scores.shape
     support = np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
@@ -182,7 +188,8 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
         ranked = RankedColumn(k, np.ascontiguousarray(scores[:, k]), codes, weights, n_classes)
         return ranked.wins, _column_parts(k, ranked, support, coefficients, ovr_averages, positives, micro_influence)
 
-    mapper = partial(chunk_map, ahead=1) if n_samples >= PARALLEL_MIN_SAMPLES else map
+    parallel = PARALLEL_MIN_SAMPLES <= n_samples <= PARALLEL_MAX_SAMPLES
+    mapper = partial(chunk_map, ahead=1) if parallel else map
     work = task("AUC influences (score columns)", n_classes)
     wins = np.empty((n_classes, n_classes))
     micro_wins = 0.0
