@@ -142,8 +142,13 @@ def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng, rando
     return found
 
 
-def delong_intervals(quantities, sample, values, classes, *, confidence):
-    """DeLong's logit interval of each AUC, from one pass of influences; NaN with a warning below 2 rows."""
+def delong_intervals(quantities, sample, values, classes, *, confidence, influences=None):
+    """DeLong's logit interval of each AUC, from one pass of influences; NaN with a warning below 2 rows.
+
+    ``influences`` (key -> (estimate, influence), as
+    :func:`polyroc._delong.auc_influences`) are used when they hold every
+    quantity's key, else computed.
+    """
     from polyroc._delong import (
         auc_influences,
         class_rows,
@@ -154,7 +159,8 @@ def delong_intervals(quantities, sample, values, classes, *, confidence):
     )
 
     keys = [tuple(quantity.removeprefix("roc_auc_").split("_")) for quantity in quantities]
-    influences = auc_influences(sample.y, sample.scores, sample.weights, keys)
+    if influences is None or any(key not in influences for key in keys):
+        influences = auc_influences(sample.y, sample.scores, sample.weights, keys)
     n_min = smallest_class(class_rows(sample.y, sample.weights, sample.n_classes), classes)
     found = {}
     for quantity, key in zip(quantities, keys):

@@ -38,6 +38,8 @@ them; :func:`roc_auc_interval` is the checked public entry point.
 from __future__ import annotations
 
 import warnings
+from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -48,7 +50,14 @@ from scipy.stats import t as student_t
 from polyroc._numeric import finish
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
-from polyroc._ranking import count_wins, hand_till, ovr_auc, tie_ends
+from polyroc._ranking import (
+    PARALLEL_MIN_SAMPLES,
+    Positives,
+    RankedColumn,
+    hand_till,
+    micro_negatives,
+    ovr_auc,
+)
 from polyroc._validation import (
     as_array,
     check_class_support,
@@ -93,8 +102,10 @@ LOGIT_METHOD = "DeLong (logit)"
 #: Why a DeLong interval strictly inside (0, 1) can have zero width.
 DELONG_TIES = "DeLong's variance is 0 (the scores tie)"
 
-#: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
-PARALLEL_MIN_SAMPLES = 20_000
+#: More rows than this take the score columns of :func:`ranked_influences` one at a time: a column's
+#: arrays (about ten of n float64) held once per thread would add most of a score matrix (m = 10) to
+#: the peak memory, for a gain in time of less than half.
+PARALLEL_MAX_SAMPLES = 1 << 22
 
 
 # --------------------------------------------------------------------------- influences
@@ -142,58 +153,169 @@ def auc_influences(y, scores, weights, keys) -> dict:
     unknown = [key for key in keys if key not in AUC_KEYS]
     if unknown:
         raise ValueError(f"keys must be among {list(AUC_KEYS)}; got {unknown}")
-    found = {}
-    if ("ovr", "micro") in keys:
-        found["ovr", "micro"] = _micro_influence(y, scores, weights)
-    column_keys = [key for key in keys if key != ("ovr", "micro")]
-    if column_keys:
-        found.update(_column_influences(y, scores, weights, column_keys))
-    return {key: found[key] for key in keys}
+    return ranked_influences(y, scores, weights, keys).influences
 
 
-def _column_influences(y, scores, weights, keys):
-    """The OvR and OvO statistics of ``keys``: one sort per score column, shared by all of them."""
+class RankedInfluences(NamedTuple):
+    """What one sort per score column gives: the pairwise wins, the micro-average wins and the influences."""
+
+    wins: np.ndarray  # (m, m), those of polyroc._ranking.pairwise_wins
+    micro_wins: float | None  # those of polyroc._ranking.micro_auc (None unless asked for)
+    influences: dict  # key -> (estimate, influence), as auc_influences
+
+
+def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluences:
+    """The statistics of ``keys`` (:data:`AUC_KEYS`) and their influences, from one sort per score column.
+
+    The same sorts give the pairwise wins of every column (the point OvR and
+    OvO AUCs) and, with ``micro`` or the micro key, the micro-average wins:
+    the n m cells are ranked against the sorted true-class cells
+    (:class:`polyroc._ranking.Positives`), never sorted. Each column's parts
+    are added to the influences in column order, whatever the number of
+    threads, so that the results do not depend on it; at most one column per
+    thread is held at a time, and above :data:`PARALLEL_MAX_SAMPLES` rows one
+    column at a time.
+    """
     n_samples, n_classes = scores.shape
     support = np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
     ovo_averages = [average for multi_class, average in keys if multi_class == "ovo"]
     coefficients = {average: _pair_coefficients(support, average) for average in ovo_averages}
-    wins = np.empty((n_classes, n_classes))
-    ovr_influence = np.empty((n_classes, n_samples))
-    ovo_influence = {average: np.zeros(n_samples) for average in ovo_averages}
+    ovr_averages = [average for multi_class, average in keys if multi_class == "ovr" and average != "micro"]
+    micro_influence = ("ovr", "micro") in keys
+    positives = Positives(y, scores, weights) if micro or micro_influence else None
     codes = y.astype(np.min_scalar_type(n_classes))
+    share = _support_shares(support)
+    totals = _InfluenceTotals(n_samples, n_classes, ovr_averages, ovo_averages, micro_influence)
 
     def one_column(k):
-        return _column_pass(k, scores[:, k], codes, weights, support, coefficients)
+        ranked = RankedColumn(k, np.ascontiguousarray(scores[:, k]), codes, weights, n_classes)
+        return ranked.wins, _column_parts(k, ranked, support, coefficients, ovr_averages, positives, micro_influence)
 
-    mapper = chunk_map if n_samples >= PARALLEL_MIN_SAMPLES else map
+    parallel = PARALLEL_MIN_SAMPLES <= n_samples <= PARALLEL_MAX_SAMPLES
+    mapper = partial(chunk_map, ahead=1) if parallel else map
     work = task("AUC influences (score columns)", n_classes)
-    for k, (order, wins_row, ovr_part, ovo_parts) in enumerate(mapper(one_column, range(n_classes))):
+    wins = np.empty((n_classes, n_classes))
+    micro_wins = 0.0
+    for k, (wins_row, parts) in enumerate(mapper(one_column, range(n_classes))):
         wins[k] = wins_row
-        ovr_influence[k, order] = ovr_part
-        for average, part in ovo_parts.items():
-            ovo_influence[average][order] += part
+        micro_wins += parts.pop("micro_wins", 0.0)
+        totals.add(k, parts, share[k])
         work.advance()
-    per_class = ovr_auc(wins, support)
-    found = {}
-    for multi_class, average in keys:
-        if multi_class == "ovo":
-            estimate = hand_till(wins, support, average)
-            influence = ovo_influence[average] if np.isfinite(estimate) else np.full(n_samples, np.nan)
-            found[multi_class, average] = (estimate, influence)
-        else:
-            found[multi_class, average] = _class_average(per_class, ovr_influence, support, average)
-    return found
+    found = totals.finish(wins, support, keys, positives, micro_wins, y, weights)
+    return RankedInfluences(wins, micro_wins if positives is not None else None, found)
 
 
-def _class_average(per_class, influence, support, average):
-    """OvR average as :func:`polyroc.metrics.roc_auc_score` takes it, and the same average of the influences."""
-    if average is None:
-        return per_class, influence
-    if average == "macro":  # a NaN class makes the mean NaN, as scikit-learn
-        return float(np.average(per_class)), influence.mean(axis=0)
+def _support_shares(support):
+    """Each class's share of the support among the classes with samples (0 for the others)."""
     present = support > 0
-    share = support[present] / support[present].sum()
-    return float(share @ per_class[present]), share @ influence[present]
+    total = support[present].sum()
+    return np.where(present, support / (total if total > 0 else 1.0), 0.0)
+
+
+class _InfluenceTotals:
+    """The influences being summed over the score columns, in row order."""
+
+    def __init__(self, n_samples, n_classes, ovr_averages, ovo_averages, micro):
+        self.per_class = np.empty((n_classes, n_samples)) if None in ovr_averages else None
+        self.macro = np.zeros(n_samples) if "macro" in ovr_averages else None
+        self.weighted = np.zeros(n_samples) if "weighted" in ovr_averages else None
+        self.ovo = {average: np.zeros(n_samples) for average in ovo_averages}
+        self.micro_rows = np.zeros(n_samples) if micro else None
+        self.micro_places = np.zeros(n_samples + 1) if micro else None
+        self.n_classes = n_classes
+
+    def add(self, k, parts, share):
+        ovr = parts.get("ovr")
+        if self.per_class is not None:
+            self.per_class[k] = ovr
+        if self.macro is not None:
+            self.macro += ovr
+        if self.weighted is not None and share > 0:
+            self.weighted += share * ovr
+        for average, part in parts.get("ovo", {}).items():
+            self.ovo[average] += part
+        if self.micro_rows is not None:
+            rows_part, places = parts["micro"]
+            self.micro_rows += rows_part
+            self.micro_places += places
+
+    def finish(self, wins, support, keys, positives, micro_wins, y, weights):
+        """``key -> (estimate, influence)`` of every key."""
+        n_samples, n_classes = y.size, support.size
+        per_class = ovr_auc(wins, support)
+        found = {}
+        for key in keys:
+            multi_class, average = key
+            if multi_class == "ovo":
+                estimate = hand_till(wins, support, average)
+                influence = self.ovo[average] if np.isfinite(estimate) else np.full(n_samples, np.nan)
+                found[key] = (estimate, influence)
+            elif average is None:
+                found[key] = (per_class, self.per_class)
+            elif average == "macro":  # a NaN class makes the mean NaN, as scikit-learn
+                found[key] = (float(np.average(per_class)), self.macro / n_classes)
+            elif average == "weighted":
+                present = support > 0
+                share = support[present] / support[present].sum()
+                found[key] = (float(share @ per_class[present]), self.weighted)
+            else:
+                found[key] = self._micro(positives, micro_wins, y, weights)
+        return found
+
+    def _micro(self, positives, micro_wins, y, weights):
+        """Micro OvR AUC (binarized labels against the raveled scores) and its influence.
+
+        ``T = wins / (W^2 (m - 1))`` over (positive cell, negative cell) pairs,
+        the cells of one row included; a row's influence sums the placements
+        of its m cells: ``D_s = w_s P_s / (W^2 (m - 1)) - 2 T w_s / W``.
+        """
+        n_samples = y.size
+        total = n_samples if weights is None else weights.sum()
+        places = np.cumsum(self.micro_places[:n_samples])
+        places *= 0.5
+        self.micro_rows[positives.order] += places
+        pairs = total * total * (self.n_classes - 1)
+        estimate = float(micro_wins / pairs)
+        influence = self.micro_rows / pairs
+        influence -= 2.0 * estimate / total
+        if weights is not None:
+            influence *= weights
+        return estimate, influence
+
+
+def _column_parts(k, ranked, support, coefficients, ovr_averages, positives, micro_influence):
+    """Column k's parts of the influences, in row order: micro cells, OvR AUC k, Hand & Till's ``A(k|j)`` terms.
+
+    The micro cells come first, so that the sorted scores can be dropped
+    before the other parts are made (one column's arrays at a time per thread).
+    """
+    n_classes = support.size
+    parts = {}
+    order = ranked.order
+    if positives is not None:
+        negatives, weight = micro_negatives(ranked)
+        above, below, up_to = positives.above(negatives)
+        del negatives
+        parts["micro_wins"] = float(above.sum() if weight is None else above @ weight)
+        if micro_influence:
+            places = positives.places(below, up_to, weight)
+            del below, up_to
+            in_order = np.zeros(order.size)
+            in_order[~ranked.is_k] = above
+            del above
+            parts["micro"] = (_in_rows(order, in_order), places)
+            del in_order
+    ranked.score = None  # not needed below
+    if coefficients:
+        below_by_class = ranked.class_weight_below(n_classes)
+        parts["ovo"] = {
+            average: _in_rows(order, _ovo_part(k, ranked, support, coefficient[k], below_by_class))
+            for average, coefficient in coefficients.items()
+        }
+        del below_by_class
+    if ovr_averages:  # last: it makes its part of ranked.k_above in place
+        parts["ovr"] = _in_rows(order, _ovr_part(k, ranked, support))
+    return parts
 
 
 def _pair_coefficients(support, average):
@@ -209,110 +331,32 @@ def _pair_coefficients(support, average):
     return shares / total if total > 0 else shares
 
 
-class _SortedColumn:
-    """One score column sorted ascending: classes, weights, and the runs of tied scores."""
+def _ovr_part(k, ranked, support):
+    """Influence (sorted order) of the OvR AUC of class k: ``w (placement / (W_k W_rest) - T / W_own)``.
 
-    def __init__(self, column, codes, weights):
-        self.order = np.argsort(column)  # the sort of polyroc._ranking.pairwise_wins: the same wins
-        self.score = column[self.order]
-        self.classes = codes[self.order]
-        self.given_weight = None if weights is None else weights[self.order]
-        self.weight = np.ones(column.size) if weights is None else self.given_weight
-        self.ends = tie_ends(self.score)
-        self.sizes = _run_sizes(self.ends)
-        self.firsts = self.ends - self.sizes + 1
-
-    def half_below(self, cumulative):
-        """Per run of ties: weight below it plus half the weight within it, from a cumulative weight (n + 1,)."""
-        return (cumulative[self.firsts] + cumulative[self.ends + 1]) * 0.5
-
-    def per_position(self, per_run):
-        """Values per run of ties repeated for each sorted position."""
-        return np.repeat(per_run, self.sizes)
-
-    def runs(self, positions):
-        """Index of the run of ties of each sorted position."""
-        return np.repeat(np.arange(self.ends.size), self.sizes)[positions]
-
-
-def _run_sizes(ends):
-    """Lengths of the runs of ties from the index of their last element."""
-    sizes = np.empty_like(ends)
-    sizes[0] = ends[0] + 1
-    np.subtract(ends[1:], ends[:-1], out=sizes[1:])
-    return sizes
-
-
-def _cumulative(values):
-    cumulative = np.zeros(values.size + 1)
-    np.cumsum(values, out=cumulative[1:])
-    return cumulative
-
-
-def _column_pass(k, column, codes, weights, support, coefficients):
-    """Column k: the wins ``wins[k, j]``, the influence of OvR AUC k and of Hand & Till's ``A(k|j)``, sorted order.
-
-    Class-k samples need the weight of each other class below them (plus
-    half the tied weight); the other samples the class-k weight above them
-    (plus half the tied). Both come from cumulative weights read at the
-    ends of the runs of tied scores.
+    It is made in place of ``ranked.k_above``, which must not be used after.
+    Class-k samples are placed by the weight of the other classes below them
+    (plus half the tied), the others by the class-k weight above them (plus
+    half the tied), both from cumulative weights at the ends of the runs of ties.
     """
-    n_classes = support.size
-    column = _SortedColumn(column, codes, weights)
-    wins = count_wins(column.score, column.classes, column.given_weight, k, n_classes)
-    is_k = column.classes == k
-    own = _cumulative(np.where(is_k, column.weight, 0.0))
-    everyone = _cumulative(column.weight)
-    own_half_below = column.half_below(own)
-    others_half_below = column.half_below(everyone) - own_half_below
-    k_above = own[-1] - column.per_position(own_half_below)  # class-k weight above each sample, ties half
-    at_k = np.flatnonzero(is_k)
-    runs_of_k = column.runs(at_k)
-    others_below = others_half_below[runs_of_k]  # rest weight below each class-k sample, ties half
-    ovr_part = _ovr_part(k, wins, support, column.weight, at_k, k_above, others_below)
-    ovo_parts = {}
-    if coefficients:
-        below_by_class = _class_weight_below(column, at_k, runs_of_k, k, n_classes)
-        for average, coefficient in coefficients.items():
-            ovo_parts[average] = _ovo_part(k, wins, support, column, coefficient[k], at_k, k_above, below_by_class)
-    return column.order, wins, ovr_part, ovo_parts
-
-
-def _ovr_part(k, wins, support, weight, at_k, k_above, others_below):
-    """Influence (sorted order) of the OvR AUC of class k: ``w (placement / (W_k W_rest) - T / W_own)``."""
     own_total = support[k]
     others_total = support.sum() - own_total
     if own_total == 0 or others_total == 0:
-        return np.full(weight.size, np.nan)
+        return np.full(ranked.order.size, np.nan)
     pairs = own_total * others_total
-    estimate = (wins.sum() - wins[k]) / pairs
-    part = weight * (k_above / pairs - estimate / others_total)
-    part[at_k] = weight[at_k] * (others_below / pairs - estimate / own_total)
+    estimate = (ranked.wins.sum() - ranked.wins[k]) / pairs
+    part = ranked.k_above
+    part /= pairs
+    part -= estimate / others_total
+    at_k = np.flatnonzero(ranked.is_k)
+    others_below = ranked.everyone_half_below(at_k) - ranked.half_below(ranked.k_weight, at_k)
+    part[at_k] = others_below / pairs - estimate / own_total
+    if ranked.weight is not None:
+        part *= ranked.weight
     return part
 
 
-def _class_weight_below(column, at_k, runs_of_k, k, n_classes):
-    """Per class j != k: the class-j weight below each class-k sample plus half the tied, (n_classes, n_k).
-
-    Each class's positions in the sorted column are searched for the run
-    bounds of the class-k samples (sorted queries).
-    """
-    by_class = np.argsort(column.classes, kind="stable")
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(column.classes, minlength=n_classes))))
-    firsts, lasts = column.firsts[runs_of_k], column.ends[runs_of_k]
-    below = np.zeros((n_classes, at_k.size))
-    for j in range(n_classes):
-        if j == k or bounds[j] == bounds[j + 1]:
-            continue
-        positions = by_class[bounds[j] : bounds[j + 1]]
-        cumulative = _cumulative(column.weight[positions])
-        strictly_below = np.searchsorted(positions, firsts)
-        up_to_run_end = np.searchsorted(positions, lasts, side="right")
-        below[j] = (cumulative[strictly_below] + cumulative[up_to_run_end]) * 0.5
-    return below
-
-
-def _ovo_part(k, wins, support, column, coefficient, at_k, k_above, below_by_class):
+def _ovo_part(k, ranked, support, coefficient, below_by_class):
     """Influence (sorted order) of ``sum_j coefficient[j] A(k|j)``, the part of Hand & Till's M on column k.
 
     ``dA(k|j)/du_s`` is ``w_s (below_j(s) / (W_k W_j) - A(k|j) / W_k)`` for a
@@ -321,42 +365,26 @@ def _ovo_part(k, wins, support, column, coefficient, at_k, k_above, below_by_cla
     """
     used = coefficient != 0
     if not np.any(used):
-        return np.zeros(column.weight.size)
+        return np.zeros(ranked.order.size)
     scale = np.zeros(support.size)
     scale[used] = coefficient[used] / (support[k] * support[used])
-    pairwise = wins * scale  # coefficient[j] * A(k|j)
+    pairwise = ranked.wins * scale  # coefficient[j] * A(k|j)
     offset = np.zeros(support.size)
     offset[used] = pairwise[used] / support[used]
-    part = column.weight * (k_above * scale[column.classes] - offset[column.classes])
-    part[at_k] = column.weight[at_k] * (scale @ below_by_class - pairwise.sum() / support[k])
+    part = scale.take(ranked.classes)
+    part *= ranked.k_above
+    part -= offset.take(ranked.classes)
+    part[ranked.is_k] = below_by_class @ scale - pairwise.sum() / support[k]
+    if ranked.weight is not None:
+        part *= ranked.weight
     return part
 
 
-def _micro_influence(y, scores, weights):
-    """Micro OvR AUC (binarized labels against the raveled scores) and its influence.
-
-    ``T = wins / (W^2 (m - 1))`` over (positive cell, negative cell) pairs, the
-    cells of one row included; a row's influence sums the placements of its m
-    cells: ``D_s = w_s P_s / (W^2 (m - 1)) - 2 T w_s / W``.
-    """
-    n_samples, n_classes = scores.shape
-    cells = (y[:, None] == np.arange(n_classes)).ravel().view(np.uint8)
-    cell_weights = None if weights is None else np.repeat(weights, n_classes)
-    column = _SortedColumn(scores.ravel(), cells, cell_weights)  # the sort of polyroc._ranking.micro_auc
-    wins = count_wins(column.score, column.classes, column.given_weight, 1, 2)
-    total = n_samples if weights is None else weights.sum()
-    estimate = float(wins[0] / (total * total * (n_classes - 1)))
-    is_positive = column.classes == 1
-    positive = _cumulative(np.where(is_positive, column.weight, 0.0))
-    negative = _cumulative(np.where(is_positive, 0.0, column.weight))
-    positive_above = positive[-1] - column.per_position(column.half_below(positive))
-    negative_below = column.per_position(column.half_below(negative))
-    placement = np.empty(cells.size)
-    placement[column.order] = np.where(is_positive, negative_below, positive_above)
-    per_row = placement.reshape(n_samples, n_classes).sum(axis=1)
-    row_weight = np.ones(n_samples) if weights is None else weights
-    influence = row_weight * (per_row / (total * total * (n_classes - 1)) - 2.0 * estimate / total)
-    return estimate, influence
+def _in_rows(order, sorted_values):
+    """Values given in sorted order, put back in row order."""
+    values = np.empty_like(sorted_values)
+    values[order] = sorted_values
+    return values
 
 
 # --------------------------------------------------------------------------- variances and intervals
@@ -760,9 +788,6 @@ def _checked_binary(y_true, y_score, labels, sample_weight):
 def _binary_influence(y, score, weights):
     """AUC of ``score`` for class 1 against class 0 and its influence (the OvR influence of column 1)."""
     support = np.bincount(y, weights=weights, minlength=2).astype(np.float64)
-    codes = y.astype(np.uint8)
-    order, wins, influence, _ = _column_pass(1, score, codes, weights, support, {})
-    estimate = float(wins[0] / (support[0] * support[1]))
-    placed = np.empty(score.size)
-    placed[order] = influence
-    return estimate, placed
+    ranked = RankedColumn(1, np.asarray(score, dtype=np.float64), y.astype(np.uint8), weights, 2)
+    estimate = float(ranked.wins[0] / (support[0] * support[1]))
+    return estimate, _in_rows(ranked.order, _ovr_part(1, ranked, support))

@@ -33,11 +33,12 @@ def n_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunk_map(function: Callable[[Item], Value], items: Iterable[Item]) -> Iterator[Value]:
+def chunk_map(function: Callable[[Item], Value], items: Iterable[Item], *, ahead: int = 2) -> Iterator[Value]:
     """Yield ``function(item)`` for each item, in order, computed on up to :func:`n_workers` threads.
 
-    At most two chunks per thread are drawn from ``items`` ahead of the
-    results consumed. With one worker it is a plain loop in this thread.
+    At most ``ahead`` chunks per thread are drawn from ``items`` ahead of the
+    results consumed (1 bounds the memory of large results to one per
+    thread). With one worker it is a plain loop in this thread.
 
     >>> list(chunk_map(lambda x: x * x, range(5)))
     [0, 1, 4, 9, 16]
@@ -50,7 +51,7 @@ def chunk_map(function: Callable[[Item], Value], items: Iterable[Item]) -> Itera
         pending = deque()
         for item in items:
             pending.append(pool.submit(function, item))
-            if len(pending) >= 2 * workers:
+            if len(pending) >= ahead * workers:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()

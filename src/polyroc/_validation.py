@@ -195,6 +195,35 @@ def check_label_vector(name, y):
     return array
 
 
+def unique_values(y):
+    """Sorted distinct values of a 1-D array; small integers by counting (one pass), others by ``np.unique``.
+
+    >>> unique_values(np.array([3, 1, 3, -2])).tolist()
+    [-2, 1, 3]
+    """
+    if y.dtype.kind in "iu" and y.size:
+        low, high = int(y.min()), int(y.max())
+        if high - low <= max(y.size, 1 << 16) and -(2**62) < low and high < 2**62:
+            offsets = y.astype(np.intp)  # no wrap-around of small or unsigned integer types
+            if low:
+                offsets -= low
+            return (np.flatnonzero(np.bincount(offsets)) + low).astype(y.dtype)
+    return np.unique(y)
+
+
+def with_unique_values(y):
+    """A view of a 1-D label array carrying its :func:`unique_values` for scikit-learn's label checks.
+
+    scikit-learn's ``type_of_target`` and ``unique_labels`` read the distinct
+    values from the dtype's metadata (``sklearn.utils._unique``) instead of
+    computing them again; the view must not leave the check that made it.
+    Other arrays are returned as they are.
+    """
+    if not isinstance(y, np.ndarray) or y.ndim != 1 or y.dtype.kind not in "biufU":
+        return y
+    return y.view(np.dtype(y.dtype, metadata={"unique": unique_values(y)}))
+
+
 def _numeric_array(name, array):
     """Return an object array of numbers as float64; other arrays are returned unchanged.
 
@@ -448,7 +477,7 @@ def check_score_matrix(
     if n_labels is not None and scores.shape[1] != n_labels:
         raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
-    scores = scores.astype(np.float64)
+    scores = scores.astype(np.float64, copy=False)  # float64 input is not copied: nothing writes to it
     if not np.all(np.isfinite(scores)):
         row = int(np.flatnonzero(~np.all(np.isfinite(scores), axis=1))[0])
         raise ValueError(f"{name} contains NaN or infinity (first in row {row})")

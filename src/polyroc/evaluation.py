@@ -27,7 +27,7 @@ from polyroc import metrics
 from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
-from polyroc._delong import DELONG_TIES
+from polyroc._delong import DELONG_TIES, ranked_influences
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
@@ -483,10 +483,11 @@ def evaluate(
     )
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
-    y_labels = classes[y_idx]
+    delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
+    aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
     losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
-    ranking = {_ranking_name(key): value for key, value in _ranking_scores(y_labels, scores, classes, weights).items()}
+    ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
     return evaluation_of_statistics(
         summary,
@@ -498,7 +499,9 @@ def evaluate(
         rng=rng,
         replicates=lambda: _bootstrap_replicates(y_idx, scores, weights, losses, n_boot, rng),
         bootstrap_method=None,
-        delong=lambda names: delong_intervals(names, sample, ranking, classes.tolist(), confidence=confidence),
+        delong=lambda names: delong_intervals(
+            names, sample, ranking, classes.tolist(), confidence=confidence, influences=influences
+        ),
         digits=digits,
         restore=scale.restore,
         settings={
@@ -704,17 +707,26 @@ def _warn_single_rows(plan, class_rows, classes):
         )
 
 
-def _ranking_scores(y_labels, scores, classes, weights):
-    """Each AUC of :data:`RANKING_SCORES`, as :func:`polyroc.metrics.roc_auc_score` gives it.
+def _ranking_scores(y, scores, classes, weights, delong_keys):
+    """Each AUC of :data:`RANKING_SCORES`, as :func:`polyroc.metrics.roc_auc_score` gives it, and the influences.
 
-    With more than two classes every score column is sorted once for all of them.
+    With more than two classes every score column is sorted once for all of
+    the AUCs and for the DeLong influences of ``delong_keys``
+    (:func:`polyroc._delong.ranked_influences`); the influences are then
+    returned (key -> (estimate, influence)), else None.
     """
-    options = {"labels": classes, "sample_weight": weights}
     if classes.size > 2:
-        return metrics._multiclass_ranking_scores(y_labels, scores, keys=RANKING_SCORES, **options)
-    return {
+        ranked = ranked_influences(y, scores, weights, delong_keys, micro=True)
+        aucs = metrics._encoded_ranking_scores(
+            y, scores, classes, weights, RANKING_SCORES, (ranked.wins, ranked.micro_wins)
+        )
+        return aucs, ranked.influences
+    options = {"labels": classes, "sample_weight": weights}
+    y_labels = classes[y]
+    aucs = {
         key: roc_auc_score(y_labels, scores, multi_class=key[0], average=key[1], **options) for key in RANKING_SCORES
     }
+    return aucs, None
 
 
 def _ranking_name(key):

@@ -60,11 +60,11 @@ from polyroc._ranking import (
     class_counts,
     drop_flat_recall,
     hand_till,
-    micro_auc,
     micro_counts,
+    micro_from_wins,
     ovr_auc,
-    pairwise_wins,
     pr_points,
+    ranking_wins,
     roc_points,
     step_area,
     trapezoid_area,
@@ -83,6 +83,7 @@ from polyroc._validation import (
     check_sample_weight,
     check_zero_division,
     scale_weights,
+    with_unique_values,
 )
 from polyroc.exceptions import UndefinedMetricWarning
 
@@ -205,7 +206,8 @@ def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred"))
             f"inconsistent numbers of samples: {names[0]} has {y_true.shape[0]}, {names[1]} has {y_pred.shape[0]}"
         )
     weights = _weights_input(sample_weight, y_true.shape[0])
-    kinds = {type_of_target(y_true, input_name=names[0]), type_of_target(y_pred, input_name=names[1])}
+    true_checked, pred_checked = with_unique_values(y_true), with_unique_values(y_pred)  # one np.unique each
+    kinds = {type_of_target(true_checked, input_name=names[0]), type_of_target(pred_checked, input_name=names[1])}
     if kinds == {"binary", "multiclass"}:
         kinds = {"multiclass"}
     if len(kinds) > 1:
@@ -215,7 +217,7 @@ def _check_label_pair(y_true, y_pred, sample_weight, names=("y_true", "y_pred"))
         raise ValueError(f"{kind} targets are not supported ({names[0]}, {names[1]})")
     if kind == "multilabel-indicator":
         return _LabelPair(kind, y_true, y_pred, np.arange(0), weights)
-    present = unique_labels(y_true, y_pred)
+    present = np.asarray(unique_labels(true_checked, pred_checked))
     if kind == "binary" and present.size > 2:
         kind = "multiclass"
     return _LabelPair(kind, y_true, y_pred, present, weights)
@@ -432,10 +434,12 @@ def accuracy_score(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     if pair.kind == "multilabel-indicator":
         return _delegated("accuracy_score", y_true, y_pred, normalize=normalize, sample_weight=sample_weight)
-    _, counts, scale = _count(pair, pair.present)
+    hits = pair.y_true == pair.y_pred  # every label is among those present: no encoding needed
+    if pair.sample_weight is None:
+        return float(np.mean(hits)) if normalize else float(np.count_nonzero(hits))
     if normalize:
-        return float(_counts.accuracy(_at_least_two(counts)))
-    return float(scale.restore(np.trace(counts)))
+        return float(np.average(hits, weights=pair.sample_weight))
+    return float(hits @ pair.sample_weight)
 
 
 def balanced_accuracy_score(
@@ -1710,10 +1714,22 @@ def log_loss(
 
 
 def _sample_brier_losses(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Squared distance of each score row to the one-hot truth (encoded ``y``)."""
-    errors = scores.copy()
-    errors[np.arange(y.size), y] -= 1.0
-    return (errors**2).sum(axis=1)
+    """Squared distance of each score row to the one-hot truth (encoded ``y``).
+
+    Blocks of rows bound the temporary copies to :data:`BRIER_BLOCK_ROWS` rows.
+    """
+    losses = np.empty(y.size, dtype=scores.dtype)
+    for start in range(0, y.size, BRIER_BLOCK_ROWS):
+        block = slice(start, start + BRIER_BLOCK_ROWS)
+        errors = scores[block].copy()
+        errors[np.arange(errors.shape[0]), y[block]] -= 1.0
+        np.square(errors, out=errors)
+        losses[block] = errors.sum(axis=1)
+    return losses
+
+
+#: Rows of a block of :func:`_sample_brier_losses`.
+BRIER_BLOCK_ROWS = 1 << 16
 
 
 def _check_positive_label(pos_label, y_true: np.ndarray):
@@ -2321,13 +2337,21 @@ def _multiclass_roc_auc(y_true, y_score, labels, multi_class, average, sample_we
     return _multiclass_aucs(scored, [(multi_class, average)])[multi_class, average]
 
 
-def _multiclass_aucs(scored: _ScoredClasses, keys) -> dict:
-    """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once."""
+def _multiclass_aucs(scored: _ScoredClasses, keys, ranked=None) -> dict:
+    """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once.
+
+    ``ranked`` is the (pairwise wins, micro wins) of these scores when their
+    columns were sorted already (:func:`polyroc._delong.ranked_influences`).
+    """
+    micro = ("ovr", "micro") in keys
+    pairwise = any(key != ("ovr", "micro") for key in keys)
+    if ranked is None:
+        ranked = ranking_wins(scored.y, scored.scores, scored.weights, pairwise=pairwise, micro=micro)
+    wins, micro_wins = ranked
     aucs = {}
-    if ("ovr", "micro") in keys:
-        aucs["ovr", "micro"] = micro_auc(scored.y, scored.scores, scored.weights)
-    if any(key != ("ovr", "micro") for key in keys):
-        wins = pairwise_wins(scored.y, scored.scores, scored.weights)
+    if micro:
+        aucs["ovr", "micro"] = micro_from_wins(micro_wins, scored.y, scored.weights, scored.classes.size)
+    if pairwise:
         if any(multi_class == "ovr" and average != "micro" for multi_class, average in keys):
             _warn_classes_without_samples(scored.classes, scored.support, "ROC AUC")
             per_class = ovr_auc(wins, scored.support)
@@ -2348,6 +2372,12 @@ def _multiclass_ranking_scores(y_true, y_score, *, labels, sample_weight, keys) 
     """
     scored = _scored_classes(y_true, np.asarray(y_score), labels, sample_weight)
     return _multiclass_aucs(scored, list(keys))
+
+
+def _encoded_ranking_scores(y, scores, classes, weights, keys, ranked) -> dict:
+    """:func:`_multiclass_ranking_scores` of encoded, checked inputs from their pairwise and micro wins."""
+    support = np.bincount(y, weights=weights, minlength=classes.size).astype(np.float64)
+    return _multiclass_aucs(_ScoredClasses(y, scores, classes, weights, support), list(keys), ranked)
 
 
 def roc_auc_score(
