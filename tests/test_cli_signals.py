@@ -389,10 +389,11 @@ def test_broken_pipe_ends_quietly(tmp_path):
 # standard error) and its output kept as "the earlier report". Then each
 # moment of the run gets one run of its own, stopped by one of the three
 # signals in turn: as soon as the handlers are installed (read from /proc),
-# while the options are parsed and numpy imported, within each step (the
-# step's line, then a part of the step's measured length), and after the
-# output was written. Half of the runs write over the earlier report, half
-# into a new directory. ``tune --out`` is stopped at fractions of its run.
+# while numpy is being imported (its core extension is mapped), within each
+# step (the step's line, then a part of the step's measured length), and after
+# the output was written. Half of the runs write over the earlier report, half
+# into a new directory. ``tune --out`` (which prints no steps) is stopped at
+# the same two early moments and at fractions of its measured length.
 
 ENDED_WITHIN = 5.0  # seconds from the signal to the end of the process (one is expected; the machine may be loaded)
 LINE_WAIT = 240.0  # seconds to wait for a progress line of a running command
@@ -562,14 +563,11 @@ def timed_report(tmp_path_factory):
 def _report_moments(times, total):
     """(label, how to wait for it) for every moment: ("handlers",), ("line", text, delay) or ("output",)."""
     names = list(times)
-    first = times[names[0]]
-    moments = [
-        ("startup: handlers installed", ("handlers",)),
-        ("importing numpy", ("numpy",)),
-        ("parsing, importing", ("after", first / 2)),
-    ]
+    moments = [("startup: handlers installed", ("handlers",)), ("importing numpy", ("numpy",))]
     for position, name in enumerate(names):
         end = times[names[position + 1]] if position + 1 < len(names) else total
+        if name == "reading val.csv":
+            continue  # reading is met with big.csv
         moments.append((f"within {name!r}", ("line", name, 0.4 * max(end - times[name], 0.0))))
     moments.append(("after the output was written", ("stdout",)))
     return moments
@@ -656,7 +654,7 @@ def timed_tune(tmp_path_factory):
 @needs_proc
 def test_tune_stops_at_every_moment_of_a_run(timed_tune, tmp_path):
     root, total = timed_tune
-    moments = [("handlers",), ("numpy",), *(("after", fraction * total) for fraction in (0.3, 0.5, 0.7, 0.85, 0.95))]
+    moments = [("handlers",), ("numpy",), *(("after", fraction * total) for fraction in (0.5, 0.8, 0.95))]
     failures = []
     for number, how in enumerate(moments):
         signum = CYCLE[number % len(CYCLE)]

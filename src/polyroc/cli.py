@@ -1296,7 +1296,10 @@ def main(argv: list[str] | None = None) -> int:
     Parameters
     ----------
     argv : list of str, default=None
-        The arguments after ``polyroc``; default ``sys.argv[1:]``.
+        The arguments after ``polyroc``; default ``sys.argv[1:]``, as the
+        program: then a command stopped by a signal ends the process at once
+        with its exit code (worker threads still computing are not waited
+        for), and signals that come after the outcome are ignored.
 
     Returns
     -------
@@ -1324,7 +1327,23 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except Stopped as stop:
         _say(f"{_command_of(argv)}: {_stop_message(stop, outputs)}")
+        if argv is None:
+            _end_process(stop.exit_code)
         return stop.exit_code
+
+
+def _end_process(code):
+    """Exit with ``code`` at once: worker threads may still be computing a chunk nobody will use.
+
+    The outputs are already closed (lock removed, nothing half-written); only
+    the interpreter's shutdown, which would wait for those threads, is skipped.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _command_of(argv):
