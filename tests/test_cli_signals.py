@@ -115,9 +115,22 @@ def _assert_manifest_matches(directory, output):
 ONE_THREAD = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+def _default_stop_signals():
+    """In the child before it runs Python: the stop signals as a fresh process has them (not ignored by nohup)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _run(args, cwd):
     return subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, check=False, env=ONE_THREAD
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        env=ONE_THREAD,
+        preexec_fn=_default_stop_signals,
     )
 
 
@@ -296,6 +309,7 @@ def _start_blocked(args, work, fifo_name="pipe.csv"):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ONE_THREAD,
+        preexec_fn=_default_stop_signals,
     )
     return process, _open_fifo_writer(fifo, process)
 
@@ -415,12 +429,6 @@ def _big_scores(path, n=10_000, k=4, seed=3):
     header = ",".join([*(f"c{j}" for j in range(k)), "label"])
     np.savetxt(path, table, fmt="%s", delimiter=",", header=header, comments="")
     return path
-
-
-def _default_stop_signals():
-    """In the child before it runs Python: the stop signals as a fresh process has them (not ignored by nohup)."""
-    for signum in CYCLE:
-        signal.signal(signum, signal.SIG_DFL)
 
 
 class _Running:
