@@ -574,8 +574,8 @@ def _report_moments(times, total):
     moments = [("startup: handlers installed", ("handlers",)), ("importing numpy", ("numpy",))]
     for position, name in enumerate(names):
         end = times[names[position + 1]] if position + 1 < len(names) else total
-        if name == "reading val.csv":
-            continue  # reading is met with big.csv
+        if name in ("reading val.csv", "ROC-DMF figure"):
+            continue  # met by "reading big.csv" and by the other figures
         moments.append((f"within {name!r}", ("line", name, 0.4 * max(end - times[name], 0.0))))
     moments.append(("after the output was written", ("stdout",)))
     return moments
@@ -662,7 +662,7 @@ def timed_tune(tmp_path_factory):
 @needs_proc
 def test_tune_stops_at_every_moment_of_a_run(timed_tune, tmp_path):
     root, total = timed_tune
-    moments = [("handlers",), ("numpy",), *(("after", fraction * total) for fraction in (0.5, 0.8, 0.95))]
+    moments = [("handlers",), ("numpy",), *(("after", fraction * total) for fraction in (0.6, 0.9))]
     failures = []
     for number, how in enumerate(moments):
         signum = CYCLE[number % len(CYCLE)]
