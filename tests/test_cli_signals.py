@@ -17,18 +17,24 @@ output is written.
 """
 
 import errno
+import gc
 import hashlib
 import json
 import os
+import queue
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 import numpy as np
 import pytest
 
+from polyroc import cli
 from polyroc._outputs import DIRECTORY_LOCK_NAME, MANIFEST_NAME
 from polyroc.cli import main
 
@@ -109,9 +115,22 @@ def _assert_manifest_matches(directory, output):
 ONE_THREAD = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+def _default_stop_signals():
+    """In the child before it runs Python: the stop signals as a fresh process has them (not ignored by nohup)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def _run(args, cwd):
     return subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, check=False, env=ONE_THREAD
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        env=ONE_THREAD,
+        preexec_fn=_default_stop_signals,
     )
 
 
@@ -212,6 +231,56 @@ def test_report_stopped_at_each_point(work, target, call, written, name):
         assert _tree(work / "report") == before
 
 
+class _SignalsWhenCollected:
+    """Sends ``signum`` to this process from its finaliser, where Python drops any exception raised."""
+
+    def __init__(self, signum):
+        self.signum = signum
+        self.cycle = self  # freed by the garbage collector, at a moment of its choosing
+
+    def __del__(self):
+        os.kill(os.getpid(), self.signum)
+        for _ in range(10_000):  # the handler runs here, inside the finaliser
+            pass
+
+
+def test_a_signal_handled_inside_a_finaliser_still_stops_the_command(monkeypatch, capsys):
+    def run(args):
+        _SignalsWhenCollected(signal.SIGTERM)
+        gc.collect()
+        deadline = time.monotonic() + 30  # only reached if the stop is lost
+        while time.monotonic() < deadline:
+            pass
+
+    monkeypatch.setattr(cli, "_metrics", run)
+    assert main(["metrics"]) == 143
+    assert capsys.readouterr().err == "polyroc metrics: terminated by SIGTERM\n"
+
+
+def test_a_stop_dropped_by_careless_code_still_leaves_the_output_as_it_was(monkeypatch, work, capsys):
+    import polyroc.thresholds
+
+    tune = polyroc.thresholds.tune_thresholds
+
+    def careless(*args, **kwargs):
+        result = tune(*args, **kwargs)
+        try:
+            os.kill(os.getpid(), signal.SIGHUP)
+            for _ in range(10_000):
+                pass
+        except BaseException:
+            pass
+        return result
+
+    monkeypatch.setattr(polyroc.thresholds, "tune_thresholds", careless)
+    before = _tree(work)
+    out = str(work / "tau.json")
+    args = ["tune", "--scores", str(work / "scores.csv"), "--resolution", "8", "--metric", "f1_macro", "--out", out]
+    assert main(args) == 129
+    assert capsys.readouterr().err == f"polyroc tune: hung up by SIGHUP; --out {out} left as it was\n"
+    assert _tree(work) == before
+
+
 def _open_fifo_writer(fifo, process):
     """Open the write end of ``fifo`` once ``process`` has opened it for reading."""
     deadline = time.monotonic() + TIMEOUT
@@ -240,6 +309,7 @@ def _start_blocked(args, work, fifo_name="pipe.csv"):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ONE_THREAD,
+        preexec_fn=_default_stop_signals,
     )
     return process, _open_fifo_writer(fifo, process)
 
@@ -323,3 +393,300 @@ def test_broken_pipe_ends_quietly(tmp_path):
     finally:
         os.close(write_end)
     assert result.returncode == 141 and result.stderr == ""
+
+
+# --------------------------------------------------------------------------- a signal at any moment of a real run
+#
+# The command runs on files big enough that each step of ``report`` (with a
+# validation file, so that thresholds are tuned) takes a noticeable time. A
+# first, uninterrupted run is timed (the arrival of each progress line on
+# standard error) and its output kept as "the earlier report". Then each
+# moment of the run gets one run of its own, stopped by one of the three
+# signals in turn: as soon as the handlers are installed (read from /proc),
+# while numpy is being imported (its core extension is mapped), within each
+# step (the step's line, then a part of the step's measured length), and after
+# the output was written. Half of the runs write over the earlier report, half
+# into a new directory. ``tune --out`` (which prints no steps) is stopped at
+# the same two early moments and at fractions of its measured length.
+
+ENDED_WITHIN = 5.0  # seconds from the signal to the end of the process (one is expected; the machine may be loaded)
+LINE_WAIT = 240.0  # seconds to wait for a progress line of a running command
+STEP_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (.*)$")
+CYCLE = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+
+
+def _big_scores(path, n=10_000, k=4, seed=3):
+    """A score file of ``n`` rows and ``k`` classes (moderately separable), written with numpy alone."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    P = rng.dirichlet(np.ones(k), n) + 0.5 * np.eye(k)[y]
+    P /= P.sum(axis=1, keepdims=True)
+    labels = np.array([f"c{j}" for j in range(k)])[y]
+    table = np.column_stack([np.char.mod("%.6f", P), labels])
+    header = ",".join([*(f"c{j}" for j in range(k)), "label"])
+    np.savetxt(path, table, fmt="%s", delimiter=",", header=header, comments="")
+    return path
+
+
+class _Running:
+    """``python -m polyroc.cli ARGS`` with its standard error read line by line as it comes."""
+
+    def __init__(self, args, cwd):
+        self.stdout = tempfile.TemporaryFile()  # closed in finish()
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "polyroc.cli", *args],
+            cwd=cwd,
+            stdout=self.stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ONE_THREAD,
+            preexec_fn=_default_stop_signals,
+        )
+        self.lines = queue.Queue()
+        self.stderr = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.stderr.append(line)
+            self.lines.put((time.monotonic() - self.started, line.rstrip("\n")))
+        self.lines.put(None)
+
+    def wait_for_line(self, text):
+        """Wait until a progress line ending in ``text`` is printed; return its time since the start."""
+        deadline = time.monotonic() + LINE_WAIT
+        while time.monotonic() < deadline:
+            try:
+                item = self.lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if item is None:
+                pytest.fail(f"the command ended before printing {text!r}: {''.join(self.stderr)}")
+            if item[1].endswith(text):
+                return item[0]
+        self.process.kill()
+        pytest.fail(f"no line {text!r} within {LINE_WAIT} s")
+
+    def wait_for_handlers(self):
+        """Wait until the process catches all three stop signals (Linux: the SigCgt mask of /proc/PID/status)."""
+        wanted = sum(1 << (signum - 1) for signum in CYCLE)
+        deadline = time.monotonic() + LINE_WAIT
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.process.pid}/status") as status:
+                    caught = next(int(line.split()[1], 16) for line in status if line.startswith("SigCgt:"))
+            except (OSError, StopIteration):
+                caught = 0
+            if caught & wanted == wanted:
+                return
+            if self.process.poll() is not None:
+                pytest.fail("the command ended before catching the stop signals")
+            time.sleep(0.001)
+        pytest.fail("the command never caught the stop signals")
+
+    def wait_for_numpy(self):
+        """Wait until the process is importing numpy (Linux: its core extension is in /proc/PID/maps)."""
+        deadline = time.monotonic() + LINE_WAIT
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.process.pid}/maps") as maps:
+                    if "_multiarray_umath" in maps.read():
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                pytest.fail("the command ended before importing numpy")
+            time.sleep(0.001)
+        pytest.fail("the command never imported numpy")
+
+    def finish(self, timeout=TIMEOUT):
+        """Wait for the end; return (exit code, standard output, standard error)."""
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise
+        self.reader.join(timeout=TIMEOUT)
+        out = self.output()
+        self.stdout.close()
+        return self.process.returncode, out, "".join(self.stderr)
+
+    def output(self):
+        """What the command has written to standard output so far."""
+        return os.pread(self.stdout.fileno(), 1 << 20, 0).decode()
+
+    def stop(self, signum):
+        """Send ``signum``; return (exit code, stdout, stderr, seconds from the signal to the end)."""
+        sent = time.monotonic()
+        self.process.send_signal(signum)
+        try:
+            code, out, err = self.finish(timeout=TIMEOUT)
+        finally:
+            ended = time.monotonic() - sent
+        return code, out, err, ended
+
+
+def _report_args(n_boot):
+    return ["report", "--scores", "big.csv", "--val", "val.csv", "--n-boot", str(n_boot), "--out", "report"]
+
+
+def _complete_report(directory, n_boot):
+    """``directory`` holds a complete report of ``n_boot`` replicates: its files as its manifest lists them."""
+    assert json.loads((directory / "results.json").read_text())["settings"]["n_boot"] == n_boot
+    assert (directory / "report.html").is_file()
+    _assert_manifest_matches(directory, ".")
+    listed = json.loads((directory / MANIFEST_NAME).read_text())["files"]
+    assert {"report.html", "results.json"} <= set(listed)
+    on_disk = {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
+    assert on_disk == {*listed, MANIFEST_NAME}
+
+
+@pytest.fixture(scope="module")
+def timed_report(tmp_path_factory):
+    """The big inputs, one uninterrupted report of them (3 replicates) and the time each progress line came."""
+    root = tmp_path_factory.mktemp("timed")
+    _big_scores(root / "big.csv")
+    _big_scores(root / "val.csv", n=5_000, seed=4)
+    run = _Running(_report_args(3), root)
+    code, _, err = run.finish()
+    assert code == 0, err
+    times = {}  # step -> seconds from the start to its line
+    for seconds, line in iter(run.lines.get, None):
+        match = STEP_LINE.match(line)
+        if match:
+            times[match.group(1)] = seconds
+    steps = " | ".join(times)
+    for step in ("reading big.csv", "metrics", "tuning", "ROC clouds", "Gini", "ROC-DMF", "figures", "writing"):
+        assert step in steps, times
+    _complete_report(root / "report", 3)
+    return root, times, time.monotonic() - run.started
+
+
+def _report_moments(times, total):
+    """(label, how to wait for it) for every moment: ("handlers",), ("line", text, delay) or ("output",)."""
+    names = list(times)
+    moments = [("startup: handlers installed", ("handlers",)), ("importing numpy", ("numpy",))]
+    for position, name in enumerate(names):
+        end = times[names[position + 1]] if position + 1 < len(names) else total
+        if name in ("reading val.csv", "ROC-DMF figure"):
+            continue  # met by "reading big.csv" and by the other figures
+        moments.append((f"within {name!r}", ("line", name, 0.4 * max(end - times[name], 0.0))))
+    moments.append(("after the output was written", ("stdout",)))
+    return moments
+
+
+def _reach(run, how):
+    if how[0] == "handlers":
+        run.wait_for_handlers()
+    elif how[0] == "numpy":
+        run.wait_for_numpy()
+    elif how[0] == "after":
+        run.wait_for_handlers()
+        time.sleep(max(how[1] - (time.monotonic() - run.started), 0.0))
+    elif how[0] == "line":
+        run.wait_for_line(how[1])
+        time.sleep(how[2])
+    else:  # the summary on standard output: the report is written
+        deadline = time.monotonic() + LINE_WAIT
+        while "written" not in run.output():
+            assert time.monotonic() < deadline and run.process.poll() is None, "the report was never written"
+            time.sleep(0.005)
+
+
+def _check_stopped(signum, code, out, err, ended, *, command, output_label):
+    """The common promises; return whether the output was written (the message says so)."""
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert ended < ENDED_WITHIN, f"the command ended {ended:.1f} s after {signal.Signals(signum).name}"
+    messages = [line for line in err.splitlines() if not STEP_LINE.match(line)]
+    if code == 0:  # allowed only when the signal came after the command was done
+        assert messages == [] and "written" in out, (err, out)
+        return True
+    assert code == 128 + signum, (code, err)
+    assert len(messages) == 1, err
+    verb = VERBS[signal.Signals(signum).name]
+    assert messages[0].startswith(f"polyroc {command}: {verb} by {signal.Signals(signum).name}"), messages
+    written = messages[0].endswith(f" after writing {output_label}")
+    opened = messages[0].endswith(f"; {output_label} left as it was")
+    assert written or opened or messages[0] == f"polyroc {command}: {verb} by {signal.Signals(signum).name}"
+    return written
+
+
+@needs_proc
+def test_report_stops_at_every_moment_of_a_run(timed_report, tmp_path):
+    root, times, total = timed_report
+    failures = []
+    for number, (label, how) in enumerate(_report_moments(times, total)):
+        signum = CYCLE[number % len(CYCLE)]
+        work = tmp_path / f"m{number}"
+        work.mkdir()
+        os.link(root / "big.csv", work / "big.csv")
+        os.link(root / "val.csv", work / "val.csv")
+        earlier = number % 2 == 1
+        if earlier:
+            shutil.copytree(root / "report", work / "report")
+            before = _tree(work / "report")
+        run = _Running(_report_args(2), work)
+        _reach(run, how)
+        code, out, err, ended = run.stop(signum)
+        try:
+            written = _check_stopped(signum, code, out, err, ended, command="report", output_label="--out report")
+            assert _leftovers(work) == []
+            if written:
+                _complete_report(work / "report", 2)
+            elif earlier:
+                assert _tree(work / "report") == before
+            else:
+                assert not (work / "report").exists()
+        except AssertionError as error:
+            failures.append(f"{label} ({signal.Signals(signum).name}): {error}")
+    assert failures == []
+
+
+@pytest.fixture(scope="module")
+def timed_tune(tmp_path_factory):
+    """The big input, one uninterrupted ``tune --out`` of it and its length in seconds."""
+    root = tmp_path_factory.mktemp("tuned")
+    _big_scores(root / "big.csv")
+    run = _Running(["tune", "--scores", "big.csv", "--out", "tau.json"], root)
+    code, _, err = run.finish()
+    assert code == 0, err
+    return root, time.monotonic() - run.started
+
+
+@needs_proc
+def test_tune_stops_at_every_moment_of_a_run(timed_tune, tmp_path):
+    root, total = timed_tune
+    moments = [("handlers",), ("numpy",), *(("after", fraction * total) for fraction in (0.6, 0.9))]
+    failures = []
+    for number, how in enumerate(moments):
+        signum = CYCLE[number % len(CYCLE)]
+        work = tmp_path / f"m{number}"
+        work.mkdir()
+        os.link(root / "big.csv", work / "big.csv")
+        earlier = number % 2 == 1
+        if earlier:
+            shutil.copy(root / "tau.json", work / "tau.json")
+            shutil.copy(root / MANIFEST_NAME, work / MANIFEST_NAME)
+            before = _tree(work)
+        run = _Running(["tune", "--scores", "big.csv", "--metric", "accuracy", "--out", "tau.json"], work)
+        _reach(run, how)
+        code, out, err, ended = run.stop(signum)
+        try:
+            written = _check_stopped(signum, code, out, err, ended, command="tune", output_label="--out tau.json")
+            assert _leftovers(work) == []
+            if written:
+                assert json.loads((work / "tau.json").read_text())["metric"] == "accuracy"
+                _assert_manifest_matches(work, "tau.json")
+            elif earlier:
+                assert _tree(work) == before
+            else:
+                assert not (work / "tau.json").exists()
+        except AssertionError as error:
+            failures.append(f"{how} ({signal.Signals(signum).name}): {error}")
+    assert failures == []

@@ -33,6 +33,9 @@ promises:
 4. **Interrupts leave nothing behind.** SIGINT, SIGTERM and SIGHUP arriving
    while a lock is taken or files are staged and renamed are held back until
    that short phase has ended, then delivered; no temporary or lock is left.
+   A write starts (signals held) by a last look at the stop request of
+   :mod:`polyroc._stopping`: a command stopped before it writes nothing, one
+   stopped during it has written everything.
 
 Files are created with mode ``0o666`` and directories with ``0o777``, less the
 umask, as ``open()`` and ``mkdir`` create them; a replaced file keeps its mode.
@@ -55,13 +58,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from polyroc._stopping import STOP_SIGNALS, raise_if_stopped
+
 __all__ = ["MANIFEST_NAME", "OutputDirectory", "OutputFile", "directory_refusal"]
 
 MANIFEST_NAME = ".polyroc-manifest.json"
 DIRECTORY_LOCK_NAME = ".polyroc.lock"
 MANIFEST_LOCK_WAIT = 10.0  # seconds a writer waits for another one to finish updating a manifest
 UNREADABLE_LOCK_AGE = 5.0  # seconds after which a lock file without a process id counts as stale
-_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+_STOP_SIGNALS = tuple(STOP_SIGNALS)
 
 
 # --------------------------------------------------------------------------- interrupts
@@ -658,6 +663,7 @@ class OutputFile(_Output):
         data = _as_bytes(content)
         parent = self.path.parent
         with _locked(parent / DIRECTORY_LOCK_NAME, self.label, wait=MANIFEST_LOCK_WAIT), _signals_deferred():
+            raise_if_stopped()
             manifest = _labelled(_read_manifest, parent, self.label)
             problem = _replace_problem(parent, manifest, self.path.name)
             if problem is not None:
@@ -910,6 +916,7 @@ class OutputDirectory(_Output):
         if bad:
             raise ValueError(f"{self.label}: cannot write {bad}: not relative file names")
         with _signals_deferred():
+            raise_if_stopped()
             manifest = _labelled(_read_manifest, self.path, self.label)
             for name in files:
                 problem = _replace_problem(self.path, manifest, name)

@@ -5,6 +5,12 @@ yields the results in order, with a bounded number of chunks in flight, so a
 lazy generator of large chunks (bootstrap multiplicities) is never drawn
 ahead of the work. Results are consumed in the calling thread, where
 progress is reported.
+
+The calling thread waits for each result in short slices, so that a stop
+signal (only ever handled in the main thread, and only between bytecodes) is
+acted on at once rather than after the chunk: see :mod:`polyroc._stopping`.
+When the consumer stops early (an error, a stop, a generator closed), the
+chunks not yet started are cancelled and the ones running are not waited for.
 """
 
 from __future__ import annotations
@@ -12,14 +18,19 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from typing import TypeVar
+
+from polyroc._stopping import raise_if_stopped
 
 __all__ = ["chunk_map", "n_workers", "single_blas_thread"]
 
 Item = TypeVar("Item")
 Value = TypeVar("Value")
+
+#: Seconds between two looks at the stop request while waiting for a chunk.
+WAIT_SLICE = 0.05
 
 
 def n_workers() -> int:
@@ -45,16 +56,32 @@ def chunk_map(function: Callable[[Item], Value], items: Iterable[Item], *, ahead
     """
     workers = n_workers()
     if workers == 1:
-        yield from map(function, items)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending = deque()
         for item in items:
+            raise_if_stopped()
+            yield function(item)
+        return
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending: deque[Future] = deque()
+    finished = False
+    try:
+        for item in items:
+            raise_if_stopped()
             pending.append(pool.submit(function, item))
             if len(pending) >= ahead * workers:
-                yield pending.popleft().result()
+                yield _result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield _result(pending.popleft())
+        finished = True
+    finally:
+        # all done: the threads end at once; stopped early: drop the chunks not started, wait for none
+        pool.shutdown(wait=finished, cancel_futures=True)
+
+
+def _result(future: Future) -> Value:
+    """The result of ``future``, waited for in slices of :data:`WAIT_SLICE` with a look at the stop request."""
+    while not wait((future,), timeout=WAIT_SLICE).done:
+        raise_if_stopped()
+    return future.result()
 
 
 @contextmanager

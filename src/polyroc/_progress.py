@@ -6,6 +6,8 @@ replicates, lattice chunks, ...); with no listener installed this costs
 nothing. The command line installs a listener with :func:`listening` around a
 computation to draw its progress bars. Listeners are called from the thread
 that runs the loop (never from worker threads), so they need no locking.
+Each start and advance of a task is also a point where a stop requested by a
+signal is acted on (:func:`polyroc._stopping.raise_if_stopped`).
 
 >>> events = []
 >>> with listening(lambda name, done, total: events.append((name, done, total))):
@@ -21,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+
+from polyroc._stopping import raise_if_stopped
 
 __all__ = ["Listener", "Task", "listening", "task"]
 
@@ -56,6 +60,7 @@ class Task:
         self._tell()
 
     def _tell(self) -> None:
+        raise_if_stopped()
         if self._listener is not None:
             self._listener(self.name, self.done, self.total)
 

@@ -25,12 +25,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import logging
 import os
 import re
 import signal
 import sys
-import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -38,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from polyroc._interval_plan import CI_OPTIONS
-from polyroc._outputs import OutputDirectory, OutputFile
+from polyroc._stopping import Stopped, disarm, stopping_on_signals
 from polyroc._version import __version__
 
 if TYPE_CHECKING:
@@ -46,34 +44,18 @@ if TYPE_CHECKING:
 
 EXIT_BAD_INPUT = 2
 EXIT_BROKEN_PIPE = 128 + 13
-_STOP_SIGNALS = {
-    getattr(signal, name): text
-    for name, text in (("SIGINT", "interrupted"), ("SIGTERM", "terminated"), ("SIGHUP", "hung up"))
-    if hasattr(signal, name)
-}
 
 
-class Stopped(BaseException):
-    """Raised in the main thread when a stop signal (SIGINT, SIGTERM, SIGHUP) arrives."""
-
-    def __init__(self, signum):
-        super().__init__(signum)
-        self.signum = signum
-
-    @property
-    def exit_code(self):
-        return 128 + self.signum
-
-    def describe(self, outputs):
-        """``interrupted by SIGINT; --out r was left as it was``."""
-        text = f"{_STOP_SIGNALS.get(self.signum, 'stopped')} by {signal.Signals(self.signum).name}"
-        written = [out.label for out in outputs if out.written]
-        untouched = [out.label for out in outputs if not out.written]
-        if written:
-            text += f" after writing {', '.join(written)}"
-        if untouched:
-            text += f"; {', '.join(untouched)} left as it was"
-        return text
+def _stop_message(stop, outputs):
+    """``interrupted by SIGINT; --out r left as it was`` (``outputs``: the OutputFile/OutputDirectory opened)."""
+    text = stop.reason
+    written = [out.label for out in outputs if out.written]
+    untouched = [out.label for out in outputs if not out.written]
+    if written:
+        text += f" after writing {', '.join(written)}"
+    if untouched:
+        text += f"; {', '.join(untouched)} left as it was"
+    return text
 
 
 def glass_holdout_scores(random_state: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -361,6 +343,8 @@ def _dask_modules():
 @contextmanager
 def _dask_cluster(args):
     """A client of the --scheduler, or of a local cluster of --workers processes closed afterwards."""
+    import logging
+
     distributed, _ = _dask_modules()
     if args.scheduler is not None and args.workers is not None:
         raise ValueError("--workers sizes a local cluster; it cannot be given with --scheduler")
@@ -524,6 +508,7 @@ def _tuning_summary(result):
 
 
 def _tune(args):
+    from polyroc._outputs import OutputFile
     from polyroc.io import write_thresholds
     from polyroc.thresholds import tune_thresholds
 
@@ -555,6 +540,7 @@ def _tune(args):
 
 
 def _apply(args):
+    from polyroc._outputs import OutputFile
     from polyroc.io import read_thresholds, write_predictions
     from polyroc.thresholds import apply_thresholds
 
@@ -741,6 +727,7 @@ def _read_split(args, option, values, display, classes=None):
 
 def _report_output(args):
     """The report directory ``--out``, opened (checked and locked) before any work."""
+    from polyroc._outputs import OutputDirectory
     from polyroc.report._document import REPORT_PATHS
 
     return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
@@ -1279,26 +1266,6 @@ def _describe(error):
 
 
 @contextmanager
-def _stopping_on_signals():
-    """Turn SIGINT, SIGTERM and SIGHUP into :class:`Stopped`; later ones do not cut the cleanup short."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, frame):
-        for other in _STOP_SIGNALS:
-            signal.signal(other, signal.SIG_IGN)
-        raise Stopped(signum)
-
-    previous = {signum: signal.signal(signum, stop) for signum in _STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-
-
-@contextmanager
 def _one_line_warnings(command, quiet=False):
     """Each distinct warning as one line on standard error, once (none with ``quiet``)."""
     shown = set()
@@ -1329,7 +1296,10 @@ def main(argv: list[str] | None = None) -> int:
     Parameters
     ----------
     argv : list of str, default=None
-        The arguments after ``polyroc``; default ``sys.argv[1:]``.
+        The arguments after ``polyroc``; default ``sys.argv[1:]``, as the
+        program: then a command stopped by a signal ends the process at once
+        with its exit code (worker threads still computing are not waited
+        for), and signals that come after the outcome are ignored.
 
     Returns
     -------
@@ -1348,20 +1318,52 @@ def main(argv: list[str] | None = None) -> int:
     >>> main(["tune", "--scores", "absent.csv", "--metric", "nope", "--out", "tau.json"])
     2
     """
+    outputs = []
+    try:
+        # first of all, before the options are parsed (which imports numpy): a signal may come at any moment
+        with stopping_on_signals(restore=argv is not None):
+            code = _run(argv, outputs)
+            disarm()  # done: the outcome is decided, a later signal cannot change it
+        return code
+    except Stopped as stop:
+        _say(f"{_command_of(argv)}: {_stop_message(stop, outputs)}")
+        if argv is None:
+            _end_process(stop.exit_code)
+        return stop.exit_code
+
+
+def _end_process(code):
+    """Exit with ``code`` at once: worker threads may still be computing a chunk nobody will use.
+
+    The outputs are already closed (lock removed, nothing half-written); only
+    the interpreter's shutdown, which would wait for those threads, is skipped.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _command_of(argv):
+    """``polyroc COMMAND`` of ``argv`` (default ``sys.argv[1:]``), for a message that may come before parsing."""
+    words = [word for word in (sys.argv[1:] if argv is None else argv) if not word.startswith("-")]
+    return f"polyroc {words[0]}" if words else "polyroc"
+
+
+def _run(argv, outputs):
+    """Parse ``argv`` and run the command; its exit code. ``outputs`` receives the outputs it opens."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code
-    args.outputs = []
-    with _stopping_on_signals(), _one_line_warnings(args.command, args.quiet):
+    args.outputs = outputs
+    with _one_line_warnings(args.command, args.quiet):
         try:
             args.run(args)
-        except Stopped as stop:
-            _say(f"polyroc {args.command}: {stop.describe(args.outputs)}")
-            return stop.exit_code
-        except KeyboardInterrupt:
-            _say(f"polyroc {args.command}: {Stopped(signal.SIGINT).describe(args.outputs)}")
-            return 128 + signal.SIGINT
+        except KeyboardInterrupt:  # raised by a library rather than by the signal handler
+            raise Stopped(signal.SIGINT) from None
         except BrokenPipeError:
             _quiet_stdout()
             return EXIT_BROKEN_PIPE
