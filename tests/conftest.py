@@ -17,6 +17,26 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "d
 
 
 @pytest.fixture
+def numpy_call_sizes(monkeypatch):
+    """``sizes = numpy_call_sizes("argsort")`` records the size of the first argument of each later call of
+    ``numpy.argsort`` in ``sizes``; ``monkeypatch.undo()`` ends the recording."""
+    import numpy as np
+
+    def record(name):
+        sizes = []
+        original = getattr(np, name)
+
+        def counting(values, *args, **kwargs):
+            sizes.append(np.size(values))
+            return original(values, *args, **kwargs)
+
+        monkeypatch.setattr(np, name, counting)
+        return sizes
+
+    return record
+
+
+@pytest.fixture
 def write_scores(tmp_path):
     """Write a score CSV (one column per class, then ``label``) into tmp_path; return its path."""
 

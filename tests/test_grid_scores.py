@@ -70,7 +70,7 @@ def test_grid_scores_give_scikit_learns_aucs_and_average_precision(problem):
     assert micro == pytest.approx(expected, abs=TOL)
 
 
-def test_grid_scores_are_counted_not_sorted(monkeypatch):
+def test_grid_scores_are_counted_not_sorted(monkeypatch, numpy_call_sizes):
     """OvR AUC and average precision of 2-decimal probabilities sort no score column."""
     rng = np.random.default_rng(0)
     n, m = 20_000, 4
@@ -78,17 +78,10 @@ def test_grid_scores_are_counted_not_sorted(monkeypatch):
     counts = rng.multinomial(100, np.ones(m) / m, n)
     P = counts / 100
     metrics.roc_auc_score(y[:10], P[:10], multi_class="ovr", labels=np.arange(m))  # imports first
-    sizes = []
-    original = np.argsort
-
-    def counting(a, *args, **kwargs):
-        sizes.append(np.size(a))
-        return original(a, *args, **kwargs)
-
-    monkeypatch.setattr(np, "argsort", counting)
+    sizes = numpy_call_sizes("argsort")
     auc = metrics.roc_auc_score(y, P, multi_class="ovr")
     ap = metrics.average_precision_score(y, P)
-    monkeypatch.setattr(np, "argsort", original)
+    monkeypatch.undo()
     assert auc == pytest.approx(sklearn_metrics.roc_auc_score(y, P, multi_class="ovr"), abs=TOL)
     assert ap == pytest.approx(sklearn_metrics.average_precision_score(np.eye(m)[y], P), abs=TOL)
     assert [size for size in sizes if size >= n] == []

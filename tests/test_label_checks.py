@@ -79,21 +79,14 @@ def test_accuracy_compares_labels_without_counting_them(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["accuracy_score", "f1_score", "balanced_accuracy_score", "confusion_matrix"])
-def test_label_checks_find_distinct_values_without_sorting(monkeypatch, name):
+def test_label_checks_find_distinct_values_without_sorting(monkeypatch, numpy_call_sizes, name):
     """Integer labels: no np.unique over a label vector (scikit-learn reads the counted values back)."""
     rng = np.random.default_rng(0)
     n = 5000
     y_true, y_pred = rng.integers(0, 5, n), rng.integers(0, 5, n)
-    sizes = []
-    original = np.unique
-
-    def counting(values, *args, **kwargs):
-        sizes.append(np.size(values))
-        return original(values, *args, **kwargs)
-
-    monkeypatch.setattr(np, "unique", counting)
+    sizes = numpy_call_sizes("unique")
     options = {"average": "macro"} if name == "f1_score" else {}
     found = getattr(metrics, name)(y_true, y_pred, **options)
-    monkeypatch.setattr(np, "unique", original)
+    monkeypatch.undo()
     np.testing.assert_allclose(found, getattr(sklearn_metrics, name)(y_true, y_pred, **options), rtol=0, atol=1e-12)
     assert [size for size in sizes if size >= n] == []

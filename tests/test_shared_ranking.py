@@ -124,21 +124,14 @@ def test_evaluate_shares_its_sorts_and_keeps_its_intervals(monkeypatch, weighted
             assert result.scores[name] == pytest.approx(truth, abs=1e-12)
 
 
-def test_evaluate_sorts_each_column_once(monkeypatch):
+def test_evaluate_sorts_each_column_once(numpy_call_sizes):
     """One argsort per score column, one of the true-class cells, none of the n m cells."""
     rng = np.random.default_rng(0)
     n, m = 2000, 6
     y = rng.integers(0, m, n)
     P = rng.dirichlet(np.ones(m), n)
     polyroc.evaluate(y, P, random_state=0)  # imports and caches first
-    sizes = []
-    original = np.argsort
-
-    def counting(a, *args, **kwargs):
-        sizes.append(np.size(a))
-        return original(a, *args, **kwargs)
-
-    monkeypatch.setattr(np, "argsort", counting)
+    sizes = numpy_call_sizes("argsort")
     polyroc.evaluate(y, P, random_state=0)
     assert max(sizes) == n  # never the n m cells
     assert sizes.count(n) <= m + 2  # the columns, the true-class cells, and the rows grouped by class
