@@ -73,7 +73,7 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.exceptions import IntervalWarning
-from polyroc.resampling import ConfidenceInterval, degenerate_interval
+from polyroc.resampling import ConfidenceInterval, degenerate_interval, is_zero_width
 
 __all__ = [
     "AUC_KEYS",
@@ -712,7 +712,7 @@ def roc_auc_interval(
     interval = ConfidenceInterval.from_bounds(
         estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
     )
-    if low == high:  # NaN bounds compare unequal; an AUC of 0 or 1 takes the exact bound
+    if is_zero_width(low, high):  # NaN bounds are not of zero width; an AUC of 0 or 1 takes the exact bound
         warnings.warn(
             f"the interval has zero width: {DELONG_TIES}, which does not make the AUC known; "
             "read it as degenerate, not as exact",

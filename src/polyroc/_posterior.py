@@ -78,7 +78,7 @@ from polyroc._validation import (
 )
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
-from polyroc.resampling import ConfidenceInterval, percentile_interval
+from polyroc.resampling import ConfidenceInterval, is_zero_width, percentile_interval
 
 __all__ = [
     "DEFAULT_PRIOR",
@@ -573,7 +573,7 @@ def stratified_mean_interval(
     estimate, low, high = moments_mean_interval(
         ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
     )
-    if low == high:
+    if is_zero_width(low, high):
         warnings.warn(
             "the interval has zero width: no class has two rows whose values differ, so their spread cannot be "
             "estimated, which does not make the mean known; read the interval as degenerate, not as exact",

@@ -57,6 +57,7 @@ from polyroc.metrics import roc_auc_score
 from polyroc.resampling import (
     ConfidenceInterval,
     degenerate_interval,
+    is_zero_width,
     stratum_multiplicities,
 )
 
@@ -647,15 +648,6 @@ DEGENERATE_REASONS = {
     "clopper-pearson": "the proportion's interval has zero width",
 }
 
-#: Relative width below which an interval is of zero width: rounding of the replicates' means, not spread.
-ZERO_WIDTH = 2.0**-26
-
-
-def is_zero_width(interval: ConfidenceInterval) -> bool:
-    """Whether ``interval`` has finite bounds closer than :data:`ZERO_WIDTH` times their magnitude."""
-    low, high = interval.low, interval.high
-    return bool(np.isfinite(low) and np.isfinite(high) and high - low <= ZERO_WIDTH * max(abs(low), abs(high)))
-
 
 def _marked_degenerate(plan, intervals, class_intervals):
     """The intervals, those of zero width marked degenerate in their method, with one IntervalWarning naming them.
@@ -670,7 +662,7 @@ def _marked_degenerate(plan, intervals, class_intervals):
     flagged = []
 
     def marked(name, interval, quantity=None):
-        if not is_zero_width(interval):
+        if not is_zero_width(interval.low, interval.high):
             return interval
         flagged.append(name)
         return degenerate_interval(interval, DEGENERATE_REASONS[plan[quantity or name]])

@@ -470,6 +470,15 @@ class ConfidenceInterval(Result):
         return f"{self.estimate:.4f} [{percent} CI {self.low:.4f}, {self.high:.4f}; {self.method}{replicates}]"
 
 
+#: Relative width below which an interval is of zero width: rounding of the replicates' means, not spread.
+ZERO_WIDTH = 2.0**-26
+
+
+def is_zero_width(low: float, high: float) -> bool:
+    """Whether the bounds are finite and closer than :data:`ZERO_WIDTH` times their magnitude."""
+    return bool(np.isfinite(low) and np.isfinite(high) and high - low <= ZERO_WIDTH * max(abs(low), abs(high)))
+
+
 def degenerate_interval(interval: ConfidenceInterval, reason: str) -> ConfidenceInterval:
     """``interval`` with its method marked ``"...; degenerate (zero width): <reason>"`` (its bounds unchanged)."""
     method = f"{interval.method}; degenerate (zero width): {reason}"
