@@ -1,12 +1,14 @@
-"""compare_scores: DeLong's paired test (pROC's figures), McNemar's exact test, the paired bootstrap, Holm."""
+"""compare_scores: DeLong's paired test (pROC's figures), McNemar's exact test with Tango's interval, the paired
+bootstrap, Holm."""
 
 import itertools
 
 import numpy as np
 import pytest
 from scipy.special import expit
-from scipy.stats import beta, binomtest
+from scipy.stats import binomtest, norm
 from test_delong_reference import PROC_PAIR, SCORE_A, SCORE_B, Y
+from test_paired_difference import _oracle_interval
 
 from polyroc import compare_scores
 from polyroc.comparison import holm_adjusted
@@ -45,7 +47,7 @@ def test_binary_auc_difference_is_procs_delong_paired_test():
     assert row["method"] == "DeLong paired test"
 
 
-def test_accuracy_is_mcnemars_exact_test_with_the_exact_conditional_interval():
+def test_accuracy_is_mcnemars_exact_test_with_tangos_unconditional_interval():
     y, models = _dirichlet_models(n_models=2, seed=3)
     result = compare_scores(y, models, quantities=["accuracy"], confidence=0.9)
     (row,) = result.comparisons
@@ -56,11 +58,9 @@ def test_accuracy_is_mcnemars_exact_test_with_the_exact_conditional_interval():
     assert discordant > 0
     assert row["difference"] == pytest.approx((only_first - only_second) / y.size, abs=1e-15)
     assert row["p_value"] == pytest.approx(binomtest(only_first, discordant).pvalue, abs=1e-15)
-    # Clopper-Pearson bounds of P(first right | discordant), mapped to the accuracy difference
-    low = beta.ppf(0.05, only_first, discordant - only_first + 1) if only_first else 0.0
-    high = beta.ppf(0.95, only_first + 1, discordant - only_first) if only_first < discordant else 1.0
-    share = discordant / y.size
-    assert (row["low"], row["high"]) == pytest.approx((share * (2 * low - 1), share * (2 * high - 1)), abs=1e-12)
+    # the score interval by a grid scan of Tango's statistic with a numerical restricted maximum likelihood
+    expected = _oracle_interval(only_first, only_second, y.size, confidence=0.9)
+    assert (row["low"], row["high"]) == pytest.approx(expected, abs=1e-6)
     assert row["low"] <= row["difference"] <= row["high"]
     assert result.estimates["accuracy"] == {name: float(hit.mean()) for name, hit in right.items()}
 
@@ -182,8 +182,9 @@ def test_two_perfect_models_get_a_wide_interval_not_a_zero_width_one():
     for quantity in ("roc_auc_ovr_macro", "roc_auc_ovo_macro"):
         assert (rows[quantity]["low"], rows[quantity]["high"]) == pytest.approx((-bound, bound), abs=1e-12)
         assert rows[quantity]["difference"] == 0 and rows[quantity]["p_value"] == 1
-    # no discordant row among 30: |difference| <= Clopper-Pearson's upper bound of 0 in 30, 1 - 0.025 ** (1/30)
-    most = 1 - 0.025 ** (1 / 30)
+    # no discordant row among 30: Tango's score interval is |difference| <= z^2 / (n + z^2) (Tango 1998)
+    z2 = norm.ppf(0.975) ** 2
+    most = z2 / (30 + z2)
     assert (rows["accuracy"]["low"], rows["accuracy"]["high"]) == pytest.approx((-most, most), abs=1e-12)
     same = compare_scores(y, {"a": sharp, "copy": sharp.copy()}).comparisons
     assert all(row["low"] == row["high"] == 0 for row in same if row["quantity"] != "accuracy")  # determined

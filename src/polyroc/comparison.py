@@ -8,9 +8,14 @@ fits it:
   share their rows (DeLong, DeLong & Clarke-Pearson 1988,
   doi:10.2307/2531595), with a normal interval on the difference;
 - accuracy without sample weights: McNemar's exact test on the rows where
-  exactly one model is right (McNemar 1947, doi:10.1007/BF02295996), with the
-  exact conditional interval of the difference;
-- every other counts metric (and accuracy under sample weights): the paired
+  exactly one model is right (McNemar 1947, doi:10.1007/BF02295996), with
+  Tango's score interval of the difference (Tango 1998,
+  doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B),
+  which does not condition on the number of those rows and so keeps its
+  coverage when they all favour one model (an exact interval conditional on
+  them covers about 29% of the time there);
+- every other counts metric, and accuracy under sample weights (Tango's
+  interval is defined for counts of rows, not for sums of weights): the paired
   stratified bootstrap, its percentile interval, and the p-value at which that
   interval would first exclude zero.
 
@@ -51,7 +56,7 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.counts import get_metric, metric_name
-from polyroc.intervals import proportion_interval
+from polyroc.intervals import TANGO_INTERVAL, paired_difference_interval
 from polyroc.resampling import _rule_replicates, percentile_interval
 
 __all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
@@ -66,7 +71,7 @@ AUC_QUANTITIES = {
 }
 
 DELONG_TEST = "DeLong paired test"
-MCNEMAR_TEST = "McNemar exact test"
+MCNEMAR_TEST = f"McNemar exact test; {TANGO_INTERVAL}"
 PAIRED_BOOTSTRAP = "paired stratified percentile bootstrap"
 
 
@@ -157,7 +162,10 @@ def compare_scores(
     labels : array-like, default=None
         Class order of the columns; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative weights of relative importance of the rows.
+        Non-negative weights of relative importance of the rows. With
+        weights, accuracy is compared by the paired bootstrap like the other
+        counts metrics: McNemar's test and Tango's interval count rows, and
+        are not applied to sums of weights.
     confidence : float, default=0.95
         Level of the intervals of the differences, in (0, 1).
     n_boot : int, default=1000
@@ -209,6 +217,11 @@ def compare_scores(
     correlated proportions or percentages. Psychometrika 12, 153-157.
     doi:10.1007/BF02295996
 
+    Tango, T. (1998). Equivalence test and confidence interval for the
+    difference in proportions for the paired-sample design. Statistics in
+    Medicine 17, 891-908.
+    doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B
+
     Holm, S. (1979). A simple sequentially rejective multiple test procedure.
     Scandinavian Journal of Statistics 6, 65-70. https://www.jstor.org/stable/4615733
 
@@ -219,9 +232,9 @@ def compare_scores(
     >>> b = [[.6, .4], [.4, .6], [.7, .3], [.5, .5], [.3, .7], [.6, .4], [.8, .2], [.45, .55]]
     >>> result = compare_scores(y, {"a": a, "b": b}, quantities=["roc_auc_ovr_macro", "accuracy"])
     >>> result.to_frame()[["quantity", "difference", "method"]]
-                quantity  difference              method
-    0  roc_auc_ovr_macro     0.21875  DeLong paired test
-    1           accuracy     0.37500  McNemar exact test
+                quantity  difference                                    method
+    0  roc_auc_ovr_macro     0.21875                        DeLong paired test
+    1           accuracy     0.37500  McNemar exact test; Tango score interval
     """
     models, score_metrics = _check_comparison(scores, quantities, baseline)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
@@ -351,7 +364,7 @@ def _bound_of_difference(sample, first, second, confidence, n_min):
 
 
 def _mcnemar_rows(sample, matrices, pairs, confidence):
-    """McNemar's exact test, and the difference's exact interval given the number of discordant rows."""
+    """McNemar's exact test of the discordant rows, and Tango's unconditional score interval of the difference."""
     from scipy.stats import binomtest
 
     right = {name: matrix.argmax(axis=1) == sample.y for name, matrix in matrices.items()}
@@ -359,27 +372,12 @@ def _mcnemar_rows(sample, matrices, pairs, confidence):
     rows = []
     for model, other in pairs:
         only_model = int(np.sum(right[model] & ~right[other]))
-        discordant = only_model + int(np.sum(right[other] & ~right[model]))
-        difference = (2 * only_model - discordant) / n
-        if discordant == 0:  # |difference| <= the discordance rate, bounded by Clopper-Pearson's 0 of n
-            _, most = proportion_interval(0, n, method="clopper-pearson", confidence=confidence)
-            rows.append(_row("accuracy", model, other, 0.0, -float(most), float(most), 1.0, MCNEMAR_TEST))
-            continue
-        p_value = binomtest(only_model, discordant, 0.5).pvalue
-        low, high = proportion_interval(only_model, discordant, method="clopper-pearson", confidence=confidence)
-        share = discordant / n
-        rows.append(
-            _row(
-                "accuracy",
-                model,
-                other,
-                difference,
-                share * (2 * low - 1),
-                share * (2 * high - 1),
-                p_value,
-                MCNEMAR_TEST,
-            )
-        )
+        only_other = int(np.sum(right[other] & ~right[model]))
+        discordant = only_model + only_other
+        p_value = binomtest(only_model, discordant, 0.5).pvalue if discordant else 1.0
+        low, high = paired_difference_interval(only_model, only_other, n, confidence=confidence)
+        difference = (only_model - only_other) / n
+        rows.append(_row("accuracy", model, other, difference, low, high, p_value, MCNEMAR_TEST))
     return {name: float(hit.mean()) for name, hit in right.items()}, rows
 
 
