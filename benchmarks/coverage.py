@@ -21,7 +21,18 @@ the smallest has 5 to 9) and writes every record to --out.
 
 Data sets run in a pool of --workers processes (POLYROC_THREADS=1 in each).
 
-Run: python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
+With --paired it studies instead the interval of a difference of two models'
+accuracies on the same rows (``compare_scores(..., quantities=["accuracy"])``):
+each data set draws the rows where only model A is right (probability p_A),
+only model B is right (p_B) and the rest from a multinomial of n rows, the true
+difference being p_A - p_B. Scenarios (PAIRED_SCENARIOS) cover every
+discordant row favouring A, 4:1 and 1:1, small and large n and rare
+discordance. It prints the coverage of the interval compare_scores uses now
+(Tango's score interval, target 93%) beside the exact interval conditional on
+the discordant rows that it used before and the paired Wald interval.
+
+Run: python benchmarks/coverage.py --paired [--datasets 1000]
+     python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
      [--scenarios n60-m3-balanced,...] [--separation 2] [--out DIR] [--workers 2] [--chunk 20]
      [--truth-draws 10000000] [--truth-cache FILE]
 """
@@ -46,6 +57,7 @@ from _truth import CLASS_SCORES, SCORES, class_counts, class_moments, class_seed
 from _truth import simulate as simulate_data_set
 
 from polyroc import evaluate
+from polyroc.intervals import paired_difference_interval
 
 METHODS = ("bootstrap", "auto", "analytic", "bayes")
 SIZES, CLASS_NUMBERS, MIXES = (60, 300, 3000), (3, 10), ("balanced", "imbalanced")
@@ -418,9 +430,80 @@ def combined_records(paths):
     return combined
 
 
+# --------------------------------------------------------------------------- paired differences of accuracy
+
+#: (name, n, p_A, p_B): rows where only model A is right with probability p_A, only B with p_B.
+PAIRED_SCENARIOS = (
+    ("all one way, n=60", 60, 0.10, 0.0),
+    ("all one way, n=300", 300, 0.05, 0.0),
+    ("all one way, n=14500 (shuttle)", 14500, 0.034, 0.0),
+    ("4:1, n=60", 60, 0.08, 0.02),
+    ("4:1, n=300", 300, 0.08, 0.02),
+    ("4:1, n=3000", 3000, 0.04, 0.01),
+    ("1:1, n=60", 60, 0.05, 0.05),
+    ("1:1, n=300", 300, 0.05, 0.05),
+    ("1:1, n=3000", 3000, 0.02, 0.02),
+    ("rare, all one way, n=3000", 3000, 0.001, 0.0),
+    ("rare, 1:1, n=3000", 3000, 0.0005, 0.0005),
+    ("rare, 4:1, n=14500", 14500, 0.0004, 0.0001),
+)
+PAIRED_ENTROPY = 20_261_127
+
+
+def conditional_interval(only_a, only_b, n, confidence=CONFIDENCE):
+    """The interval compare_scores used before: Clopper-Pearson of only_a / discordant, scaled by discordant / n."""
+    from scipy.stats import beta
+
+    alpha, discordant = 1 - confidence, only_a + only_b
+    if discordant == 0:
+        most = 1 - (alpha / 2) ** (1 / n)
+        return -most, most
+    low = beta.ppf(alpha / 2, only_a, only_b + 1) if only_a else 0.0
+    high = beta.ppf(1 - alpha / 2, only_a + 1, only_b) if only_b else 1.0
+    share = discordant / n
+    return share * (2 * low - 1), share * (2 * high - 1)
+
+
+def wald_interval(only_a, only_b, n, confidence=CONFIDENCE):
+    from scipy.stats import norm
+
+    difference = (only_a - only_b) / n
+    half = norm.ppf(0.5 + confidence / 2) * np.sqrt(max((only_a + only_b) / n - difference**2, 0.0) / n)
+    return difference - half, difference + half
+
+
+PAIRED_METHODS = {
+    "Tango score (now)": paired_difference_interval,
+    "conditional exact (before)": conditional_interval,
+    "paired Wald": wald_interval,
+}
+
+
+def paired_study(datasets):
+    """Markdown lines: coverage (%) and mean width of each method in each paired scenario."""
+    header = "| scenario | p_A | p_B | " + " | ".join(f"{name}: coverage / width" for name in PAIRED_METHODS) + " |"
+    lines = [header, "|" + "---|" * (3 + len(PAIRED_METHODS))]
+    for index, (name, n, p_a, p_b) in enumerate(PAIRED_SCENARIOS):
+        rng = np.random.default_rng([PAIRED_ENTROPY, index])
+        tables = rng.multinomial(n, [p_a, p_b, 1 - p_a - p_b], size=datasets)[:, :2]
+        unique, counts = np.unique(tables, axis=0, return_counts=True)
+        cells = []
+        for method in PAIRED_METHODS.values():
+            bounds = np.array([method(int(a), int(b), n) for a, b in unique])
+            covered = (bounds[:, 0] <= p_a - p_b) & (p_a - p_b <= bounds[:, 1])
+            coverage = 100 * np.sum(counts * covered) / datasets
+            width = np.sum(counts * (bounds[:, 1] - bounds[:, 0])) / datasets
+            cells.append(f"{'**' if coverage < 93 else ''}{coverage:.1f}{'**' if coverage < 93 else ''} / {width:.4f}")
+        lines.append(f"| {name} | {p_a:g} | {p_b:g} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", type=int, default=1000, help="simulated data sets per scenario")
+    parser.add_argument(
+        "--paired", action="store_true", help="study the interval of a paired difference of accuracies instead"
+    )
     parser.add_argument("--methods", default=",".join(METHODS), help="values of evaluate's ci, comma separated")
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates / posterior draws")
     parser.add_argument("--scenarios", default="", help="names like n60-m3-balanced, comma separated (default all)")
@@ -447,6 +530,12 @@ def parse_arguments():
 def main():
     started = time.perf_counter()
     args = parse_arguments()
+    if args.paired:
+        print(f"# Coverage of the {100 * CONFIDENCE:g}% interval of a paired difference of accuracies")
+        print(f"({args.datasets:,} data sets per scenario; bold: below 93%)\n")
+        print("\n".join(paired_study(args.datasets)))
+        print(f"\nTotal wall time: {time.perf_counter() - started:,.0f} s")
+        return 0
     methods = [method.strip() for method in args.methods.split(",") if method.strip()]
     chosen = scenarios([name.strip() for name in args.scenarios.split(",") if name.strip()])
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="polyroc-coverage-"))
