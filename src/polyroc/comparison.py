@@ -91,8 +91,13 @@ class ScoreComparison(Result):
         One per (quantity, model, other): ``quantity``, ``model``, ``other``,
         ``difference`` (model − other), ``low``, ``high``, ``p_value``
         (two-sided, of no difference), ``p_holm`` (Holm-adjusted over the
-        comparisons of the quantity; equal to ``p_value`` for one comparison)
-        and ``method``.
+        comparisons of the quantity; equal to ``p_value`` for one comparison),
+        ``method`` and, for a paired bootstrap, ``changed_rows``: the rows
+        the two models' argmax predictions differ on (None for the other
+        tests, which are valid at any number of them). Fewer than
+        :data:`polyroc.resampling.FEW_CHANGED_ROWS` such rows leave the
+        bootstrap interval without a direction (the rule of the report's
+        readings, ``polyroc.resampling.supported_sign``).
     settings : dict
         ``"quantities"``, ``"confidence"``, ``"n_boot"``, ``"random_state"``
         (as given) and ``"adjustment"`` (``"holm"``).
@@ -403,6 +408,7 @@ def _bootstrap_rows(quantity, score_counts, sample, matrices, pairs, *, confiden
                 float(high),
                 _bootstrap_p_value(differences),
                 f"{PAIRED_BOOTSTRAP}, B={n_boot}",
+                int(np.sum((weights > 0) & (predicted[model] != predicted[other]))),
             )
         )
     return values, rows
@@ -417,7 +423,7 @@ def _bootstrap_p_value(differences):
     return float(min(1.0, 2 * min(below, above)))
 
 
-def _row(quantity, model, other, difference, low, high, p_value, method):
+def _row(quantity, model, other, difference, low, high, p_value, method, changed_rows=None):
     return {
         "quantity": quantity,
         "model": model,
@@ -427,6 +433,7 @@ def _row(quantity, model, other, difference, low, high, p_value, method):
         "high": float(high),
         "p_value": float(p_value),
         "method": method,
+        "changed_rows": changed_rows,
     }
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,6 +58,68 @@ PAIRED_STRATIFIED_PERCENTILE = "paired stratified percentile bootstrap"
 #: about 8% of data sets (300 simulated data sets of 60 rows), not 5%; an exact sign test on those
 #: rows cannot reject at 5% below 6 of them.
 FEW_CHANGED_ROWS = 10
+
+
+def too_few_changed_rows(n_changed: int) -> bool:
+    """Whether a bootstrap interval of a paired difference rests on too few differing rows (< :data:`FEW_CHANGED_ROWS`).
+
+    Used by :func:`supported_sign` and by the warning of :func:`paired_rule_scores`.
+    """
+    return n_changed < FEW_CHANGED_ROWS
+
+
+def supported_sign(low: float, high: float, n_changed: int | None = None) -> int:
+    """Whether a paired difference's interval supports a direction: +1 (higher), -1 (lower) or 0 (cannot tell).
+
+    The one rule behind every "better" or "worse" polyroc states, and behind
+    the warning of :func:`paired_rule_scores`: 0 when a bound is undefined,
+    when the interval holds 0, when it has zero width (a stratified bootstrap
+    that cannot vary, e.g. the only differing row sits in a one-row class; see
+    :func:`is_zero_width`), or when ``n_changed`` (the rows the two rules or
+    models predict differently, for a bootstrap interval) is below
+    :data:`FEW_CHANGED_ROWS`. Pass ``n_changed=None`` for an interval that
+    is valid at any number of such rows (an exact or score interval).
+
+    Parameters
+    ----------
+    low, high : float
+        The interval of the difference (NaN when undefined).
+    n_changed : int, default=None
+        Rows predicted differently, for a bootstrap interval; None otherwise.
+
+    Returns
+    -------
+    int
+        +1, -1 or 0.
+
+    Examples
+    --------
+    >>> supported_sign(0.02, 0.05, n_changed=40), supported_sign(0.007, 0.007, n_changed=1)
+    (1, 0)
+    >>> supported_sign(-0.2, -0.01), supported_sign(-0.2, 0.01)
+    (-1, 0)
+    """
+    if not (np.isfinite(low) and np.isfinite(high)) or is_zero_width(low, high):
+        return 0
+    if n_changed is not None and too_few_changed_rows(n_changed):
+        return 0
+    return 1 if low > 0 else -1 if high < 0 else 0
+
+
+def changed_rows(y: np.ndarray, y_pred: np.ndarray, baseline: np.ndarray, weights: np.ndarray) -> dict[str, Any]:
+    """Rows (of positive weight) a rule predicts differently from ``baseline``, and the exact sign test on them.
+
+    ``{"rows", "only_rule_right", "only_baseline_right", "sign_test_p"}``:
+    the sign test (a two-sided binomial test at 1/2) of the rows where
+    exactly one of the two is right; 1 without such rows.
+    """
+    from scipy.stats import binomtest
+
+    changed = (weights > 0) & (y_pred != baseline)
+    better = int(np.sum(changed & (y_pred == y)))
+    worse = int(np.sum(changed & (baseline == y)))
+    p_value = float(binomtest(better, better + worse).pvalue) if better + worse else 1.0
+    return {"rows": int(changed.sum()), "only_rule_right": better, "only_baseline_right": worse, "sign_test_p": p_value}
 
 
 def bootstrap_multiplicities(
@@ -516,6 +578,13 @@ class PairedRuleScores(Result):
     settings : dict
         ``"metric"``, ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as
         given) and ``"interval_method"``.
+    changed_rows : dict
+        Rule name -> the rows it predicts differently from the baseline
+        (:func:`changed_rows`: ``rows``, ``only_rule_right``,
+        ``only_baseline_right`` and the exact ``sign_test_p``); empty
+        without a baseline. With fewer than :data:`FEW_CHANGED_ROWS` rows the
+        bootstrap interval of the difference supports no direction
+        (``supported_sign``).
 
     See Also
     --------
@@ -538,6 +607,7 @@ class PairedRuleScores(Result):
     scores: dict[str, ConfidenceInterval]
     differences: dict[str, ConfidenceInterval]
     settings: dict[str, Any]
+    changed_rows: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per rule: its score and interval, and its difference from the baseline."""
@@ -715,8 +785,13 @@ def paired_rule_scores(
             if name != baseline
         }
     )
+    changed = {}
     if baseline is not None:
-        _warn_few_changed_rows(y_idx, {name: t.y_pred for name, t in encoded.items()}, baseline, weights)
+        base = encoded[baseline].y_pred
+        changed = {
+            name: changed_rows(y_idx, t.y_pred, base, weights) for name, t in encoded.items() if name != baseline
+        }
+        _warn_few_changed_rows(changed, baseline)
     settings = {
         "metric": metric_name(metric),
         "n_boot": n_boot,
@@ -724,32 +799,28 @@ def paired_rule_scores(
         "random_state": random_state,
         "interval_method": PAIRED_STRATIFIED_PERCENTILE,
     }
-    return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings)
+    return PairedRuleScores(metric_name(metric), baseline, scores, differences, settings, changed)
 
 
-def _warn_few_changed_rows(y, predictions, baseline, weights):
-    """An ``IntervalWarning`` for each rule that predicts differently from ``baseline`` on few rows.
+def _warn_few_changed_rows(changed, baseline):
+    """An ``IntervalWarning`` for each rule that predicts differently from ``baseline`` on too few rows.
 
-    A paired bootstrap of the difference only resamples the rows where the
-    two rules differ; with fewer than :data:`FEW_CHANGED_ROWS` of them its
-    percentile interval is unreliable. The warning gives the exact sign test
-    on the rows where exactly one of the two is right, which stays valid.
+    ``changed`` maps each rule to its :func:`changed_rows` against
+    ``baseline``. A paired bootstrap of the difference only resamples the
+    rows where the two rules differ; with fewer than :data:`FEW_CHANGED_ROWS`
+    of them its percentile interval is unreliable. The warning gives the
+    exact sign test on the rows where exactly one of the two is right, which
+    stays valid.
     """
-    from scipy.stats import binomtest
-
-    counted = weights > 0
-    for name, y_pred in predictions.items():
-        changed = counted & (y_pred != predictions[baseline])
-        n_changed = int(changed.sum())
-        if name == baseline or n_changed >= FEW_CHANGED_ROWS:
+    for name, record in changed.items():
+        if not too_few_changed_rows(record["rows"]):
             continue
-        better = int(np.sum(changed & (y_pred == y)))
-        worse = int(np.sum(changed & (predictions[baseline] == y)))
-        p_value = binomtest(better, better + worse).pvalue if better + worse else 1.0
+        better, worse = record["only_rule_right"], record["only_baseline_right"]
         warnings.warn(
-            f"rules {name!r} and {baseline!r} predict differently on only {n_changed} rows, too few for a reliable "
-            f"bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the {better + worse} rows "
-            f"where exactly one is right, {better} favour {name!r}: exact sign test p = {p_value:.3g}",
+            f"rules {name!r} and {baseline!r} predict differently on only {record['rows']} rows, too few for a "
+            f"reliable bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the "
+            f"{better + worse} rows where exactly one is right, {better} favour {name!r}: exact sign test "
+            f"p = {record['sign_test_p']:.3g}",
             IntervalWarning,
             stacklevel=_caller_stacklevel(),
         )

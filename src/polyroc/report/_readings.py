@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign
+
 __all__ = [
     "comparison_reading",
     "data_reading",
@@ -183,16 +185,42 @@ def _tuning_reading(model):
         f"{_number(tuning['argmax_score'])} (argmax) to {_number(tuning['best_score'])}. "
         f"On test, tuned minus argmax is {_ci(difference)}."
     )
-    if difference["low"] > 0:
+    sign, reason = _tuned_sign(test_scores)
+    if sign > 0:
         text += " The interval is above zero: the tuned rule is better on new data too."
-    elif difference["high"] < 0:
+    elif sign < 0:
         text += " The interval is below zero: the tuning overfitted the validation data; keep argmax."
+    elif reason:
+        text += f" {reason[0].upper()}{reason[1:]}: the test data cannot tell the tuned rule from argmax."
     else:
         text += (
             " The interval includes zero: the test data cannot tell the tuned rule from argmax; "
             "the validation gain may be noise."
         )
     return text
+
+
+def _tuned_sign(test_scores):
+    """(+1, -1 or 0, why not) for tuned − argmax on test: :func:`polyroc.resampling.supported_sign` of its record.
+
+    The reason is "" when the interval simply holds zero; else it says why
+    the interval cannot be read (few differing rows, with the exact sign
+    test of the rows where exactly one rule is right, or zero width).
+    """
+    difference = test_scores["differences"]["tuned"]
+    changed = (test_scores.get("changed_rows") or {}).get("tuned")
+    rows = None if changed is None else changed["rows"]
+    low, high = (float("nan") if difference[key] is None else difference[key] for key in ("low", "high"))
+    sign = supported_sign(low, high, rows)
+    if sign or not (low > 0 or high < 0):
+        return sign, ""
+    if rows is not None and rows < FEW_CHANGED_ROWS:
+        return 0, (
+            f"the rules differ on only {_count(rows)} test row{'s' if rows != 1 else ''}, fewer than the "
+            f"{FEW_CHANGED_ROWS} a bootstrap interval needs to mean anything; exact sign test of the rows where "
+            f"exactly one is right p = {format_p_value(changed['sign_test_p'])}"
+        )
+    return 0, "the bootstrap interval has zero width: the rows where the rules differ cannot vary between replicates"
 
 
 def _cloud_reading(model, classes):
@@ -368,7 +396,7 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
     tests = results.get("paired_tests")
     if tests is None:
         return None
-    differing = [row for row in tests["comparisons"] if row["p_holm"] is not None and row["p_holm"] < SIGNIFICANCE]
+    differing = [row for row in tests["comparisons"] if _holds(row)]
     if not differing:
         return (
             "No pair of models differs on these quantities once the p-values are adjusted for the number of "
@@ -384,6 +412,19 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
         f"After Holm's adjustment (level {SIGNIFICANCE:g}) these differences hold: {'; '.join(parts)}. "
         "The other pairs cannot be told apart on the test data."
     )
+
+
+def _holds(row):
+    """A paired test's difference holds: Holm p below :data:`SIGNIFICANCE` and an interval with a direction.
+
+    The direction is :func:`polyroc.resampling.supported_sign`'s (the rule of
+    the warnings): a bootstrap interval on fewer than ``FEW_CHANGED_ROWS``
+    differing rows, or of zero width, has none.
+    """
+    if row["p_holm"] is None or row["p_holm"] >= SIGNIFICANCE:
+        return False
+    low, high = (float("nan") if row[key] is None else row[key] for key in ("low", "high"))
+    return supported_sign(low, high, row.get("changed_rows")) != 0
 
 
 def format_p_value(p: float | None) -> str:
@@ -406,12 +447,15 @@ def _tuning_verdict(model):
         return "tuning found nothing better than argmax"
     difference = tuning["test_scores"]["differences"]["tuned"]
     metric = tuning["comparison"]["metric"]
-    if difference["low"] > 0:
+    sign, reason = _tuned_sign(tuning["test_scores"])
+    if sign > 0:
         return f"tuned thresholds beat argmax on test ({metric} +{_number(difference['estimate'])})"
-    if difference["high"] < 0:
+    if sign < 0:
         return (
             f"tuned thresholds do worse than argmax on test ({metric} {_number(difference['estimate'])}): keep argmax"
         )
+    if reason:
+        return f"tuned thresholds and argmax cannot be told apart on test: {reason}"
     return "tuned thresholds and argmax cannot be told apart on test"
 
 
