@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign
 
 __all__ = [
@@ -460,7 +462,7 @@ def _tuning_verdict(model):
 
 
 def _model_verdict(name, model, classes):
-    """``name: accuracy 0.912, D 0.944; flags`` in a line."""
+    """``name: accuracy 0.912, balanced accuracy 0.870; flags`` in a line."""
     parts = []
     if model.get("metrics"):
         intervals = model["metrics"]["intervals"]
@@ -468,8 +470,6 @@ def _model_verdict(name, model, classes):
             f"accuracy {_number(intervals['accuracy']['estimate'])}, "
             f"balanced accuracy {_number(intervals['balanced_accuracy']['estimate'])}"
         )
-    if model.get("dmf"):
-        parts.append(f"ROC-DMF D {_number(model['dmf']['D'])}")
     text = f"{name}: " + ", ".join(parts) if parts else f"{name}:"
     notes = []
     if model.get("constant_scores"):
@@ -485,12 +485,53 @@ def _model_verdict(name, model, classes):
     return text + ("; " + "; ".join(notes) if notes else "") + "."
 
 
+def _ranking_verdict(results):
+    """The models ranked by the tuning metric on test (by accuracy if it was not tested), with the paired test of
+    the first against the second; None for one model.
+
+    The first is said to be ahead only when that test holds (:func:`_holds`:
+    Holm p below :data:`SIGNIFICANCE` and an interval with a direction by
+    :func:`polyroc.resampling.supported_sign`); otherwise the line says the
+    test data cannot tell the two apart.
+    """
+    if len(results["models"]) < 2:
+        return None
+    tests = results.get("paired_tests")
+    if not tests:
+        reason = results.get("skipped", {}).get("paired_tests", "the paired tests were not computed")
+        return f"The models are not ranked: {reason.rstrip('.')}."
+    metric, what = results["settings"]["metric"], "the tuning metric"
+    if metric not in tests["estimates"]:
+        metric, what = "accuracy", "the tuning metric was not tested"
+    values = tests["estimates"][metric]
+    order = sorted(values, key=lambda name: -np.inf if values[name] is None else values[name], reverse=True)
+    ranked = " > ".join(f"{name} {_number(values[name])}" for name in order)
+    first, second = order[0], order[1]
+    row = next(
+        r for r in tests["comparisons"] if r["quantity"] == metric and {r["model"], r["other"]} == {first, second}
+    )
+    sign = 1 if row["model"] == first else -1  # the row's difference is model − other
+    low, high = (None if row[key] is None else sign * row[key] for key in ("low", "high"))
+    bounds = (low, high) if sign > 0 else (high, low)
+    test = (
+        f"{first} − {second} {_number(sign * row['difference'])} "
+        f"[{_number(bounds[0])}, {_number(bounds[1])}], Holm p {format_p_value(row['p_holm'])} ({row['method']})"
+    )
+    if _holds(row) and sign * row["difference"] > 0:
+        verdict = f"{first} is ahead of {second}: {test}."
+    else:
+        verdict = f"the test data cannot tell {first} from {second}: {test}."
+    return f"Ranked by {metric} on test ({what}; argmax decisions): {ranked}; {verdict}"
+
+
 def verdicts(results: dict[str, Any]) -> list[str]:
     """The report's conclusions in a few short lines, for the top of the page.
 
-    One line on the ranking of the models (several models), one per model
+    One line on the ranking of the models (several models: by the tuning
+    metric on test, with the paired test of the first two), one per model
     (headline numbers and what to watch: chance-level classes, the tuning's
-    outcome, skipped sections), one on small classes and one on warnings.
+    outcome, skipped sections), one on small classes, one on what D and the
+    Gini AUC measure and one on warnings.
 
     Parameters
     ----------
@@ -502,13 +543,9 @@ def verdicts(results: dict[str, Any]) -> list[str]:
     list of str
     """
     lines = []
-    comparison = results.get("model_comparison")
-    if comparison:
-        rankings = comparison["ranking_probabilities"]
-        first = rankings[0]["ordering"][0]
-        share = sum(r["probability"] for r in rankings if r["ordering"][0] == first)
-        clear = "" if share >= 0.8 else ", not a clear winner"
-        lines.append(f"Best by ROC-DMF D: {first}, first in {100 * share:.0f}% of paired bootstrap replicates{clear}.")
+    ranking = _ranking_verdict(results)
+    if ranking:
+        lines.append(ranking)
     classes = results["data"]["classes"]
     lines.extend(_model_verdict(name, model, classes) for name, model in results["models"].items())
     counts = results["data"]["test"]["class_counts"]
@@ -517,6 +554,12 @@ def verdicts(results: dict[str, Any]) -> list[str]:
         lines.append(
             f"{len(small)} of {len(counts)} classes have fewer than {SMALL_CLASS} test rows: "
             "read their intervals, not their values."
+        )
+    if any(model.get("dmf") or model.get("gini") for model in results["models"].values()):
+        lines.append(
+            "ROC-DMF D and the Gini AUC (columns of the table below) measure how well the scores rank the rows "
+            "of each class above the rows of other classes (0.5 is chance, 1 a perfect ranking), not how often "
+            "the decisions are right" + ("; they do not rank the models here." if len(results["models"]) > 1 else ".")
         )
     n_warnings = len(results.get("warnings", []))
     if n_warnings:
