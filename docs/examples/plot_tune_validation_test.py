@@ -111,8 +111,10 @@ print(mcnemar.to_frame()[["model", "other", "difference", "low", "high", "p_valu
 # and alone adds 1/12 ≈ 0.083 to balanced accuracy. A bootstrap that resamples a class of two
 # samples describes that uncertainty poorly. McNemar's test, on the same four samples, gives
 # p = 0.125 (were each changed sample a coin flip, all four would fall the same way, in either
-# direction, one time in eight), and its interval of the accuracy gain, −0.015 to 0.074, holds
-# zero. On this split the evidence that tuning helps is weak.
+# direction, one time in eight). Tango's score interval of the accuracy gain beside it, 0.003 to
+# 0.176, only just excludes zero: it is an asymptotic interval, and on four discordant samples it
+# and the exact test part ways; the exact test is the one to trust (the report's readings say
+# "cannot tell" unless both agree). On this split the evidence that tuning helps is weak.
 #
 # The per-class test recalls show where the two rules differ; balanced accuracy is their mean.
 # One more "building float" sample (of 18), two more "building non-float" (of 19) and the second

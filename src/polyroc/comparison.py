@@ -13,7 +13,8 @@ fits it:
   doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B),
   which does not condition on the number of those rows and so keeps its
   coverage when they all favour one model (an exact interval conditional on
-  them covers about 29% of the time there);
+  them covered 14% to 63% of the time there in ``benchmarks/coverage.py
+  --paired``);
 - every other counts metric, and accuracy under sample weights (Tango's
   interval is defined for counts of rows, not for sums of weights): the paired
   stratified bootstrap, its percentile interval, and the p-value at which that
