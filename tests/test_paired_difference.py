@@ -181,3 +181,18 @@ def test_binomial_sanity_when_no_row_is_concordant_wrong():
         low, high = paired_difference_interval(b, n - b, n)
         p = binomtest(b, n).proportion_ci(0.95, method="wilson")
         assert (low, high) == pytest.approx((2 * p.low - 1, 2 * p.high - 1), abs=1e-9)
+
+
+def test_weighted_accuracy_is_not_given_the_unweighted_tango_interval():
+    """Tango's interval counts rows: under sample weights accuracy is compared by the paired bootstrap instead."""
+    from sklearn.metrics import accuracy_score
+
+    y, models = _models_with_table(12, 3, 80)
+    weights = np.random.default_rng(1).uniform(0.5, 2.0, y.size)
+    (row,) = compare_scores(
+        y, models, quantities=["accuracy"], sample_weight=weights, n_boot=200, random_state=0
+    ).comparisons
+    expected = {name: accuracy_score(y, scores.argmax(1), sample_weight=weights) for name, scores in models.items()}
+    assert row["difference"] == pytest.approx(expected["first"] - expected["second"], abs=1e-12)
+    assert row["method"].startswith("paired stratified percentile bootstrap") and "Tango" not in row["method"]
+    assert row["changed_rows"] == 15
