@@ -82,6 +82,7 @@ def test_a_bootstrap_difference_on_few_differing_rows_is_not_read_as_a_differenc
     assert row["low"] > 0 and row["p_holm"] < 0.05  # what the reading used to report as a difference
     reading = paired_tests_reading({"paired_tests": result.to_dict(), "skipped": {}})
     assert reading.startswith("No pair of models differs")
+    assert "first − second on f1_macro" in reading and "only 5 rows" in reading
     predictions = {name: scores.argmax(1) for name, scores in models.items()}
     assert row["changed_rows"] == int(np.sum(predictions["first"] != predictions["second"])) == 5
 

@@ -579,9 +579,10 @@ class PairedRuleScores(Result):
         ``"metric"``, ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as
         given) and ``"interval_method"``.
     changed_rows : dict
-        Rule name -> the rows it predicts differently from the baseline
-        (:func:`changed_rows`: ``rows``, ``only_rule_right``,
-        ``only_baseline_right`` and the exact ``sign_test_p``); empty
+        Rule name -> the rows (of positive weight) it predicts differently
+        from the baseline, ``rows``; those where only it, or only the
+        baseline, is right, ``only_rule_right`` and ``only_baseline_right``;
+        and the exact sign test of the latter two, ``sign_test_p``. Empty
         without a baseline. With fewer than :data:`FEW_CHANGED_ROWS` rows the
         bootstrap interval of the difference supports no direction
         (``supported_sign``).

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign
+from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
     "comparison_reading",
@@ -216,7 +216,7 @@ def _tuned_sign(test_scores):
     sign = supported_sign(low, high, rows)
     if sign or not (low > 0 or high < 0):
         return sign, ""
-    if rows is not None and rows < FEW_CHANGED_ROWS:
+    if rows is not None and too_few_changed_rows(rows):
         return 0, (
             f"the rules differ on only {_count(rows)} test row{'s' if rows != 1 else ''}, fewer than the "
             f"{FEW_CHANGED_ROWS} a bootstrap interval needs to mean anything; exact sign test of the rows where "
@@ -399,10 +399,18 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
     if tests is None:
         return None
     differing = [row for row in tests["comparisons"] if _holds(row)]
+    unread = [
+        f"{row['model']} − {row['other']} on {row['quantity']} (Holm p {format_p_value(row['p_holm'])}): "
+        + _unread_reason(row)
+        for row in tests["comparisons"]
+        if row["p_holm"] is not None and row["p_holm"] < SIGNIFICANCE and not _holds(row)
+    ]
+    caveat = f" Not read as differences despite a small p-value: {'; '.join(unread)}." if unread else ""
     if not differing:
         return (
             "No pair of models differs on these quantities once the p-values are adjusted for the number of "
-            f"comparisons (Holm, level {SIGNIFICANCE:g}): the test data cannot tell them apart."
+            f"comparisons (Holm, level {SIGNIFICANCE:g}) and the intervals are read by the rule of the warnings: "
+            f"the test data cannot tell them apart.{caveat}"
         )
     parts = [
         f"{row['model'] if row['difference'] > 0 else row['other']} over "
@@ -412,8 +420,21 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
     ]
     return (
         f"After Holm's adjustment (level {SIGNIFICANCE:g}) these differences hold: {'; '.join(parts)}. "
-        "The other pairs cannot be told apart on the test data."
+        f"The other pairs cannot be told apart on the test data.{caveat}"
     )
+
+
+def _unread_reason(row):
+    """Why a small p-value is not read as a difference (its interval supports no direction)."""
+    changed = row.get("changed_rows")
+    if changed is not None and too_few_changed_rows(changed):
+        return (
+            f"the models predict differently on only {changed} row{'s' if changed != 1 else ''}, too few for "
+            f"its bootstrap interval (under {FEW_CHANGED_ROWS})"
+        )
+    if row["low"] is not None and row["high"] is not None and row["low"] <= 0 <= row["high"]:
+        return "its interval holds zero"
+    return "its interval is undefined or has zero width"
 
 
 def _holds(row):
