@@ -1,6 +1,6 @@
 """Tango's score interval of a paired difference of proportions, against a brute-force oracle and published figures.
 
-The oracle restates Tango's definition (Tango 1998, Statistics in Medicine 17, 891-908): the interval is the set
+The oracle restates Tango's definition (Tango 1998, Statistics in Medicine 17, 891-902): the interval is the set
 of differences d whose score statistic lies within ±z, the statistic using the maximum-likelihood cell
 probabilities under d. Here that maximum is found numerically by scipy (no closed form), the set is located by a
 dense grid scan of d and its ends refined by root finding on the oracle's own statistic.

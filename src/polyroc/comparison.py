@@ -225,7 +225,7 @@ def compare_scores(
 
     Tango, T. (1998). Equivalence test and confidence interval for the
     difference in proportions for the paired-sample design. Statistics in
-    Medicine 17, 891-908.
+    Medicine 17, 891-902.
     doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B
 
     Holm, S. (1979). A simple sequentially rejective multiple test procedure.

@@ -334,13 +334,13 @@ def paired_difference_interval(
     The difference is ``(only_first - only_second) / n``: the rows where
     only the first succeeds (e.g. only the first model is right) less those
     where only the second does. The interval is the set of differences d
-    whose score statistic (Tango 1998, eq. 3)
+    whose score statistic (Tango 1998)
 
     ``(only_first - only_second - n d) / sqrt(n (2 q(d) + d (1 - d)))``
 
     lies within ``±z``, ``q(d)`` being the maximum-likelihood probability of
     the cell "only the second succeeds" under the difference d (a root of a
-    quadratic, Tango's eq. 4). It is unconditional: unlike an exact interval
+    quadratic). It is unconditional: unlike an exact interval
     of ``only_first / (only_first + only_second)`` scaled by the observed
     share of discordant rows, it lets that share vary, so it stays near its
     nominal coverage when every discordant row favours one side, and it has
@@ -381,7 +381,7 @@ def paired_difference_interval(
     ----------
     Tango, T. (1998). Equivalence test and confidence interval for the
     difference in proportions for the paired-sample design. Statistics in
-    Medicine 17, 891-908.
+    Medicine 17, 891-902.
     doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B
 
     Examples
@@ -416,7 +416,7 @@ def paired_difference_interval(
 
 
 def _tango_cell(b, c, n, d):
-    """Maximum-likelihood probability of the "only the second succeeds" cell given the difference d (Tango's eq. 4).
+    """Maximum-likelihood probability of the "only the second succeeds" cell given the difference d (Tango 1998).
 
     The positive root of ``2 n q^2 + w q - c d (1 - d) = 0`` with
     ``w = (2 n - b + c) d - (b + c)``, in the form free of cancellation.
