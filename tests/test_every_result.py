@@ -3,7 +3,7 @@
 Each is a frozen dataclass deriving from ``polyroc._results.Result`` with a
 ``settings`` dict; ``to_dict()`` is strict JSON (no NaN, no infinity) and
 names its type; ``to_frame()`` is a non-empty pandas table; ``_repr_html_``
-is an HTML table captioned with the class name. Settings use one vocabulary:
+names the class and shows the result before its settings, which it folds. Settings use one vocabulary:
 no key of the old names (``sampler``, ``ties``, ``thresholds`` for a mode).
 """
 
@@ -100,7 +100,9 @@ def test_to_dict_is_strict_json_naming_the_type(name):
 def test_to_frame_and_notebook_view(name):
     frame = RESULTS[name].to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) >= 1
-    assert f"<caption>{name}</caption>" in RESULTS[name]._repr_html_()
+    view = RESULTS[name]._repr_html_()
+    assert view.startswith(f"<div class='polyroc-result'><strong>{name}</strong>")
+    assert "<table>" in view and view.index("<table>") < view.index("<details><summary>settings</summary>")
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))

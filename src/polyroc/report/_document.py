@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._results import bounds_text, html_table, html_view, number_text
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures
@@ -375,10 +376,77 @@ class Report:
         files = self.files()
         if isinstance(directory, OutputDirectory):
             directory.write(files)
-            return directory.path
-        with OutputDirectory(directory, reserved=REPORT_PATHS) as output:
-            output.write(files)
-        return output.path
+            path = directory.path
+        else:
+            with OutputDirectory(directory, reserved=REPORT_PATHS) as output:
+                output.write(files)
+            path = output.path
+        object.__setattr__(self, "_written_to", Path(path))  # for __repr__ and the notebook view
+        return path
+
+    def _description(self) -> list[str]:
+        """What the report covers and where its page is, in a few plain lines."""
+        data = self.results["data"]
+        test, validation = data["test"], data["validation"]
+        rows = f"{test['n_samples']:,} test rows" + (
+            "" if validation is None else f", {validation['n_samples']:,} validation rows"
+        )
+        written = getattr(self, "_written_to", None)
+        where = (
+            "not written yet: report.write(directory) writes report.html, or report.to_html() gives the page"
+            if written is None
+            else f"written to {written / 'report.html'}: open it in a browser"
+        )
+        return [
+            f"{self.results['title']}: {len(self.results['models'])} model(s): {_listed(self.results['models'])}",
+            f"{len(data['classes'])} classes: {_listed(data['classes'])}; {rows}",
+            where,
+        ]
+
+    def __repr__(self) -> str:
+        """A few lines: the models, the classes, the rows and where the page was written (the page is not included)."""
+        return "\n".join(["Report(", *(f"  {line}" for line in self._description()), ")"])
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the summary, each model's headline scores with their intervals, the settings folded.
+
+        The figures are not embedded: the whole page is ``report.html`` (see :meth:`write`).
+        """
+        columns = OVERVIEW_METRICS
+        rows = []
+        for name, model in self.results["models"].items():
+            metrics = model.get("metrics") or {}
+            row = [name]
+            for key in columns:
+                interval = metrics.get("intervals", {}).get(key)
+                value = metrics.get("scores", {}).get(key)
+                row.append(
+                    number_text(value)
+                    + ("" if interval is None else f" {bounds_text(interval['low'], interval['high'])}")
+                )
+            dmf = model.get("dmf") or {}
+            row.append(
+                number_text(dmf.get("D"))
+                + ("" if dmf.get("ci") is None else f" {bounds_text(dmf['ci']['low'], dmf['ci']['high'])}")
+            )
+            rows.append(row)
+        methods = _overview_methods(self.results)
+        caption = "Models, estimate [CI]: " + "; ".join(f"{column}: {method}" for column, method in methods.items())
+        header = ["model", *(METRIC_NAMES[key] for key in columns), "ROC-DMF D"]
+        description = self._description()
+        return html_view(
+            "Report",
+            [html_table(rows, header, caption)],
+            [*description, *verdicts(self.results)],
+            {**self.results["settings"], "warnings": len(self.results["warnings"])},
+        )
+
+
+def _listed(names: Any, most: int = 6) -> str:
+    """Up to ``most`` names, comma-separated, then how many more."""
+    names = [str(name) for name in names]
+    more = "" if len(names) <= most else f", … ({len(names) - most} more)"
+    return ", ".join(names[:most]) + more
 
 
 def build_report(
