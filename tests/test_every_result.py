@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -110,3 +112,32 @@ def test_repr_is_one_short_line(name):
     text = repr(RESULTS[name])
     assert text.startswith(f"{name}(") and "\n" not in text
     assert len(text) < 1500  # names arrays by shape instead of printing them
+
+
+DRAWN = sorted(name for name, result in RESULTS.items() if callable(getattr(result, "plot", None)))
+
+
+@pytest.mark.parametrize("name", DRAWN)
+def test_plot_draws_a_result_made_with_default_settings(name):
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    display = RESULTS[name].plot()
+    try:
+        assert isinstance(display.figure_, Figure) and display.ax_ is not None
+    finally:
+        plt.close(display.figure_)
+
+
+def test_the_readme_names_the_results_that_draw_and_when_the_lattice_is_searched():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("The results that draw have") :]
+    paragraph = paragraph[: paragraph.index("\n\n")]
+    named = {name for name in re.findall(r"`(\w+)`", paragraph) if name in RESULTS}
+    assert named == set(DRAWN)
+    assert "# lattice (≤ 4 classes) or coordinate ascent" in readme
+    searches = {}
+    for m in (3, 4, 5, 6):
+        y, P = _problem(n=60, m=m, seed=m)
+        searches[m] = polyroc.tune_thresholds(y, P).settings["search"]
+    assert searches == {3: "lattice", 4: "lattice", 5: "coordinate", 6: "coordinate"}
