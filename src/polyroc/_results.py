@@ -217,9 +217,16 @@ def interval_method_text(interval: Any) -> str:
 
 
 def html_table(
-    rows: list[list[Any]], header: list[str] | None = None, caption: str | None = None, *, digits: int = 4
+    rows: list[list[Any]],
+    header: list[str] | None = None,
+    caption: str | None = None,
+    *,
+    digits: int = 4,
+    note: str | None = None,
 ) -> str:
     """An HTML table: the first cell of each row is its heading; numbers by :func:`number_text`; all escaped.
+
+    ``note`` (plain text, e.g. the interval methods) follows the table in small print.
 
     >>> html_table([["accuracy", 0.8]], header=["score", "estimate"])
     '<table><thead><tr><th>score</th><th>estimate</th></tr></thead><tbody><tr><th>accuracy</th><td>0.8000</td></tr></tbody></table>'
@@ -239,7 +246,8 @@ def html_table(
         for row in rows
     )
     title = "" if caption is None else f"<caption>{_escaped(caption)}</caption>"
-    return f"<table>{title}{head}<tbody>{body}</tbody></table>"
+    after = "" if note is None else f"<p><small>{_escaped(note)}</small></p>"
+    return f"<table>{title}{head}<tbody>{body}</tbody></table>{after}"
 
 
 def interval_table(rows: list[tuple[Any, float, Any]], caption: str, first: str = "quantity", *, why: str = "") -> str:

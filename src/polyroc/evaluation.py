@@ -229,13 +229,11 @@ class Evaluation(Result):
         methods = dict.fromkeys(
             f"{name}: {_method_text(i)}" for name, by_class in self.class_intervals.items() for i in by_class.values()
         )
-        class_caption = "Per-class scores (argmax predictions)" + (
-            f", estimate [{self._percent()} CI]; " + "; ".join(methods) if methods else ""
-        )
+        class_note = f"Estimate [{self._percent()} CI]; " + "; ".join(methods) if methods else None
         matrix_rows = [[label, *row] for label, row in zip(self.classes, self.confusion_matrix)]
         return [
             interval_table(rows, "Scores", "score", why="none (n_boot=0)"),
-            html_table(class_rows, class_header, class_caption),
+            html_table(class_rows, class_header, "Per class (argmax predictions)", note=class_note),
             html_table(matrix_rows, ["true \\ predicted", *self.classes], "Confusion matrix"),
         ]
 

@@ -289,8 +289,10 @@ class DmfRoc(Result):
         """D with its interval, then each class's mean pairwise AUC."""
         area = interval_table([("D", self.D, self.ci)], "Area under the ROC-DMF curve", why=NO_BOOTSTRAP)
         classes = [[label, auc] for label, auc in zip(self.classes.tolist(), self.class_auc)]
-        caption = "Mean pairwise AUC Â(a|b) of each class a (Hand & Till 2001)"
-        return [area] if self.class_auc is None else [area, html_table(classes, ["class", "AUC"], caption)]
+        note = "AUC: the mean over b of the pairwise AUC Â(a|b) of class a's scores (Hand & Till 2001)."
+        return (
+            [area] if self.class_auc is None else [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
+        )
 
     def _view_notes(self) -> list[str]:
         notes = []

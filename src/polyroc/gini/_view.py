@@ -31,7 +31,8 @@ def view_sections(result: Any) -> list[str]:
 
 def view_notes(result: Any) -> list[str]:
     condition = result.settings.get("condition_number")
-    singular = "" if condition is None else f" (condition number {condition:.2g})"
+    finite = condition is not None and condition < float("inf")
+    number = f"condition number {condition:.2g}" if finite else ""
     notes = [
         f"Class {', '.join(map(str, result.settings[key]))}: {what}, so weight 0."
         for key, what in (("constant_classes", "constant scores"), ("absent_classes", "no rows"))
@@ -40,15 +41,18 @@ def view_notes(result: Any) -> list[str]:
     if result.degenerate:
         notes.insert(
             0,
-            f"The score columns are linearly dependent{singular} (rows that all sum to 1, as probabilities do, "
-            "make them so), so the paper's whitening is undefined: the weights are its λ → 0 limit and G₁ = 0 "
+            "The score columns are linearly dependent (rows that all sum to 1, as probabilities do, make them so"
+            + (f"; {number}" if number else "")
+            + "), so the paper's whitening is undefined: the weights are its λ → 0 limit and G₁ = 0 "
             "by construction (auc_theory = 0.5). Neither says how well the scores rank; auc_agg and the "
             "one-vs-rest AUCs do.",
         )
     elif result.settings.get("whitening") in ("pinv", "ridge", "diagonal"):
         notes.insert(
             0,
-            f"The correlation matrix of the scores is singular{singular}; the whitening applied is "
+            "The correlation matrix of the scores is singular"
+            + (f" ({number})" if number else "")
+            + f"; the whitening applied is "
             f"{result.settings['whitening']!r}, not the paper's.",
         )
     return notes

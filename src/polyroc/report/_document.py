@@ -412,34 +412,27 @@ class Report:
 
         The figures are not embedded: the whole page is ``report.html`` (see :meth:`write`).
         """
-        columns = OVERVIEW_METRICS
         rows = []
         for name, model in self.results["models"].items():
-            metrics = model.get("metrics") or {}
-            row = [name]
-            for key in columns:
-                interval = metrics.get("intervals", {}).get(key)
-                value = metrics.get("scores", {}).get(key)
-                row.append(
-                    number_text(value)
-                    + ("" if interval is None else f" {bounds_text(interval['low'], interval['high'])}")
-                )
-            dmf = model.get("dmf") or {}
-            row.append(
-                number_text(dmf.get("D"))
-                + ("" if dmf.get("ci") is None else f" {bounds_text(dmf['ci']['low'], dmf['ci']['high'])}")
-            )
-            rows.append(row)
+            metrics, dmf = model.get("metrics") or {}, model.get("dmf") or {}
+            intervals, scores = metrics.get("intervals", {}), metrics.get("scores", {})
+            cells = [_with_bounds(scores.get(key), intervals.get(key)) for key in OVERVIEW_METRICS]
+            rows.append([name, *cells, _with_bounds(dmf.get("D"), dmf.get("ci"))])
         methods = _overview_methods(self.results)
-        caption = "Models, estimate [CI]: " + "; ".join(f"{column}: {method}" for column, method in methods.items())
-        header = ["model", *(METRIC_NAMES[key] for key in columns), "ROC-DMF D"]
+        note = "Estimate [CI]; " + "; ".join(f"{column}: {method}" for column, method in methods.items())
+        header = ["model", *(METRIC_NAMES[key] for key in OVERVIEW_METRICS), "ROC-DMF D"]
         description = self._description()
         return html_view(
             "Report",
-            [html_table(rows, header, caption)],
+            [html_table(rows, header, "Models", note=note)],
             [*description, *verdicts(self.results)],
             {**self.results["settings"], "warnings": len(self.results["warnings"])},
         )
+
+
+def _with_bounds(value: float | None, record: dict[str, Any] | None) -> str:
+    """``"estimate [low, high]"`` with three decimals, as the page shows them; the estimate alone without a record."""
+    return number_text(value, 3) + ("" if record is None else f" {bounds_text(record['low'], record['high'], 3)}")
 
 
 def _listed(names: Any, most: int = 6) -> str:

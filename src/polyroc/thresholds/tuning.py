@@ -196,7 +196,7 @@ class TuningResult(Result):
             ["thresholds scored", self.n_thresholds],
         ]
         rows = [[label, tau] for label, tau in zip(self.classes.tolist(), self.best_threshold)]
-        return [html_table(rows, ["class", "τ*"], "Tuned thresholds τ*"), html_table(scores, None, "Scores")]
+        return [html_table(rows, ["class", "τ*"], "Tuned τ*"), html_table(scores, None, "Scores")]
 
     def _view_notes(self) -> list[str]:
         if not self.equals_argmax:
