@@ -16,7 +16,7 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from sklearn.metrics import accuracy_score, confusion_matrix
+from sklearn.metrics import accuracy_score, confusion_matrix, f1_score
 
 import polyroc
 from polyroc.report import build_report
@@ -174,6 +174,8 @@ def test_report_repr_is_short_and_its_view_embeds_no_image(report, tmp_path):
         assert start < folded
         low, high = interval["low"], interval["high"]
         assert f"{interval['estimate']:.3f} [{low:.3f}, {high:.3f}]" in cells  # three decimals, as the page
+    for record in report.results["warnings"]:
+        assert record["message"].split(":")[0] in view[:folded]
     out = report.write(tmp_path / "report")
     assert str(out / "report.html") in repr(report) and str(out / "report.html") in report._repr_html_()
 
@@ -199,3 +201,22 @@ def test_evaluation_plot_draws_the_confusion_matrix_of_argmax():
         np.testing.assert_array_equal(display.im_.get_array(), confusion_matrix(y, P.argmax(axis=1)))
     finally:
         plt.close(display.figure_)
+
+
+def test_a_result_without_its_own_view_shows_its_main_table_before_the_settings():
+    y, P = _problem(n=200, seed=9)
+    y_val, P_val = _problem(n=200, seed=10)
+    view = polyroc.compare_rules(y, P, y_val=y_val, val_scores=P_val)._repr_html_()
+    argmax_test_f1 = f1_score(y, P.argmax(axis=1), average="macro")
+    cells, start = _row(view, "argmax")
+    assert start < _folded(view) and f"<td>{_four(argmax_test_f1)}</td>" in cells
+
+    rates = polyroc.dmf.pairwise_rates(y, P)
+    n_rows = len(rates.to_frame())
+    view = rates._repr_html_()
+    assert n_rows > 25 and view[: _folded(view)].count("<tr><th>") == 26  # the header row and 25 rows
+    assert f"… {n_rows - 25} more rows: to_frame() has them all." in view
+
+    interval = polyroc.evaluate(y, P, random_state=0).intervals["accuracy"]
+    cells, start = _row(interval._repr_html_(), "estimate")
+    assert f"<td>{_bounds(interval.low, interval.high)}</td><td>Wilson score interval</td>" in cells

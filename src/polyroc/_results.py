@@ -43,6 +43,10 @@ __all__ = [
 ]
 
 
+#: Rows of a result's main table shown by its notebook view at most.
+VIEW_ROWS = 25
+
+
 def jsonable(value: Any) -> Any:
     """``value`` as JSON-ready Python data: lists, dicts with string keys, numbers, strings, None.
 
@@ -149,8 +153,24 @@ class Result:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def _view_sections(self) -> list[str]:
-        """HTML fragments of the result, shown first by ``_repr_html_``; by default a table of :meth:`_summary`."""
-        return [html_table([[key, value] for key, value in self._summary().items()])]
+        """HTML fragments of the result, shown first by ``_repr_html_``.
+
+        By default a table of :meth:`_summary`, then the main table (the rows
+        of :meth:`to_frame`, the first :data:`VIEW_ROWS` of them) when the
+        subclass defines one.
+        """
+        summary = self._summary()
+        sections = [html_table([[key, value] for key, value in summary.items()])] if summary else []
+        if type(self)._frame_rows is Result._frame_rows:
+            return sections
+        rows = self._frame_rows()
+        if not rows:
+            return sections
+        header = list(rows[0])
+        more = len(rows) - VIEW_ROWS
+        note = f"… {more} more rows: to_frame() has them all." if more > 0 else None
+        cells = [[row.get(key) for key in header] for row in rows[:VIEW_ROWS]]
+        return [*sections, html_table(cells, header, note=note)]
 
     def _view_notes(self) -> list[str]:
         """Plain sentences on odd states of the result (degenerate, not converged ...), shown under its name."""

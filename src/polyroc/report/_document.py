@@ -424,7 +424,7 @@ class Report:
         description = self._description()
         return html_view(
             "Report",
-            [html_table(rows, header, "Models", note=note)],
+            [html_table(rows, header, "Models", note=note), *_warnings_table(self.results["warnings"])],
             [*description, *verdicts(self.results)],
             {**self.results["settings"], "warnings": len(self.results["warnings"])},
         )
@@ -433,6 +433,12 @@ class Report:
 def _with_bounds(value: float | None, record: dict[str, Any] | None) -> str:
     """``"estimate [low, high]"`` with three decimals, as the page shows them; the estimate alone without a record."""
     return number_text(value, 3) + ("" if record is None else f" {bounds_text(record['low'], record['high'], 3)}")
+
+
+def _warnings_table(warnings: list[dict[str, Any]]) -> list[str]:
+    """The report's warnings (each once, with its models) as a table; none without warnings."""
+    rows = [[record["category"], record["message"], ", ".join(record["models"])] for record in warnings]
+    return [html_table(rows, ["warning", "message", "models"], "Warnings")] if rows else []
 
 
 def _listed(names: Any, most: int = 6) -> str:
