@@ -148,6 +148,10 @@ def test_gini_view_shows_the_interval_and_explains_a_degenerate_whitening():
     assert "inf" not in view[:folded]
     assert "linearly dependent" in view[:folded]
     assert not np.isfinite(condition) or f"condition number {condition:.2g}" in view[:folded]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        index = polyroc.gini.multidimensional_gini(P)
+    assert index.degenerate and "G₁ = 0 by construction" in index._repr_html_()
     for label, weight, low, high in zip(
         result.classes, result.weights, result.bootstrap.weights_low, result.bootstrap.weights_high
     ):

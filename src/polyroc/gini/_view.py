@@ -6,7 +6,7 @@ from typing import Any
 
 from polyroc._results import bounds_text, html_table, interval_table, number_text
 
-__all__ = ["view_notes", "view_sections"]
+__all__ = ["view_notes", "view_sections", "whitening_notes"]
 
 
 def view_sections(result: Any) -> list[str]:
@@ -29,30 +29,37 @@ def view_sections(result: Any) -> list[str]:
     return [areas, html_table(rows, ["class", "weight [CI]", "one-vs-rest AUC"], "Classes")]
 
 
-def view_notes(result: Any) -> list[str]:
-    condition = result.settings.get("condition_number")
+def whitening_notes(applied: str | None, condition: float | None) -> list[str]:
+    """One plain sentence on a whitening other than the paper's exact one (none for the exact one).
+
+    >>> whitening_notes("exact", 3.0), len(whitening_notes("limit", float("inf")))
+    ([], 1)
+    """
     finite = condition is not None and condition < float("inf")
     number = f"condition number {condition:.2g}" if finite else ""
-    notes = [
+    if applied == "limit":
+        return [
+            "The score columns are linearly dependent (rows that all sum to 1, as probabilities do, make them so"
+            + (f"; {number}" if number else "")
+            + "), so the paper's whitening is undefined: the weights are its λ → 0 limit and G₁ = 0 by "
+            "construction (auc_theory = 0.5), which says nothing of how well the scores rank."
+        ]
+    if applied in ("pinv", "ridge", "diagonal"):
+        return [
+            "The correlation matrix of the scores is singular"
+            + (f" ({number})" if number else "")
+            + f"; the whitening applied is {applied!r}, not the paper's."
+        ]
+    return []
+
+
+def view_notes(result: Any) -> list[str]:
+    """The whitening's note (:func:`whitening_notes`), then one on the classes of weight 0."""
+    notes = whitening_notes(result.settings.get("whitening"), result.settings.get("condition_number"))
+    if result.degenerate:
+        notes[-1] += " auc_agg and the one-vs-rest AUCs measure that."
+    return notes + [
         f"Class {', '.join(map(str, result.settings[key]))}: {what}, so weight 0."
         for key, what in (("constant_classes", "constant scores"), ("absent_classes", "no rows"))
         if result.settings.get(key)
     ]
-    if result.degenerate:
-        notes.insert(
-            0,
-            "The score columns are linearly dependent (rows that all sum to 1, as probabilities do, make them so"
-            + (f"; {number}" if number else "")
-            + "), so the paper's whitening is undefined: the weights are its λ → 0 limit and G₁ = 0 "
-            "by construction (auc_theory = 0.5). Neither says how well the scores rank; auc_agg and the "
-            "one-vs-rest AUCs do.",
-        )
-    elif result.settings.get("whitening") in ("pinv", "ridge", "diagonal"):
-        notes.insert(
-            0,
-            "The correlation matrix of the scores is singular"
-            + (f" ({number})" if number else "")
-            + f"; the whitening applied is "
-            f"{result.settings['whitening']!r}, not the paper's.",
-        )
-    return notes
