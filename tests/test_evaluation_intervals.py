@@ -396,7 +396,7 @@ def test_to_dict_is_strict_json_with_every_interval():
     assert set(document["class_intervals"]["recall"]) == {"a", "b", "c"}
     assert document["settings"]["random_state"] == 0
     html = evaluate(y, P, n_boot=0)._repr_html_()
-    assert html.startswith("<table><caption>Evaluation</caption>") and "accuracy" in html
+    assert html.startswith("<div class='polyroc-result'><strong>Evaluation</strong>") and "<th>accuracy</th>" in html
 
 
 def test_auto_intervals_are_wilson_delong_posterior_and_t_by_kind():

@@ -3,7 +3,7 @@
 Each is a frozen dataclass deriving from ``polyroc._results.Result`` with a
 ``settings`` dict; ``to_dict()`` is strict JSON (no NaN, no infinity) and
 names its type; ``to_frame()`` is a non-empty pandas table; ``_repr_html_``
-is an HTML table captioned with the class name. Settings use one vocabulary:
+names the class and shows the result before its settings, which it folds. Settings use one vocabulary:
 no key of the old names (``sampler``, ``ties``, ``thresholds`` for a mode).
 """
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -100,7 +102,9 @@ def test_to_dict_is_strict_json_naming_the_type(name):
 def test_to_frame_and_notebook_view(name):
     frame = RESULTS[name].to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) >= 1
-    assert f"<caption>{name}</caption>" in RESULTS[name]._repr_html_()
+    view = RESULTS[name]._repr_html_()
+    assert view.startswith(f"<div class='polyroc-result'><strong>{name}</strong>")
+    assert "<table>" in view and view.index("<table>") < view.index("<details><summary>settings</summary>")
 
 
 @pytest.mark.parametrize("name", sorted(RESULTS))
@@ -108,3 +112,32 @@ def test_repr_is_one_short_line(name):
     text = repr(RESULTS[name])
     assert text.startswith(f"{name}(") and "\n" not in text
     assert len(text) < 1500  # names arrays by shape instead of printing them
+
+
+DRAWN = sorted(name for name, result in RESULTS.items() if callable(getattr(result, "plot", None)))
+
+
+@pytest.mark.parametrize("name", DRAWN)
+def test_plot_draws_a_result_made_with_default_settings(name):
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    display = RESULTS[name].plot()
+    try:
+        assert isinstance(display.figure_, Figure) and display.ax_ is not None
+    finally:
+        plt.close(display.figure_)
+
+
+def test_the_readme_names_the_results_that_draw_and_when_the_lattice_is_searched():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("The results that draw have") :]
+    paragraph = paragraph[: paragraph.index("\n\n")]
+    named = {name for name in re.findall(r"`(\w+)`", paragraph) if name in RESULTS}
+    assert named == set(DRAWN)
+    assert "# lattice (≤ 4 classes) or coordinate ascent" in readme
+    searches = {}
+    for m in (3, 4, 5, 6):
+        y, P = _problem(n=60, m=m, seed=m)
+        searches[m] = polyroc.tune_thresholds(y, P).settings["search"]
+    assert searches == {3: "lattice", 4: "lattice", 5: "coordinate", 6: "coordinate"}

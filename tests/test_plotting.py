@@ -612,9 +612,10 @@ def test_result_plot_methods_delegate_to_the_displays():
     np.testing.assert_allclose(np.asarray(offsets), np.column_stack([cloud.fpr[:, 0], cloud.tpr[:, 0]]))
     result = tune_thresholds(y, P, resolution=6, return_surface=True)
     heatmap = result.plot()
-    assert heatmap.ax_ is not None
-    with pytest.raises(ValueError):
-        tune_thresholds(y, P, resolution=6).plot()
+    assert type(heatmap).__name__ == "SimplexHeatmapDisplay" and heatmap.ax_ is not None
+    regions = tune_thresholds(y, P, resolution=6).plot()  # without the surface: the regions of τ*
+    assert type(regions).__name__ == "DecisionRegionsDisplay"
+    plt.close("all")
 
 
 def test_profile_upper_envelope_takes_the_best_score_of_the_steps_in_each_bin():

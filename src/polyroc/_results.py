@@ -13,7 +13,11 @@ A result is a frozen dataclass deriving from :class:`Result`. It has:
   imported only then);
 - ``plot(ax=None, **kwargs)`` returning a Display of :mod:`polyroc.plotting`
   (where the result can be drawn);
-- ``_repr_html_`` so that a notebook shows it as a table.
+- ``_repr_html_`` so that a notebook shows it: the result first (estimates
+  with their intervals and interval methods, the main table), one plain
+  sentence for each odd state, then the settings folded in a ``<details>``.
+  Subclasses give :meth:`Result._view_sections` and :meth:`Result._view_notes`;
+  the HTML is built by :func:`html_table` and :func:`html_view` alone.
 """
 
 from __future__ import annotations
@@ -26,7 +30,21 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Result", "frame", "jsonable"]
+__all__ = [
+    "Result",
+    "frame",
+    "html_table",
+    "html_view",
+    "interval_cells",
+    "interval_method_text",
+    "interval_table",
+    "jsonable",
+    "number_text",
+]
+
+
+#: Rows of a result's main table shown by its notebook view at most.
+VIEW_ROWS = 25
 
 
 def jsonable(value: Any) -> Any:
@@ -134,15 +152,163 @@ class Result:
         parts = [f"{field.name}={_brief(getattr(self, field.name))}" for field in dataclasses.fields(self)]
         return f"{type(self).__name__}({', '.join(parts)})"
 
+    def _view_sections(self) -> list[str]:
+        """HTML fragments of the result, shown first by ``_repr_html_``.
+
+        By default a table of :meth:`_summary`, then the main table (the rows
+        of :meth:`to_frame`, the first :data:`VIEW_ROWS` of them) when the
+        subclass defines one.
+        """
+        summary = self._summary()
+        sections = [html_table([[key, value] for key, value in summary.items()])] if summary else []
+        if type(self)._frame_rows is Result._frame_rows:
+            return sections
+        rows = self._frame_rows()
+        if not rows:
+            return sections
+        header = list(rows[0])
+        more = len(rows) - VIEW_ROWS
+        note = f"… {more} more rows: to_frame() has them all." if more > 0 else None
+        cells = [[row.get(key) for key in header] for row in rows[:VIEW_ROWS]]
+        return [*sections, html_table(cells, header, note=note)]
+
+    def _view_notes(self) -> list[str]:
+        """Plain sentences on odd states of the result (degenerate, not converged ...), shown under its name."""
+        return []
+
     def _repr_html_(self) -> str:
-        """An HTML table of the summary and the settings, for notebooks."""
-        rows = {**self._summary(), **{f"settings.{k}": v for k, v in getattr(self, "settings", {}).items()}}
-        body = "".join(
-            f"<tr><th style='text-align:left'>{html.escape(str(key))}</th>"
-            f"<td style='text-align:left'>{html.escape(_short(value))}</td></tr>"
-            for key, value in rows.items()
+        """The notebook view: the result (see :meth:`_view_sections`), its notes, then the settings folded."""
+        return html_view(type(self).__name__, self._view_sections(), self._view_notes(), getattr(self, "settings", {}))
+
+
+def number_text(value: Any, digits: int = 4) -> str:
+    """A number as shown in the views: ``digits`` decimals, "—" for None or NaN; other values as text.
+
+    A float too small or too large for ``digits`` decimals keeps ``digits``
+    significant digits instead (a p-value of 3e-9 does not read 0.0000).
+
+    >>> number_text(0.123456), number_text(float("nan")), number_text(3), number_text("x"), number_text(3.1e-9)
+    ('0.1235', '—', '3', 'x', '3.1e-09')
+    """
+    if value is None:
+        return "—"
+    if isinstance(value, (bool, np.bool_, str)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return "—"
+        if value != 0 and not 0.5 * 10**-digits <= abs(value) < 10**6:
+            return f"{value:.{digits}g}"
+        text = f"{value:.{digits}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.0000"
+    return _short(value)
+
+
+def interval_cells(interval: Any, digits: int = 4) -> list[str]:
+    """``[estimate, "[low, high]", method]`` of a ConfidenceInterval (the method with its replicates).
+
+    >>> from polyroc.resampling import ConfidenceInterval
+    >>> interval_cells(ConfidenceInterval(0.5, 0.25, 0.75, {"confidence": 0.95, "n_boot": 200,
+    ...     "random_state": 0, "interval_method": "percentile bootstrap"}))
+    ['0.5000', '[0.2500, 0.7500]', 'percentile bootstrap, B=200']
+    """
+    return [
+        number_text(interval.estimate, digits),
+        bounds_text(interval.low, interval.high, digits),
+        interval_method_text(interval),
+    ]
+
+
+def bounds_text(low: Any, high: Any, digits: int = 4) -> str:
+    """``"[low, high]"`` of an interval, each bound by :func:`number_text`.
+
+    >>> bounds_text(0.25, float("nan"))
+    '[0.2500, —]'
+    """
+    return f"[{number_text(low, digits)}, {number_text(high, digits)}]"
+
+
+def interval_method_text(interval: Any) -> str:
+    """The method of a ConfidenceInterval, with its number of replicates for a bootstrap."""
+    return interval.method if interval.n_boot is None else f"{interval.method}, B={interval.n_boot}"
+
+
+def html_table(
+    rows: list[list[Any]],
+    header: list[str] | None = None,
+    caption: str | None = None,
+    *,
+    digits: int = 4,
+    note: str | None = None,
+) -> str:
+    """An HTML table: the first cell of each row is its heading; numbers by :func:`number_text`; all escaped.
+
+    ``note`` (plain text, e.g. the interval methods) follows the table in small print.
+
+    >>> html_table([["accuracy", 0.8]], header=["score", "estimate"])
+    '<table><thead><tr><th>score</th><th>estimate</th></tr></thead><tbody><tr><th>accuracy</th><td>0.8000</td></tr></tbody></table>'
+    """
+    head = (
+        "" if header is None else "<thead><tr>" + "".join(f"<th>{_escaped(h)}</th>" for h in header) + "</tr></thead>"
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<th>{_escaped(number_text(cell, digits))}</th>"
+            if column == 0
+            else f"<td>{_escaped(number_text(cell, digits))}</td>"
+            for column, cell in enumerate(row)
         )
-        return f"<table><caption>{html.escape(type(self).__name__)}</caption>{body}</table>"
+        + "</tr>"
+        for row in rows
+    )
+    title = "" if caption is None else f"<caption>{_escaped(caption)}</caption>"
+    after = "" if note is None else f"<p><small>{_escaped(note)}</small></p>"
+    return f"<table>{title}{head}<tbody>{body}</tbody></table>{after}"
+
+
+def interval_table(rows: list[tuple[Any, float, Any]], caption: str, first: str = "quantity", *, why: str = "") -> str:
+    """A table of ``(name, estimate, ConfidenceInterval or None)``: estimate, interval and its method.
+
+    A row without an interval shows its estimate alone, with ``why`` in the method column.
+
+    >>> from polyroc.resampling import ConfidenceInterval
+    >>> ci = ConfidenceInterval(0.5, 0.25, 0.75, {"confidence": 0.9, "n_boot": None, "interval_method": "Wilson"})
+    >>> "<th>90% CI</th>" in interval_table([("p", 0.5, ci), ("q", 0.2, None)], "Scores", why="no data")
+    True
+    """
+    levels = {interval.confidence for _, _, interval in rows if interval is not None}
+    level = f"{100 * levels.pop():g}% CI" if len(levels) == 1 else "CI"
+    cells = [
+        [name, estimate, "—", why] if interval is None else [name, *interval_cells(interval)]
+        for name, estimate, interval in rows
+    ]
+    return html_table(cells, [first, "estimate", level, "interval method"], caption)
+
+
+def html_view(name: str, sections: list[str], notes: list[str], settings: Mapping[str, Any]) -> str:
+    """A result's notebook view: its name, its notes, its sections, then its settings folded in ``<details>``.
+
+    ``sections`` are HTML (from :func:`html_table`); ``notes`` plain text, escaped here.
+
+    >>> view = html_view("Thing", [html_table([["x", 1]])], ["A note."], {"seed": 0})
+    >>> view.index("<th>x</th>") < view.index("<details>"), "<p>A note.</p>" in view
+    (True, True)
+    """
+    settings_table = html_table([[key, _short(value)] for key, value in settings.items()])
+    return (
+        f"<div class='polyroc-result'><strong>{_escaped(name)}</strong>"
+        + "".join(f"<p>{_escaped(note)}</p>" for note in notes)
+        + "".join(sections)
+        + f"<details><summary>settings</summary>{settings_table}</details></div>"
+    )
+
+
+def _escaped(text: Any) -> str:
+    return html.escape(str(text), quote=False)
 
 
 def _short(value: Any) -> str:

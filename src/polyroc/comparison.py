@@ -44,7 +44,7 @@ from polyroc._delong import (
     logit_interval,
     smallest_class,
 )
-from polyroc._results import Result
+from polyroc._results import Result, bounds_text, html_table
 from polyroc._validation import (
     as_array,
     check_label_vector,
@@ -131,6 +131,30 @@ class ScoreComparison(Result):
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         return [dict(row) for row in self.comparisons]
+
+    def _view_sections(self) -> list[str]:
+        """Each model's estimates, then each difference with its interval, p-values and method."""
+        percent = f"{100 * self.settings['confidence']:g}% CI"
+        estimates = [
+            [quantity, *(by_model[model] for model in self.models)] for quantity, by_model in self.estimates.items()
+        ]
+        differences = [
+            [
+                row["quantity"],
+                f"{row['model']} − {row['other']}",
+                row["difference"],
+                bounds_text(row["low"], row["high"]),
+                row["p_value"],
+                row["p_holm"],
+                row["method"],
+            ]
+            for row in self.comparisons
+        ]
+        header = ["quantity", "difference", "estimate", percent, "p-value", "p (Holm)", "method"]
+        return [
+            html_table(differences, header, "Differences (two-sided p-values of no difference)"),
+            html_table(estimates, ["quantity", *self.models], "Estimates"),
+        ]
 
 
 def compare_scores(

@@ -31,7 +31,8 @@ from polyroc._delong import DELONG_TIES, ranked_influences
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
-from polyroc._results import Result, frame
+from polyroc._results import Result, frame, html_table, interval_cells, interval_table
+from polyroc._results import interval_method_text as _method_text
 from polyroc._summary import (
     CLASS_SCORES,
     COUNTS_SCORES,
@@ -213,6 +214,74 @@ class Evaluation(Result):
         """The classes and every score, for ``_repr_html_``."""
         return {"classes": list(self.classes), **self.scores}
 
+    def _view_sections(self) -> list[str]:
+        """The scores with their intervals and methods, the per-class table, the confusion matrix."""
+        rows = [(name, value, self.intervals.get(name)) for name, value in self.scores.items()]
+        class_header = ["class", "support", *CLASS_SCORES]
+        class_rows = []
+        for label in self.classes:
+            entry = self.report[str(label)]
+            cells = []
+            for name in CLASS_SCORES:
+                interval = self.class_intervals.get(name, {}).get(label)
+                cells.append(entry[name] if interval is None else " ".join(interval_cells(interval)[:2]))
+            class_rows.append([label, f"{entry['support']:g}", *cells])
+        methods = dict.fromkeys(
+            f"{name}: {_method_text(i)}" for name, by_class in self.class_intervals.items() for i in by_class.values()
+        )
+        class_note = f"Estimate [{self._percent()} CI]; " + "; ".join(methods) if methods else None
+        matrix_rows = [[label, *row] for label, row in zip(self.classes, self.confusion_matrix)]
+        return [
+            interval_table(rows, "Scores", "score", why="none (n_boot=0)"),
+            html_table(class_rows, class_header, "Per class (argmax predictions)", note=class_note),
+            html_table(matrix_rows, ["true \\ predicted", *self.classes], "Confusion matrix"),
+        ]
+
+    def _view_notes(self) -> list[str]:
+        if self.intervals:
+            return []
+        return ["No intervals: made with n_boot=0 or ci='none' (evaluate(..., n_boot=1000) gives them)."]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the confusion matrix of the argmax predictions (:class:`polyroc.plotting.ConfusionMatrixDisplay`).
+
+        The evaluation keeps the counts, not the scores: the curves are drawn
+        from the data (:func:`polyroc.curves.ovr_roc_curve` and its ``plot``).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to :meth:`polyroc.plotting.ConfusionMatrixDisplay.plot` (``name=``, ``cmap=`` ...).
+
+        Returns
+        -------
+        polyroc.plotting.ConfusionMatrixDisplay
+
+        Raises
+        ------
+        TypeError
+            If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or a
+            keyword is not an option of ``ConfusionMatrixDisplay.plot``.
+
+        See Also
+        --------
+        polyroc.plotting.ConfusionMatrixDisplay : The Display it builds.
+        polyroc.plotting.RocCurveDisplay.from_predictions : The one-vs-rest ROC curves of the same scores.
+
+        Examples
+        --------
+        >>> display = evaluate([0, 1, 1], [[.8, .2], [.3, .7], [.6, .4]], n_boot=0).plot()
+        >>> display.im_.get_array().tolist()
+        [[1, 0], [1, 1]]
+        >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
+        """
+        from polyroc.plotting import ConfusionMatrixDisplay
+
+        display = ConfusionMatrixDisplay(self.confusion_matrix, display_labels=list(self.classes))
+        return display.plot(ax=ax, **kwargs)
+
     def to_text(self) -> str:
         """Render the evaluation as plain text (report, scores, confusion matrix).
 
@@ -314,11 +383,6 @@ def _interval_text(interval: ConfidenceInterval) -> str:
     return f"{interval.estimate:.4f} [{interval.low:.4f}, {interval.high:.4f}]"
 
 
-def _method_text(interval: ConfidenceInterval) -> str:
-    """The interval's method, with its number of replicates for a bootstrap."""
-    return interval.method if interval.n_boot is None else f"{interval.method}, B={interval.n_boot}"
-
-
 def evaluate(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -352,7 +416,7 @@ def evaluate(
         Map the rows (logits) through softmax before evaluating.
     digits : int, default=3
         Digits of the text report.
-    ci : {"auto", "analytic", "bayes", "bootstrap"} or mapping, default="auto"
+    ci : {"auto", "analytic", "bayes", "bootstrap", "none"} or mapping, default="auto"
         How each interval is made. ``"auto"``: per kind of quantity the
         method that keeps its coverage (the coverage study in the
         documentation): the Wilson score interval for accuracy, top-2
@@ -367,7 +431,8 @@ def evaluate(
         (score names, or ``"precision"``, ``"recall"``, ``"f1-score"``) their
         method: ``"wilson"``, ``"clopper-pearson"``, ``"bayes"``,
         ``"delong"``, ``"t"`` or ``"bootstrap"``; the others take the
-        ``"auto"`` choice. Each interval names its method.
+        ``"auto"`` choice. Each interval names its method. ``"none"``: no
+        interval at all, as ``n_boot=0`` (the command line's ``--ci none``).
     n_boot : int, default=1000
         Bootstrap replicates, and draws of the posterior, for the intervals
         that use them; 0 computes no interval at all. Replicates are drawn
@@ -471,7 +536,9 @@ def evaluate(
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
-    plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+    no_intervals = isinstance(ci, str) and ci == "none"  # the command line's --ci none
+    plan = interval_plan("auto" if no_intervals else ci, tuple(QUANTITY_METHODS))
+    n_boot = 0 if no_intervals else n_boot
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,

@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from polyroc._counts import chunk_length, confusion_cells, confusion_counts
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
-from polyroc._results import Result
+from polyroc._results import Result, interval_table
 from polyroc._validation import (
     _caller_stacklevel,
     check_label_vector,
@@ -523,6 +523,10 @@ class ConfidenceInterval(Result):
                 "method": self.method,
             }
         ]
+
+    def _view_sections(self) -> list[str]:
+        """The estimate, its interval and the interval's method."""
+        return [interval_table([("estimate", self.estimate, self)], "Confidence interval")]
 
     def __str__(self) -> str:
         percent = f"{100 * self.confidence:g}%"

@@ -17,7 +17,7 @@ from scipy.special import expit
 
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
-from polyroc._results import Result
+from polyroc._results import Result, interval_table
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
@@ -97,6 +97,15 @@ class DmfBootstrap(Result):
     n_unconverged: int
     n_iter: np.ndarray
     settings: dict
+
+    def _view_sections(self) -> list[str]:
+        """The interval of D."""
+        return [interval_table([("D", self.ci.estimate, self.ci)], "Area under the ROC-DMF curve")]
+
+    def _view_notes(self) -> list[str]:
+        if not self.n_unconverged:
+            return []
+        return [f"{self.n_unconverged} of {self.D.size} refits did not converge."]
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per replicate: its D and iterations."""

@@ -13,7 +13,7 @@ from scipy.special import expit
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
 from polyroc._ranking import pairwise_wins
-from polyroc._results import Result, jsonable
+from polyroc._results import Result, html_table, interval_table, jsonable
 from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
@@ -27,6 +27,9 @@ from polyroc.resampling import ConfidenceInterval
 REVERSAL_TOLERANCE = 0.01
 #: Default distance of a pairwise AUC from ½ below which a class's scores carry no ranking information.
 UNINFORMATIVE_TOLERANCE = 0.05
+
+#: The interval method column of D in the notebook view when no bootstrap was run.
+NO_BOOTSTRAP = "none: no bootstrap (roc_dmf(..., bootstrap='stratified') gives one)"
 
 
 class NonMonotoneCurveWarning(UserWarning):
@@ -281,6 +284,36 @@ class DmfRoc(Result):
             "ci": jsonable(self.ci),
             "uninformative_classes": jsonable(self.uninformative_classes()),
         }
+
+    def _view_sections(self) -> list[str]:
+        """D with its interval, then each class's mean pairwise AUC."""
+        area = interval_table([("D", self.D, self.ci)], "Area under the ROC-DMF curve", why=NO_BOOTSTRAP)
+        classes = [[label, auc] for label, auc in zip(self.classes.tolist(), self.class_auc)]
+        note = "AUC: the mean over b of the pairwise AUC Â(a|b) of class a's scores (Hand & Till 2001)."
+        return (
+            [area] if self.class_auc is None else [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
+        )
+
+    def _view_notes(self) -> list[str]:
+        notes = []
+        if not self.converged:
+            notes.append(f"The fit stopped at max_iter={self.n_iter} before converging: D may be off.")
+        if self.max_reversal > REVERSAL_TOLERANCE:
+            notes.append(
+                f"The fitted curve falls back by up to {self.max_reversal:.3f} between cut-offs (monotone=True "
+                "takes its running maximum)."
+            )
+        uninformative = self.uninformative_classes()
+        if uninformative:
+            notes.append(
+                f"The scores of class {', '.join(map(str, uninformative))} rank no better than chance against "
+                "every other class; D averages those pairs with the others."
+            )
+        if self.dropped_pairs:
+            notes.append(f"{len(self.dropped_pairs)} class pairs were left out: one of their classes has no rows.")
+        if self.bootstrap is not None and self.bootstrap.n_unconverged:
+            notes.append(f"{self.bootstrap.n_unconverged} bootstrap refits did not converge.")
+        return notes
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per curve point (level, FPR-like, TPR-like), in cut-off order."""

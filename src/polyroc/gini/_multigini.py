@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 from polyroc._results import Result
 from polyroc._validation import check_option, check_real_array
 from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference, relative_weights
+from polyroc.gini._view import whitening_notes
 from polyroc.gini._whitening import Whitening, fit_whitening, warn_about_whitening
 
 __all__ = ["MultidimensionalGini", "multidimensional_gini"]
@@ -89,6 +90,10 @@ class MultidimensionalGini(Result):
     def auc_theory(self) -> float:
         """``(G₁ + 1) / 2``, the paper's "theoretical AUC" (a dispersion diagnostic)."""
         return (self.g1 + 1) / 2
+
+    def _view_notes(self) -> list[str]:
+        """One plain sentence on a whitening other than the paper's exact one."""
+        return whitening_notes(self.whitening.applied, self.whitening.condition_number)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data, and ``auc_theory``.

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
-from polyroc._results import Result
+from polyroc._results import Result, interval_table
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -52,6 +52,7 @@ from polyroc.gini._replicates import (
     suspect_rows,
     weighted_column_sums,
 )
+from polyroc.gini._view import view_notes, view_sections
 from polyroc.gini._whitening import (
     WhiteningWarning,
     check_whitening_options,
@@ -149,6 +150,10 @@ class GiniBootstrap(Result):
     weights_low: np.ndarray
     weights_high: np.ndarray
     settings: dict
+
+    def _view_sections(self) -> list[str]:
+        """The interval of the aggregated AUC."""
+        return [interval_table([("auc_agg", self.auc.estimate, self.auc)], "Gini-weighted ROC")]
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per FPR value of the band."""
@@ -253,6 +258,14 @@ class GiniRoc(Result):
     classes_used: tuple
     bootstrap: GiniBootstrap | None
     settings: dict
+
+    def _view_sections(self) -> list[str]:
+        """The aggregated AUC with its interval, G₁, then each class's weight (with its interval) and AUC."""
+        return view_sections(self)
+
+    def _view_notes(self) -> list[str]:
+        """One sentence on a singular correlation (G₁ = 0 by construction) and on classes of weight 0."""
+        return view_notes(self)
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per class: its Gini weight, one-vs-rest AUC and whitened statistics."""

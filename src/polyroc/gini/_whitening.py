@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike
 from polyroc._results import Result
 from polyroc._validation import _describe, check_option, check_real, check_real_array
 from polyroc.gini._dispersion import relative_weights
+from polyroc.gini._view import whitening_notes
 
 __all__ = ["Whitening", "WhiteningWarning", "zca_cor_whitening"]
 
@@ -198,6 +199,10 @@ class Whitening(Result):
         """
         values = check_real_array("X", X, n_columns=self.matrix.shape[1])
         return values @ self.matrix.T
+
+    def _view_notes(self) -> list[str]:
+        """One plain sentence on a whitening other than the paper's exact one."""
+        return whitening_notes(self.applied, self.condition_number)
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data, and ``degenerate``.

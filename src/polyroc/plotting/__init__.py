@@ -16,6 +16,7 @@ polyroc never imports this package; importing it does not import
 - :class:`SimplexHeatmapDisplay`: tuning score over the threshold simplex (3 classes).
 - :class:`DecisionRegionsDisplay`: regions of argmax(p − τ) on the simplex (3 classes).
 - :class:`TuningProfileDisplay`: score along each threshold coordinate through τ* (any m).
+- :class:`ThresholdsDisplay`: the tuned thresholds τ* against equal ones (any m, from the result alone).
 - :class:`DmfRocDisplay`: the ROC-DMF curve, its bootstrap band and D.
 - :class:`GiniRocDisplay`: the Gini-weighted ROC curve between the class curves, with its bands.
 """
@@ -30,6 +31,7 @@ from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
 from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay, decision_region
+from polyroc.plotting._thresholds import ThresholdsDisplay
 
 __all__ = [
     "ConfusionMatrixDisplay",
@@ -41,6 +43,7 @@ __all__ = [
     "RocCloudDisplay",
     "RocCurveDisplay",
     "SimplexHeatmapDisplay",
+    "ThresholdsDisplay",
     "TuningProfileDisplay",
     "class_colors",
     "decision_region",

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._results import bounds_text, html_table, html_view, number_text
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures
@@ -375,10 +376,76 @@ class Report:
         files = self.files()
         if isinstance(directory, OutputDirectory):
             directory.write(files)
-            return directory.path
-        with OutputDirectory(directory, reserved=REPORT_PATHS) as output:
-            output.write(files)
-        return output.path
+            path = directory.path
+        else:
+            with OutputDirectory(directory, reserved=REPORT_PATHS) as output:
+                output.write(files)
+            path = output.path
+        object.__setattr__(self, "_written_to", Path(path))  # for __repr__ and the notebook view
+        return path
+
+    def _description(self) -> list[str]:
+        """What the report covers and where its page is, in a few plain lines."""
+        data = self.results["data"]
+        test, validation = data["test"], data["validation"]
+        rows = f"{test['n_samples']:,} test rows" + (
+            "" if validation is None else f", {validation['n_samples']:,} validation rows"
+        )
+        written = getattr(self, "_written_to", None)
+        where = (
+            "not written yet: report.write(directory) writes report.html, or report.to_html() gives the page"
+            if written is None
+            else f"written to {written / 'report.html'}: open it in a browser"
+        )
+        return [
+            f"{self.results['title']}: {len(self.results['models'])} model(s): {_listed(self.results['models'])}",
+            f"{len(data['classes'])} classes: {_listed(data['classes'])}; {rows}",
+            where,
+        ]
+
+    def __repr__(self) -> str:
+        """A few lines: the models, the classes, the rows and where the page was written (the page is not included)."""
+        return "\n".join(["Report(", *(f"  {line}" for line in self._description()), ")"])
+
+    def _repr_html_(self) -> str:
+        """The notebook view: the summary, each model's headline scores with their intervals, the settings folded.
+
+        The figures are not embedded: the whole page is ``report.html`` (see :meth:`write`).
+        """
+        rows = []
+        for name, model in self.results["models"].items():
+            metrics, dmf = model.get("metrics") or {}, model.get("dmf") or {}
+            intervals, scores = metrics.get("intervals", {}), metrics.get("scores", {})
+            cells = [_with_bounds(scores.get(key), intervals.get(key)) for key in OVERVIEW_METRICS]
+            rows.append([name, *cells, _with_bounds(dmf.get("D"), dmf.get("ci"))])
+        methods = _overview_methods(self.results)
+        note = "Estimate [CI]; " + "; ".join(f"{column}: {method}" for column, method in methods.items())
+        header = ["model", *(METRIC_NAMES[key] for key in OVERVIEW_METRICS), "ROC-DMF D"]
+        description = self._description()
+        return html_view(
+            "Report",
+            [html_table(rows, header, "Models", note=note), *_warnings_table(self.results["warnings"])],
+            [*description, *verdicts(self.results)],
+            {**self.results["settings"], "warnings": len(self.results["warnings"])},
+        )
+
+
+def _with_bounds(value: float | None, record: dict[str, Any] | None) -> str:
+    """``"estimate [low, high]"`` with three decimals, as the page shows them; the estimate alone without a record."""
+    return number_text(value, 3) + ("" if record is None else f" {bounds_text(record['low'], record['high'], 3)}")
+
+
+def _warnings_table(warnings: list[dict[str, Any]]) -> list[str]:
+    """The report's warnings (each once, with its models) as a table; none without warnings."""
+    rows = [[record["category"], record["message"], ", ".join(record["models"])] for record in warnings]
+    return [html_table(rows, ["warning", "message", "models"], "Warnings")] if rows else []
+
+
+def _listed(names: Any, most: int = 6) -> str:
+    """Up to ``most`` names, comma-separated, then how many more."""
+    names = [str(name) for name in names]
+    more = "" if len(names) <= most else f", … ({len(names) - most} more)"
+    return ", ".join(names[:most]) + more
 
 
 def build_report(

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._results import Result, jsonable
+from polyroc._results import Result, html_table, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
@@ -187,50 +187,76 @@ class TuningResult(Result):
             for label, tau in zip(self.classes.tolist(), self.best_threshold)
         ]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """Draw the score surface on the simplex (m = 3, needs ``return_surface=True``).
+    def _view_sections(self) -> list[str]:
+        """τ* with its classes, then its score against argmax's."""
+        scores = [
+            [f"{self.metric} at τ* (tuning data)", self.best_score],
+            [f"{self.metric} of argmax (tuning data)", self.argmax_score],
+            ["improvement", self.improvement],
+            ["thresholds scored", self.n_thresholds],
+        ]
+        rows = [[label, tau] for label, tau in zip(self.classes.tolist(), self.best_threshold)]
+        return [html_table(rows, ["class", "τ*"], "Tuned τ*"), html_table(scores, None, "Scores")]
 
-        See :class:`polyroc.plotting.SimplexHeatmapDisplay`; for any m,
+    def _view_notes(self) -> list[str]:
+        if not self.equals_argmax:
+            return []
+        return ["τ* is the barycentre: no searched threshold beat argmax on the tuning data, so the rule is argmax."]
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the tuned rule: its score surface, its decision regions, or its thresholds.
+
+        With 3 classes, the score surface on the simplex when the result has
+        it (``return_surface=True``; :class:`polyroc.plotting.SimplexHeatmapDisplay`),
+        else the regions of argmax(p − τ*) on the simplex
+        (:class:`polyroc.plotting.DecisionRegionsDisplay`). With any other
+        number of classes, τ* of each class against equal thresholds
+        (:class:`polyroc.plotting.ThresholdsDisplay`). For any m,
         :func:`polyroc.thresholds.coordinate_profile` gives the score along
-        each threshold coordinate through tau*.
+        each threshold coordinate through τ* on data.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
             Where to draw; default a new figure.
         **kwargs
-            Passed to ``SimplexHeatmapDisplay.from_result``.
+            Passed to the display's ``from_result``.
 
         Returns
         -------
-        display : SimplexHeatmapDisplay
+        display : SimplexHeatmapDisplay, DecisionRegionsDisplay or ThresholdsDisplay
             The display, drawn (``display.ax_``, ``display.figure_``).
 
         Raises
         ------
-        ValueError
-            If the result has no surface (tuned without
-            ``return_surface=True``) or does not have 3 classes.
         TypeError
             If ``ax`` is not a matplotlib Axes, ``name`` is not a string, or
-            a keyword is unknown to ``SimplexHeatmapDisplay.plot``.
+            a keyword is unknown to the display's ``plot``.
 
         See Also
         --------
-        polyroc.plotting.SimplexHeatmapDisplay : The display drawn here.
+        polyroc.plotting.SimplexHeatmapDisplay : The surface, for 3 classes.
+        polyroc.plotting.DecisionRegionsDisplay : The regions of τ*, for 3 classes.
+        polyroc.plotting.ThresholdsDisplay : τ* of each class, for any m.
         polyroc.thresholds.CoordinateProfile.plot : The profile along each coordinate, for any m.
 
         Examples
         --------
-        >>> result = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
-        ...                          resolution=6, return_surface=True)
-        >>> display = result.plot()
-        >>> type(display).__name__, display.ax_.get_title()
-        ('SimplexHeatmapDisplay', 'f1_macro over the threshold simplex')
+        >>> y, P = [0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]]
+        >>> type(tune_thresholds(y, P, resolution=6, return_surface=True).plot()).__name__
+        'SimplexHeatmapDisplay'
+        >>> type(tune_thresholds(y, P, resolution=6).plot()).__name__
+        'DecisionRegionsDisplay'
+        >>> type(tune_thresholds([0, 1, 1], [[.6, .4], [.45, .55], [.3, .7]]).plot()).__name__
+        'ThresholdsDisplay'
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from polyroc.plotting import SimplexHeatmapDisplay
+        from polyroc.plotting import DecisionRegionsDisplay, SimplexHeatmapDisplay, ThresholdsDisplay
 
+        if self.classes.size != 3:
+            return ThresholdsDisplay.from_result(self, ax=ax, **kwargs)
+        if self.thresholds is None:
+            return DecisionRegionsDisplay.from_result(self, ax=ax, **kwargs)
         return SimplexHeatmapDisplay.from_result(self, ax=ax, **kwargs)
 
     def predict(self, y_score: ArrayLike) -> np.ndarray:
