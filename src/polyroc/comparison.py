@@ -49,6 +49,7 @@ from polyroc._validation import (
     check_sample_weight,
     check_scores,
     scale_weights,
+    score_column_names,
 )
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals import proportion_interval
@@ -238,6 +239,7 @@ def compare_scores(
                 labels=labels,
                 sample_weight=sample_weight,
                 name=f"scores[{name!r}]",
+                columns=score_column_names(scores[name]),
             )
         except (ValueError, TypeError) as error:
             raise type(error)(f"scores of model {name!r}: {error}") from None

@@ -51,6 +51,7 @@ from polyroc._validation import (
     check_real,
     check_scores,
     scale_weights,
+    score_column_names,
 )
 from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
@@ -472,10 +473,12 @@ def evaluate(
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
     plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+    columns = score_column_names(y_score)
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,
         y_score,
+        columns=columns,
         labels=labels,
         sample_weight=sample_weight,
         normalize_rows=normalize_rows,
