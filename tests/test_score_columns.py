@@ -19,6 +19,7 @@ from polyroc.dmf import roc_dmf
 from polyroc.gini import gini_roc
 from polyroc.report._inputs import check_report_inputs
 from polyroc.streaming import EvaluationAccumulator
+from polyroc.thresholds import apply_thresholds
 
 pd = pytest.importorskip("pandas")
 
@@ -130,3 +131,17 @@ def test_sklearn_named_metrics_keep_positions_and_warn(function, options):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         function(y, _frame(scores, CLASSES), **options)  # columns named in sorted order: nothing to say
+
+
+def test_tuned_rule_applies_to_a_dataframe_by_column_name():
+    y, scores = _data(seed=2)
+    result = tune_thresholds(y, scores)
+    expected = CLASSES[np.argmax(scores - result.best_threshold, axis=1)]  # the rule argmax(p - tau), by hand
+    np.testing.assert_array_equal(result.predict(_frame(scores)), expected)
+    np.testing.assert_array_equal(
+        apply_thresholds(_frame(scores), result.best_threshold, labels=result.classes), expected
+    )
+    accumulator = EvaluationAccumulator(labels=CLASSES)
+    accumulator.update(y[:0], _frame(scores[:0]))  # an empty batch of named columns is checked alike
+    with pytest.raises(ValueError, match="columns of y_score name the classes"):
+        accumulator.update(y[:0], pd.DataFrame(scores[:0], columns=["ei", "ie", "x"]))

@@ -447,6 +447,7 @@ def check_score_matrix(
     transform_options=False,
     one_column_hint=True,
     n_labels=None,
+    classes=None,
 ):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
@@ -465,9 +466,13 @@ def check_score_matrix(
     sample (:data:`ONE_COLUMN_HINT`) unless ``one_column_hint=False``.
     ``n_labels``, when given, is the number of classes ``labels`` names: a
     different column count is reported before the values are checked.
+    ``classes``, when given, are the classes the columns stand for: a
+    DataFrame whose column names are those classes has its columns taken by
+    name in their order (see :func:`columns_in_class_order`).
     """
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
+    columns = None if classes is None else score_column_names(y_score)
     scores = _numeric_array(name, as_array(name, y_score))
     if scores.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {scores.dtype}")
@@ -478,6 +483,8 @@ def check_score_matrix(
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     if n_labels is not None and scores.shape[1] != n_labels:
         raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
+    if columns is not None:
+        scores = columns_in_class_order(scores, columns, np.asarray(classes), name)
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64, copy=False)  # float64 input is not copied: nothing writes to it
     if not np.all(np.isfinite(scores)):

@@ -341,9 +341,13 @@ def evaluate(
     y_true : array-like of shape (n_samples,)
         True labels (numbers or strings).
     y_score : array-like of shape (n_samples, n_classes)
-        Class probabilities, columns in the order of ``labels``.
+        Class probabilities, columns in the order of ``labels``. A pandas
+        DataFrame whose column names are the class labels (in any order) has
+        each column taken by its name; other column names pair the columns
+        with the classes by position.
     labels : array-like, default=None
-        Class order of the columns; default the sorted unique values of ``y_true``.
+        Class order of the columns (any order); default the sorted unique
+        values of ``y_true``. The results list the classes in this order.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights of relative importance: multiplying them all by
         a constant changes no score.
@@ -401,7 +405,8 @@ def evaluate(
         ``from_logits`` are True; the column count differs from the number
         of classes (those of ``labels``, else of ``y_true``); ``y_true``
         holds missing values or a label outside ``labels``; ``labels``
-        repeats a label or names fewer than 2; ``sample_weight`` has the
+        repeats a label or names fewer than 2; ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all; ``sample_weight`` has the
         wrong length, holds negative or non-finite values or sums past the
         float64 range; ``n_boot`` or
         ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
