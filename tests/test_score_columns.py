@@ -145,3 +145,20 @@ def test_tuned_rule_applies_to_a_dataframe_by_column_name():
     accumulator.update(y[:0], _frame(scores[:0]))  # an empty batch of named columns is checked alike
     with pytest.raises(ValueError, match="columns of y_score name the classes"):
         accumulator.update(y[:0], pd.DataFrame(scores[:0], columns=["ei", "ie", "x"]))
+
+
+def test_unsorted_labels_agree_across_polyroc_functions():
+    """Guard: every function of polyroc's own API reads the columns in the order of ``labels``, sorted or not."""
+    y, scores = _data(seed=3)
+    order = [int(np.flatnonzero(CLASSES == c)[0]) for c in SHUFFLED]
+    permuted = scores[:, order]
+    tuned, reference = tune_thresholds(y, permuted, labels=SHUFFLED), tune_thresholds(y, scores)
+    assert tuned.best_score == pytest.approx(reference.best_score, rel=1e-12)  # a sum in another class order
+    np.testing.assert_array_equal(tuned.best_threshold, reference.best_threshold[order])
+    assert roc_dmf(y, permuted, labels=SHUFFLED).D == pytest.approx(roc_dmf(y, scores).D, rel=1e-12)
+    assert gini_roc(y, permuted, labels=SHUFFLED).auc_agg == pytest.approx(gini_roc(y, scores).auc_agg, rel=1e-12)
+    assert check_report_inputs(y, permuted, labels=SHUFFLED, n_boot=10).classes.tolist() == SHUFFLED
+    accumulator = EvaluationAccumulator(labels=SHUFFLED)
+    accumulator.update(y, permuted)
+    expected = sk.roc_auc_score(y, scores, multi_class="ovo")
+    assert accumulator.compute().scores["roc_auc_ovo_macro"] == pytest.approx(expected, rel=1e-12)
