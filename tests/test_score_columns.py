@@ -162,3 +162,18 @@ def test_unsorted_labels_agree_across_polyroc_functions():
     accumulator.update(y, permuted)
     expected = sk.roc_auc_score(y, scores, multi_class="ovo")
     assert accumulator.compute().scores["roc_auc_ovo_macro"] == pytest.approx(expected, rel=1e-12)
+
+
+def test_models_as_dataframes_of_the_same_rows_in_other_orders_are_refused():
+    y, scores = _data(seed=4)
+    order = np.random.default_rng(4).permutation(y.size)
+    first = pd.DataFrame(scores, columns=CLASSES)
+    shuffled = first.iloc[order]  # the same rows (by index) in another order: paired by position, they mismatch
+    with pytest.raises(ValueError, match=r"models 'a' and 'b' are DataFrames indexing the same rows in different"):
+        compare_scores(y, {"a": first, "b": shuffled})
+    with pytest.raises(ValueError, match=r"y_score of models 'a' and 'b' are DataFrames indexing the same rows"):
+        check_report_inputs(y, {"a": first, "b": shuffled}, n_boot=10)
+    # put in one order, or indexed by other rows (a default index beside another): paired by position
+    aligned = compare_scores(y, {"a": first, "b": shuffled.loc[first.index]}, random_state=0).to_frame()
+    assert aligned["difference"].abs().max() == 0.0
+    check_report_inputs(y, {"a": first, "b": first.set_axis(np.arange(y.size) + 1000)}, n_boot=10)

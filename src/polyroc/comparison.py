@@ -39,6 +39,7 @@ from polyroc._delong import (
     smallest_class,
 )
 from polyroc._results import Result
+from polyroc._row_ids import check_frames_in_one_order
 from polyroc._validation import (
     as_array,
     check_label_vector,
@@ -187,7 +188,8 @@ def compare_scores(
         or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
         (wrong shape, missing labels, negative or non-finite weights, a
         total past the float64 range), or a score matrix does (the message
-        names the model).
+        names the model); two models' scores are DataFrames indexing the
+        same rows in different orders (rows are paired by position).
 
     Warns
     -----
@@ -230,6 +232,7 @@ def compare_scores(
     rng = check_random_state(random_state)
     # the labels and weights are every model's: their errors name no model
     check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
+    check_frames_in_one_order(scores)
     checked = {}
     for name in models:
         try:
