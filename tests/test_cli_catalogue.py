@@ -418,9 +418,17 @@ ERRORS = [
     ),
     error(
         "report-models-on-other-rows",
-        _report(scores=("a=s.csv", "b=t.csv")),
+        _report("--id-col", "", scores=("a=s.csv", "b=t.csv")),
         {**S, "t.csv": _csv_text(seed=1)},
         "t.csv: its 'label' column differs from the first --scores file's",
+        '--id-col "" paired the rows by position',
+    ),
+    error(
+        "report-models-without-ids",
+        _report(scores=("a=s.csv", "b=t.csv")),
+        {**S, "t.csv": _csv_text(seed=1)},
+        "--scores: the rows of 2 files cannot be matched: ['s.csv', 't.csv'] carry no id column",
+        '--id-col NAME, or pass --id-col "" to pair the rows by position',
     ),
     error(
         "report-validation-of-other-classes",

@@ -190,15 +190,34 @@ def test_report_joins_models_on_ids(chdir, capsys):
         assert results["models"][name]["metrics"]["scores"]["f1_macro"] == pytest.approx(expected, abs=1e-12)
     # the aligned file gives the very same numbers (paired bootstrap included)
     _report_file(chdir / "b_aligned.csv", ids, y, Q)
-    assert (
-        main(["report", "--scores", "a=a.csv", "--scores", "b=b_aligned.csv", "--n-boot", "5", "-q", "--out", "same"])
-        == 0
-    )
+    argv = ["report", "--scores", "a=a.csv", "--scores", "b=b_aligned.csv", "--n-boot", "5", "-q"]
+    assert main([*argv, "--id-col", "id", "--out", "same"]) == 0
     aligned = json.loads((chdir / "same" / "results.json").read_text())
     assert aligned["models"] == results["models"]
-    # without --id-col the shuffled labels do not line up
+    # without --id-col files without the index pandas writes are refused, never paired by position silently
     assert main(["report", "--scores", "a=a.csv", "--scores", "b=b.csv", "--n-boot", "5", "-q", "--out", "x"]) == 2
-    assert "--id-col matches rows by id" in capsys.readouterr().err
+    assert "['a.csv', 'b.csv'] carry no id column" in capsys.readouterr().err
+    # --id-col "" pairs them by position, as said: the shuffled labels do not line up
+    assert (
+        main(
+            [
+                "report",
+                "--scores",
+                "a=a.csv",
+                "--scores",
+                "b=b.csv",
+                "--n-boot",
+                "5",
+                "-q",
+                "--id-col",
+                "",
+                "--out",
+                "x",
+            ]
+        )
+        == 2
+    )
+    assert "'label' column differs" in capsys.readouterr().err
 
 
 def test_report_lists_missing_ids(chdir, capsys):

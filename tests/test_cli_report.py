@@ -66,6 +66,8 @@ def test_report_compares_several_models(files, write_scores, tmp_path):
                 f"strong={files['test']}",
                 "--scores",
                 f"weak={weak}",
+                "--id-col",
+                "",  # files without ids, of the same rows in the same order: paired by position, as said
                 "--n-boot",
                 "20",
                 "--metric",

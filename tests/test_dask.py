@@ -492,6 +492,7 @@ def test_cli_report_on_dask_has_exact_metrics_and_sampled_sections(tmp_path, cap
             scores.iloc[start : start + 400].to_parquet(tmp_path / f"{name}-{i}.parquet", index=False)
             scores.iloc[start : start + 400].to_parquet(tmp_path / f"{name}-val-{i}.parquet", index=False)
     arguments = ["report", "--engine", "dask", "--workers", "1", "--weight-col", "w", "--n-boot", "50", "-q"]
+    arguments += ["--id-col", ""]  # the models' files hold the same rows in the same order: paired by position
     arguments += ["--scores", f"good={tmp_path}/good-?.parquet", "--scores", f"poor={tmp_path}/poor-?.parquet"]
     arguments += ["--val", f"good={tmp_path}/good-val-?.parquet", "--val", f"poor={tmp_path}/poor-val-?.parquet"]
     arguments += ["--sample-rows", "150", "--out", str(tmp_path / "report")]

@@ -20,6 +20,8 @@ from scipy.special import softmax
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
+from polyroc._class_names import column_order, same_classes
+
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
 SIMPLEX_ATOL = 1e-5
@@ -445,6 +447,7 @@ def check_score_matrix(
     transform_options=False,
     one_column_hint=True,
     n_labels=None,
+    classes=None,
 ):
     """Validate a score matrix (n_samples, n_classes); return it as float64.
 
@@ -463,9 +466,13 @@ def check_score_matrix(
     sample (:data:`ONE_COLUMN_HINT`) unless ``one_column_hint=False``.
     ``n_labels``, when given, is the number of classes ``labels`` names: a
     different column count is reported before the values are checked.
+    ``classes``, when given, are the classes the columns stand for: a
+    DataFrame whose column names are those classes has its columns taken by
+    name in their order (see :func:`columns_in_class_order`).
     """
     if normalize_rows and from_logits:
         raise ValueError("normalize_rows=True and from_logits=True are exclusive; choose one")
+    columns = None if classes is None else score_column_names(y_score)
     scores = _numeric_array(name, as_array(name, y_score))
     if scores.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {scores.dtype}")
@@ -476,6 +483,8 @@ def check_score_matrix(
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     if n_labels is not None and scores.shape[1] != n_labels:
         raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
+    if columns is not None:
+        scores = columns_in_class_order(scores, columns, np.asarray(classes), name)
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64, copy=False)  # float64 input is not copied: nothing writes to it
     if not np.all(np.isfinite(scores)):
@@ -518,6 +527,76 @@ def check_score_matrix(
     return scores
 
 
+def score_column_names(y_score):
+    """The column names of scores given as a pandas DataFrame; None for other input and pandas' default ``0..m-1``.
+
+    pandas is not imported here: a DataFrame can only come from a program that imported it.
+    """
+    pandas = sys.modules.get("pandas")
+    if pandas is None or not isinstance(y_score, pandas.DataFrame):
+        return None
+    columns = y_score.columns
+    if isinstance(columns, pandas.RangeIndex) and columns.start == 0 and columns.step == 1:
+        return None
+    return columns.tolist()
+
+
+def columns_in_class_order(scores, columns, classes, name="y_score"):
+    """``scores`` with its columns in the order of ``classes`` when its column names are the class labels.
+
+    The rule of polyroc's own functions for scores given as a DataFrame: when
+    its column names are the classes (in any order; compared as text, as the
+    columns of files are, see :mod:`polyroc._class_names`), each column is
+    taken by its name, so the columns follow ``classes`` (``labels`` if given,
+    else the sorted labels). Other names (and none) pair the columns with the
+    classes by position. Raises ``ValueError`` naming ``name`` when some
+    column names are class labels and others are not.
+    """
+    if columns is None:
+        return scores
+    known = classes.tolist()
+    if same_classes(columns, known):
+        order = column_order(columns, known)
+        return scores if np.array_equal(order, np.arange(order.size)) else scores[:, order]
+    named, labels = [str(c) for c in columns], {str(c) for c in known}
+    if labels.intersection(named):
+        raise ValueError(
+            f"the columns of {name} name the classes {_describe(c for c in named if c in labels)} but not "
+            f"{_describe(sorted(labels.difference(named)))} (other columns: "
+            f"{_describe(c for c in named if c not in labels)}); name every column by its class to match them "
+            "by name, or pass a numpy array to pair the columns with the classes by position"
+        )
+    return scores
+
+
+def warn_column_order(y_true, y_score, labels=None, name="y_score"):
+    """Warn when ``y_score`` is a DataFrame whose column names are the classes in another order than scikit-learn's.
+
+    For the scikit-learn-named metrics, which take the columns by position in
+    sorted label order (``labels``, sorted, if given) as scikit-learn does.
+    Labels that cannot be sorted are left to the metric's own checks.
+    """
+    columns = score_column_names(y_score)
+    if columns is None:
+        return
+    try:
+        given = np.asarray(y_true if labels is None else labels)
+        classes = np.unique(given) if given.ndim == 1 else None
+    except (TypeError, ValueError):
+        return
+    if classes is None or not same_classes(columns, classes.tolist()):
+        return
+    used = [str(c) for c in classes.tolist()]
+    if [str(c) for c in columns] != used:
+        warnings.warn(
+            f"the columns of {name} are named by the classes in the order {[str(c) for c in columns]}, but are "
+            f"taken by position in sorted label order {used}, as scikit-learn does; reorder them "
+            f"({name}[{used}]) or use polyroc.evaluate, which matches columns to classes by name",
+            UserWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+
+
 def check_scores(
     y_true,
     y_score,
@@ -532,11 +611,15 @@ def check_scores(
     one_column_hint=True,
     y_name="y_true",
     weight_name="sample_weight",
+    columns=None,
 ):
     """Validate labels and a score matrix whose columns follow the class order.
 
-    The classes are ``labels`` if given, else the sorted unique values of
-    ``y_true``; there must be exactly one score column per class.
+    The classes are ``labels`` if given (in its order), else the sorted unique
+    values of ``y_true``; there must be exactly one score column per class.
+    A DataFrame whose column names are the classes has its columns taken by
+    name in class order (see :func:`columns_in_class_order`); ``columns``
+    gives those names when the caller has already converted ``y_score``.
     ``transform_options=True`` is for callers with the ``normalize_rows``
     and ``from_logits`` options; ``name`` is the argument the messages about
     the matrix name (see :func:`check_score_matrix`, as ``one_column_hint``);
@@ -549,6 +632,7 @@ def check_scores(
     ``labels``, the labels of ``y_true`` are checked first, then the column
     count, then the scores' values.
     """
+    columns = score_column_names(y_score) if columns is None else columns
     y_true = check_label_vector(y_name, y_true)
     classes = None if labels is None else resolve_classes(labels, **{y_name: y_true})
     scores = check_score_matrix(
@@ -572,6 +656,7 @@ def check_scores(
             )
         if classes.size < 2:
             raise ValueError(f"{y_name} has only one class {_describe(classes)}; at least 2 are needed")
+    scores = columns_in_class_order(scores, columns, classes, name)
     return ScoredTargets(encode_labels(y_true, classes), scores, classes, weights)
 
 

@@ -243,7 +243,7 @@ def _read_table(args, path, *, classes=None, label_col="option", display=None):
     table = read_scores(
         path,
         label_col=args.label_col if label_col == "option" else label_col,
-        id_col=args.id_col,
+        id_col=args.id_col or None,  # --id-col "": no id column, an unnamed first column is still no score
         weight_col=getattr(args, "weight_col", None),
         score_columns=classes if classes is not None else args.score_cols,
         score_prefix=args.score_prefix,
@@ -369,7 +369,7 @@ def _score_frame(args, pattern):
     if args.score_prefix is not None:
         raise ValueError("--score-prefix is not supported with --engine dask; list the columns with --score-cols")
     _, dask_api = _dask_modules()
-    text_cols = () if args.id_col is None else (args.id_col,)
+    text_cols = (args.id_col,) if args.id_col else ()
     frame = dask_api.read_score_files(pattern, label_col=args.label_col, text_cols=text_cols)
     roles = {args.label_col, getattr(args, "weight_col", None), args.id_col}
     return frame, args.score_cols or [name for name in frame.columns if name not in roles]
@@ -410,8 +410,18 @@ def _report_on_dask(args, display):
     import numpy as np
 
     _, dask_api = _dask_modules()
-    if args.id_col is not None:
-        raise ValueError("--id-col is not supported with --engine dask: the models' files must hold the same rows")
+    if args.id_col:
+        raise ValueError(
+            '--id-col NAME is not supported with --engine dask, which matches no ids: pass --id-col "" to pair '
+            "the rows of the models' files by position (they must hold the same rows in the same order)"
+        )
+    for option in ("--scores", "--val"):
+        if args.id_col is None and len(_named_paths(option, getattr(args, option[2:]) or [])) > 1:
+            raise ValueError(
+                f'{option}: --engine dask pairs the rows of several models\' files by position; pass --id-col "" '
+                "to say so (the files must hold the same rows in the same order), or use the in-memory engine, "
+                "which matches rows by the index pandas writes or by --id-col NAME"
+            )
     sample_options = {"rows_per_class": args.sample_rows, "seed": args.random_state}
     evaluations, samples, val_samples = {}, {}, {}
     with _dask_cluster(args):
@@ -643,54 +653,18 @@ def _read_like(args, path, classes, option, display):
     )
 
 
-def _check_unique_ids(ids, path, id_col):
-    import numpy as np
+def _aligned(args, tables, option):
+    """(labels, scores, weights) of each table, rows in the first table's order (see :mod:`polyroc._row_ids`)."""
+    from polyroc._row_ids import row_orders
 
-    ordered = np.sort(ids)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    if repeated.size:
-        raise ValueError(
-            f"{path}: id {str(repeated[0])!r} appears more than once in column {id_col!r} (--id-col); "
-            "ids must be unique to match the rows of several files"
-        )
-
-
-def _row_order(table, reference, reference_path, id_col):
-    """Indices putting the rows of ``table`` in the order of the ids ``reference`` (of ``reference_path``)."""
-    import numpy as np
-
-    ids = table.ids
-    _check_unique_ids(ids, table.source, id_col)
-    sorter = np.argsort(ids, kind="stable")
-    positions = np.minimum(np.searchsorted(ids, reference, sorter=sorter), len(ids) - 1)
-    order = sorter[positions]
-    found = ids[order] == reference
-    extra = np.setdiff1d(ids, reference)
-    if not found.all() or extra.size:
-        missing = reference[~found]
-        parts = []
-        if missing.size:
-            parts.append(f"{missing.size} ids of {reference_path} are missing, e.g. {missing[:5].tolist()}")
-        if extra.size:
-            parts.append(f"{extra.size} ids are not in {reference_path}, e.g. {extra[:5].tolist()}")
-        raise ValueError(f"{table.source}: column {id_col!r} (--id-col): {'; '.join(parts)}")
-    return order
-
-
-def _aligned(args, tables):
-    """(labels, scores, weights) of each table, rows in the first table's id order when ``--id-col`` is given."""
-    first = tables[0]
+    orders = row_orders([table.ids for table in tables], [table.source for table in tables], args.id_col, option)
     rows = []
-    for table in tables:
+    for table, order in zip(tables, orders):
         scores = _probabilities(args, table)
         labels, weights = table.y_true, table.sample_weight
-        if args.id_col is not None:
-            if table is first:
-                _check_unique_ids(table.ids, table.source, args.id_col)
-            else:
-                order = _row_order(table, first.ids, first.source, args.id_col)
-                scores, labels = scores[order], labels[order]
-                weights = None if weights is None else weights[order]
+        if order is not None:
+            scores, labels = scores[order], labels[order]
+            weights = None if weights is None else weights[order]
         rows.append((labels, scores, weights))
     return rows
 
@@ -712,13 +686,17 @@ def _read_split(args, option, values, display, classes=None):
         tables.append(table)
     labels = weights = None
     scores = {}
-    for (name, path), (these_labels, these_scores, these_weights) in zip(paths.items(), _aligned(args, tables)):
+    for (name, path), (these_labels, these_scores, these_weights) in zip(paths.items(), _aligned(args, tables, option)):
         for column, first, this in ((args.label_col, labels, these_labels), (args.weight_col, weights, these_weights)):
             if scores and not np.array_equal(first, this):
                 raise ValueError(
                     f"{path}: its {column!r} column differs from the first {option} file's; "
                     "the models of a report must be scored on the same rows"
-                    + ("" if args.id_col else " (--id-col matches rows by id)")
+                    + (
+                        ' (--id-col "" paired the rows by position; --id-col NAME matches them by id)'
+                        if args.id_col == ""
+                        else ""
+                    )
                 )
         labels, weights, scores[name] = these_labels, these_weights, these_scores
     classes, labels, matrices = _in_class_order(classes, labels, list(scores.values()))
@@ -1004,7 +982,9 @@ def _add_input_options(parser, labels=True, weights=True):
         "--id-col",
         action=_Once,
         default=None,
-        help="name of an id column, never a score (default: an unnamed first column, as pandas writes its index)",
+        help="name of an id column, never a score, by which report matches the rows of several models' files "
+        '(default: an unnamed first column, as pandas writes its index); --id-col "": no id column, the rows '
+        "of several files are paired by position",
     )
     if weights:
         parser.add_argument(
@@ -1190,7 +1170,9 @@ def build_parser() -> argparse.ArgumentParser:
             "and DFP, ROC-DMF, Gini-weighted ROC) and, with --val, tune thresholds on validation "
             "scores and compare the rules on test. Give --scores once per model as NAME=PATH (or "
             "PATH: the name is the file stem); --val files are matched to models by name, else by order. "
-            "With --id-col the rows of the files are matched by id, else by position."
+            "The rows of several models' files are matched by id: by the unnamed first column pandas writes "
+            '(its index) when every file has one, else by --id-col NAME; --id-col "" pairs them by position. '
+            "Files without ids are otherwise refused, never paired by position silently."
         ),
     )
     report.add_argument(

@@ -45,6 +45,7 @@ from polyroc._delong import (
     smallest_class,
 )
 from polyroc._results import Result, bounds_text, html_table
+from polyroc._row_ids import check_frames_in_one_order
 from polyroc._validation import (
     as_array,
     check_label_vector,
@@ -55,6 +56,7 @@ from polyroc._validation import (
     check_sample_weight,
     check_scores,
     scale_weights,
+    score_column_names,
 )
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals import TANGO_INTERVAL, paired_difference_interval
@@ -224,7 +226,8 @@ def compare_scores(
         or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
         (wrong shape, missing labels, negative or non-finite weights, a
         total past the float64 range), or a score matrix does (the message
-        names the model).
+        names the model); two models' scores are DataFrames indexing the
+        same rows in different orders (rows are paired by position).
 
     Warns
     -----
@@ -272,6 +275,7 @@ def compare_scores(
     rng = check_random_state(random_state)
     # the labels and weights are every model's: their errors name no model
     check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
+    check_frames_in_one_order(scores)
     checked = {}
     for name in models:
         try:
@@ -281,6 +285,7 @@ def compare_scores(
                 labels=labels,
                 sample_weight=sample_weight,
                 name=f"scores[{name!r}]",
+                columns=score_column_names(scores[name]),
             )
         except (ValueError, TypeError) as error:
             raise type(error)(f"scores of model {name!r}: {error}") from None

@@ -52,6 +52,7 @@ from polyroc._validation import (
     check_real,
     check_scores,
     scale_weights,
+    score_column_names,
 )
 from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
@@ -404,9 +405,13 @@ def evaluate(
     y_true : array-like of shape (n_samples,)
         True labels (numbers or strings).
     y_score : array-like of shape (n_samples, n_classes)
-        Class probabilities, columns in the order of ``labels``.
+        Class probabilities, columns in the order of ``labels``. A pandas
+        DataFrame whose column names are the class labels (in any order) has
+        each column taken by its name; other column names pair the columns
+        with the classes by position.
     labels : array-like, default=None
-        Class order of the columns; default the sorted unique values of ``y_true``.
+        Class order of the columns (any order); default the sorted unique
+        values of ``y_true``. The results list the classes in this order.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights of relative importance: multiplying them all by
         a constant changes no score.
@@ -465,7 +470,8 @@ def evaluate(
         ``from_logits`` are True; the column count differs from the number
         of classes (those of ``labels``, else of ``y_true``); ``y_true``
         holds missing values or a label outside ``labels``; ``labels``
-        repeats a label or names fewer than 2; ``sample_weight`` has the
+        repeats a label or names fewer than 2; ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all; ``sample_weight`` has the
         wrong length, holds negative or non-finite values or sums past the
         float64 range; ``n_boot`` or
         ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
@@ -539,10 +545,12 @@ def evaluate(
     no_intervals = isinstance(ci, str) and ci == "none"  # the command line's --ci none
     plan = interval_plan("auto" if no_intervals else ci, tuple(QUANTITY_METHODS))
     n_boot = 0 if no_intervals else n_boot
+    columns = score_column_names(y_score)
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,
         y_score,
+        columns=columns,
         labels=labels,
         sample_weight=sample_weight,
         normalize_rows=normalize_rows,

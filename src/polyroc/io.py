@@ -10,7 +10,8 @@ Score files (CSV, or Parquet when pyarrow is installed) hold one row per sample:
   labels are not needed, e.g. when applying tuned thresholds);
 - optionally an id column (``id_col``), carried into outputs; an unnamed
   first column, the index ``pandas.DataFrame.to_csv`` writes, is the id
-  column unless another is named, and never a score;
+  column unless another is named, and never a score (in a Parquet file, the
+  unnamed index ``DataFrame.to_parquet`` stores, as a column or as a range);
 - optionally a weight column (``weight_col``): a non-negative sample weight
   per row, of relative importance;
 - any other column. Which columns are scores: those of ``score_columns`` or
@@ -389,13 +390,34 @@ def _parquet_columns(path, text_names):
     _check_unique_names(header, path)
     if table.num_rows == 0:
         raise ValueError(f"{path}: no data rows")
+    index, source = _parquet_index(table, header)
+    header = header if index is None else ["", *(name for name in header if name != source)]
     keep = text_names(header)
     columns = {}
-    for i, name in enumerate(header):
+    for name in header:
         columns[name] = _Column(keep_text=name in keep)
-        values = table.column(i).to_pylist()
+        values = index if name == "" and index is not None else table.column(name).to_pylist()
         columns[name].add([str(v).strip() for v in values] if columns[name].keep_text else values, 0)
     return _Columns(columns, None, table.num_rows)
+
+
+def _parquet_index(table, header):
+    """The unnamed index pandas stored with a Parquet file (a column, or a range in its metadata), and its column.
+
+    It is the file's unnamed first column, as in a CSV file ``DataFrame.to_csv`` writes; (None, None)
+    when the file holds no such index (written with ``index=False``, by another tool, or named).
+    """
+    indexes = (table.schema.pandas_metadata or {}).get("index_columns") or []
+    if len(indexes) != 1 or "" in header:
+        return None, None
+    index = indexes[0]
+    if isinstance(index, dict):  # a RangeIndex, kept in the metadata only
+        if index.get("kind") != "range" or index.get("name") is not None:
+            return None, None
+        return list(range(index["start"], index["stop"], index["step"])), None
+    if index != "__index_level_0__" or index not in header:
+        return None, None
+    return table.column(index).to_pylist(), index
 
 
 def _npz_arrays(path):
@@ -615,7 +637,8 @@ def read_scores(
         Name of the column of true labels; None when the file has none.
     id_col : str, default=None
         Name of an id column kept in :attr:`ScoreTable.ids`; default an
-        unnamed first column (the index pandas writes), if there is one.
+        unnamed first column (the index pandas writes; in a Parquet file the
+        unnamed index pandas stores), if there is one.
     weight_col : str, default=None
         Name of a column (an array, in an NPZ file) of sample weights, kept in
         :attr:`ScoreTable.sample_weight`; not a score column.

@@ -83,6 +83,7 @@ from polyroc._validation import (
     check_sample_weight,
     check_zero_division,
     scale_weights,
+    warn_column_order,
     with_unique_values,
 )
 from polyroc.exceptions import UndefinedMetricWarning
@@ -1685,7 +1686,10 @@ def log_loss(
     Warns
     -----
     UserWarning
-        If rows do not sum to one, or ``labels`` is not sorted.
+        If rows do not sum to one, or ``labels`` is not sorted; or if
+        ``y_proba`` is a DataFrame whose column names are the class labels
+        in another order than the sorted labels (the columns are taken by
+        position, as scikit-learn does).
 
     See Also
     --------
@@ -1705,6 +1709,7 @@ def log_loss(
             raise ValueError("Cannot use both `y_pred` and `y_proba`; `y_pred` is deprecated, use `y_proba`.")
         warnings.warn("`y_pred` was renamed to `y_proba`; use `y_proba` instead.", FutureWarning, stacklevel=2)
         y_proba = y_pred
+    warn_column_order(y_true, y_proba, labels, "y_proba")
     y_proba = _float_scores(_score_input("y_proba", y_proba))
     if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
         return _delegated("log_loss", y_true, y_proba, normalize=normalize, sample_weight=sample_weight, labels=labels)
@@ -1813,6 +1818,11 @@ def brier_score_loss(
     TypeError
         As :func:`log_loss`.
 
+    Warns
+    -----
+    UserWarning
+        As :func:`log_loss`.
+
     See Also
     --------
     log_loss : The cross-entropy of the same probabilities.
@@ -1833,6 +1843,7 @@ def brier_score_loss(
     0.186667
     """
     check_option("scale_by_half", scale_by_half, (True, False, "auto"))
+    warn_column_order(y_true, y_proba, labels, "y_proba")
     y_proba = _float_scores(_score_input("y_proba", y_proba))
     if np.ndim(y_true) == 2 and np.shape(y_true)[1] > 1:
         return _delegated(
@@ -1927,6 +1938,10 @@ def top_k_accuracy_score(
     -----
     UndefinedMetricWarning
         If ``k`` >= the number of classes (every sample is a hit).
+    UserWarning
+        If ``y_score`` is a DataFrame whose column names are the class labels in
+        another order than the sorted labels (the columns are taken by
+        position, as scikit-learn does).
 
     See Also
     --------
@@ -1947,6 +1962,7 @@ def top_k_accuracy_score(
         kind = "multiclass"
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"y type must be 'binary' or 'multiclass', got '{kind}' instead.")
+    warn_column_order(y_true, y_score, labels)
     y_score = _score_input("y_score", y_score)
     if kind == "binary":
         if y_score.ndim == 2 and y_score.shape[1] != 1:
@@ -2449,6 +2465,10 @@ def roc_auc_score(
     -----
     UndefinedMetricWarning
         If a class has no samples (or all of them).
+    UserWarning
+        If ``y_score`` is a DataFrame whose column names are the class labels in
+        another order than the sorted labels (the columns are taken by
+        position, as scikit-learn does).
 
     See Also
     --------
@@ -2482,6 +2502,7 @@ def roc_auc_score(
     check_option("average", average, ("micro", "macro", "samples", "weighted", None))
     if max_fpr is not None:
         check_real("max_fpr", max_fpr, low=0.0, high=1.0, closed="high")
+    warn_column_order(y_true, y_score, labels)
     y_true, y_score = _label_input("y_true", y_true), _score_input("y_score", y_score)
     kind = type_of_target(y_true, input_name="y_true")
     two_columns = kind == "binary" and y_score.ndim == 2 and y_score.shape[1] == 2 and multi_class != "raise"
@@ -2566,7 +2587,10 @@ def average_precision_score(
     Warns
     -----
     UserWarning
-        If a binary ``y_true`` has no positive sample.
+        If a binary ``y_true`` has no positive sample, or ``y_score`` is a
+        DataFrame whose column names are the class labels in another order
+        than the sorted labels (the columns are taken by position, as
+        scikit-learn does).
 
     See Also
     --------
@@ -2585,6 +2609,7 @@ def average_precision_score(
     array([0.833333, 0.45    , 1.      ])
     """
     check_option("average", average, ("micro", "samples", "weighted", "macro", None))
+    warn_column_order(y_true, y_score)
     y_true, y_score = _label_input("y_true", y_true), _score_input("y_score", y_score)
     kind = type_of_target(y_true, input_name="y_true")
     present = np.unique(y_true) if kind in ("binary", "multiclass") else None

@@ -85,7 +85,7 @@ class _Accumulator:
     def _check_batch(self, y_true, y_score, sample_weight):
         """Encoded labels, float64 scores and weights (or None) of a batch; None for an empty batch."""
         if _is_empty_batch(y_true):
-            scores = check_score_matrix(y_score)
+            scores = check_score_matrix(y_score, classes=self.labels)
             check_same_length(y_true=y_true, y_score=scores)
             if sample_weight is not None and np.shape(as_array("sample_weight", sample_weight)) != (0,):
                 raise ValueError(

@@ -552,7 +552,9 @@ def build_report(
         ``ci`` method; ``n_boot`` below 1; ``confidence`` outside (0, 1);
         a negative ``random_state``; ``evaluations`` that do not name the
         models of ``y_score`` or have other classes; ``population`` without
-        ``evaluations`` or without its keys.
+        ``evaluations`` or without its keys; two models' scores that are
+        DataFrames indexing the same rows in different orders (rows are
+        paired by position).
     TypeError
         ``y_score`` (or ``val_scores``) that is neither a score matrix nor a
         non-empty mapping of model name to matrix; a model name that is not

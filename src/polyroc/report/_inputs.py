@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._row_ids import check_frames_in_one_order
 from polyroc._validation import (
     check_label_vector,
     check_positive_int,
@@ -76,6 +77,7 @@ def _checked_models(role, split, y_true, scores, labels, sample_weight, names=("
     y_name, weight_name = names
     check_sample_weight(sample_weight, check_label_vector(y_name, y_true).shape[0], weight_name)
     checked, classes, weights = {}, labels, None
+    check_frames_in_one_order(_named(role, scores), role)
     for name, matrix in _named(role, scores).items():
         if not isinstance(name, str) or not name:
             raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")

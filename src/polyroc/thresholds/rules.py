@@ -145,7 +145,9 @@ def apply_thresholds(
     Parameters
     ----------
     y_score : array-like of shape (n_samples, n_classes)
-        Probability scores (rows on the simplex), columns in the class order.
+        Probability scores (rows on the simplex), columns in the class order;
+        with ``labels``, a DataFrame whose column names are those labels has
+        each column taken by its name.
     thresholds : array-like of shape (n_classes,)
         Tuned thresholds, e.g. ``TuningResult.best_threshold``.
     domain : {"simplex", "box"}, default="simplex"
@@ -163,8 +165,9 @@ def apply_thresholds(
     ------
     ValueError
         If ``y_score`` is not a probability matrix, ``thresholds`` has the wrong
-        length or lies outside the domain, or ``labels`` has the wrong length
-        or repeats a label.
+        length or lies outside the domain, ``labels`` has the wrong length
+        or repeats a label, or ``y_score`` is a DataFrame whose column names
+        are some of ``labels`` but not all.
     TypeError
         If ``y_score`` or ``thresholds`` is not numeric, or ``labels`` mixes
         strings and numbers (or holds bytes or other objects).
@@ -193,9 +196,9 @@ def apply_thresholds(
     domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
     """
     check_option("domain", domain, THRESHOLD_DOMAINS)
-    scores = check_score_matrix(y_score)
-    tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
     classes = None if labels is None else check_labels_argument(labels)
+    scores = check_score_matrix(y_score, classes=classes)
+    tau = check_thresholds(thresholds, scores.shape[1], domain=domain)
     if classes is not None and classes.size != scores.shape[1]:
         raise ValueError(f"labels names {classes.size} classes but y_score has {scores.shape[1]} columns")
     y_pred = np.argmax(scores - rule_offsets(tau), axis=1)

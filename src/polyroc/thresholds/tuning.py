@@ -265,7 +265,8 @@ class TuningResult(Result):
         Parameters
         ----------
         y_score : array-like of shape (n_samples, n_classes)
-            Probability scores.
+            Probability scores. A DataFrame whose column names are the
+            ``classes`` has each column taken by its name.
 
         Returns
         -------
@@ -276,8 +277,9 @@ class TuningResult(Result):
         ------
         ValueError
             As :func:`polyroc.thresholds.apply_thresholds`: rows of
-            ``y_score`` that are not probability vectors, or a number of
-            columns of ``y_score`` other than ``len(classes)``.
+            ``y_score`` that are not probability vectors, a number of
+            columns of ``y_score`` other than ``len(classes)``, or a
+            DataFrame whose column names are some of ``classes`` but not all.
         TypeError
             If ``y_score`` is not numeric.
 
@@ -295,7 +297,7 @@ class TuningResult(Result):
         >>> result.predict([[.2, .5, .3], [.45, .4, .15]]).tolist()  # plain argmax: [1, 0]
         [1, 1]
         """
-        scores = check_score_matrix(y_score)
+        scores = check_score_matrix(y_score, classes=self.classes)
         if scores.shape[1] != self.classes.size:
             raise ValueError(
                 f"y_score has {scores.shape[1]} columns but the thresholds were tuned for "
