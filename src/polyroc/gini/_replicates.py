@@ -51,6 +51,7 @@ __all__ = [
     "replicate_auc",
     "replicate_moments",
     "replicate_tpr",
+    "sample_major",
     "segment_counts",
     "segment_sums",
     "suspect_rows",
@@ -176,6 +177,23 @@ def segment_sums(ranking):
     return SegmentSums(np.concatenate((ranking.negatives, ranking.positives)), matrix, n_groups)
 
 
+#: Samples per block of :func:`sample_major` (a block of the rows and of its transpose stay in cache).
+TRANSPOSE_BLOCK = 4096
+
+
+def sample_major(weight_rows, dtype):
+    """``weight_rows`` (b, n) cast to ``dtype`` and held sample by sample, (n, b) contiguous.
+
+    Cast first (one contiguous pass), then transposed a block of samples at a
+    time: several times faster than one strided copy of the whole array.
+    """
+    rows = weight_rows.astype(dtype, copy=False)
+    out = np.empty(rows.shape[::-1], dtype=dtype)
+    for start in range(0, rows.shape[1], TRANSPOSE_BLOCK):
+        out[start : start + TRANSPOSE_BLOCK] = rows[:, start : start + TRANSPOSE_BLOCK].T
+    return out
+
+
 def segment_counts(segments, columns):
     """:class:`GroupCounts` of one class from integer multiplicities held sample by sample, ``columns`` (n, b).
 
@@ -264,7 +282,7 @@ def class_statistics(rankings, weight_rows, fpr_grid, integer, segments=None):
     for start in range(0, n_rows, step):
         block = slice(start, start + step)
         if integer:
-            columns = np.ascontiguousarray(weight_rows[block].T, dtype=np.uint8 if small else np.int32)
+            columns = sample_major(weight_rows[block], np.uint8 if small else np.int32)
         for k, ranking in enumerate(rankings):
             if ranking is None:
                 continue
