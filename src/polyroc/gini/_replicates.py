@@ -55,6 +55,7 @@ __all__ = [
     "segment_counts",
     "segment_sums",
     "suspect_rows",
+    "transposed",
     "weighted_column_sums",
 ]
 
@@ -184,13 +185,24 @@ TRANSPOSE_BLOCK = 4096
 def sample_major(weight_rows, dtype):
     """``weight_rows`` (b, n) cast to ``dtype`` and held sample by sample, (n, b) contiguous.
 
-    Cast first (one contiguous pass), then transposed a block of samples at a
-    time: several times faster than one strided copy of the whole array.
+    Cast first (one contiguous pass), then :func:`transposed`.
     """
-    rows = weight_rows.astype(dtype, copy=False)
-    out = np.empty(rows.shape[::-1], dtype=dtype)
-    for start in range(0, rows.shape[1], TRANSPOSE_BLOCK):
-        out[start : start + TRANSPOSE_BLOCK] = rows[:, start : start + TRANSPOSE_BLOCK].T
+    return transposed(weight_rows.astype(dtype, copy=False))
+
+
+def transposed(array):
+    """A contiguous copy of the transpose of a 2-D array, made a block of the longer axis at a time.
+
+    Several times faster than one strided copy when one side is short (a
+    chunk of replicates): each block and its transpose stay in cache.
+    """
+    out = np.empty(array.shape[::-1], dtype=array.dtype)
+    if array.shape[0] <= array.shape[1]:
+        for start in range(0, array.shape[1], TRANSPOSE_BLOCK):
+            out[start : start + TRANSPOSE_BLOCK] = array[:, start : start + TRANSPOSE_BLOCK].T
+    else:
+        for start in range(0, array.shape[0], TRANSPOSE_BLOCK):
+            out[:, start : start + TRANSPOSE_BLOCK] = array[start : start + TRANSPOSE_BLOCK].T
     return out
 
 
@@ -200,8 +212,9 @@ def segment_counts(segments, columns):
     The runs' sums (exact integers) are cumulated in float64, exactly as long
     as the totals stay below 2**53: the counts of :func:`group_counts`.
     """
-    sums = segments.matrix @ np.take(columns, segments.order, axis=0)  # (runs, b), exact integers
-    runs = np.ascontiguousarray(sums.T)
+    gathered = np.take(columns, segments.order, axis=0).astype(np.int32, copy=False)  # scipy's own cast is slower
+    sums = segments.matrix @ gathered  # (runs, b), exact integers
+    runs = transposed(sums)
     n_groups = segments.n_groups
     cumulated = np.empty((runs.shape[0], runs.shape[1] + 1), dtype=runs.dtype)
     np.cumsum(runs[:, : 2 * n_groups + 1], axis=1, out=cumulated[:, : 2 * n_groups + 1])
