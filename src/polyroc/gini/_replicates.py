@@ -33,6 +33,7 @@ from scipy import sparse
 
 from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._ranking import tie_ends
+from polyroc._replicate_columns import sample_major, transposed
 from polyroc.gini._whitening import has_constant_row_sum, whitening_from_moments
 from polyroc.resampling import class_strata, stratum_multiplicities
 
@@ -51,11 +52,9 @@ __all__ = [
     "replicate_auc",
     "replicate_moments",
     "replicate_tpr",
-    "sample_major",
     "segment_counts",
     "segment_sums",
     "suspect_rows",
-    "transposed",
     "weighted_column_sums",
 ]
 
@@ -176,34 +175,6 @@ def segment_sums(ranking):
     ones = np.ones(size, dtype=np.int32)
     matrix = sparse.csr_array((ones, np.arange(size), indptr), shape=(indptr.size - 1, size))
     return SegmentSums(np.concatenate((ranking.negatives, ranking.positives)), matrix, n_groups)
-
-
-#: Samples per block of :func:`sample_major` (a block of the rows and of its transpose stay in cache).
-TRANSPOSE_BLOCK = 4096
-
-
-def sample_major(weight_rows, dtype):
-    """``weight_rows`` (b, n) cast to ``dtype`` and held sample by sample, (n, b) contiguous.
-
-    Cast first (one contiguous pass), then :func:`transposed`.
-    """
-    return transposed(weight_rows.astype(dtype, copy=False))
-
-
-def transposed(array):
-    """A contiguous copy of the transpose of a 2-D array, made a block of the longer axis at a time.
-
-    Several times faster than one strided copy when one side is short (a
-    chunk of replicates): each block and its transpose stay in cache.
-    """
-    out = np.empty(array.shape[::-1], dtype=array.dtype)
-    if array.shape[0] <= array.shape[1]:
-        for start in range(0, array.shape[1], TRANSPOSE_BLOCK):
-            out[start : start + TRANSPOSE_BLOCK] = array[:, start : start + TRANSPOSE_BLOCK].T
-    else:
-        for start in range(0, array.shape[0], TRANSPOSE_BLOCK):
-            out[:, start : start + TRANSPOSE_BLOCK] = array[start : start + TRANSPOSE_BLOCK].T
-    return out
 
 
 def segment_counts(segments, columns):
