@@ -183,3 +183,21 @@ def test_pairwise_rates_result_protocol():
     assert row.tpr == np.mean(P[y == 0, 0] > row.cutoff) and row.fpr == np.mean(P[y == 2, 0] > row.cutoff)
     record = json.loads(json.dumps(result.to_dict(), allow_nan=False))
     assert record["type"] == "PairwiseRates" and record["cutoffs"] == result.cutoffs.tolist()
+
+
+def test_replicate_rates_with_multiplicities_too_large_for_int32_sums_equal_the_expanded_sample():
+    # a multiplicity of 70,000 is stored as uint32: the running sums are then held in int64, not int32
+    rng = np.random.default_rng(8)
+    y, P = _scores(rng, 40, 3, decimals=2)
+    counts = np.vstack(list(bootstrap_multiplicities(y, 2, random_state=2)))
+    counts[1, 5] = 70_000
+    levels = np.array([0.1, 0.5, 0.9])
+    for mode in ["pooled", "balanced"]:
+        problem = prepare_problem(y, P, labels=None, levels=levels, n_levels=None, cutoff_grid=mode)
+        batch = batch_rates(problem.pools, problem.levels, counts)
+        for row in range(2):
+            keep = np.repeat(np.arange(y.size), counts[row])
+            single = pairwise_rates(y[keep], P[keep], levels=levels, cutoff_grid=mode)
+            np.testing.assert_array_equal(batch.tpr[row], single.tpr)
+            np.testing.assert_array_equal(batch.fpr[row], single.fpr)
+            np.testing.assert_array_equal(batch.cutoffs[row], single.cutoffs)

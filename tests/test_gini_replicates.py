@@ -233,3 +233,28 @@ def test_replicate_moments_run_with_one_blas_thread(monkeypatch):
     with threadpool_limits(limits=2, user_api="blas"):
         gini_roc(y, scores, n_boot=20, random_state=0)
     assert seen and set(seen) == {1}
+
+
+@pytest.mark.parametrize("decimals", [1, 2, None])
+def test_segment_counts_equal_brute_force_counts_above_each_positive_score(decimals):
+    # the sums over runs between the points read give, per replicate and positive-holding tie group of
+    # scores, the multiplicities of the negatives and positives scored strictly above it and at or above it
+    from polyroc.gini._replicates import rank_classes, segment_counts, segment_sums
+
+    y, scores = tied_probabilities(70, 4, seed=11, decimals=decimals)
+    multiplicities = np.random.default_rng(3).integers(0, 4, size=(5, y.size))
+    multiplicities[0, :10] = 300  # past a byte: held as int32
+    for k, ranking in enumerate(rank_classes(y, scores)):
+        values = np.unique(scores[y == k, k])[::-1]  # the positive-holding groups, descending
+        positive = y == k
+        for dtype in (np.uint8, np.int32):
+            rows = multiplicities if dtype is np.int32 else np.minimum(multiplicities, 255)
+            counts = segment_counts(segment_sums(ranking), np.ascontiguousarray(rows.T, dtype=dtype))
+            for r, row in enumerate(rows):
+                above = scores[:, k][None, :] > values[:, None]
+                at_or_above = scores[:, k][None, :] >= values[:, None]
+                np.testing.assert_array_equal(counts.fps_before[r], above[:, ~positive] @ row[~positive])
+                np.testing.assert_array_equal(counts.fps_after[r], at_or_above[:, ~positive] @ row[~positive])
+                np.testing.assert_array_equal(counts.tps_before[r], above[:, positive] @ row[positive])
+                np.testing.assert_array_equal(counts.tps_after[r], at_or_above[:, positive] @ row[positive])
+                assert counts.negatives[r] == row[~positive].sum() and counts.positives[r] == row[positive].sum()

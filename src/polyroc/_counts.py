@@ -110,10 +110,12 @@ def rule_offsets(thresholds):
     return thresholds - thresholds.min(axis=-1, keepdims=True)
 
 
-def argmax_shifted(y_score, thresholds):
+def argmax_shifted(y_score, thresholds, columns=None):
     """Predictions argmax(p - tau) for a batch of thresholds (first index wins ties).
 
     ``y_score`` is (n, m) and ``thresholds`` (M, m); the result is (M, n).
+    ``columns``, when given, is :func:`score_columns` of ``y_score`` (made
+    once by a caller that counts many batches).
     Each tau is used through :func:`rule_offsets`, the one float64 form of the
     rule. Works on small blocks of thresholds with a running maximum over the
     classes (a strict ``>`` keeps the first maximiser, as ``np.argmax``), which
@@ -126,7 +128,8 @@ def argmax_shifted(y_score, thresholds):
     """
     thresholds = rule_offsets(thresholds)
     n_samples, n_classes = y_score.shape
-    columns = np.ascontiguousarray(y_score.T, dtype=np.float64)
+    if columns is None:
+        columns = score_columns(y_score)
     out = np.empty((thresholds.shape[0], n_samples), dtype=np.intp)
     step = chunk_length(n_samples * 8, budget=ARGMAX_BLOCK_BYTES)
     best = np.empty((min(step, thresholds.shape[0]), n_samples))
@@ -147,12 +150,18 @@ def argmax_shifted(y_score, thresholds):
     return out
 
 
-def threshold_counts(y_true, y_score, thresholds, sample_weight=None):
+def score_columns(y_score):
+    """The score columns (m, n), contiguous float64: what :func:`argmax_shifted` reads."""
+    return np.ascontiguousarray(y_score.T, dtype=np.float64)
+
+
+def threshold_counts(y_true, y_score, thresholds, sample_weight=None, columns=None):
     """Confusion counts (M, m, m) of the rule argmax(p - tau) for each tau in ``thresholds``.
 
     The plain (chunked) brute force: every fast path for many thresholds must
     return exactly these counts. Memory stays bounded by working on chunks of
-    thresholds.
+    thresholds. ``columns``: :func:`score_columns` of ``y_score``, made once
+    by a caller that counts many batches (made here when None).
 
     >>> y = np.array([0, 1, 2])
     >>> P = np.array([[0.6, 0.3, 0.1], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5]])
@@ -166,9 +175,11 @@ def threshold_counts(y_true, y_score, thresholds, sample_weight=None):
     dtype = np.float64 if sample_weight is not None else np.int64
     out = np.empty((thresholds.shape[0], n_classes, n_classes), dtype=dtype)
     step = chunk_length(n_samples * n_classes * 8)
+    if columns is None:
+        columns = score_columns(y_score)
     for start in range(0, thresholds.shape[0], step):
         block = thresholds[start : start + step]
-        predictions = argmax_shifted(y_score, block)
+        predictions = argmax_shifted(y_score, block, columns)
         out[start : start + block.shape[0]] = batch_confusion_counts(y_true, predictions, n_classes, sample_weight)
     return out
 

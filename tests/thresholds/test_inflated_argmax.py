@@ -148,3 +148,20 @@ def test_table4_consistency_on_synthetic_outputs():
     assert singleton_correct(y, sets) <= argmax_accuracy <= coverage(y, sets)
     assert coverage(y, sets) - singleton_correct(y, sets) <= size - 1 + 1e-12
     assert argmax_accuracy - singleton_correct(y, sets) <= size - 1 + 1e-12
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.05, 0.3])
+def test_sets_of_rows_with_clear_top_scores_equal_the_sets_from_every_distance(eps):
+    # rows whose top two scores are far apart skip the distances (singleton argmax sets); the sets must be those
+    # of the distances to every region, also for gaps at and around eps / sqrt 2 and 1.5 eps / sqrt 2
+    delta = eps / np.sqrt(2)
+    rng = np.random.default_rng(4)
+    P = rng.dirichlet(np.full(5, 0.7), 3000)
+    gaps = np.array([0.0, delta, 1.5 * delta, 2 * delta, 0.5 * delta])
+    gaps = np.concatenate([gaps, np.nextafter(gaps, 1), np.nextafter(gaps, -1).clip(0)])
+    tops = np.full((gaps.size, 5), 0.0)
+    tops[:, 0] = (1 - 3 * 0.01 + gaps) / 2
+    tops[:, 1] = tops[:, 0] - gaps
+    tops[:, 2:] = 0.01
+    P = np.vstack([P, tops / tops.sum(axis=1, keepdims=True)])
+    np.testing.assert_array_equal(inflated_argmax(P, eps), _inflated_distances(P, eps) < eps)

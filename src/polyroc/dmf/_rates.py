@@ -540,20 +540,24 @@ class _ClassSums:
     start with a 0, so ``width`` is n + k. ``positive`` (b, 1, 1) and
     ``negative`` (b, p, 1) are the offsets ``r * width + base[c]`` of the
     column's pairs' positive and negative classes, ``n_positive`` (b, 1, 1) and
-    ``n_negative`` (b, p, 1) their total weights.
+    ``n_negative`` (b, p, 1) their total weights (int64). The sums are held in
+    int32 when no row can exceed it (half the memory to write and read), else int64.
     """
 
     def __init__(self, grouped, starts, pooled):
         batch, n = grouped.shape
         k = starts.size - 1
         base = starts[:-1] + np.arange(k)
-        table = np.empty((batch, n + k), dtype=np.int64)
+        largest = np.iinfo(grouped.dtype).max if grouped.dtype.kind in "iu" else np.iinfo(np.int64).max
+        fits = n * int(largest) <= np.iinfo(np.int32).max
+        accumulator = np.int32 if fits else np.int64
+        table = np.empty((batch, n + k), dtype=accumulator)
         for c in range(k):
             table[:, base[c]] = 0
             np.cumsum(
                 grouped[:, starts[c] : starts[c + 1]],
                 axis=1,
-                dtype=np.int64,
+                dtype=accumulator,
                 out=table[:, base[c] + 1 : base[c + 1] if c + 1 < k else None],
             )
         self.flat = table.ravel()
@@ -561,8 +565,8 @@ class _ClassSums:
         self.positive = rows + base[pooled.positive_class]
         self.negative = rows + base[pooled.negative][None, :, None]
         sizes = np.diff(starts)
-        self.n_positive = np.take(self.flat, self.positive + sizes[pooled.positive_class])
-        self.n_negative = np.take(self.flat, self.negative + sizes[pooled.negative][None, :, None])
+        self.n_positive = np.take(self.flat, self.positive + sizes[pooled.positive_class]).astype(np.int64)
+        self.n_negative = np.take(self.flat, self.negative + sizes[pooled.negative][None, :, None]).astype(np.int64)
 
     def below(self, pooled, position):
         """Weights (positive, negative) of the first ``position`` (b, p, ...) samples of each pool."""
@@ -598,7 +602,7 @@ def _pooled_cutoffs(pooled, sums, levels):
 def _coarse_bracket(pooled, sums, ranks, count):
     """Pool positions (low, high) with at most ``ranks`` weight before ``low`` and more before ``high``."""
     batch, n_pools = ranks.shape[:2]
-    coarse = np.take(sums.flat.reshape(batch, -1), pooled.coarse_positive, axis=1)
+    coarse = np.take(sums.flat.reshape(batch, -1), pooled.coarse_positive, axis=1).astype(np.int64)
     coarse += np.take(sums.flat.reshape(batch, -1), pooled.coarse_negative, axis=1)
     # one increasing sequence: pool i of replicate r shifted by (r p + i) times more than any weight
     step = int(count.max()) + 2

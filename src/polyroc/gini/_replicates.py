@@ -8,8 +8,12 @@ the rows and read at the tie groups that hold positives. Between those groups
 a curve is flat, so the area (Mann-Whitney, ties counted one half) and the TPR
 at equispaced FPR values (upper value at vertical jumps, as ``np.interp``)
 follow from the counts before and after each such group: nothing is sorted per
-replicate. Multiplicities without sample weights are small integers, gathered
-as bytes and cumulated exactly in integers.
+replicate. Multiplicities without sample weights are small integers: they are
+held sample by sample (n, b), so that gathering a column's order moves whole
+rows of bytes, and the sums of the runs of the order between the points read
+(:class:`SegmentSums`, one sparse product) are cumulated instead of all n
+rows; integers up to n are exact in float64, so the counts are those of a
+full cumulative sum, every bit.
 
 The class weights are re-estimated per replicate as the method defines them:
 the replicate's weighted mean and covariance (one matrix product for the
@@ -25,9 +29,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from scipy import sparse
 
 from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._ranking import tie_ends
+from polyroc._replicate_columns import sample_major, transposed
 from polyroc.gini._whitening import has_constant_row_sum, whitening_from_moments
 from polyroc.resampling import class_strata, stratum_multiplicities
 
@@ -36,6 +42,7 @@ __all__ = [
     "GroupCounts",
     "MomentBasis",
     "ReplicateDraws",
+    "SegmentSums",
     "class_statistics",
     "fitted_class_weights",
     "group_counts",
@@ -45,6 +52,8 @@ __all__ = [
     "replicate_auc",
     "replicate_moments",
     "replicate_tpr",
+    "segment_counts",
+    "segment_sums",
     "suspect_rows",
     "weighted_column_sums",
 ]
@@ -138,6 +147,62 @@ def group_counts(ranking, weight_rows, accumulator):
     )
 
 
+class SegmentSums(NamedTuple):
+    """A class's ranking cut into runs whose sums give :class:`GroupCounts` (integer multiplicities).
+
+    ``order`` lists the negatives then the positives, each in descending score
+    order; ``matrix`` (r, n) sums the runs of ``order`` from one point read to
+    the next: for the negatives, before each positive-holding group and within
+    it (2 G + 1 runs, the last up to the end), for the positives, each group (G runs).
+    """
+
+    order: np.ndarray
+    matrix: sparse.csr_array
+    n_groups: int
+
+
+def segment_sums(ranking):
+    """:class:`SegmentSums` of a :class:`ClassRanking`."""
+    n_negatives, n_groups = ranking.negatives.size, ranking.positives_before.size
+    negative_cuts = np.empty(2 * n_groups + 2, dtype=np.int64)
+    negative_cuts[0] = 0
+    negative_cuts[1:-1:2] = ranking.negatives_before
+    negative_cuts[2:-1:2] = ranking.negatives_through
+    negative_cuts[-1] = n_negatives
+    positive_cuts = n_negatives + np.append(ranking.positives_before, ranking.positives_through[-1])
+    indptr = np.concatenate((negative_cuts, positive_cuts[1:]))
+    size = n_negatives + ranking.positives.size
+    ones = np.ones(size, dtype=np.int32)
+    matrix = sparse.csr_array((ones, np.arange(size), indptr), shape=(indptr.size - 1, size))
+    return SegmentSums(np.concatenate((ranking.negatives, ranking.positives)), matrix, n_groups)
+
+
+def segment_counts(segments, columns):
+    """:class:`GroupCounts` of one class from integer multiplicities held sample by sample, ``columns`` (n, b).
+
+    The runs' sums (exact integers) are cumulated in float64, exactly as long
+    as the totals stay below 2**53: the counts of :func:`group_counts`.
+    """
+    gathered = np.take(columns, segments.order, axis=0).astype(np.int32, copy=False)  # scipy's own cast is slower
+    sums = segments.matrix @ gathered  # (runs, b), exact integers
+    runs = transposed(sums)
+    n_groups = segments.n_groups
+    cumulated = np.empty((runs.shape[0], runs.shape[1] + 1), dtype=runs.dtype)
+    np.cumsum(runs[:, : 2 * n_groups + 1], axis=1, out=cumulated[:, : 2 * n_groups + 1])
+    cumulated[:, 2 * n_groups + 1] = 0
+    np.cumsum(runs[:, 2 * n_groups + 1 :], axis=1, out=cumulated[:, 2 * n_groups + 2 :])
+    counts = cumulated.astype(np.float64)
+    negative, positive = counts[:, : 2 * n_groups + 1], counts[:, 2 * n_groups + 1 :]
+    return GroupCounts(
+        fps_before=negative[:, : 2 * n_groups : 2],
+        fps_after=negative[:, 1 : 2 * n_groups : 2],
+        tps_before=positive[:, :-1],
+        tps_after=positive[:, 1:],
+        negatives=negative[:, -1],
+        positives=positive[:, -1],
+    )
+
+
 def _cumulative(values, accumulator):
     """Cumulative sums along the rows with a leading 0: (b, n + 1)."""
     result = np.empty((values.shape[0], values.shape[1] + 1), dtype=accumulator)
@@ -184,24 +249,31 @@ def curve_rows(n_samples, integer):
     return chunk_length(n_samples * (10 if integer else 24), budget=CHUNK_BYTES)
 
 
-def class_statistics(rankings, weight_rows, fpr_grid, integer):
-    """Per-class AUC (b, m) and TPR at ``fpr_grid`` (b, m, g) of each replicate (NaN: no samples)."""
+def class_statistics(rankings, weight_rows, fpr_grid, integer, segments=None):
+    """Per-class AUC (b, m) and TPR at ``fpr_grid`` (b, m, g) of each replicate (NaN: no samples).
+
+    ``segments``, the :class:`SegmentSums` of the rankings (made here when
+    None), serve integer multiplicities.
+    """
     n_rows, n_classes = weight_rows.shape[0], len(rankings)
     auc = np.full((n_rows, n_classes), np.nan)
     tpr = np.full((n_rows, n_classes, fpr_grid.size), np.nan)
-    rows = weight_rows
-    accumulator = np.float64
-    if integer:  # multiplicities summing to n: gathered as bytes when they fit, cumulated exactly in integers
-        accumulator = np.int32 if weight_rows.shape[1] <= np.iinfo(np.int32).max else np.int64
-        small = weight_rows.max(initial=0) <= np.iinfo(np.uint8).max
-        rows = weight_rows.astype(np.uint8 if small else accumulator)
     step = curve_rows(weight_rows.shape[1], integer)
+    if integer:  # multiplicities summing to n, held sample by sample as bytes when they fit
+        small = weight_rows.max(initial=0) <= np.iinfo(np.uint8).max
+        if segments is None:
+            segments = [None if ranking is None else segment_sums(ranking) for ranking in rankings]
     for start in range(0, n_rows, step):
         block = slice(start, start + step)
+        if integer:
+            columns = sample_major(weight_rows[block], np.uint8 if small else np.int32)
         for k, ranking in enumerate(rankings):
             if ranking is None:
                 continue
-            counts = group_counts(ranking, rows[block], accumulator)
+            if integer:
+                counts = segment_counts(segments[k], columns)
+            else:
+                counts = group_counts(ranking, weight_rows[block], np.float64)
             auc[block, k] = replicate_auc(counts)
             tpr[block, k] = replicate_tpr(counts, fpr_grid)
     return auc, tpr

@@ -49,6 +49,7 @@ from polyroc.gini._replicates import (
     moment_basis,
     rank_classes,
     replicate_moments,
+    segment_sums,
     suspect_rows,
     weighted_column_sums,
 )
@@ -785,6 +786,9 @@ class _VerticalReplicates:
         self.fixed, self.options, self.grid, self.n_boot = fixed, options, grid, n_boot
         self.fpr_grid = np.linspace(0.0, 1.0, grid or BAND_POINTS)
         self.rankings = in_layout(rank_classes(y, scores), self.draws.positions)
+        self.segments = None
+        if sample_weight is None:
+            self.segments = [None if ranking is None else segment_sums(ranking) for ranking in self.rankings]
         self.basis = moment_basis(self.scores, self.sample_weight) if fixed is None else None
 
     def chunks(self):
@@ -799,7 +803,7 @@ class _VerticalReplicates:
         weight_rows = multiplicity if integer else multiplicity * self.sample_weight
         weights = self._class_weights(weight_rows)
         class_auc, class_tpr = class_statistics(
-            self.rankings, multiplicity if integer else weight_rows, self.fpr_grid, integer
+            self.rankings, multiplicity if integer else weight_rows, self.fpr_grid, integer, self.segments
         )
         involved = weights > 0  # False for the undefined (NaN) weights of constant replicates
         share = np.where(involved, weights, 0.0)

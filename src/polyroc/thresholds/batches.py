@@ -22,6 +22,7 @@ from polyroc._counts import (
     confusion_counts,
     dominance_is_faster,
     lattice_threshold_counts,
+    score_columns,
     threshold_counts,
 )
 from polyroc._parallel import chunk_map
@@ -366,9 +367,10 @@ def _counted_chunks(targets, chunks, work):
     number of threads; progress advances here, in the calling thread.
     """
     y_true, scores, _, weights = targets
+    columns = score_columns(scores)  # once, not per chunk
 
     def count(thresholds):
-        return thresholds, threshold_counts(y_true, scores, thresholds, weights)
+        return thresholds, threshold_counts(y_true, scores, thresholds, weights, columns)
 
     for thresholds, counts in chunk_map(count, chunks):
         work.advance(thresholds.shape[0])

@@ -278,7 +278,19 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     """
     eps = check_positive_float("eps", eps)
     scores = check_score_matrix(y_score)
-    return _inflated_distances(scores, eps) < eps
+    sets = np.zeros(scores.shape, dtype=bool)
+    if scores.size == 0:
+        return sets
+    # A class j with w_j <= max w - eps / sqrt 2 is at least eps from its region, so a row whose top two
+    # scores are further apart than that is the singleton {argmax}. Rows within 1.5 times that gap (well
+    # clear of the boundary's rounding) get the exact distances.
+    delta = eps / np.sqrt(2.0)
+    top = np.partition(scores, scores.shape[1] - 2, axis=1)[:, -2:] if scores.shape[1] > 1 else None
+    close = np.ones(scores.shape[0], dtype=bool) if top is None else top[:, 1] - top[:, 0] <= 1.5 * delta
+    clear = np.flatnonzero(~close)
+    sets[clear, np.argmax(scores[clear], axis=1)] = True
+    sets[close] = _inflated_distances(scores[close], eps) < eps
+    return sets
 
 
 def _set_outcomes(y_true, sets, labels, sample_weight):
