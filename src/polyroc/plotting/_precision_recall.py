@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from polyroc.curves import OvrPrecisionRecallCurves, ovr_precision_recall_curve
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, with_name
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend, with_name
 
 __all__ = ["PrecisionRecallDisplay"]
 
@@ -221,6 +221,5 @@ class PrecisionRecallDisplay(Display):
             ylabel="Precision",
             title=f"{self.name}: {title}" if self.name else title.capitalize(),
         )
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="lower left", fontsize="small")
+        place_legend(ax, "lower left")
         return self

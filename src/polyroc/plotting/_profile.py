@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 
 __all__ = ["TuningProfileDisplay"]
@@ -262,5 +262,5 @@ class TuningProfileDisplay(Display):
             ylabel=profile.metric,
             title=f"{self.name}: {title}" if self.name else title,
         )
-        ax.legend(loc="best", fontsize="small")
+        place_legend(ax, "best")
         return self
