@@ -236,3 +236,69 @@ def test_rule_table_headers_are_readable_names():
         "singleton share",
         "average set size",
     ]
+
+
+# --------------------------------------------------------------------------- the Displays on their own figures
+
+
+def _standalone_displays(m):
+    """Each class-curve Display, and the confusion matrix, drawn on the new figure it makes, for ``m`` classes."""
+    from polyroc.gini import gini_roc
+    from polyroc.plotting import (
+        ConfusionMatrixDisplay,
+        PrecisionRecallDisplay,
+        RocCurveDisplay,
+        TuningProfileDisplay,
+    )
+
+    rng = np.random.default_rng(m)
+    y = np.repeat(np.arange(m), 15)
+    raw = rng.dirichlet(np.ones(m), y.size) + 1.2 * np.eye(m)[y]
+    scores = raw / raw.sum(axis=1, keepdims=True)
+    return {
+        "roc": RocCurveDisplay.from_predictions(y, scores),
+        "pr": PrecisionRecallDisplay.from_predictions(y, scores),
+        "profile": TuningProfileDisplay.from_predictions(y, scores),
+        "gini": gini_roc(y, scores, n_boot=10, random_state=0).plot(),
+        "confusion": ConfusionMatrixDisplay.from_predictions(y, scores.argmax(axis=1), normalize="true"),
+    }
+
+
+@pytest.mark.parametrize("m", [3, 11, 20])
+def test_each_display_keeps_its_text_and_class_legend_inside_its_own_figure(m, tmp_path):
+    import matplotlib.pyplot as plt
+
+    displays = _standalone_displays(m)
+    try:
+        for name, display in displays.items():
+            figure = display.figure_
+            drawn = {}
+            original_draw = Text.draw
+
+            def draw(self, renderer, drawn=drawn, original_draw=original_draw):
+                original_draw(self, renderer)
+                if renderer is not None and self.get_visible() and self.get_text().strip():
+                    drawn[id(self)] = (
+                        self.get_text(),
+                        self.get_window_extent(renderer),
+                        (renderer.width, renderer.height),
+                    )
+
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(Text, "draw", draw)
+                figure.savefig(tmp_path / f"{name}.png", dpi=100)
+            clipped = [
+                (text, np.round(box.extents).tolist()) for text, box, size in drawn.values() if _outside(box, size)
+            ]
+            assert not clipped, f"{m} classes, {name}: text outside the canvas: {clipped}"
+            if name == "confusion":
+                continue
+            legend = display.ax_.get_legend()
+            entries = [text.get_text() for text in legend.get_texts()]
+            assert all(any(f"{k} (" in entry for entry in entries) for k in range(m)), f"{name}: a class is missing"
+            if len(entries) > 6:  # beside the Axes, off the curves
+                renderer = figure.canvas.get_renderer()
+                assert legend.get_window_extent(renderer).x0 >= display.ax_.get_window_extent(renderer).x1
+    finally:
+        for display in displays.values():
+            plt.close(display.figure_)

@@ -276,7 +276,7 @@ class RocCloudDisplay(Display):
                     self._label_outer(axes)
         if overlay:
             title = f"ROC clouds (overall DFP = {cloud.dfp_overall:.3f})"
-            self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title)
+            self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title, widen=made_figure)
         elif self.name and made_figure:
             self.figure_.suptitle(with_name(self.name, "ROC clouds"))
         return self
@@ -391,7 +391,7 @@ class RocCloudDisplay(Display):
         self.argmax_markers_.append(marker)
 
     @staticmethod
-    def _finish_axes(axes: Any, title: str, legend: bool = True) -> None:
+    def _finish_axes(axes: Any, title: str, legend: bool = True, widen: bool = False) -> None:
         axes.set(
             xlim=(-0.02, 1.02),
             ylim=(-0.02, 1.02),
@@ -402,7 +402,7 @@ class RocCloudDisplay(Display):
         )
         if not legend:
             return
-        box = place_legend(axes, "lower right")
+        box = place_legend(axes, "lower right", widen=widen)
         for handle in box.legend_handles:
             if hasattr(handle, "set_sizes"):
                 handle.set_sizes([16])

@@ -146,7 +146,7 @@ def new_axes(ax: Any, **subplots_kw: Any) -> Any:
     return ax
 
 
-def place_legend(ax: Any, loc: str, **legend_kw: Any) -> Any:
+def place_legend(ax: Any, loc: str, *, widen: bool = False, **legend_kw: Any) -> Any:
     """The legend of ``ax``: inside at ``loc`` while short, else outside at the right of the Axes box.
 
     A legend of at most :data:`INSIDE_LEGEND_ENTRIES` entries stays at
@@ -154,7 +154,9 @@ def place_legend(ax: Any, loc: str, **legend_kw: Any) -> Any:
     five classes on) would hide the curves, so it sits beside the Axes, its
     top at the Axes' top, in as many columns of at most :data:`LEGEND_ROWS`
     entries as it needs. A constrained layout (that of the figures the
-    displays make) shrinks the Axes to make room for it. None when ``ax`` has
+    displays make) shrinks the Axes to make room for it; with ``widen`` (a
+    figure the display made for itself) the figure also grows by the
+    legend's width, so that the Axes keep their size. None when ``ax`` has
     nothing to list.
     """
     n_entries = len(ax.get_legend_handles_labels()[0])
@@ -169,7 +171,12 @@ def place_legend(ax: Any, loc: str, **legend_kw: Any) -> Any:
         "fontsize": "x-small",
         "ncols": -(-n_entries // LEGEND_ROWS),
     }
-    return ax.legend(**{**outside, **legend_kw})
+    legend = ax.legend(**{**outside, **legend_kw})
+    if widen:
+        figure = ax.figure
+        width, height = figure.get_size_inches()
+        figure.set_size_inches(width + legend.get_window_extent().width / figure.dpi + 0.1, height)
+    return legend
 
 
 def check_name(name: Any) -> str | None:

@@ -220,6 +220,7 @@ class GiniRocDisplay(Display):
         result = self.result
         curve_kwargs = check_kwargs("curve_kwargs", curve_kwargs)
         check_kwargs("chance_level_kw", chance_level_kw)
+        made_figure = ax is None
         ax = self._start(ax, name)
         self.class_lines_ = self._draw_classes(ax) if show_classes else [None] * result.classes.size
         style = {
@@ -274,7 +275,7 @@ class GiniRocDisplay(Display):
             ylabel="True positive rate",
             title=f"{self.name}: Gini-weighted multiclass ROC" if self.name else "Gini-weighted multiclass ROC",
         )
-        place_legend(ax, "lower right")
+        place_legend(ax, "lower right", widen=made_figure)
         return self
 
     def _draw_classes(self, ax: Any) -> list[Any]:

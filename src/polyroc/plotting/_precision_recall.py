@@ -188,6 +188,7 @@ class PrecisionRecallDisplay(Display):
         n_classes = len(curves.classes)
         styles = curve_kwargs_list(curve_kwargs, n_classes)
         chance_style = check_kwargs("chance_level_kw", chance_level_kw)
+        made_figure = ax is None
         ax = self._start(ax, name)
         colors = class_colors(n_classes)
         self.lines_, self.chance_levels_ = [None] * n_classes, [None] * n_classes
@@ -221,5 +222,5 @@ class PrecisionRecallDisplay(Display):
             ylabel="Precision",
             title=f"{self.name}: {title}" if self.name else title.capitalize(),
         )
-        place_legend(ax, "lower left")
+        place_legend(ax, "lower left", widen=made_figure)
         return self

@@ -220,6 +220,7 @@ class TuningProfileDisplay(Display):
         n_classes = profile.classes.size
         styles = curve_kwargs_list(curve_kwargs, n_classes)
         argmax_kw = check_kwargs("argmax_kw", argmax_kw)
+        made_figure = ax is None
         ax = self._start(ax, name, figsize=(6.5, 4.2))
         colors = class_colors(n_classes)
         self.lines_ = []
@@ -262,5 +263,5 @@ class TuningProfileDisplay(Display):
             ylabel=profile.metric,
             title=f"{self.name}: {title}" if self.name else title,
         )
-        place_legend(ax, "best")
+        place_legend(ax, "best", widen=made_figure)
         return self

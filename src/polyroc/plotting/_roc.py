@@ -185,6 +185,7 @@ class RocCurveDisplay(Display):
         curves = self.curves
         n_classes = len(curves.classes)
         styles = curve_kwargs_list(curve_kwargs, n_classes)
+        made_figure = ax is None
         ax = self._start(ax, name)
         colors = class_colors(n_classes)
         self.lines_ = [None] * n_classes
@@ -222,5 +223,5 @@ class RocCurveDisplay(Display):
             ylabel="True positive rate",
             title=f"{self.name}: one-vs-rest ROC curves" if self.name else "One-vs-rest ROC curves",
         )
-        place_legend(ax, "lower right")
+        place_legend(ax, "lower right", widen=made_figure)
         return self
