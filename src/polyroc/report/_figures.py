@@ -253,7 +253,7 @@ def _gini(analysis, inputs):
         "gini",
         "Gini-weighted ROC curve on test with its stratified bootstrap band, over the per-class one-vs-rest curves.",
         lambda figure, ax: _gini_draw(analysis, inputs, ax),
-        figsize=(5.4 + 1.2 * room, 5.2),
+        figsize=(5.4 + 1.7 * room, 5.2),  # its band labels are longer than a class label
     )
 
 
