@@ -62,7 +62,8 @@ class TuningProfileDisplay(Display):
     profile : CoordinateProfile
     lines_ : list of matplotlib.patches.StepPatch or None
         The profile of each class (None for a line without room in the
-        domain); ``lines_[j].get_data()`` gives ``(values, edges, baseline)``.
+        domain, which the legend still names, "no room to move");
+        ``lines_[j].get_data()`` gives ``(values, edges, baseline)``.
     best_marker_ : matplotlib.lines.Line2D
         The star at (0, ``profile.score``).
     argmax_line_ : matplotlib.lines.Line2D or None
@@ -235,6 +236,8 @@ class TuningProfileDisplay(Display):
                     **styles[j],
                 }
                 line = ax.stairs(*upper_envelope(values, edges), **style)
+            else:  # no line to draw: the legend still names the class, so that every class is accounted for
+                ax.plot([], [], color=colors[j], label=f"τ_{label} (τ* = {profile.threshold[j]:.3f}, no room to move)")
             self.lines_.append(line)
         ax.axvline(0.0, color="black", linestyle=":", linewidth=1)
         self.argmax_line_ = None

@@ -169,9 +169,9 @@ def _roc_and_pr(analysis, inputs):
         "One-vs-rest ROC curves with micro and macro averages and precision-recall curves, test scores; "
         "each legend names the classes by colour."
     )
-    if room > LEGEND_COLUMN_WIDTH:  # legends of several columns: the panels one above the other
+    if room:  # legends beside the panels: the panels one above the other, so the page need not shrink the text
         return _render("roc_pr", caption, draw, figsize=(5.0 + room, 9.6), nrows=2)
-    return _render("roc_pr", caption, draw, figsize=(10 + 2 * room, 5), ncols=2)
+    return _render("roc_pr", caption, draw, figsize=(10, 5), ncols=2)
 
 
 def _tuning(analysis, inputs):
