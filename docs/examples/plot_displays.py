@@ -46,8 +46,9 @@ logistic = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fi
 # forest's ``predict_proba`` and draw one one-vs-rest curve per class; the ROC Display adds the
 # micro average (every class-sample cell pooled) and the macro average (the mean of the class
 # curves), the precision-recall Display the micro average and each class's prevalence (dashed),
-# the precision of a classifier that labels every row with that class. The Displays put their
-# legend inside the Axes; here they are moved beside them, where they hide no curve.
+# the precision of a classifier that labels every row with that class. The Displays keep a legend
+# of up to six entries inside the Axes and put a longer one beside them, where it hides no curve;
+# here both legends are placed beside the Axes, centred.
 fig, (ax_roc, ax_pr) = plt.subplots(2, 1, figsize=(7.5, 9.5), layout="constrained")
 roc = RocCurveDisplay.from_estimator(forest, X_test, y_test, name="forest", ax=ax_roc)
 pr = PrecisionRecallDisplay.from_estimator(forest, X_test, y_test, name="forest", ax=ax_pr)

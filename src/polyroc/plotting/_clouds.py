@@ -15,6 +15,7 @@ from polyroc.plotting._common import (
     curve_kwargs_list,
     draw_chance_level,
     new_axes,
+    place_legend,
     short_label,
     with_name,
 )
@@ -27,6 +28,9 @@ LAYOUTS = ("panels", "overlay")
 #: From this many classes on, panels are small multiples: a compact grid of up to 5 columns with shared
 #: axes, axis labels on the outer panels only and one legend (in the first panel).
 COMPACT_FROM = 7
+
+#: Longest class label kept on one line with its DFP in a panel title (longer: DFP on a second line).
+PANEL_TITLE_CHARS = 8
 
 
 class RocCloudDisplay(Display):
@@ -266,13 +270,13 @@ class RocCloudDisplay(Display):
                 self.chance_levels_.append(None)
             if not overlay:
                 compact = n_classes >= COMPACT_FROM
-                self._finish_axes(axes, self._class_title(j, short=compact), legend=not compact or j == 0)
+                self._finish_axes(axes, self._class_title(j, short=True), legend=not compact or j == 0)
                 if compact:
                     axes.title.set_fontsize("small")
                     self._label_outer(axes)
         if overlay:
             title = f"ROC clouds (overall DFP = {cloud.dfp_overall:.3f})"
-            self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title)
+            self._finish_axes(self.ax_, f"{self.name}: {title}" if self.name else title, widen=made_figure)
         elif self.name and made_figure:
             self.figure_.suptitle(with_name(self.name, "ROC clouds"))
         return self
@@ -302,7 +306,7 @@ class RocCloudDisplay(Display):
         import matplotlib.pyplot as plt
 
         if layout == "overlay":
-            return plt.subplots(figsize=(5, 5))[1]
+            return new_axes(None, figsize=(5, 5))
         compact = n_classes >= COMPACT_FROM
         if ncols is None:
             ncols = 5 if compact else min(n_classes, 4)
@@ -322,8 +326,13 @@ class RocCloudDisplay(Display):
         return grid.ravel()[:n_classes]
 
     def _class_title(self, j: int, short: bool = False) -> str:
-        label = self.cloud.classes[j]
-        return f"{short_label(label) if short else label}: DFP = {self.cloud.dfp[j]:.3f}"
+        """``"label: DFP = …"``; in a panel (``short``) the label is cut to LABEL_CHARS and, when the title
+        would be wider than a small panel, DFP goes on a second line."""
+        label, dfp = self.cloud.classes[j], f"DFP = {self.cloud.dfp[j]:.3f}"
+        if not short:
+            return f"{label}: {dfp}"
+        label = short_label(label)
+        return f"{label}\n{dfp}" if len(label) > PANEL_TITLE_CHARS else f"{label}: {dfp}"
 
     @staticmethod
     def _label_outer(axes: Any) -> None:
@@ -382,7 +391,7 @@ class RocCloudDisplay(Display):
         self.argmax_markers_.append(marker)
 
     @staticmethod
-    def _finish_axes(axes: Any, title: str, legend: bool = True) -> None:
+    def _finish_axes(axes: Any, title: str, legend: bool = True, widen: bool = False) -> None:
         axes.set(
             xlim=(-0.02, 1.02),
             ylim=(-0.02, 1.02),
@@ -393,7 +402,7 @@ class RocCloudDisplay(Display):
         )
         if not legend:
             return
-        box = axes.legend(loc="lower right", fontsize="small")
+        box = place_legend(axes, "lower right", widen=widen)
         for handle in box.legend_handles:
             if hasattr(handle, "set_sizes"):
                 handle.set_sizes([16])

@@ -24,6 +24,12 @@ EXTRA_MIN_CHROMA = 25.0
 #: Longest class label shown in full in tick labels and panel titles (longer ones end in "…").
 LABEL_CHARS = 22
 
+#: Most entries a legend keeps inside its Axes; a longer one goes outside, at the right of the Axes box.
+INSIDE_LEGEND_ENTRIES = 6
+
+#: Most rows of a legend outside the Axes; more entries take further columns.
+LEGEND_ROWS = 18
+
 #: gid of the chance line, so that several displays on one Axes draw it once.
 CHANCE_GID = "polyroc-chance-level"
 
@@ -123,16 +129,54 @@ def short_label(label: Any, max_chars: int = LABEL_CHARS) -> str:
 
 
 def new_axes(ax: Any, **subplots_kw: Any) -> Any:
-    """``ax`` if given (checked to be an Axes), else the Axes of a new figure (``plt.subplots``)."""
+    """``ax`` if given (checked to be an Axes), else the Axes of a new figure (``plt.subplots``).
+
+    A new figure has a constrained layout (unless ``subplots_kw`` names
+    another), which makes room for a legend outside the Axes (see
+    :func:`place_legend`).
+    """
     if ax is None:
         import matplotlib.pyplot as plt
 
-        return plt.subplots(**subplots_kw)[1]
+        return plt.subplots(**{"layout": "constrained", **subplots_kw})[1]
     from matplotlib.axes import Axes
 
     if not isinstance(ax, Axes):
         raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}")
     return ax
+
+
+def place_legend(ax: Any, loc: str, *, widen: bool = False, **legend_kw: Any) -> Any:
+    """The legend of ``ax``: inside at ``loc`` while short, else outside at the right of the Axes box.
+
+    A legend of at most :data:`INSIDE_LEGEND_ENTRIES` entries stays at
+    ``loc`` inside the Axes; a longer one (one entry per class, from about
+    five classes on) would hide the curves, so it sits beside the Axes, its
+    top at the Axes' top, in as many columns of at most :data:`LEGEND_ROWS`
+    entries as it needs. A constrained layout (that of the figures the
+    displays make) shrinks the Axes to make room for it; with ``widen`` (a
+    figure the display made for itself) the figure also grows by the
+    legend's width, so that the Axes keep their size. None when ``ax`` has
+    nothing to list.
+    """
+    n_entries = len(ax.get_legend_handles_labels()[0])
+    if n_entries == 0:
+        return None
+    if n_entries <= INSIDE_LEGEND_ENTRIES:
+        return ax.legend(**{"loc": loc, "fontsize": "small", **legend_kw})
+    outside = {
+        "loc": "upper left",
+        "bbox_to_anchor": (1.02, 1.0),
+        "borderaxespad": 0.0,
+        "fontsize": "x-small",
+        "ncols": -(-n_entries // LEGEND_ROWS),
+    }
+    legend = ax.legend(**{**outside, **legend_kw})
+    if widen:
+        figure = ax.figure
+        width, height = figure.get_size_inches()
+        figure.set_size_inches(width + legend.get_window_extent().width / figure.dpi + 0.1, height)
+    return legend
 
 
 def check_name(name: Any) -> str | None:

@@ -325,7 +325,11 @@ class ConfusionMatrixDisplay(Display):
         while a value fits in its cell at 6 points or more (``"auto"``), and
         beyond that the colours (with the colour bar) carry the values. Tick
         labels longer than ``max_label_chars`` end in "…"; the predicted-label
-        ticks turn vertical when the labels do not fit side by side.
+        ticks turn vertical when the labels do not fit side by side. Integer
+        counts are all written, 0 included; in a matrix of rates (or of
+        weighted counts) a cell of exactly 0 stays blank, its colour (the
+        bottom of the colour bar) saying 0, so that the many empty cells of a
+        large matrix do not read as rounded small rates ("0.00").
 
         The cell annotations are sized, and with ``"auto"`` shown or hidden,
         when the figure is drawn (``savefig``, ``plt.show()``,
@@ -419,7 +423,7 @@ class ConfusionMatrixDisplay(Display):
         im_kw = {"cmap": cmap, "interpolation": "nearest", **check_kwargs("im_kw", im_kw)}
         text_kw = check_kwargs("text_kw", text_kw)
         self.order_ = self._order(order)
-        ax = self._start(ax, name)
+        ax = self._start(ax, name, layout="compressed")  # a new figure: layout for a fixed-aspect image
         matrix = self.confusion_matrix[np.ix_(self.order_, self.order_)]
         n_classes = matrix.shape[0]
         labels = np.arange(n_classes) if self.display_labels is None else self.display_labels
@@ -584,6 +588,7 @@ class _CellFit:
         self.always = always  # include_values=True: shown whatever the size
         self.sized = sized  # False when text_kw gives the font size
         self.shown = shown
+        self.blank_zeros = matrix.dtype.kind not in "iu"  # rates (or weighted counts) of exactly 0: no text
         self.made: list = []  # the texts made so far, in cell (row-major) order
         self.texts: np.ndarray | None = None  # all of them, once made
 
@@ -604,7 +609,8 @@ class _CellFit:
                 "visible": self.shown,
                 **self.text_kw,
             }
-            text = cell_text(column, row, format(value, self.values_format), fit=self, **style)
+            shown = "" if value == 0 and self.blank_zeros else format(value, self.values_format)
+            text = cell_text(column, row, shown, fit=self, **style)
             text.set_in_layout(False)  # inside its cell: the layout need not make room for it
             new.append(ax.add_artist(text))
         self.made += new

@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from polyroc.gini import GiniRoc, gini_roc
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, with_name
+from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, place_legend, with_name
 
 __all__ = ["GiniRocDisplay"]
 
@@ -220,6 +220,7 @@ class GiniRocDisplay(Display):
         result = self.result
         curve_kwargs = check_kwargs("curve_kwargs", curve_kwargs)
         check_kwargs("chance_level_kw", chance_level_kw)
+        made_figure = ax is None
         ax = self._start(ax, name)
         self.class_lines_ = self._draw_classes(ax) if show_classes else [None] * result.classes.size
         style = {
@@ -274,7 +275,7 @@ class GiniRocDisplay(Display):
             ylabel="True positive rate",
             title=f"{self.name}: Gini-weighted multiclass ROC" if self.name else "Gini-weighted multiclass ROC",
         )
-        ax.legend(loc="lower right", fontsize="small")
+        place_legend(ax, "lower right", widen=made_figure)
         return self
 
     def _draw_classes(self, ax: Any) -> list[Any]:

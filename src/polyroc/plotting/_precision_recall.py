@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from polyroc.curves import OvrPrecisionRecallCurves, ovr_precision_recall_curve
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, with_name
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend, with_name
 
 __all__ = ["PrecisionRecallDisplay"]
 
@@ -188,6 +188,7 @@ class PrecisionRecallDisplay(Display):
         n_classes = len(curves.classes)
         styles = curve_kwargs_list(curve_kwargs, n_classes)
         chance_style = check_kwargs("chance_level_kw", chance_level_kw)
+        made_figure = ax is None
         ax = self._start(ax, name)
         colors = class_colors(n_classes)
         self.lines_, self.chance_levels_ = [None] * n_classes, [None] * n_classes
@@ -221,6 +222,5 @@ class PrecisionRecallDisplay(Display):
             ylabel="Precision",
             title=f"{self.name}: {title}" if self.name else title.capitalize(),
         )
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="lower left", fontsize="small")
+        place_legend(ax, "lower left", widen=made_figure)
         return self

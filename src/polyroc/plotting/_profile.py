@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 
 __all__ = ["TuningProfileDisplay"]
@@ -62,7 +62,8 @@ class TuningProfileDisplay(Display):
     profile : CoordinateProfile
     lines_ : list of matplotlib.patches.StepPatch or None
         The profile of each class (None for a line without room in the
-        domain); ``lines_[j].get_data()`` gives ``(values, edges, baseline)``.
+        domain, which the legend still names, "no room to move");
+        ``lines_[j].get_data()`` gives ``(values, edges, baseline)``.
     best_marker_ : matplotlib.lines.Line2D
         The star at (0, ``profile.score``).
     argmax_line_ : matplotlib.lines.Line2D or None
@@ -220,6 +221,7 @@ class TuningProfileDisplay(Display):
         n_classes = profile.classes.size
         styles = curve_kwargs_list(curve_kwargs, n_classes)
         argmax_kw = check_kwargs("argmax_kw", argmax_kw)
+        made_figure = ax is None
         ax = self._start(ax, name, figsize=(6.5, 4.2))
         colors = class_colors(n_classes)
         self.lines_ = []
@@ -234,6 +236,8 @@ class TuningProfileDisplay(Display):
                     **styles[j],
                 }
                 line = ax.stairs(*upper_envelope(values, edges), **style)
+            else:  # no line to draw: the legend still names the class, so that every class is accounted for
+                ax.plot([], [], color=colors[j], label=f"τ_{label} (τ* = {profile.threshold[j]:.3f}, no room to move)")
             self.lines_.append(line)
         ax.axvline(0.0, color="black", linestyle=":", linewidth=1)
         self.argmax_line_ = None
@@ -262,5 +266,5 @@ class TuningProfileDisplay(Display):
             ylabel=profile.metric,
             title=f"{self.name}: {title}" if self.name else title,
         )
-        ax.legend(loc="best", fontsize="small")
+        place_legend(ax, "best", widen=made_figure)
         return self

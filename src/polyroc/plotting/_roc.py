@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from polyroc.curves import OvrRocCurves, macro_roc_curve, ovr_roc_curve
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import class_colors, curve_kwargs_list, draw_chance_level, with_name
+from polyroc.plotting._common import class_colors, curve_kwargs_list, draw_chance_level, place_legend, with_name
 
 __all__ = ["RocCurveDisplay"]
 
@@ -185,6 +185,7 @@ class RocCurveDisplay(Display):
         curves = self.curves
         n_classes = len(curves.classes)
         styles = curve_kwargs_list(curve_kwargs, n_classes)
+        made_figure = ax is None
         ax = self._start(ax, name)
         colors = class_colors(n_classes)
         self.lines_ = [None] * n_classes
@@ -222,6 +223,5 @@ class RocCurveDisplay(Display):
             ylabel="True positive rate",
             title=f"{self.name}: one-vs-rest ROC curves" if self.name else "One-vs-rest ROC curves",
         )
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="lower right", fontsize="small")
+        place_legend(ax, "lower right", widen=made_figure)
         return self

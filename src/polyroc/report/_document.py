@@ -35,7 +35,8 @@ __all__ = ["Report", "build_report", "is_report_directory"]
 
 REPORT_PATHS = ("report.html", "results.json", "figures/")  # what a report writes into its directory
 
-METRIC_NAMES = {
+#: Readable names of the identifiers the report's tables show (metrics, rule columns), used by every header.
+READABLE_NAMES = {
     "accuracy": "Accuracy",
     "balanced_accuracy": "Balanced accuracy",
     "f1_macro": "Macro-F1",
@@ -48,6 +49,15 @@ METRIC_NAMES = {
     "log_loss": "Log loss",
     "brier_score": "Brier score",
     "top_2_accuracy": "Top-2 accuracy",
+    "f1_micro": "Micro-F1",
+    "f1_weighted": "Weighted F1",
+    "precision_macro": "Macro precision",
+    "recall_macro": "Macro recall",
+    "tuned": "tuned τ*",
+    "frechet": "Fréchet",
+    "coverage": "coverage",
+    "singleton": "singleton share",
+    "avg_set_size": "average set size",
 }
 OVERVIEW_METRICS = ("accuracy", "balanced_accuracy", "f1_macro", "matthews_corrcoef", "roc_auc_ovr_macro", "log_loss")
 RULE_COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
@@ -59,8 +69,8 @@ def _overview_methods(results):
     for model in results["models"].values():
         intervals = (model.get("metrics") or {}).get("intervals", {})
         for key in OVERVIEW_METRICS:
-            if key in intervals and METRIC_NAMES[key] not in methods:
-                methods[METRIC_NAMES[key]] = _method_text(intervals[key])
+            if key in intervals and READABLE_NAMES[key] not in methods:
+                methods[READABLE_NAMES[key]] = _method_text(intervals[key])
     n_boot = results["settings"]["n_boot"]
     methods.setdefault("ROC-DMF D and Gini AUC", f"stratified percentile bootstrap, B = {n_boot}")
     return methods
@@ -103,6 +113,20 @@ def _format_number(value, digits=3):
 
 def _format_percent(share):
     return f"{100 * share:g}%"
+
+
+def _format_share(share):
+    """A share as a percentage of 3 significant digits (``0.0467%``, ``33.3%``): never 0 for a non-zero share."""
+    if not np.isfinite(share):
+        return _format_number(share)
+    if share == 0:
+        return "0%"
+    return "<0.001%" if share < 1e-5 else f"{100 * share:#.3g}".rstrip(".") + "%"
+
+
+def _readable(key):
+    """The readable name of a table identifier (itself when it has none)."""
+    return READABLE_NAMES.get(key, key)
 
 
 def _format_seed(random_state):
@@ -267,7 +291,8 @@ class Report:
             seed=_format_seed,
             support=_format_support,
             shared_figures=[_figure_item(f, "all") for f in self.shared_figures],
-            metric_names=METRIC_NAMES,
+            readable=_readable,
+            share=_format_share,
             overview_metrics=OVERVIEW_METRICS,
             overview_methods=_overview_methods(self.results),
             method=_method_text,

@@ -5,9 +5,15 @@ report neither needs nor changes a pyplot backend. A skipped section has no
 figure. PNGs are drawn at :data:`SCALE` times the page's resolution, and
 shown at their CSS size (``width``/``height`` attributes of 1/``SCALE`` the
 pixels), so they stay sharp on high-density screens. Figures grow with the
-number of classes m within limits; above :data:`MANY_CLASSES` classes the
-per-class legends give way to the class panels (ROC clouds), and the
-confusion matrix shows recall colours with classes ordered by confusion.
+number of classes m within limits, and widen for the class legends that
+stand beside their Axes once they are long (see
+:func:`polyroc.plotting._common.place_legend`); above :data:`MANY_CLASSES`
+classes the confusion matrix shows recall colours with classes ordered by
+confusion. Every figure uses matplotlib's ``"compressed"`` layout, made for
+Axes of fixed aspect (confusion matrices, ROC squares): the ``"constrained"``
+layout sizes the grid cells before the equal aspect shrinks the Axes boxes,
+and in a figure about as wide as its squares it left titles and axis labels
+partly outside the canvas.
 """
 
 from __future__ import annotations
@@ -25,8 +31,11 @@ CSS_DPI = 96
 SCALE = 2
 DPI = CSS_DPI * SCALE
 
-#: Above this many classes, curve figures keep only the averages in their legends.
+#: Above this many classes, the confusion matrix is one panel of recalls and the PR curves have no chance lines.
 MANY_CLASSES = 10
+
+#: Inches a column of a class legend outside its Axes takes (labels are cut at LABEL_CHARS).
+LEGEND_COLUMN_WIDTH = 2.0
 
 #: From this many classes on, the ROC clouds are small multiples (compact grid, shared axes).
 COMPACT_PANELS = 7
@@ -41,13 +50,16 @@ class ReportFigure:
     png: bytes
 
 
-def _render(key, caption, draw, *, figsize=(5.2, 4.4), **subplots_kw):
+def _render(key, caption, draw, *, figsize=(5.2, 4.4), layout="compressed", **subplots_kw):
     """Draw on a new figure's axes with ``draw(figure, axes)`` and encode it as PNG."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=figsize, layout="constrained")
+    figure = Figure(figsize=figsize, layout=layout)
     axes = figure.subplots(**subplots_kw)
     draw(figure, axes)
+    for ax in figure.axes:  # a fixed-aspect box shrinks, after the layout, towards its cell's top left corner,
+        if ax.get_aspect() != "auto":  # so that what the layout placed at its left and top stays where it was put
+            ax.set_anchor("NW")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI)
     return ReportFigure(key, caption, buffer.getvalue())
@@ -66,22 +78,27 @@ def _label_room(classes):
     return max(0.0, (longest - 6) * 0.07)
 
 
-def _compact_legend(ax, classes, loc, *, per_class=True):
-    """Redraw the legend of ``ax`` with short class labels; without class entries when ``per_class`` is False."""
-    from polyroc.plotting._common import short_label
+def _legend_room(n_entries):
+    """Inches a legend of ``n_entries`` takes beside its Axes (0 while it stays inside, see ``place_legend``)."""
+    from polyroc.plotting._common import INSIDE_LEGEND_ENTRIES, LEGEND_ROWS
+
+    if n_entries <= INSIDE_LEGEND_ENTRIES:
+        return 0.0
+    return LEGEND_COLUMN_WIDTH * -(-n_entries // LEGEND_ROWS)
+
+
+def _compact_legend(ax, classes, loc):
+    """Place the legend of ``ax`` again (see ``place_legend``) with class labels cut at LABEL_CHARS."""
+    from polyroc.plotting._common import place_legend, short_label
 
     names = {str(c) for c in classes}
-    kept = []
-    for handle, label in zip(*ax.get_legend_handles_labels()):
+    for line in ax.get_lines() + ax.collections + ax.patches:
+        label = line.get_label()
         text = label.split(" (", 1)[0]
         head = next((h for h in (text, text.removeprefix("class "), text.removeprefix("τ_")) if h in names), None)
         if head is not None:
-            if not per_class:
-                continue
-            label = label.replace(head, short_label(head), 1)
-        kept.append((handle, label))
-    if kept:
-        ax.legend(*zip(*kept), loc=loc, fontsize="x-small")
+            line.set_label(label.replace(head, short_label(head), 1))
+    place_legend(ax, loc)
 
 
 def _confusion(analysis, inputs):
@@ -129,6 +146,8 @@ def _roc_and_pr(analysis, inputs):
 
     y, scores = inputs.y_test, inputs.test[analysis.name]
     options = {"labels": inputs.classes, "sample_weight": inputs.sample_weight}
+    n_classes = inputs.classes.size
+    room = _legend_room(n_classes + 3)  # the classes, two averages and chance on the ROC side
 
     def draw(figure, axes):
         if analysis.cloud is not None:  # the same weighted one-vs-rest curves
@@ -140,18 +159,18 @@ def _roc_and_pr(analysis, inputs):
             scores,
             ax=axes[1],
             drop_intermediate=True,
-            plot_chance_level=inputs.classes.size <= MANY_CLASSES,
+            plot_chance_level=n_classes <= MANY_CLASSES,
             **options,
         )
         for ax in axes:
-            loc = "lower right" if ax is axes[0] else "lower left"
-            _compact_legend(ax, inputs.classes, loc, per_class=inputs.classes.size <= MANY_CLASSES)
+            _compact_legend(ax, inputs.classes, "lower right" if ax is axes[0] else "lower left")
 
     caption = (
-        "One-vs-rest ROC curves with micro and macro averages (left) and precision-recall curves (right), test scores."
+        "One-vs-rest ROC curves with micro and macro averages and precision-recall curves, test scores; "
+        "each legend names the classes by colour."
     )
-    if inputs.classes.size > MANY_CLASSES:
-        caption += " Class curves in their colours; each class's ROC curve and AUC are in the ROC cloud panels."
+    if room:  # legends beside the panels: the panels one above the other, so the page need not shrink the text
+        return _render("roc_pr", caption, draw, figsize=(5.0 + room, 9.6), nrows=2)
     return _render("roc_pr", caption, draw, figsize=(10, 5), ncols=2)
 
 
@@ -188,13 +207,14 @@ def _tuning(analysis, inputs):
             domain=tuning.domain,
             ax=ax,
         )
-        _compact_legend(ax, inputs.classes, "best", per_class=inputs.classes.size <= MANY_CLASSES)
+        _compact_legend(ax, inputs.classes, "best")
 
     caption = (
         f"Validation {tuning.metric} along each threshold coordinate through τ* "
         "(the other coordinates rescaled to stay on the simplex)."
     )
-    return _render("tuning", caption, draw, figsize=(7.5, 4.8))
+    room = _legend_room(inputs.classes.size + 2)  # the classes, argmax and τ*
+    return _render("tuning", caption, draw, figsize=(7.5 + room, 4.8 + 0.1 * max(0, inputs.classes.size - 10)))
 
 
 def _clouds(analysis, inputs):
@@ -228,17 +248,18 @@ def _clouds(analysis, inputs):
 
 
 def _gini(analysis, inputs):
+    room = _legend_room(inputs.classes.size + 4)  # the classes, the Gini curve, its dispersion, band and chance
     return _render(
         "gini",
         "Gini-weighted ROC curve on test with its stratified bootstrap band, over the per-class one-vs-rest curves.",
         lambda figure, ax: _gini_draw(analysis, inputs, ax),
-        figsize=(6.4, 5.2),
+        figsize=(5.4 + 1.7 * room, 5.2),  # its band labels are longer than a class label
     )
 
 
 def _gini_draw(analysis, inputs, ax):
     analysis.gini.plot(ax=ax)
-    _compact_legend(ax, inputs.classes, "lower right", per_class=inputs.classes.size <= MANY_CLASSES)
+    _compact_legend(ax, inputs.classes, "lower right")
 
 
 def model_figures(analysis: Any, inputs: Any) -> list[ReportFigure]:
