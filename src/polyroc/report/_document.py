@@ -445,7 +445,7 @@ class Report:
             rows.append([name, *cells, _with_bounds(dmf.get("D"), dmf.get("ci"))])
         methods = _overview_methods(self.results)
         note = "Estimate [CI]; " + "; ".join(f"{column}: {method}" for column, method in methods.items())
-        header = ["model", *(METRIC_NAMES[key] for key in OVERVIEW_METRICS), "ROC-DMF D"]
+        header = ["model", *(READABLE_NAMES[key] for key in OVERVIEW_METRICS), "ROC-DMF D"]
         description = self._description()
         return html_view(
             "Report",
