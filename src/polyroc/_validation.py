@@ -9,9 +9,6 @@ can raise.
 from __future__ import annotations
 
 import numbers
-import os
-import sys
-import warnings
 from collections.abc import Hashable, Mapping
 from typing import NamedTuple
 
@@ -19,6 +16,8 @@ import numpy as np
 from scipy.special import softmax
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import InvalidParameterError
+
+from polyroc import _warnings
 
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
@@ -128,26 +127,13 @@ def _check_label_objects(name, objects):
     return "string" if kinds == {"string"} else "number"
 
 
-def _caller_stacklevel():
-    """``stacklevel`` that points a warning issued by the calling function at the user's code.
-
-    Counts the frames of polyroc's own modules above the function that warns.
-    """
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _as_label_column(name, array):
     """Ravel a column vector (n, 1) with a ``DataConversionWarning``, as scikit-learn does."""
     if array.ndim == 2 and array.shape[1] == 1:
-        warnings.warn(
+        _warnings.warn(
             f"{name} is a column vector of shape {array.shape}; it was raveled to shape "
             f"({array.shape[0]},) (pass a 1-D array to avoid this warning)",
             DataConversionWarning,
-            stacklevel=_caller_stacklevel(),
         )
         return array.ravel()
     return array

@@ -21,12 +21,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
+from polyroc import _warnings
 from polyroc._counts import chunk_length, confusion_cells, confusion_counts
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result
 from polyroc._validation import (
-    _caller_stacklevel,
     check_label_vector,
     check_option,
     check_positive_int,
@@ -746,12 +746,11 @@ def _warn_few_changed_rows(y, predictions, baseline, weights):
         better = int(np.sum(changed & (y_pred == y)))
         worse = int(np.sum(changed & (predictions[baseline] == y)))
         p_value = binomtest(better, better + worse).pvalue if better + worse else 1.0
-        warnings.warn(
+        _warnings.warn(
             f"rules {name!r} and {baseline!r} predict differently on only {n_changed} rows, too few for a reliable "
             f"bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the {better + worse} rows "
             f"where exactly one is right, {better} favour {name!r}: exact sign test p = {p_value:.3g}",
             IntervalWarning,
-            stacklevel=_caller_stacklevel(),
         )
 
 

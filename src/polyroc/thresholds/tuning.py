@@ -19,7 +19,6 @@ the tuning data.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._results import Result, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -323,10 +323,9 @@ def _warn_undefined(name, n_nan, n_thresholds):
     if n_nan == n_thresholds:
         raise ValueError(f"metric {name!r} is NaN at every one of the {n_thresholds:,} thresholds searched")
     if n_nan:
-        warnings.warn(
+        _warnings.warn(
             f"metric {name!r} is NaN at {n_nan:,} of {n_thresholds:,} thresholds; they rank below every number",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
 
 
