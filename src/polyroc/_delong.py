@@ -58,6 +58,7 @@ from polyroc._ranking import (
     micro_negatives,
     ovr_auc,
 )
+from polyroc._text import count_noun
 from polyroc._validation import (
     as_array,
     check_class_support,
@@ -749,9 +750,7 @@ def smallest_class(rows, classes, involved=None) -> int:
 
 def warn_small_classes(classes, rows):
     """One IntervalWarning naming the classes with fewer than 2 rows and their row counts."""
-    listed = ", ".join(
-        f"{label!r} ({count} row{'s' if count != 1 else ''})" for label, count in zip(classes.tolist(), rows)
-    )
+    listed = ", ".join(f"{label!r} ({count_noun(count, 'row')})" for label, count in zip(classes.tolist(), rows))
     _warnings.warn(
         f"DeLong's variance needs at least 2 rows (of positive weight) of every class the AUC involves; "
         f"class {listed} has fewer, so the interval is NaN",

@@ -18,6 +18,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
 from polyroc import _warnings
+from polyroc._text import count_noun
 
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
@@ -461,7 +462,9 @@ def check_score_matrix(
     if scores.shape[1] < 2:
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     if n_labels is not None and scores.shape[1] != n_labels:
-        raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
+        raise ValueError(
+            f"{name} has {count_noun(scores.shape[1], 'column')} but labels names {count_noun(n_labels, 'class')}"
+        )
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
     scores = scores.astype(np.float64, copy=False)  # float64 input is not copied: nothing writes to it
     if not np.all(np.isfinite(scores)):
@@ -499,7 +502,7 @@ def check_score_matrix(
             )
             raise ValueError(
                 f"rows of {name} must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
-                f"{int(off.sum())} rows off); {hint}"
+                f"{count_noun(int(off.sum()), 'row')} off); {hint}"
             )
     return scores
 
@@ -553,8 +556,8 @@ def check_scores(
         classes = np.unique(y_true)
         if classes.size != scores.shape[1]:
             raise ValueError(
-                f"{name} has {scores.shape[1]} columns but {y_name} has {classes.size} classes "
-                f"{_describe(classes)}; pass labels= to name every column"
+                f"{name} has {count_noun(scores.shape[1], 'column')} but {y_name} has "
+                f"{count_noun(classes.size, 'class')} {_describe(classes)}; pass labels= to name every column"
             )
         if classes.size < 2:
             raise ValueError(f"{y_name} has only one class {_describe(classes)}; at least 2 are needed")
@@ -784,7 +787,7 @@ def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None, name
 def check_min_samples(name, n_samples, minimum):
     """Raise unless ``n_samples`` (rows of ``name``) is at least ``minimum``."""
     if n_samples < minimum:
-        raise ValueError(f"{name} has {n_samples} samples; at least {minimum} are needed")
+        raise ValueError(f"{name} has {count_noun(n_samples, 'sample')}; at least {minimum} are needed")
 
 
 def check_real_array(name, values, *, ndims=(2,), n_columns=None, min_samples=1):

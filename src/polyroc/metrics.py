@@ -70,6 +70,7 @@ from polyroc._ranking import (
     trapezoid_area,
     without_zero_weights,
 )
+from polyroc._text import count_noun
 from polyroc._validation import (
     _numeric_array,
     as_array,
@@ -1594,8 +1595,9 @@ def _multiclass_probabilities(y_true, y_proba: np.ndarray, sample_weight, labels
     if classes.size != y_proba.shape[1]:
         source = "y_true" if labels is None else "labels"
         raise ValueError(
-            f"y_proba has {y_proba.shape[1]} columns but {source} has {classes.size} classes "
-            f"{classes.tolist()}" + ("; pass every class label through labels" if labels is None else "")
+            f"y_proba has {count_noun(y_proba.shape[1], 'column')} but {source} has "
+            f"{count_noun(classes.size, 'class')} {classes.tolist()}"
+            + ("; pass every class label through labels" if labels is None else "")
         )
     return _Probabilities(_encode(y_true, classes), y_proba, weights)
 
@@ -2593,7 +2595,7 @@ def average_precision_score(
     if y_score.shape != (y_true.shape[0], present.size):
         raise ValueError(
             f"y_score must be of shape (n_samples, n_classes) = {(y_true.shape[0], present.size)} since y_true "
-            f"has {present.size} classes; got {y_score.shape}"
+            f"has {count_noun(present.size, 'class')}; got {y_score.shape}"
         )
     scored = _scored_classes(y_true, y_score, None, sample_weight)
     if average == "micro":

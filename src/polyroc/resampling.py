@@ -26,6 +26,7 @@ from polyroc._counts import chunk_length, confusion_cells, confusion_counts
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import (
     check_label_vector,
     check_option,
@@ -747,9 +748,10 @@ def _warn_few_changed_rows(y, predictions, baseline, weights):
         worse = int(np.sum(changed & (predictions[baseline] == y)))
         p_value = binomtest(better, better + worse).pvalue if better + worse else 1.0
         _warnings.warn(
-            f"rules {name!r} and {baseline!r} predict differently on only {n_changed} rows, too few for a reliable "
-            f"bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the {better + worse} rows "
-            f"where exactly one is right, {better} favour {name!r}: exact sign test p = {p_value:.3g}",
+            f"rules {name!r} and {baseline!r} predict differently on only {count_noun(n_changed, 'row')}, too few "
+            f"for a reliable bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the "
+            f"{count_noun(better + worse, 'row')} where exactly one is right, {better} favour {name!r}: "
+            f"exact sign test p = {p_value:.3g}",
             IntervalWarning,
         )
 

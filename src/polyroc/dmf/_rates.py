@@ -46,6 +46,7 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import (
     check_class_support,
     check_option,
@@ -341,7 +342,8 @@ def prepare_problem(
         named = ", ".join(f"({classes[a]!r}, {classes[b]!r})" for a, b in dropped)
         _warnings.warn(
             f"classes {classes[support == 0].tolist()} have no samples in y_true; "
-            f"{len(dropped)} class pairs are undefined and dropped: {named}",
+            f"{count_noun(len(dropped), 'class pair')} {'is' if len(dropped) == 1 else 'are'} undefined and dropped: "
+            f"{named}",
             UndefinedMetricWarning,
         )
     pools = _build_pools(y, scores, pairs, cutoff_grid, levels.size)

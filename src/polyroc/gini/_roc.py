@@ -13,6 +13,7 @@ from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -680,7 +681,7 @@ def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, ab
         if np.count_nonzero(kept) < 2:
             raise ValueError(
                 f"sample_weight gives positive weight to {np.count_nonzero(kept)} of the "
-                f"{scores.shape[0]} samples of y_score; at least 2 are needed"
+                f"{count_noun(scores.shape[0], 'sample')} of y_score; at least 2 are needed"
             )
         y, scores, weights = y[kept], scores[kept], weights[kept]
     present = _present_classes(check_class_support(y, classes, weights), classes, absent)

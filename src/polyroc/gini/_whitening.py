@@ -43,6 +43,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import _describe, check_option, check_real, check_real_array
 from polyroc.gini._dispersion import relative_weights
 
@@ -399,7 +400,7 @@ def weighted_moments(X, weights, name="X"):
         return mean, (centred.T @ centred) / (X.shape[0] - 1), float(X.shape[0])
     if np.count_nonzero(weights) < 2:
         raise ValueError(
-            f"sample_weight gives positive weight to {np.count_nonzero(weights)} row of {name}; "
+            f"sample_weight gives positive weight to {count_noun(np.count_nonzero(weights), 'row')} of {name}; "
             "a covariance needs at least 2"
         )
     total, squares = float(weights.sum()), float(weights @ weights)
@@ -480,8 +481,8 @@ def warn_about_whitening(whitening, classes, fitted_on):
         )
     if whitening.n_samples <= whitening.used.sum():
         _warnings.warn(
-            f"{fitted_on} has {whitening.n_samples:.4g} (effective) samples for "
-            f"{int(whitening.used.sum())} whitened columns; W is unreliable (fit it on more data "
+            f"{fitted_on} has {count_noun(whitening.n_samples, '(effective) sample', spec='.4g')} for "
+            f"{count_noun(int(whitening.used.sum()), 'whitened column')}; W is unreliable (fit it on more data "
             "via reference_scores)",
             WhiteningWarning,
         )
