@@ -469,7 +469,7 @@ def tune_thresholds(
     bit, and it is never below ``argmax_score`` (the barycentre is always a
     candidate and is exactly plain argmax). The lattice fast path gives the
     counts of the float64 rule at every lattice point, tied scores included
-    (see :func:`polyroc._counts.lattice_threshold_counts`). Each line search of
+    (the counts :func:`~polyroc.thresholds.threshold_batches` yields). Each line search of
     the coordinate ascent is exact and costs O(n log n) for accuracy, macro
     F1, macro precision and recall, balanced accuracy and MCC (O(n m^2) per
     line for other metrics).
