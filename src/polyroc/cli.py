@@ -610,6 +610,8 @@ def _named_paths(option, values):
 
     A value that is the path of an existing file is a PATH even if it holds ``=``.
     """
+    from polyroc.report._inputs import check_model_name
+
     named = {}
     for value in values:
         name, separator, path = value.partition("=")
@@ -617,6 +619,7 @@ def _named_paths(option, values):
             name, path = Path(value).stem, value
         if not name or not path:
             raise ValueError(f"{option} {value!r}: expected PATH or NAME=PATH")
+        check_model_name(option, name)
         if name in named:
             raise ValueError(f"{option}: model name {name!r} given twice; name the files with NAME=PATH")
         named[name] = path
