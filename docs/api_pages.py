@@ -46,6 +46,26 @@ def canonical_pages() -> dict[int, str]:
     return pages
 
 
+def gallery_names() -> dict[str, str]:
+    """The dotted name of each object's page -> every name the gallery's code may reach it by, space-separated.
+
+    sphinx-gallery names an object used in an example by the shortest module it is importable from
+    (``polyroc.tune_thresholds`` for ``polyroc.thresholds.tune_thresholds``); the mini-gallery of a
+    reference page lists the examples under each of those names.
+    """
+    pages = canonical_pages()
+    names: dict[str, list[str]] = {}
+    for module_name in (FLAT, *MODULES):
+        module = importlib.import_module(module_name)
+        for name in public_names(module_name):
+            obj = getattr(module, name)
+            if id(obj) in pages:
+                aliases = names.setdefault(pages[id(obj)], [])
+                owner = f"{getattr(obj, '__module__', module_name)}.{getattr(obj, '__qualname__', name)}"
+                aliases += [alias for alias in (f"{module_name}.{name}", owner) if alias not in aliases]
+    return {page: " ".join(sorted(aliases)) for page, aliases in names.items()}
+
+
 def _module_page(module_name: str, pages: dict[int, str]) -> str:
     module = importlib.import_module(module_name)
     title = f"``{module_name}``"

@@ -6,7 +6,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from api_pages import write_api_pages  # noqa: E402
+from api_pages import gallery_names, write_api_pages  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 import polyroc  # noqa: E402
@@ -28,6 +28,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
+    "sphinx_copybutton",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -42,8 +43,16 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "image_scrapers": ("matplotlib",),
     "remove_config_comments": True,
+    # each API page ends with the gallery examples that use its object (docs/_templates/autosummary)
+    "doc_module": ("polyroc",),
+    "backreferences_dir": "gen_modules/backreferences",
 }
+# the copy button of a code block copies the code without its ">>> " / "... " / "$ " prompts and outputs
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
 templates_path = ["_templates"]
+# the templates' mini-galleries list the examples under every name of the page's object
+autosummary_context = {"gallery_names": gallery_names()}
 
 autosummary_generate = True
 autodoc_typehints = "none"  # numpydoc's Parameters sections give the types

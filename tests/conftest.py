@@ -111,3 +111,11 @@ def browser(tmp_path):
     driver.set_page_load_timeout(60)
     yield driver
     driver.quit()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The report's doctests build whole reports: slow, like the report's tests."""
+    report = os.path.join("src", "polyroc", "report") + os.sep
+    for item in items:
+        if isinstance(item, pytest.DoctestItem) and report in str(item.path):
+            item.add_marker(pytest.mark.slow)

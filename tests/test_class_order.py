@@ -11,6 +11,8 @@ from polyroc._class_names import class_order
 from polyroc.cli import main
 from polyroc.thresholds import apply_thresholds
 
+pytestmark = pytest.mark.slow  # reports and dask clusters: not in the quick run (-m "not slow")
+
 pd = pytest.importorskip("pandas")
 
 SIZES = [2, 10, 11, 12, 100]

@@ -69,7 +69,7 @@ def test_evaluate_weight_column_matches_sklearn_with_sample_weight(tmp_path, cap
         ("a,b,label\n0.5,x,a\n0.5,0.5,b\n", "non-numeric score 'x'"),
         ("a,b,truth\n0.5,0.5,a\n", "no label column 'label'"),
         ("a,b,label\n0.5,0.5,c\n", "are not class names"),
-        ("a,b,label\n0.5,0.7,a\n0.5,0.5,b\n", "rows of the scores must sum to 1 (line 2 sums to 1.2, 1 rows off)"),
+        ("a,b,label\n0.5,0.7,a\n0.5,0.5,b\n", "rows of the scores must sum to 1 (line 2 sums to 1.2, 1 row off)"),
     ],
 )
 def test_evaluate_bad_file_gives_one_line_error_and_exit_2(tmp_path, capsys, text, message):

@@ -137,6 +137,7 @@ def _commands(name, flag):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["evaluate", "tune", "apply", "report"])
 @pytest.mark.parametrize("name, flag", [("logits.csv", "--from-logits"), ("rounded.csv", "--normalize")])
 def test_logits_and_rounded_probabilities_in_every_command(chdir, capsys, command, name, flag):
@@ -172,6 +173,7 @@ def _report_file(path, ids, y, P):
     _csv(path, ["id", *CLASSES, "label"], [[i, *(f"{v:.17g}" for v in p), t] for i, p, t in zip(ids, P, y)])
 
 
+@pytest.mark.slow
 def test_report_joins_models_on_ids(chdir, capsys):
     y, logits = _data(4, 60)
     P = softmax(logits, axis=1)
@@ -260,6 +262,7 @@ def test_one_default_metric_across_commands():
     assert tune.metric == report.metric == "f1_macro"
 
 
+@pytest.mark.slow
 def test_report_progress_lines_off_a_terminal_and_quiet(chdir, capsys):
     y, logits = _data(7, 45)
     _report_file(chdir / "t.csv", np.arange(len(y)), y, softmax(logits, axis=1))

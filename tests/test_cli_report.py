@@ -14,6 +14,8 @@ from polyroc.cli import _Display, _showing_progress, main
 from polyroc.intervals import proportion_interval
 from polyroc.report._demo import glass_demo_scores
 
+pytestmark = pytest.mark.slow  # whole reports and the demo from the command line: not in the quick run (-m "not slow")
+
 CLASSES = ["ant", "bee", "cow"]
 
 

@@ -38,7 +38,10 @@ from polyroc import cli
 from polyroc._outputs import DIRECTORY_LOCK_NAME, MANIFEST_NAME
 from polyroc.cli import main
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX signals and named pipes")
+pytestmark = [
+    pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX signals and named pipes"),
+    pytest.mark.slow,  # subprocesses stopped at every moment: not in the quick run (-m "not slow")
+]
 
 TIMEOUT = 300  # seconds; only reached if the command hangs, which is itself the failure
 

@@ -28,6 +28,8 @@ import polyroc  # noqa: E402
 from polyroc.dask import evaluate, read_score_files  # noqa: E402
 from polyroc.dask._poisson import poisson_multiplicities  # noqa: E402
 
+pytestmark = pytest.mark.slow  # local dask clusters: not in the quick run (-m "not slow")
+
 CLASSES = ["ant", "bee", "cat", "dog", "eel"]
 
 

@@ -298,6 +298,7 @@ def test_results_do_not_depend_on_the_number_of_threads(monkeypatch):
 # --------------------------------------------------------------------------- Monte Carlo
 
 
+@pytest.mark.slow
 def test_binary_variance_matches_the_monte_carlo_variance():
     """10,000 binormal data sets (n1 = 30, n0 = 50, shift 1): mean DeLong variance ≈ variance of the AUCs.
 
@@ -318,6 +319,7 @@ def test_binary_variance_matches_the_monte_carlo_variance():
     assert abs(variances.mean() / areas.var(ddof=1) - 1) < 0.06
 
 
+@pytest.mark.slow
 def test_multiclass_covariance_matches_the_monte_carlo_covariance():
     """4,000 three-class Dirichlet data sets with fixed class counts (20, 30, 40).
 
@@ -457,6 +459,7 @@ def test_a_million_binary_rows_without_overflow():
     assert width_variance == pytest.approx(variance, rel=0.02)
 
 
+@pytest.mark.slow
 def test_a_million_rows_of_ten_classes():
     rng = np.random.default_rng(12)
     n, m = 1_000_000, 10

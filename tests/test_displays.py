@@ -120,6 +120,7 @@ def test_from_result_draws_the_result_and_rejects_another_type(kind):
         display_class.from_result(wrong)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(FROM_PREDICTIONS))
 def test_from_estimator_uses_the_fitted_model_and_its_name(kind):
     X, y = load_iris(return_X_y=True)
@@ -257,6 +258,7 @@ def test_chance_line_is_drawn_once_per_axes_and_can_be_styled_or_left_out():
     assert none.chance_levels_ == [None, None, None]
 
 
+@pytest.mark.slow
 def test_importing_the_displays_does_not_import_pyplot():
     import subprocess
     import sys

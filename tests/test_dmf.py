@@ -284,7 +284,7 @@ def test_n_boot_zero_without_a_bootstrap_means_no_interval():
 def test_fewer_than_two_classes_is_refused():
     with pytest.raises(ValueError, match="at least 2"):
         roc_dmf([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]], labels=[0, 1])
-    with pytest.raises(ValueError, match="y_true has 1 classes"):
+    with pytest.raises(ValueError, match="y_true has 1 class "):
         roc_dmf([0, 0, 0], [[0.7, 0.3], [0.6, 0.4], [0.9, 0.1]])
 
 

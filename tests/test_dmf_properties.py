@@ -40,6 +40,7 @@ def _fit(y, P, **kwargs):
         return roc_dmf(y, P, **{"n_levels": 19, **kwargs})
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(
     data=scored_labels(),
@@ -100,6 +101,7 @@ def _renumbered_costs(costs, renumber):
     return moved
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     data=scored_labels(),

@@ -15,6 +15,8 @@ import pytest
 
 import polyroc
 
+pytestmark = pytest.mark.slow  # reads the built site, headless Chromium: not in the quick run (-m "not slow")
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 SITE = DOCS / "_build" / "html"
 
@@ -148,3 +150,24 @@ def test_snippets_print_what_the_page_says(page, code, printed, capsys):
 @pytest.mark.parametrize(("page", "expected"), EXPECTED_SNIPPETS.items())
 def test_the_checked_pages_have_their_snippets(page, expected):
     assert len(page_snippets(page)) >= expected
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_gallery_output_holds_no_path_of_the_build_machine(site, example):
+    page = (site / "auto_examples" / f"{example}.html").read_text()
+    assert str(DOCS.parent) not in page and str(Path.home()) + os.sep not in page
+
+
+def test_a_reference_page_lists_the_gallery_examples_using_its_object(site):
+    """tune_thresholds is used (as ``polyroc.thresholds.tune_thresholds``) by the tuning example."""
+    page = (site / "api" / "generated" / "polyroc.thresholds.tune_thresholds.html").read_text()
+    assert "Examples in the gallery" in page
+    assert "auto_examples/plot_tune_validation_test.html" in page
+    assert "sphx-glr-thumbcontainer" in page
+
+
+def test_code_blocks_have_a_copy_button_that_leaves_prompts_out(site):
+    page = (site / "api" / "generated" / "polyroc.thresholds.tune_thresholds.html").read_text()
+    assert "copybutton.js" in page
+    script = (site / "_static" / "copybutton.js").read_text()
+    assert "formatCopyText(text, '>>> |" in script  # the prompt pattern of conf.py, stripped from what is copied

@@ -95,6 +95,7 @@ def sklearn_scores(y, scores, weights, m):
     return values, {"precision": precision, "recall": recall, "f1-score": f1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [True, False])
 def test_intervals_equal_quantiles_of_sklearn_on_each_replicate(weighted):
     m, n_boot, confidence, seed = 4, 80, 0.9, 7
@@ -264,6 +265,7 @@ def test_batched_aucs_treat_a_class_without_weight_as_roc_auc_score_does():
             np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(2, 30).flatmap(

@@ -65,6 +65,7 @@ def test_gini_auc_on_glass_sits_among_the_class_aucs(glass_split, name):
     assert 0.5 < reference.auc_theory < 0.53  # ≈ 0.5 + 1/(12k), whatever the model
 
 
+@pytest.mark.slow
 def test_docs_tables_are_what_the_benchmark_prints():
     """docs/gini.md pastes the output of benchmarks/gini_glass_table.py (defaults): no drift."""
     root = Path(__file__).resolve().parents[1]

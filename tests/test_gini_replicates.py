@@ -80,6 +80,7 @@ def assert_same_replicates(batched, oracle, atol=1e-12):
         np.testing.assert_allclose(got, want, rtol=0, atol=atol, equal_nan=True, err_msg=name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("grid", [None, 17])

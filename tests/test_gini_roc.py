@@ -232,7 +232,7 @@ def test_singular_handling_is_recorded():
             [0, 1, 1],
             [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
             {"reference_scores": [[0.1, 0.9]]},
-            "reference_scores has 1 samples",
+            "reference_scores has 1 sample;",
         ),
         (
             [0, 1, 1],
@@ -257,7 +257,7 @@ def test_bad_input_raises(y, P, kwargs, match):
 
 
 def test_fewer_than_two_samples_raise():
-    with pytest.raises(ValueError, match="y_score has 1 samples; at least 2 are needed"):
+    with pytest.raises(ValueError, match="y_score has 1 sample; at least 2 are needed"):
         gini_roc(["a"], [[0.3, 0.7]], labels=["a", "b"], n_boot=0)
 
 

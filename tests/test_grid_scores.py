@@ -35,6 +35,7 @@ def grid_problems(draw):
     return y, P, w
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(grid_problems())
 def test_grid_scores_give_scikit_learns_aucs_and_average_precision(problem):

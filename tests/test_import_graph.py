@@ -118,6 +118,7 @@ def test_importing_polyroc_imports_no_heavy_dependency():
     assert result.stdout.strip() == ""
 
 
+@pytest.mark.slow
 def test_the_library_imports_with_docstrings_stripped():
     """``python -OO`` drops every docstring; the ones polyroc fills in at import must not be needed."""
     code = (

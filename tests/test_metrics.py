@@ -93,6 +93,7 @@ def test_accuracy_matches_sklearn(case):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("average", AVERAGES)
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 @pytest.mark.parametrize(
@@ -292,6 +293,7 @@ def brute_score(metric, tables, average, zero_division):
     return values[keep].mean()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("average", AVERAGES)
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 @pytest.mark.parametrize(
@@ -888,6 +890,7 @@ def label_metric_values(y_true, y_pred, weights):
     return {name: quietly(metric, y_true, y_pred, sample_weight=weights) for name, metric in SCALE_FREE_METRICS.items()}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(weighted_label_rows, weight_scales)
 def test_multiplying_the_weights_by_a_constant_changes_no_metric(rows, scale):
@@ -898,6 +901,7 @@ def test_multiplying_the_weights_by_a_constant_changes_no_metric(rows, scale):
         assert abs(scaled[name] - value) <= 1e-12, (name, scaled[name], value)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5)), min_size=2, max_size=40).filter(

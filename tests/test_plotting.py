@@ -63,6 +63,7 @@ def _cartesian(points):
 # --------------------------------------------------------------------------- import hygiene
 
 
+@pytest.mark.slow
 def test_core_never_imports_plotting_and_plotting_imports_pyplot_lazily():
     code = """
 import importlib, pkgutil, sys
@@ -455,6 +456,7 @@ def _inside(extent, bbox):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", ["default", (6.4, 4.8), (7.2, 4.8), (5.5, 4.0), (9.0, 3.5), (4.5, 6.0), "report"])
 @pytest.mark.parametrize("kind", ["heatmap", "regions"])
 @pytest.mark.parametrize("names", [WINDOWS, SHORT_WINDOWS], ids=["long", "short"])

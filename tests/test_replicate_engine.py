@@ -27,6 +27,8 @@ from polyroc._summary import row_losses
 from polyroc.evaluation import evaluate
 from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, stratum_multiplicities
 
+pytestmark = pytest.mark.slow  # replicates checked one by one against scikit-learn: not in -m "not slow"
+
 
 def pairwise_hand_till(y, scores, weights, m):
     """Mean over class pairs of (A(a|b) + A(b|a)) / 2, weighted pair counts, ties 1/2."""

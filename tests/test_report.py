@@ -29,6 +29,8 @@ from polyroc.report import build_report
 from polyroc.report._readings import comparison_reading, model_readings
 from polyroc.thresholds import apply_thresholds, roc_cloud, tune_thresholds
 
+pytestmark = pytest.mark.slow  # builds whole reports: not in the quick run (-m "not slow")
+
 CLASSES = np.array(["ant", "bee", "cow", "doe"])
 
 

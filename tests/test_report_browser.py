@@ -14,6 +14,8 @@ import pytest
 
 from polyroc.report import build_report
 
+pytestmark = pytest.mark.slow  # headless Chromium: not in the quick run (-m "not slow")
+
 
 @pytest.fixture(scope="module")
 def written_report(tmp_path_factory):

@@ -19,6 +19,8 @@ from polyroc.plotting._confusion_matrix import MIN_FONTSIZE
 from polyroc.report import build_report
 from polyroc.report._readings import format_number, model_readings
 
+pytestmark = pytest.mark.slow  # builds whole reports and figures: not in the quick run (-m "not slow")
+
 
 def _dirichlet_scores(rng, y, m, strength):
     raw = rng.dirichlet(np.ones(m), y.size) + strength * np.eye(m)[y]

@@ -227,6 +227,7 @@ def _brute_force_distribution(y, rules, weights):
     return {outcome: count / total for outcome, count in outcomes.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["cells", "rows"])
 def test_paired_replicates_have_the_exact_distribution_of_resampled_rows(path, monkeypatch):
     # 3 + 4 rows, weights 1 and 2: the cells (class, both predictions, weight) hold 1 to 2 rows each; both

@@ -214,6 +214,7 @@ def test_warning_category_subclasses_sklearns():
 # --------------------------------------------------------------------------- label metrics
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", LABEL_CASES)
 @pytest.mark.parametrize("average", AVERAGES)
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
@@ -316,6 +317,7 @@ def test_cohen_kappa(case, weights):
         compare("cohen_kappa_score", constant, constant, replace_undefined_by=replace)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", LABEL_CASES)
 @pytest.mark.parametrize("zero_division", ZERO_DIVISIONS)
 def test_classification_report(case, zero_division):

@@ -648,6 +648,7 @@ def streamed_evaluation(labels, batches, **options):
     return accumulator.compute(**options)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_a_stream_warns_and_scores_as_evaluate_on_the_same_rows(data):

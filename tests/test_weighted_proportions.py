@@ -62,6 +62,7 @@ def test_the_integer_cases_are_not_trivial():
     assert {n for _, _, _, n in INTEGER_CASES} >= {3, 4}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", sorted(SCIPY_METHODS))
 @pytest.mark.parametrize("confidence", [0.8, 0.95])
 def test_whole_effective_counts_match_scipy_binomtest(method, confidence):

@@ -15,6 +15,8 @@ fitted on the training set, and τ is tuned on the validation set for balanced a
 of the per-class recalls, which counts the rare types as much as the common ones.
 """
 
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -83,9 +85,13 @@ y_pred = {
     "argmax": classes[np.argmax(test_scores, axis=1)],
     "tuned": comparison.tuning.predict(test_scores),
 }
-paired = paired_rule_scores(
-    y_test, y_pred, metric="balanced_accuracy", labels=classes, baseline="argmax", n_boot=2000, random_state=0
-)
+with warnings.catch_warnings(record=True) as caught:  # few changed samples: polyroc warns, and says why
+    warnings.simplefilter("always")
+    paired = paired_rule_scores(
+        y_test, y_pred, metric="balanced_accuracy", labels=classes, baseline="argmax", n_boot=2000, random_state=0
+    )
+for warning in caught:
+    print(f"{warning.category.__name__}: {warning.message}")
 print(paired.to_frame().round(3).to_string(index=False))
 right = {rule: prediction == y_test for rule, prediction in y_pred.items()}
 print("test samples whose prediction changed:", int(np.sum(y_pred["tuned"] != y_pred["argmax"])))

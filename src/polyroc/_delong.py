@@ -37,7 +37,6 @@ them; :func:`roc_auc_interval` is the checked public entry point.
 
 from __future__ import annotations
 
-import warnings
 from functools import partial
 from typing import NamedTuple
 
@@ -47,6 +46,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
+from polyroc import _warnings
 from polyroc._numeric import finish
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
@@ -58,6 +58,7 @@ from polyroc._ranking import (
     micro_negatives,
     ovr_auc,
 )
+from polyroc._text import count_noun
 from polyroc._validation import (
     as_array,
     check_class_support,
@@ -713,11 +714,10 @@ def roc_auc_interval(
         estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
     )
     if is_zero_width(low, high):  # NaN bounds are not of zero width; an AUC of 0 or 1 takes the exact bound
-        warnings.warn(
+        _warnings.warn(
             f"the interval has zero width: {DELONG_TIES}, which does not make the AUC known; "
             "read it as degenerate, not as exact",
             IntervalWarning,
-            stacklevel=2,
         )
         return degenerate_interval(interval, DELONG_TIES)
     return interval
@@ -750,14 +750,11 @@ def smallest_class(rows, classes, involved=None) -> int:
 
 def warn_small_classes(classes, rows):
     """One IntervalWarning naming the classes with fewer than 2 rows and their row counts."""
-    listed = ", ".join(
-        f"{label!r} ({count} row{'s' if count != 1 else ''})" for label, count in zip(classes.tolist(), rows)
-    )
-    warnings.warn(
+    listed = ", ".join(f"{label!r} ({count_noun(count, 'row')})" for label, count in zip(classes.tolist(), rows))
+    _warnings.warn(
         f"DeLong's variance needs at least 2 rows (of positive weight) of every class the AUC involves; "
         f"class {listed} has fewer, so the interval is NaN",
         IntervalWarning,
-        stacklevel=3,
     )
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from polyroc import _warnings
 from polyroc.exceptions import UndefinedMetricWarning
 
 
@@ -19,7 +18,7 @@ def zero_division_value(zero_division):
     return {"warn": 0.0, "nan": np.nan}.get(zero_division, zero_division)
 
 
-def divide(numerator, denominator, zero_division=np.nan, undefined=None, *, stacklevel=4):
+def divide(numerator, denominator, zero_division=np.nan, undefined=None):
     """``numerator / denominator`` elementwise, with ``zero_division`` where the denominator is 0.
 
     ``zero_division="warn"`` gives 0.0 and an :class:`UndefinedMetricWarning`
@@ -38,10 +37,9 @@ def divide(numerator, denominator, zero_division=np.nan, undefined=None, *, stac
     if not np.any(mask):
         return values
     if zero_division == "warn":
-        warnings.warn(
+        _warnings.warn(
             f"{undefined}; it is set to 0.0 there (pass zero_division to choose the value)",
             UndefinedMetricWarning,
-            stacklevel=stacklevel,
         )
     return np.where(mask, zero_division_value(zero_division), values)
 

@@ -764,9 +764,16 @@ def directory_refusal(path: str | os.PathLike, *, reserved: Iterable[str] = ()) 
     names = sorted(entry.name for entry in directory.iterdir() if entry.name != DIRECTORY_LOCK_NAME)
     if (manifest is None or not manifest.entries_of(".")) and names:
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        if manifest is None:
+            why = f"it has no {MANIFEST_NAME}"
+        elif manifest.files:
+            outputs = sorted({entry.output for entry in manifest.files.values()})
+            why = f"its {MANIFEST_NAME} lists only the single files polyroc wrote there ({', '.join(outputs)})"
+        else:
+            why = f"its {MANIFEST_NAME} lists no file"
         return (
-            f"the directory is not empty ({shown}) and is not an earlier polyroc output (no "
-            f"{MANIFEST_NAME} lists one there); choose a new or empty directory"
+            f"the directory is not empty ({shown}) and is not an earlier polyroc output ({why}); "
+            "choose a new or empty directory"
         )
     problem = _reserved_problem(directory, manifest, reserved)
     if problem is None:

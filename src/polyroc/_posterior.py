@@ -61,6 +61,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._counts import chunk_length, confusion_counts
 from polyroc._numeric import finish
 from polyroc._progress import task
@@ -574,11 +575,10 @@ def stratified_mean_interval(
         ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
     )
     if is_zero_width(low, high):
-        warnings.warn(
+        _warnings.warn(
             "the interval has zero width: no class has two rows whose values differ, so their spread cannot be "
             "estimated, which does not make the mean known; read the interval as degenerate, not as exact",
             IntervalWarning,
-            stacklevel=2,
         )
     return estimate, low, high
 
@@ -587,10 +587,9 @@ def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[
     """:func:`stratified_mean_interval` from the per-class moments of the values (checked ``confidence``)."""
     rows = moments.rows
     if np.any(rows == 1):
-        warnings.warn(
+        _warnings.warn(
             "a class with a single row adds nothing to the variance of the mean (its spread cannot be estimated)",
             IntervalWarning,
-            stacklevel=3,
         )
     mean = moments.mean()
     with np.errstate(divide="ignore", invalid="ignore"):

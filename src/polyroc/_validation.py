@@ -9,9 +9,7 @@ can raise.
 from __future__ import annotations
 
 import numbers
-import os
 import sys
-import warnings
 from collections.abc import Hashable, Mapping
 from typing import NamedTuple
 
@@ -20,7 +18,9 @@ from scipy.special import softmax
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils._param_validation import InvalidParameterError
 
+from polyroc import _warnings
 from polyroc._class_names import column_order, same_classes
+from polyroc._text import count_noun
 
 #: Largest allowed ``|row sum - 1|`` for a row of probabilities (scikit-learn's
 #: ``np.allclose`` default rtol, so both libraries accept the same inputs).
@@ -130,26 +130,13 @@ def _check_label_objects(name, objects):
     return "string" if kinds == {"string"} else "number"
 
 
-def _caller_stacklevel():
-    """``stacklevel`` that points a warning issued by the calling function at the user's code.
-
-    Counts the frames of polyroc's own modules above the function that warns.
-    """
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _as_label_column(name, array):
     """Ravel a column vector (n, 1) with a ``DataConversionWarning``, as scikit-learn does."""
     if array.ndim == 2 and array.shape[1] == 1:
-        warnings.warn(
+        _warnings.warn(
             f"{name} is a column vector of shape {array.shape}; it was raveled to shape "
             f"({array.shape[0]},) (pass a 1-D array to avoid this warning)",
             DataConversionWarning,
-            stacklevel=_caller_stacklevel(),
         )
         return array.ravel()
     return array
@@ -482,7 +469,9 @@ def check_score_matrix(
     if scores.shape[1] < 2:
         raise ValueError(f"{name} must have at least 2 columns, got {scores.shape[1]}")
     if n_labels is not None and scores.shape[1] != n_labels:
-        raise ValueError(f"{name} has {scores.shape[1]} columns but labels names {n_labels} classes")
+        raise ValueError(
+            f"{name} has {count_noun(scores.shape[1], 'column')} but labels names {count_noun(n_labels, 'class')}"
+        )
     if columns is not None:
         scores = columns_in_class_order(scores, columns, np.asarray(classes), name)
     tolerance = _simplex_tolerance(scores.dtype, scores.shape[1])
@@ -522,7 +511,7 @@ def check_score_matrix(
             )
             raise ValueError(
                 f"rows of {name} must sum to 1 (row {row} sums to {scores[row].sum():.6g}, "
-                f"{int(off.sum())} rows off); {hint}"
+                f"{count_noun(int(off.sum()), 'row')} off); {hint}"
             )
     return scores
 
@@ -588,12 +577,11 @@ def warn_column_order(y_true, y_score, labels=None, name="y_score"):
         return
     used = [str(c) for c in classes.tolist()]
     if [str(c) for c in columns] != used:
-        warnings.warn(
+        _warnings.warn(
             f"the columns of {name} are named by the classes in the order {[str(c) for c in columns]}, but are "
             f"taken by position in sorted label order {used}, as scikit-learn does; reorder them "
             f"({name}[{used}]) or use polyroc.evaluate, which matches columns to classes by name",
             UserWarning,
-            stacklevel=_caller_stacklevel(),
         )
 
 
@@ -651,8 +639,8 @@ def check_scores(
         classes = np.unique(y_true)
         if classes.size != scores.shape[1]:
             raise ValueError(
-                f"{name} has {scores.shape[1]} columns but {y_name} has {classes.size} classes "
-                f"{_describe(classes)}; pass labels= to name every column"
+                f"{name} has {count_noun(scores.shape[1], 'column')} but {y_name} has "
+                f"{count_noun(classes.size, 'class')} {_describe(classes)}; pass labels= to name every column"
             )
         if classes.size < 2:
             raise ValueError(f"{y_name} has only one class {_describe(classes)}; at least 2 are needed")
@@ -883,7 +871,7 @@ def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None, name
 def check_min_samples(name, n_samples, minimum):
     """Raise unless ``n_samples`` (rows of ``name``) is at least ``minimum``."""
     if n_samples < minimum:
-        raise ValueError(f"{name} has {n_samples} samples; at least {minimum} are needed")
+        raise ValueError(f"{name} has {count_noun(n_samples, 'sample')}; at least {minimum} are needed")
 
 
 def check_real_array(name, values, *, ndims=(2,), n_columns=None, min_samples=1):

@@ -558,12 +558,49 @@ def _apply(args):
     with _output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
         tau = read_thresholds(args.tau)
         with _showing_progress(args) as display:
-            table = _read_table(args, args.scores, classes=tau["classes"], label_col=None, display=display)
+            table = _read_labelled_if_possible(args, tau["classes"], display)
             y_score = _probabilities(args, table)
         with _blamed_on(table.source):
             predictions = apply_thresholds(y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
+            scores = _applied_scores(table, y_score, tau)
         write_predictions(out, predictions, ids=table.ids)
     print(f"{len(predictions)} predictions written to {args.out}")
+    if scores is not None:
+        print(f"  {tau['metric']} on {table.source}: {scores[0]:.6f} (argmax {scores[1]:.6f})")
+
+
+def _read_labelled_if_possible(args, classes, display):
+    """The score file of ``apply``, with its labels when it has the label column (``--label-col``, default label)."""
+    name = args.label_col or "label"
+    try:
+        return _read_table(args, args.scores, classes=classes, label_col=name, display=display)
+    except ValueError as error:
+        if args.label_col is not None or f"no label column {name!r}" not in str(error):
+            raise
+    return _read_table(args, args.scores, classes=classes, label_col=None)
+
+
+def _applied_scores(table, y_score, tau):
+    """(tuned rule, argmax) scores of the metric ``tau`` was tuned for, as ``tune`` scores them.
+
+    None without labels, or when ``tau`` names no metric of ``polyroc metrics``
+    (a custom metric of the library). Labels outside the classes of ``tau``
+    are an error, as in ``tune``.
+    """
+    import numpy as np
+
+    from polyroc._validation import check_scores, with_scaled_weights
+    from polyroc.counts import METRICS
+    from polyroc.thresholds.search import argmax_score, checked_metric, score_at
+
+    if table.y_true is None or tau.get("metric") not in METRICS:
+        return None
+    targets = with_scaled_weights(
+        check_scores(table.y_true, y_score, labels=list(table.classes), sample_weight=table.sample_weight)
+    )
+    objective = checked_metric(tau["metric"])
+    threshold = np.asarray(tau["threshold"], dtype=np.float64)
+    return score_at(targets, threshold, objective), argmax_score(targets, objective)
 
 
 _AVERAGES = {
@@ -620,6 +657,8 @@ def _named_paths(option, values):
 
     A value that is the path of an existing file is a PATH even if it holds ``=``.
     """
+    from polyroc.report._inputs import check_model_name
+
     named = {}
     for value in values:
         name, separator, path = value.partition("=")
@@ -627,6 +666,7 @@ def _named_paths(option, values):
             name, path = Path(value).stem, value
         if not name or not path:
             raise ValueError(f"{option} {value!r}: expected PATH or NAME=PATH")
+        check_model_name(option, name)
         if name in named:
             raise ValueError(f"{option}: model name {name!r} given twice; name the files with NAME=PATH")
         named[name] = path
@@ -1143,6 +1183,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="score file to predict (default: none, required)",
     )
     _add_input_options(apply, labels=False, weights=False)
+    apply.add_argument(
+        "--label-col",
+        action=_Once,
+        default=None,
+        help="name of the true-label column; when the file has labels, the metric tau* was tuned for is printed "
+        "for the tuned rule and argmax on this file (default: label, if the file has that column)",
+    )
+    apply.add_argument(
+        "--weight-col",
+        action=_Once,
+        default=None,
+        help="name of a column of sample weights for that score, as in tune (default: unweighted)",
+    )
     apply.add_argument(
         "--tau",
         metavar="JSON",

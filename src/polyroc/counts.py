@@ -28,13 +28,13 @@ macro and weighted means, as in scikit-learn.
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable
 from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._counts import per_class_counts
 from polyroc._numeric import divide, finish, nan_average
 from polyroc._validation import check_counts, check_option, check_real, check_zero_division
@@ -572,10 +572,9 @@ def _balanced_accuracy(counts, adjusted=False, *, warn=True):
     class_support = counts.sum(axis=-1)
     present = class_support > 0
     if warn and not np.all(present):
-        warnings.warn(
+        _warnings.warn(
             "balanced accuracy ignores classes with no true samples",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
     tp = np.diagonal(counts, axis1=-2, axis2=-1)
     n_present = present.sum(axis=-1)

@@ -29,13 +29,13 @@ Conventions shared by every function of this module:
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._ranking import (
     class_counts,
     micro_counts,
@@ -47,7 +47,6 @@ from polyroc._ranking import (
 )
 from polyroc._results import Result
 from polyroc._validation import (
-    _caller_stacklevel,
     _describe,
     check_class_support,
     check_option,
@@ -565,11 +564,10 @@ def _checked(y_true, y_score, labels, sample_weight):
 def _warn_undefined(classes, support, what):
     absent = classes[support == 0]
     if absent.size:
-        warnings.warn(
+        _warnings.warn(
             f"labels {_describe(absent)} have no samples of positive weight in y_true; "
             f"their {what} is undefined (NaN) and left out of averages",
             UndefinedMetricWarning,
-            stacklevel=_caller_stacklevel(),  # the user's line, also when reached through roc_cloud or a Display
         )
 
 

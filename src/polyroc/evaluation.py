@@ -15,7 +15,6 @@ sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc import metrics
+from polyroc import _warnings, metrics
 from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
@@ -44,7 +43,6 @@ from polyroc._summary import (
     summary_values,
 )
 from polyroc._validation import (
-    _caller_stacklevel,
     as_array,
     check_option,
     check_positive_int,
@@ -748,7 +746,7 @@ def _marked_degenerate(plan, intervals, class_intervals):
         for name, by_class in class_intervals.items()
     }
     if flagged:
-        warnings.warn(
+        _warnings.warn(
             (
                 f"the interval of {flagged[0]} has zero width: its method finds"
                 if len(flagged) == 1
@@ -757,7 +755,6 @@ def _marked_degenerate(plan, intervals, class_intervals):
             + " no spread in these rows, which does not make the value known (the interval method says why); "
             "read " + ("it" if len(flagged) == 1 else "them") + " as degenerate, not as exact",
             IntervalWarning,
-            stacklevel=_caller_stacklevel(),
         )
     return intervals, class_intervals
 
@@ -766,11 +763,10 @@ def _warn_single_rows(plan, class_rows, classes):
     """Warn when a class has a single row and a bootstrap interval depends on it."""
     single = [classes[k] for k in np.flatnonzero(class_rows == 1)]
     if single and "bootstrap" in plan.values():
-        warnings.warn(
+        _warnings.warn(
             f"class {', '.join(map(str, single))} has a single row, which a stratified bootstrap never varies: "
             "the bootstrap intervals understate the uncertainty of every quantity that rests on it",
             IntervalWarning,
-            stacklevel=3,
         )
 
 

@@ -58,6 +58,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._outputs import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
 from polyroc._progress import task
+from polyroc._text import count_noun
 from polyroc._validation import as_array, check_same_length, check_thresholds, check_weight_total
 
 __all__ = [
@@ -170,7 +171,7 @@ class ScoreTable:
             raise TypeError(f"row must be an integer, got {type(row).__name__}")
         n_rows = self.y_score.shape[0]
         if not 0 <= row < n_rows:
-            raise IndexError(f"row must be in [0, {n_rows}) (the table has {n_rows} rows), got {row}")
+            raise IndexError(f"row must be in [0, {n_rows}) (the table has {count_noun(n_rows, 'row')}), got {row}")
         return f"row {row + 1}" if self.lines is None else f"line {int(self.lines[row])}"
 
 

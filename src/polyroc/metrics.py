@@ -41,7 +41,6 @@ scikit-learn has no such functions.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -52,6 +51,7 @@ from sklearn import metrics as _sklearn_metrics
 from sklearn.utils import check_array, column_or_1d
 from sklearn.utils.multiclass import type_of_target, unique_labels
 
+from polyroc import _warnings
 from polyroc import counts as _counts
 from polyroc._counts import confusion_counts, per_class_counts
 from polyroc._numeric import nan_average, zero_division_value
@@ -70,8 +70,8 @@ from polyroc._ranking import (
     trapezoid_area,
     without_zero_weights,
 )
+from polyroc._text import count_noun
 from polyroc._validation import (
-    _caller_stacklevel,
     _numeric_array,
     as_array,
     check_boolean,
@@ -284,11 +284,10 @@ def _matrix_counts(pair: _LabelPair, labels) -> _Counted:
             raise ValueError("At least one label specified must be in y_true (labels shares none with it)")
     counted = _count(pair, classes)
     if counted.counts.shape == (1, 1):
-        warnings.warn(
+        _warnings.warn(
             "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to have the "
             "correct shape, use the 'labels' parameter to pass all known labels.",
             UserWarning,
-            stacklevel=3,
         )
     return counted
 
@@ -501,7 +500,7 @@ def balanced_accuracy_score(
     pair = _check_label_pair(y_true, y_pred, sample_weight)
     counts = _matrix_counts(pair, None).counts
     if np.any(counts.sum(axis=1) == 0):
-        warnings.warn("y_pred contains classes not in y_true", UndefinedMetricWarning, stacklevel=2)
+        _warnings.warn("y_pred contains classes not in y_true", UndefinedMetricWarning)
     if adjusted and np.count_nonzero(counts.sum(axis=1)) == 1:
         # chance is 1 with one class in y_true: (score - 1) / 0, -inf or NaN, as scikit-learn
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -636,10 +635,9 @@ def cohen_kappa_score(
         raise
     kappa = _counts.cohen_kappa(_at_least_two(counts), weights=weights, zero_division=np.nan)
     if np.isnan(kappa):
-        warnings.warn(
+        _warnings.warn(
             "cohen_kappa_score is undefined (chance agreement 1); it is set to replace_undefined_by",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
         return replace_undefined_by
     return float(kappa)
@@ -663,11 +661,10 @@ def _check_averaging(average, pos_label, pair: _LabelPair, labels):
             f"Target is {pair.kind} but average='binary'. Please choose another average setting, one of {options}."
         )
     if pos_label not in (None, 1):
-        warnings.warn(
+        _warnings.warn(
             f"Note that pos_label (set to {pos_label!r}) is ignored when average != 'binary' "
             f"(got {average!r}). You may use labels=[pos_label] to specify a single positive class.",
             UserWarning,
-            stacklevel=4,
         )
     return _labels_argument(labels)
 
@@ -734,11 +731,10 @@ def _fill_undefined(values: np.ndarray, metric: str, warn_for, zero_division, wh
         return values
     if isinstance(zero_division, str) and zero_division == "warn" and metric in warn_for:
         where = "due to" if values.size == 1 else "in labels with"
-        warnings.warn(
+        _warnings.warn(
             f"{what[0]} is ill-defined and being set to 0.0 {where} {what[1]}. "
             "Use `zero_division` parameter to control this behavior.",
             UndefinedMetricWarning,
-            stacklevel=4,
         )
     return np.where(undefined, zero_division_value(check_zero_division(zero_division)), values)
 
@@ -1482,10 +1478,9 @@ def classification_report(
                 f"Number of classes, {len(labels)}, does not match size of target_names, "
                 f"{len(target_names)}. Try specifying the labels parameter"
             )
-        warnings.warn(
+        _warnings.warn(
             f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
             UserWarning,
-            stacklevel=2,
         )
     names = [f"{label}" for label in labels] if target_names is None else list(target_names)
     # one count for every row: the per-class tables, then their averages
@@ -1575,11 +1570,10 @@ def _multiclass_probabilities(y_true, y_proba: np.ndarray, sample_weight, labels
         given = _labels_argument(labels)
         classes = unique_labels(given)
         if classes.shape != given.shape or not np.all(classes == given):
-            warnings.warn(
+            _warnings.warn(
                 f"labels {given.tolist()} are not sorted; the columns of y_proba are taken to follow "
                 f"the sorted labels {classes.tolist()}",
                 UserWarning,
-                stacklevel=3,
             )
         unknown = np.setdiff1d(y_true, classes)
         if unknown.size:
@@ -1598,12 +1592,13 @@ def _multiclass_probabilities(y_true, y_proba: np.ndarray, sample_weight, labels
         y_proba = np.concatenate([1 - y_proba, y_proba], axis=1)
     eps = np.finfo(y_proba.dtype).eps
     if not np.all(np.isclose(y_proba.sum(axis=1), 1, rtol=np.sqrt(eps))):
-        warnings.warn("The y_proba rows do not sum to one. Make sure to pass probabilities.", UserWarning, stacklevel=3)
+        _warnings.warn("The y_proba rows do not sum to one. Make sure to pass probabilities.", UserWarning)
     if classes.size != y_proba.shape[1]:
         source = "y_true" if labels is None else "labels"
         raise ValueError(
-            f"y_proba has {y_proba.shape[1]} columns but {source} has {classes.size} classes "
-            f"{classes.tolist()}" + ("; pass every class label through labels" if labels is None else "")
+            f"y_proba has {count_noun(y_proba.shape[1], 'column')} but {source} has "
+            f"{count_noun(classes.size, 'class')} {classes.tolist()}"
+            + ("; pass every class label through labels" if labels is None else "")
         )
     return _Probabilities(_encode(y_true, classes), y_proba, weights)
 
@@ -1707,7 +1702,7 @@ def log_loss(
     if not (isinstance(y_pred, str) and y_pred == "deprecated"):
         if y_proba is not None:
             raise ValueError("Cannot use both `y_pred` and `y_proba`; `y_pred` is deprecated, use `y_proba`.")
-        warnings.warn("`y_pred` was renamed to `y_proba`; use `y_proba` instead.", FutureWarning, stacklevel=2)
+        _warnings.warn("`y_pred` was renamed to `y_proba`; use `y_proba` instead.", FutureWarning)
         y_proba = y_pred
     warn_column_order(y_true, y_proba, labels, "y_proba")
     y_proba = _float_scores(_score_input("y_proba", y_proba))
@@ -1986,10 +1981,9 @@ def top_k_accuracy_score(
     else:
         classes = _ordered_labels(labels, y_true, n_columns, "classes in 'y_score'")
     if k >= classes.size:
-        warnings.warn(
+        _warnings.warn(
             f"'k' ({k}) greater than or equal to 'n_classes' ({classes.size}) gives a perfect score",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
     y = _encode(y_true, classes)
     if kind == "binary":
@@ -2029,16 +2023,14 @@ def _binary_curve_counts(y_true, y_score, pos_label, sample_weight) -> _BinaryCo
 
 def _warn_missing_class(counts: _BinaryCounts) -> None:
     if counts.fps[-1] <= 0:
-        warnings.warn(
+        _warnings.warn(
             "No negative samples in y_true: the false positive rate is undefined (NaN)",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
     if counts.tps[-1] <= 0:
-        warnings.warn(
+        _warnings.warn(
             "No positive samples in y_true: the true positive rate is undefined (NaN)",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
 
 
@@ -2111,14 +2103,13 @@ def roc_curve(
     return fpr, tpr, thresholds.astype(np.float64)
 
 
-def _precision_recall_points(counts: _BinaryCounts, drop_intermediate: bool, stacklevel: int = 3):
+def _precision_recall_points(counts: _BinaryCounts, drop_intermediate: bool):
     """(precision, recall, thresholds) as scikit-learn: recall 1 everywhere (and a warning) without positives."""
     precision, recall, thresholds = pr_points(*counts, drop_intermediate)
     if counts.tps[-1] == 0:
-        warnings.warn(
+        _warnings.warn(
             "No positive class found in y_true, recall is set to one for all thresholds.",
             UserWarning,
-            stacklevel=stacklevel,
         )
         recall = np.append(np.ones(recall.size - 1), 0.0)
     return precision, recall, thresholds
@@ -2264,10 +2255,9 @@ def _binary_roc_auc(counts: _BinaryCounts, max_fpr: float | None, two_labels: bo
     needs two points below ``max_fpr`` and raises without them.
     """
     if not two_labels:
-        warnings.warn(
+        _warnings.warn(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             UndefinedMetricWarning,
-            stacklevel=4,
         )
         return np.nan
     _warn_missing_class(counts)
@@ -2318,11 +2308,10 @@ def _warn_classes_without_samples(classes: np.ndarray, support: np.ndarray, what
     total = support.sum()
     undefined = (support == 0) | (support == total)
     if np.any(undefined):
-        warnings.warn(
+        _warnings.warn(
             f"labels {classes[undefined].tolist()} have no samples, or all of them, in y_true: "
             f"their {what} is undefined (NaN)",
             UndefinedMetricWarning,
-            stacklevel=_caller_stacklevel(),
         )
 
 
@@ -2529,7 +2518,7 @@ def roc_auc_score(
 
 
 def _binary_average_precision(counts: _BinaryCounts) -> float:
-    precision, recall, _ = _precision_recall_points(counts, False, stacklevel=5)
+    precision, recall, _ = _precision_recall_points(counts, False)
     return step_area(precision, recall)
 
 
@@ -2631,7 +2620,7 @@ def average_precision_score(
     if y_score.shape != (y_true.shape[0], present.size):
         raise ValueError(
             f"y_score must be of shape (n_samples, n_classes) = {(y_true.shape[0], present.size)} since y_true "
-            f"has {present.size} classes; got {y_score.shape}"
+            f"has {count_noun(present.size, 'class')}; got {y_score.shape}"
         )
     scored = _scored_classes(y_true, y_score, None, sample_weight)
     if average == "micro":

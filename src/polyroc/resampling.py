@@ -21,12 +21,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
+from polyroc import _warnings
 from polyroc._counts import chunk_length, confusion_cells, confusion_counts
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result, interval_table
+from polyroc._text import count_noun
 from polyroc._validation import (
-    _caller_stacklevel,
     check_label_vector,
     check_option,
     check_positive_int,
@@ -821,13 +822,12 @@ def _warn_few_changed_rows(changed, baseline):
         if not too_few_changed_rows(record["rows"]):
             continue
         better, worse = record["only_rule_right"], record["only_baseline_right"]
-        warnings.warn(
-            f"rules {name!r} and {baseline!r} predict differently on only {record['rows']} rows, too few for a "
-            f"reliable bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the "
-            f"{better + worse} rows where exactly one is right, {better} favour {name!r}: exact sign test "
-            f"p = {record['sign_test_p']:.3g}",
+        _warnings.warn(
+            f"rules {name!r} and {baseline!r} predict differently on only {count_noun(record['rows'], 'row')}, too "
+            f"few for a reliable bootstrap interval of their difference (fewer than {FEW_CHANGED_ROWS}); of the "
+            f"{count_noun(better + worse, 'row')} where exactly one is right, {better} favour {name!r}: "
+            f"exact sign test p = {record['sign_test_p']:.3g}",
             IntervalWarning,
-            stacklevel=_caller_stacklevel(),
         )
 
 

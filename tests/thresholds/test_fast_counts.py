@@ -43,6 +43,7 @@ def lattice(m, r, domain="simplex"):
     return np.concatenate(list(iter_lattice(m, r, domain=domain)))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 5), st.integers(1, 12), st.integers(1, 200))
 def test_lattice_counts_equal_brute_force_on_continuous_data(seed, m, r, n):
@@ -56,6 +57,7 @@ def test_lattice_counts_equal_brute_force_on_continuous_data(seed, m, r, n):
     assert np.allclose(fast, threshold_counts(y, P, points / r, weights), rtol=1e-12, atol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 5), st.sampled_from([1, 2, 4, 8, 16]), st.integers(1, 150))
 def test_lattice_counts_equal_brute_force_with_exact_ties(seed, m, r, n):

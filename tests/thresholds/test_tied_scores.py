@@ -20,6 +20,8 @@ from polyroc._counts import confusion_counts, lattice_threshold_counts
 from polyroc.counts import get_metric
 from polyroc.thresholds import apply_thresholds, iter_lattice, predict, roc_cloud, tune_thresholds
 
+pytestmark = pytest.mark.slow  # lattices checked point by point against a loop: not in -m "not slow"
+
 SKLEARN = {
     "accuracy": lambda y, pred, w: accuracy_score(y, pred, sample_weight=w),
     "balanced_accuracy": lambda y, pred, w: balanced_accuracy_score(y, pred, sample_weight=w),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from polyroc import _warnings
 from polyroc._ranking import roc_points
 from polyroc._validation import check_option, check_positive_int, check_weight_total
 from polyroc.curves import OvrRocCurves, roc_curves_result
@@ -115,10 +115,9 @@ def ovr_roc_curve(
         check_weight_total(f"sample_weight_col {columns.weight_col!r}", support.sum())
     absent = columns.classes[support == 0]
     if absent.size:
-        warnings.warn(
+        _warnings.warn(
             f"labels {absent.tolist()} have no samples of positive weight; their ROC curve is undefined (NaN)",
             UndefinedMetricWarning,
-            stacklevel=2,
         )
     micro_curve = curves[m] if micro else (None, None, None)
     return roc_curves_result(columns.classes, curves[:m], micro_curve, drop_intermediate, {"engine": "dask"})

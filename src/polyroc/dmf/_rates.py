@@ -37,15 +37,16 @@ arXiv:2304.07265, which uses Kish's effective size and equals numpy's
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import (
     check_class_support,
     check_option,
@@ -339,11 +340,11 @@ def prepare_problem(
     check_problem_size("levels", levels.size, len(pairs))
     if dropped:
         named = ", ".join(f"({classes[a]!r}, {classes[b]!r})" for a, b in dropped)
-        warnings.warn(
+        _warnings.warn(
             f"classes {classes[support == 0].tolist()} have no samples in y_true; "
-            f"{len(dropped)} class pairs are undefined and dropped: {named}",
+            f"{count_noun(len(dropped), 'class pair')} {'is' if len(dropped) == 1 else 'are'} undefined and dropped: "
+            f"{named}",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
     pools = _build_pools(y, scores, pairs, cutoff_grid, levels.size)
     dropped_labels = tuple((classes[a].item(), classes[b].item()) for a, b in dropped)

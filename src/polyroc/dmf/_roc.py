@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -10,6 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import expit
 
+from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
 from polyroc._ranking import pairwise_wins
@@ -603,9 +603,7 @@ def warn_if_unconverged(points, settings, replicates=None, names=None):
             f"{failed} of {total} bootstrap refits did not converge within max_iter={settings.max_iter}, "
             "from the point fit nor from their own start (their D is kept)"
         )
-    warnings.warn(
-        f"ROC-DMF: {'; '.join(parts)}; tol={settings.tol:g}: raise max_iter or tol", ConvergenceWarning, stacklevel=3
-    )
+    _warnings.warn(f"ROC-DMF: {'; '.join(parts)}; tol={settings.tol:g}: raise max_iter or tol", ConvergenceWarning)
 
 
 def curve_reversal(point):
@@ -626,14 +624,13 @@ def warn_if_reversed(point, settings):
     offset = 0 if reversal.block == "TPR" else n_levels
     slopes = point.factorization.slope[0, offset + reversal.row : offset + reversal.row + 2]
     advice = "" if settings.monotone else "; monotone=True integrates its running maximum instead"
-    warnings.warn(
+    _warnings.warn(
         f"the ROC-DMF curve's {reversal.block} decreases by {reversal.amount:.3f} from row "
         f"{reversal.row} to row {reversal.row + 1} although every pairwise rate column is monotone: "
         f"the two rows are fitted with slopes {slopes[0]:.3g} and {slopes[1]:.3g}, and a steep row slope "
         "(a few pairs far from the others, e.g. rates of 0 or 1 among intermediate ones with tied scores "
         f"or small classes) moves the row intercept (see DmfRoc.max_reversal){advice}",
         NonMonotoneCurveWarning,
-        stacklevel=3,
     )
 
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
 from polyroc._results import Result, interval_table
+from polyroc._text import count_noun
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -562,12 +563,11 @@ def _fitted_gini(scores, weights, reference, classes, options, gini_norm, settin
     """
     constant_fit = reference is None or _is_constant(reference)
     if _is_constant(scores) and constant_fit and options["constant"] == "drop":
-        warnings.warn(
+        _warnings.warn(
             "every column of y_score is constant (a class-prior baseline, for example), so every "
             "one-vs-rest ROC curve is the chance diagonal: the Gini-weighted curve is the diagonal "
             "with AUC 0.5, and the Gini weights (0/0) are undefined and reported as NaN",
             WhiteningWarning,
-            stacklevel=3,
         )
         settings.update(
             whitening="none: every column of y_score is constant",
@@ -667,7 +667,7 @@ def _warn_about_scales(scores, curve_weights, classes):
     if low.max() <= high.min() and span.max() <= SCALE_RATIO * span.min():
         return
     narrow, wide = np.argmin(span), np.argmax(span)
-    warnings.warn(
+    _warnings.warn(
         "averaging='threshold' compares the score columns at the same thresholds, but their ranges "
         f"differ a lot (class {classes[involved[narrow]]}: [{low[narrow]:.3g}, {high[narrow]:.3g}], "
         f"class {classes[involved[wide]]}: [{low[wide]:.3g}, {high[wide]:.3g}]"
@@ -675,7 +675,6 @@ def _warn_about_scales(scores, curve_weights, classes):
         + "); it is meaningful only for scores on a common scale such as probabilities "
         "(averaging='vertical' is not affected)",
         ScoreScaleWarning,
-        stacklevel=3,
     )
 
 
@@ -696,7 +695,7 @@ def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, ab
         if np.count_nonzero(kept) < 2:
             raise ValueError(
                 f"sample_weight gives positive weight to {np.count_nonzero(kept)} of the "
-                f"{scores.shape[0]} samples of y_score; at least 2 are needed"
+                f"{count_noun(scores.shape[0], 'sample')} of y_score; at least 2 are needed"
             )
         y, scores, weights = y[kept], scores[kept], weights[kept]
     present = _present_classes(check_class_support(y, classes, weights), classes, absent)

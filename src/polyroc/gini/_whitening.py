@@ -35,14 +35,15 @@ P for rows whose sums vary).
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._results import Result
+from polyroc._text import count_noun
 from polyroc._validation import _describe, check_option, check_real, check_real_array
 from polyroc.gini._dispersion import relative_weights
 from polyroc.gini._view import whitening_notes
@@ -404,7 +405,7 @@ def weighted_moments(X, weights, name="X"):
         return mean, (centred.T @ centred) / (X.shape[0] - 1), float(X.shape[0])
     if np.count_nonzero(weights) < 2:
         raise ValueError(
-            f"sample_weight gives positive weight to {np.count_nonzero(weights)} row of {name}; "
+            f"sample_weight gives positive weight to {count_noun(np.count_nonzero(weights), 'row')} of {name}; "
             "a covariance needs at least 2"
         )
     total, squares = float(weights.sum()), float(weights @ weights)
@@ -469,27 +470,24 @@ def _condition_number(eigenvalues):
 def warn_about_whitening(whitening, classes, fitted_on):
     """Issue one :class:`WhiteningWarning` per choice the fit had to make."""
     if not whitening.used.all():
-        warnings.warn(
+        _warnings.warn(
             f"score columns of classes {_describe(classes[~whitening.used])} are constant in "
             f"{fitted_on}; they are left out of the whitening and get weight 0",
             WhiteningWarning,
-            stacklevel=3,
         )
     if whitening.singular and not whitening.expected_singularity:
-        warnings.warn(
+        _warnings.warn(
             f"the correlation matrix of {fitted_on} is singular ({whitening.null_dimension} null "
             f"direction(s), condition number {whitening.condition_number:.3g}"
             + ("; rows with a constant sum account for only one" if whitening.constant_row_sum else "")
             + f"), so the ZCA-cor whitening is undefined; applied {whitening.applied!r}"
             + (": weights are the λ → 0 limit and G1 = 0" if whitening.degenerate else ""),
             WhiteningWarning,
-            stacklevel=3,
         )
     if whitening.n_samples <= whitening.used.sum():
-        warnings.warn(
-            f"{fitted_on} has {whitening.n_samples:.4g} (effective) samples for "
-            f"{int(whitening.used.sum())} whitened columns; W is unreliable (fit it on more data "
+        _warnings.warn(
+            f"{fitted_on} has {count_noun(whitening.n_samples, '(effective) sample', spec='.4g')} for "
+            f"{count_noun(int(whitening.used.sum()), 'whitened column')}; W is unreliable (fit it on more data "
             "via reference_scores)",
             WhiteningWarning,
-            stacklevel=3,
         )

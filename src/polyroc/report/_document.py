@@ -574,7 +574,8 @@ def build_report(
         ``val_sample_weight``; ``y_val`` without ``val_scores`` or the
         reverse, ``val_sample_weight`` without them, or ``val_scores``
         naming other models than ``y_score``; an unknown ``metric`` or
-        ``ci`` method; ``n_boot`` below 1; ``confidence`` outside (0, 1);
+        ``ci`` method; a model name holding a comma (the report's lists of
+        models are comma-separated); ``n_boot`` below 1; ``confidence`` outside (0, 1);
         a negative ``random_state``; ``evaluations`` that do not name the
         models of ``y_score`` or have other classes; ``population`` without
         ``evaluations`` or without its keys; two models' scores that are

@@ -68,6 +68,22 @@ def _named(role: str, scores: Any) -> Mapping[str, Any]:
     return {DEFAULT_MODEL_NAME: scores}
 
 
+def check_model_name(role: str, name: Any) -> str:
+    """Return ``name`` if it can name a model: a non-empty string without a comma.
+
+    The report and the command line list models separated by commas ("a, b and c"),
+    so a comma inside a name would make those lists ambiguous: it is refused.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")
+    if "," in name:
+        raise ValueError(
+            f"{role}: model name {name!r} holds a comma, which would make the lists of models ambiguous; "
+            "name the model without commas"
+        )
+    return name
+
+
 def _checked_models(role, split, y_true, scores, labels, sample_weight, names=("y_true", "sample_weight")):
     """Check each model's matrix against the labels; return (labels, {name: matrix}, classes, weights).
 
@@ -79,8 +95,7 @@ def _checked_models(role, split, y_true, scores, labels, sample_weight, names=("
     checked, classes, weights = {}, labels, None
     check_frames_in_one_order(_named(role, scores), role)
     for name, matrix in _named(role, scores).items():
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"{role}: model names must be non-empty strings, got {name!r}")
+        check_model_name(role, name)
         try:
             targets = check_scores(
                 y_true,

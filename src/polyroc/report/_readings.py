@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from polyroc._text import count_noun
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
@@ -75,14 +76,15 @@ def data_reading(results: dict[str, Any]) -> str:
     largest = max(counts, key=counts.get)
     smallest = min((c for c in counts if counts[c] > 0), key=counts.get)
     text = (
-        f"The test data has {test['n_samples']} rows in {len(counts)} classes. The largest class "
-        f"({largest}, {counts[largest]} rows) is {test['imbalance_ratio']:.1f} times the smallest "
-        f"({smallest}, {counts[smallest]} rows)."
+        f"The test data has {count_noun(test['n_samples'], 'row')} in {count_noun(len(counts), 'class')}. The largest "
+        f"class ({largest}, {count_noun(counts[largest], 'row')}) is {test['imbalance_ratio']:.1f} times the "
+        f"smallest ({smallest}, {count_noun(counts[smallest], 'row')})."
     )
     small = [c for c, n in counts.items() if n < SMALL_CLASS]
     if small:
         text += (
-            f" Classes {', '.join(small)} have fewer than {SMALL_CLASS} test rows: their per-class "
+            f" {'Class' if len(small) == 1 else 'Classes'} {', '.join(small)} {'has' if len(small) == 1 else 'have'} "
+            f"fewer than {SMALL_CLASS} test rows: their per-class "
             "numbers rest on a handful of rows, so read their intervals rather than their values."
         )
     if test["imbalance_ratio"] >= 3:
@@ -573,8 +575,8 @@ def verdicts(results: dict[str, Any]) -> list[str]:
     small = [c for c, n in counts.items() if n < SMALL_CLASS]
     if small:
         lines.append(
-            f"{len(small)} of {len(counts)} classes have fewer than {SMALL_CLASS} test rows: "
-            "read their intervals, not their values."
+            f"{len(small)} of {count_noun(len(counts), 'class')} {'has' if len(small) == 1 else 'have'} fewer than "
+            f"{SMALL_CLASS} test rows: read their intervals, not their values."
         )
     if any(model.get("dmf") or model.get("gini") for model in results["models"].values()):
         lines.append(
@@ -584,5 +586,5 @@ def verdicts(results: dict[str, Any]) -> list[str]:
         )
     n_warnings = len(results.get("warnings", []))
     if n_warnings:
-        lines.append(f"{n_warnings} warning{'s' if n_warnings > 1 else ''} raised while computing: see Warnings.")
+        lines.append(f"{count_noun(n_warnings, 'warning')} raised while computing: see Warnings.")
     return lines

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._results import Result
 from polyroc._validation import (
-    _caller_stacklevel,
     check_counts,
     check_positive_int,
     check_real_array,
@@ -186,11 +186,10 @@ def _rates(counts, zero_division, *, warn=True):
         empty = (negatives == 0) | (positives == 0)
         undefined = np.flatnonzero(empty.reshape(-1, empty.shape[-1]).any(axis=0))
         if undefined.size:
-            warnings.warn(
+            _warnings.warn(
                 f"fpr or tpr is undefined for classes at positions {undefined.tolist()} (no negatives or "
                 "no positives); it is set to 0.0 there (pass zero_division to choose the value)",
                 UndefinedMetricWarning,
-                stacklevel=_caller_stacklevel(),
             )
     return _rate(fp, negatives, zero_division), _rate(tp, positives, zero_division)
 
@@ -258,11 +257,10 @@ def _dfp_from_rates(fpr, tpr):
     per_class = np.mean(fpr + 1.0 - tpr, axis=0)
     defined = ~np.isnan(per_class)
     if not defined.all():
-        warnings.warn(
+        _warnings.warn(
             f"DFP is undefined for classes at positions {np.flatnonzero(~defined).tolist()} "
             "(no positives or no negatives); they are NaN and left out of the overall DFP",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
     overall = float(np.mean(per_class[defined])) if defined.any() else np.nan
     return per_class, overall

@@ -19,7 +19,6 @@ the tuning data.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc import _warnings
 from polyroc._results import Result, html_table, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -351,10 +351,9 @@ def _warn_undefined(name, n_nan, n_thresholds):
     if n_nan == n_thresholds:
         raise ValueError(f"metric {name!r} is NaN at every one of the {n_thresholds:,} thresholds searched")
     if n_nan:
-        warnings.warn(
+        _warnings.warn(
             f"metric {name!r} is NaN at {n_nan:,} of {n_thresholds:,} thresholds; they rank below every number",
             UndefinedMetricWarning,
-            stacklevel=3,
         )
 
 
@@ -498,7 +497,7 @@ def tune_thresholds(
     bit, and it is never below ``argmax_score`` (the barycentre is always a
     candidate and is exactly plain argmax). The lattice fast path gives the
     counts of the float64 rule at every lattice point, tied scores included
-    (see :func:`polyroc._counts.lattice_threshold_counts`). Each line search of
+    (the counts :func:`~polyroc.thresholds.threshold_batches` yields). Each line search of
     the coordinate ascent is exact and costs O(n log n) for accuracy, macro
     F1, macro precision and recall, balanced accuracy and MCC (O(n m^2) per
     line for other metrics).
