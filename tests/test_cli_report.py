@@ -200,7 +200,7 @@ def test_demo_reports_three_imbalance_models_on_glass(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--n-boot", "20", "--out", str(out)]) == 0
     results = json.loads((out / "results.json").read_text())
-    assert list(results["models"]) == ["logistic", "logistic, class-weighted", "logistic, SMOTE"]
+    assert list(results["models"]) == ["logistic", "logistic (class-weighted)", "logistic (SMOTE)"]
     demo = glass_demo_scores(0)
     counts = {c: int(np.sum(demo.y_test == c)) for c in demo.classes}
     assert results["data"]["test"]["class_counts"] == counts
@@ -243,7 +243,7 @@ def test_demo_without_imbalanced_learn_skips_smote_and_says_so(tmp_path, monkeyp
     monkeypatch.setitem(sys.modules, "imblearn", None)
     monkeypatch.setitem(sys.modules, "imblearn.over_sampling", None)
     demo = glass_demo_scores(0)
-    assert list(demo.test_scores) == ["logistic", "logistic, class-weighted"]
+    assert list(demo.test_scores) == ["logistic", "logistic (class-weighted)"]
     assert any("imbalanced-learn is not installed" in note for note in demo.notes)
 
 

@@ -71,7 +71,7 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
     --------
     >>> demo = glass_demo_scores(random_state=0)
     >>> demo.y_val.size, demo.y_test.size, list(demo.test_scores)[:2]
-    (53, 54, ['logistic', 'logistic, class-weighted'])
+    (53, 54, ['logistic', 'logistic (class-weighted)'])
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import train_test_split
@@ -90,7 +90,7 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
     )
     models = {
         "logistic": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
-        "logistic, class-weighted": make_pipeline(
+        "logistic (class-weighted)": make_pipeline(
             StandardScaler(), LogisticRegression(max_iter=5000, class_weight="balanced")
         ),
     }
@@ -107,7 +107,7 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
             "The SMOTE model was skipped: imbalanced-learn is not installed (pip install 'polyroc[imbalance]')."
         )
     else:
-        models["logistic, SMOTE"] = smote
+        models["logistic (SMOTE)"] = smote
     val_scores, test_scores = {}, {}
     for name, model in models.items():
         model.fit(X_train, y_train)
