@@ -58,7 +58,7 @@ def test_zoo_like_summary_does_not_say_beat_from_a_zero_width_interval(zoo_like_
         assert "cannot be told apart" in text or "cannot tell" in text
         assert "only 1 test row" in text and "p = 1.000" in text
     # the Warnings section says the same of the same rows
-    assert any("predict differently on only 1 rows" in w["message"] for w in report.results["warnings"])
+    assert any("predict differently on only 1 row," in w["message"] for w in report.results["warnings"])
     assert "beat argmax" not in report.to_html().split('id="summary"')[1].split("</section>")[0]
 
 
