@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from polyroc._interval_plan import CI_OPTIONS
+from polyroc._interval_plan import CI_CHOICES, CI_OPTIONS
 from polyroc._stopping import Stopped, disarm, stopping_on_signals
 from polyroc._version import __version__
 
@@ -322,8 +322,8 @@ def _evaluate(args):
                 y_score,
                 labels=classes,
                 sample_weight=sample_weight,
-                ci="auto" if args.ci == "none" else args.ci,
-                n_boot=0 if args.ci == "none" else args.n_boot,
+                ci=args.ci,
+                n_boot=args.n_boot,
                 random_state=args.random_state,
             )
     print(title, end="\n\n")
@@ -396,8 +396,8 @@ def _evaluate_on_dask(args):
         result = dask_api.evaluate(
             frame,
             **_dask_options(args, score_cols),
-            ci="auto" if args.ci == "none" else args.ci,
-            n_boot=0 if args.ci == "none" else args.n_boot,
+            ci=args.ci,
+            n_boot=args.n_boot,
             random_state=args.random_state,
         )
     print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
@@ -928,7 +928,7 @@ def _add_report_options(parser, out_default=None):
 
 def _add_interval_options(parser, *, allow_none=False):
     """``--ci`` and ``--n-boot``: how the metrics' intervals are made."""
-    choices = [*CI_OPTIONS, "none"] if allow_none else list(CI_OPTIONS)
+    choices = list(CI_CHOICES if allow_none else CI_OPTIONS)
     parser.add_argument(
         "--ci",
         action=_Once,

@@ -756,8 +756,9 @@ class EvaluationAccumulator(_Accumulator):
 
         Parameters
         ----------
-        ci : {"auto", "analytic", "bayes"} or mapping, default="auto"
-            As :func:`polyroc.evaluate`'s, without the bootstrap.
+        ci : {"auto", "analytic", "bayes", "none"} or mapping, default="auto"
+            As :func:`polyroc.evaluate`'s, without the bootstrap; ``"none"``:
+            no interval at all, as ``n_boot=0``.
         n_boot : int, default=1000
             Draws of the posterior; 0 for no interval.
         confidence : float, default=0.95
@@ -778,8 +779,8 @@ class EvaluationAccumulator(_Accumulator):
         ------
         ValueError
             If no weighted row has been added, ``ci`` asks for the bootstrap
-            (a stream keeps no rows to resample) or names an unknown method,
-            or an option is out of range.
+            (a stream keeps no rows to resample), is an unknown family or
+            names an unknown method, or an option is out of range.
         TypeError
             If an option has the wrong type.
 
@@ -803,13 +804,13 @@ class EvaluationAccumulator(_Accumulator):
         >>> print(acc.compute(random_state=0).intervals["accuracy"])
         0.6667 [95% CI 0.3000, 0.9032; Wilson score interval]
         """
-        from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+        from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
         from polyroc.evaluation import AUC_SCORES, evaluation_of_statistics
 
         n_boot = check_positive_int("n_boot", n_boot, minimum=0)
         confidence = check_real("confidence", confidence, low=0.0, high=1.0)
         rng = check_random_state(random_state)
-        plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+        plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
         if "bootstrap" in plan.values() and n_boot:
             raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic' or 'bayes'")
         if self.summary.counts.sum() == 0:
