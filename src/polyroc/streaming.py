@@ -131,7 +131,8 @@ class _Accumulator:
         ------
         ValueError
             For a label outside ``labels``, a column count other than the
-            number of classes, rows off the simplex, different lengths, or
+            number of classes, ``y_score`` is a DataFrame whose column names
+            are some of the classes but not all, rows off the simplex, different lengths, or
             negative, non-finite or all-zero weights, or weights whose total
             over every batch so far overflows float64; the accumulator is
             then unchanged.
