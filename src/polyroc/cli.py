@@ -740,13 +740,20 @@ def _estimate(record, path):
 
 
 def _print_report_summary(report, out):
+    """Where the report went, then a line per model led by the quantity the report's headline ranks by."""
+    from polyroc.report._readings import format_number, ranking_values
+
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
+    metric, _, values = ranking_values(report.results)
     for name, model in report.results["models"].items():
         metrics = model["metrics"]
-        line = (
-            f"  {name}: accuracy {_estimate(metrics, ('intervals', 'accuracy'))}, macro-F1 "
-            f"{_estimate(metrics, ('intervals', 'f1_macro'))}, D {_estimate(model['dmf'], ('ci',))}"
-        )
+        leading = [f"{metric} {format_number(values[name])}"]
+        leading += [
+            f"{label} {_estimate(metrics, ('intervals', key))}"
+            for key, label in (("accuracy", "accuracy"), ("f1_macro", "macro-F1"))
+            if key != metric
+        ]
+        line = f"  {name}: {', '.join(leading)}, D {_estimate(model['dmf'], ('ci',))}"
         if model["tuning"] is not None:
             difference = model["tuning"]["test_scores"]["differences"]["tuned"]
             line += (

@@ -15,6 +15,7 @@ __all__ = [
     "format_p_value",
     "model_readings",
     "paired_tests_reading",
+    "ranking_values",
     "verdicts",
 ]
 
@@ -506,6 +507,44 @@ def _model_verdict(name, model, classes):
     return text + ("; " + "; ".join(notes) if notes else "") + "."
 
 
+def ranking_values(results: dict[str, Any]) -> tuple[str, str, dict[str, float | None]]:
+    """The quantity the models are ranked by on test (argmax decisions), why that one, and each model's value.
+
+    The tuning metric, as the paired tests estimated it when there are some
+    (accuracy when they did not test it); without them (one model, or
+    tests that could not be computed) as each model's metrics hold it, else
+    as its tuning's test scores of argmax do. A model without it has None.
+
+    Parameters
+    ----------
+    results : dict
+        The report's ``results.json`` document.
+
+    Returns
+    -------
+    metric : str
+    what : str
+        Why the models are ranked by ``metric``.
+    values : dict of str to float or None
+        Each model's value of ``metric`` on test, in the models' order.
+    """
+    metric = results["settings"]["metric"]
+    tests = results.get("paired_tests")
+    if tests:
+        if metric in tests["estimates"]:
+            return metric, "the tuning metric", dict(tests["estimates"][metric])
+        return "accuracy", "the tuning metric was not tested", dict(tests["estimates"]["accuracy"])
+    return metric, "the tuning metric", {name: _own_value(model, metric) for name, model in results["models"].items()}
+
+
+def _own_value(model, metric):
+    """``metric`` on test by argmax, from the model's metrics or its tuning's test scores; None if absent."""
+    record = (model.get("metrics") or {}).get("intervals", {}).get(metric)
+    if record is None and model.get("tuning") and model["tuning"]["test_scores"]["metric"] == metric:
+        record = model["tuning"]["test_scores"]["scores"]["argmax"]
+    return None if record is None else record["estimate"]
+
+
 def _ranking_verdict(results):
     """The models ranked by the tuning metric on test (by accuracy if it was not tested), with the paired test of
     the first against the second; None for one model.
@@ -521,10 +560,7 @@ def _ranking_verdict(results):
     if not tests:
         reason = results.get("skipped", {}).get("paired_tests", "the paired tests were not computed")
         return f"The models are not ranked: {reason.rstrip('.')}."
-    metric, what = results["settings"]["metric"], "the tuning metric"
-    if metric not in tests["estimates"]:
-        metric, what = "accuracy", "the tuning metric was not tested"
-    values = tests["estimates"][metric]
+    metric, what, values = ranking_values(results)
     order = sorted(values, key=lambda name: -np.inf if values[name] is None else values[name], reverse=True)
     ranked = " > ".join(f"{name} {_number(values[name])}" for name in order)
     first, second = order[0], order[1]
