@@ -293,3 +293,12 @@ def test_progress_bars_draw_only_on_a_terminal(monkeypatch):
     with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
         assert display.mode == "lines"
     assert isinstance(display, _Display)
+
+
+def test_printed_estimates_are_written_as_the_report_writes_them():
+    from polyroc.cli import _estimate
+
+    assert _estimate({"ci": {"estimate": None}}, ("ci",)) == "undefined"  # NaN in results.json
+    assert _estimate({"ci": {"estimate": -1e-5}}, ("ci",)) == "0.000"
+    assert _estimate({"ci": {"estimate": 0.81149}}, ("ci",)) == "0.811"
+    assert _estimate({"intervals": None}, ("intervals", "accuracy")) == "-"

@@ -731,12 +731,14 @@ def _write_report(args, out, display, *, title, source, notes=(), **inputs):
 
 
 def _estimate(record, path):
-    """``record[path[0]][path[1]]...["estimate"]`` formatted, or "-" where a section was skipped."""
+    """``record[path[0]][path[1]]...["estimate"]`` as the report writes it, or "-" where a section was skipped."""
+    from polyroc.report._readings import format_number
+
     for key in path:
         if record is None:
             return "-"
         record = record[key]
-    return "-" if record is None else f"{record['estimate']:.3f}"
+    return "-" if record is None else format_number(record["estimate"])
 
 
 def _print_report_summary(report, out):

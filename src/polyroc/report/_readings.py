@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from polyroc._results import fixed_decimals
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
@@ -40,13 +41,16 @@ D_AUC_GAP = 0.1
 def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
     """``value`` with ``digits`` decimals; ``missing`` for None (NaN in ``results.json``); never "-0.000".
 
+    Unlike :func:`polyroc._results.number_text` of the notebook views, it keeps ``digits`` decimals
+    for every value (3.1e-09 reads 0.000): the readings quote an estimate beside its interval's bounds at
+    one precision, and name an undefined value in words; p-values have :func:`format_p_value`.
+
     >>> format_number(-0.0001), format_number(0.1234, 2), format_number(None, missing="—")
     ('0.000', '0.12', '—')
+    >>> format_number(3.1e-9)
+    '0.000'
     """
-    if value is None:
-        return missing
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return missing if value is None else fixed_decimals(value, digits)
 
 
 def _number(value, digits=3):
