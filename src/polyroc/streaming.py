@@ -813,7 +813,7 @@ class EvaluationAccumulator(_Accumulator):
         rng = check_random_state(random_state)
         plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
         if "bootstrap" in plan.values() and n_boot:
-            raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic' or 'bayes'")
+            raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic', 'bayes' or 'none'")
         if self.summary.counts.sum() == 0:
             raise ValueError("no weighted rows were added: the scores are undefined")
         aucs = self.ranking.compute()

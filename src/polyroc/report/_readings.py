@@ -512,25 +512,13 @@ def _model_verdict(name, model, classes):
 
 
 def ranking_values(results: dict[str, Any]) -> tuple[str, str, dict[str, float | None]]:
-    """The quantity the models are ranked by on test (argmax decisions), why that one, and each model's value.
+    """``(metric, what, values)`` of the report's ``results.json``: the quantity the models are ranked by on test
+    (argmax decisions), why that one, and each model's value of it, in the models' order.
 
     The tuning metric, as the paired tests estimated it when there are some
     (accuracy when they did not test it); without them (one model, or
     tests that could not be computed) as each model's metrics hold it, else
     as its tuning's test scores of argmax do. A model without it has None.
-
-    Parameters
-    ----------
-    results : dict
-        The report's ``results.json`` document.
-
-    Returns
-    -------
-    metric : str
-    what : str
-        Why the models are ranked by ``metric``.
-    values : dict of str to float or None
-        Each model's value of ``metric`` on test, in the models' order.
     """
     metric = results["settings"]["metric"]
     tests = results.get("paired_tests")
