@@ -242,3 +242,22 @@ def test_version_prints_the_installed_version(capsys):
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"polyroc {version('polyroc')}"
+
+
+def test_evaluate_ci_none_reaches_evaluate_as_none(monkeypatch, capsys, write_scores):
+    import polyroc.evaluation
+
+    original, seen = polyroc.evaluation.evaluate, []
+
+    def recording(*args, **kwargs):
+        seen.append(original(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(polyroc.evaluation, "evaluate", recording)
+    rng = np.random.default_rng(2)
+    y = rng.choice(["a", "b", "c"], 60)
+    P = rng.dirichlet(np.ones(3), 60)
+    assert main(["evaluate", "--scores", str(write_scores(y, P, ["a", "b", "c"])), "--ci", "none"]) == 0
+    (result,) = seen
+    assert result.settings["ci"] == "none" and result.intervals == {}
+    capsys.readouterr()

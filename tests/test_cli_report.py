@@ -53,7 +53,8 @@ def test_report_writes_html_and_json_of_the_score_files(files, tmp_path, capsys)
     assert results["settings"]["random_state"] == 0  # the command line seeds every report
     assert "<img" in (out / "report.html").read_text()
     printed = capsys.readouterr().out
-    assert "mine: accuracy" in printed and "tuned - argmax f1_macro on test" in printed
+    expected_line = f"  mine: f1_macro {expected:.3f}, accuracy "
+    assert expected_line in printed and "tuned - argmax f1_macro on test" in printed
 
 
 def test_report_compares_several_models(files, write_scores, tmp_path):
@@ -84,6 +85,30 @@ def test_report_compares_several_models(files, write_scores, tmp_path):
     assert list(results["models"]) == ["strong", "weak"]
     assert results["model_comparison"]["names"] == ["strong", "weak"]
     assert results["model_comparison"]["pairwise"][0][1] > 0.9
+
+
+def test_printed_model_lines_lead_with_the_tuning_metric_of_the_headline(files, write_scores, tmp_path, capsys):
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    y_test, P_weak = _split(1, 150, strength=0.3)
+    scores = {"strong": files["P_test"], "weak": P_weak}
+    weak = write_scores(y_test, P_weak, CLASSES, "weak.csv")
+    common = ["--id-col", "", "--n-boot", "20", "--metric", "balanced_accuracy", "--out", str(tmp_path / "r")]
+    assert main(["report", "--scores", f"strong={files['test']}", "--scores", f"weak={weak}", *common]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert len(lines) == 2
+    for line, (name, P) in zip(lines, scores.items()):
+        predicted = np.array(CLASSES)[P.argmax(axis=1)]
+        balanced = balanced_accuracy_score(y_test, predicted)
+        accuracy = accuracy_score(y_test, predicted)
+        assert line.startswith(f"  {name}: balanced_accuracy {balanced:.3f}, accuracy {accuracy:.3f}, macro-F1 ")
+        assert ", D " in line
+    common[common.index("balanced_accuracy")] = "accuracy"  # the tuning metric is not repeated
+    assert main(["report", "--scores", f"strong={files['test']}", "--scores", f"weak={weak}", *common]) == 0
+    strong = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  strong:"))
+    predicted = np.array(CLASSES)[files["P_test"].argmax(axis=1)]
+    assert strong.startswith(f"  strong: accuracy {accuracy_score(y_test, predicted):.3f}, macro-F1 ")
+    assert strong.count("accuracy") == 1
 
 
 def test_report_weight_column_weighs_every_row(files, tmp_path):
@@ -270,3 +295,12 @@ def test_progress_bars_draw_only_on_a_terminal(monkeypatch):
     with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
         assert display.mode == "lines"
     assert isinstance(display, _Display)
+
+
+def test_printed_estimates_are_written_as_the_report_writes_them():
+    from polyroc.cli import _estimate
+
+    assert _estimate({"ci": {"estimate": None}}, ("ci",)) == "undefined"  # NaN in results.json
+    assert _estimate({"ci": {"estimate": -1e-5}}, ("ci",)) == "0.000"
+    assert _estimate({"ci": {"estimate": 0.81149}}, ("ci",)) == "0.811"
+    assert _estimate({"intervals": None}, ("intervals", "accuracy")) == "-"

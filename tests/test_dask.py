@@ -527,3 +527,19 @@ def test_report_evaluations_must_match_the_models():
         build_report(y, {"a": P}, labels=CLASSES[:3], evaluations={"a": exact.scores}, n_boot=20)
     with pytest.raises(ValueError, match="population describes the rows of given evaluations"):
         build_report(y, {"a": P}, labels=CLASSES[:3], population={"n_samples": 1}, n_boot=20)
+
+
+def test_ci_none_gives_no_interval_and_the_scores_of_scikit_learn():
+    from sklearn.metrics import accuracy_score, roc_auc_score
+
+    table = scored_rows(n=300, m=3, seed=7)
+    classes = CLASSES[:3]
+    found = evaluate(dd.from_pandas(table, npartitions=3), sample_weight_col="w", ci="none", n_boot=50)
+    assert found.intervals == {} and found.settings["ci"] == "none" and found.settings["n_boot"] == 0
+    predicted = np.array(classes)[table[classes].to_numpy().argmax(axis=1)]
+    assert found.scores["accuracy"] == pytest.approx(
+        accuracy_score(table["label"], predicted, sample_weight=table["w"])
+    )
+    assert found.scores["roc_auc_ovr_macro"] == pytest.approx(
+        roc_auc_score(table["label"], table[classes], labels=classes, multi_class="ovr", sample_weight=table["w"])
+    )

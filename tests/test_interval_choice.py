@@ -47,7 +47,7 @@ def test_bootstrap_resamples_everything_and_a_mapping_overrides_auto():
 @pytest.mark.parametrize(
     ("ci", "error", "message"),
     [
-        ("wilson", ValueError, "ci must be one of 'auto', 'analytic', 'bayes', 'bootstrap' or a mapping"),
+        ("wilson", ValueError, "ci must be one of 'auto', 'analytic', 'bayes', 'bootstrap', 'none' or a mapping"),
         (["auto"], TypeError, "ci must be a string or a mapping"),
         ({"precision": "wilson"}, ValueError, "'wilson' does not apply to 'precision'; it takes 'bayes', 'bootstrap'"),
         ({"roc_auc_ovr_macro": "bayes"}, ValueError, "it takes 'delong', 'bootstrap'"),

@@ -271,6 +271,8 @@ def test_failing_write_leaves_nothing(report, tmp_path, monkeypatch):
         ({"random_state": -1}, ValueError, "random_state must be a non-negative integer seed"),
         ({"random_state": "seed"}, TypeError, "random_state must be None, an integer seed"),
         ({"metric": "nope"}, ValueError, "nope"),
+        ({"ci": "none"}, ValueError, r"^ci='none' does not apply to a report: its tables and readings quote"),
+        ({"ci": "exact"}, ValueError, "ci must be one of 'auto', 'analytic', 'bayes', 'bootstrap', 'none' or"),
         ({"confidence": 1.5}, ValueError, r"confidence must be a finite number in \(0, 1\)"),
         ({"y_score": {"good": np.full((200, 4), 0.3)}}, ValueError, "test scores of model 'good'"),
         ({"y_score": {}}, TypeError, "y_score must name at least one model"),

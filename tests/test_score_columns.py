@@ -103,6 +103,59 @@ def test_columns_naming_some_classes_only_are_refused():
         evaluate(y, frame, n_boot=0)
 
 
+def _raises_text(function):
+    """The text of the ValueError entry of ``function``'s numpydoc Raises section, on one line."""
+    import inspect
+
+    docscrape = pytest.importorskip("numpydoc.docscrape")
+    entries = docscrape.NumpyDocString(inspect.getdoc(function))["Raises"]
+    return " ".join(
+        " ".join(" ".join(lines) for name, kind, lines in entries if "ValueError" in f"{name} {kind}").split()
+    )
+
+
+def _partial_frame_functions():
+    """(function, call, argument) of each public function that takes a DataFrame of scores (or sets) by class."""
+    from polyroc import curves, dmf, intervals, streaming, thresholds
+
+    functions = [
+        evaluate,
+        tune_thresholds,
+        roc_dmf,
+        gini_roc,
+        dmf.pairwise_rates,
+        curves.ovr_roc_curve,
+        curves.ovr_precision_recall_curve,
+        intervals.roc_auc_interval,
+        thresholds.roc_cloud,
+        thresholds.coordinate_profile,
+        thresholds.threshold_batches,
+    ]
+    calls = [pytest.param(f, lambda f, y, frame: f(y, frame), "y_score", id=f.__name__) for f in functions]
+    for name in ("coverage", "average_set_size", "singleton_rate", "singleton_correct", "accuracy_among_singletons"):
+        calls.append(pytest.param(getattr(thresholds, name), lambda f, y, frame: f(y, frame), "sets", id=name))
+    for name in ("ConfusionAccumulator", "LossAccumulator", "RankingAccumulator", "EvaluationAccumulator"):
+        kind = getattr(streaming, name)
+        update = lambda f, y, frame, k=kind: k(CLASSES).update(y, frame)  # noqa: E731
+        calls.append(pytest.param(kind.update, update, "y_score", id=name))
+    return calls
+
+
+@pytest.mark.parametrize(("function", "call", "argument"), _partial_frame_functions())
+def test_columns_naming_some_classes_only_are_refused_and_documented(function, call, argument):
+    y, scores = _data(n=60)
+    frame = pd.DataFrame(scores, columns=["ei", "ie", "other"])
+    if argument == "sets":
+        frame = (frame > 0.3).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=rf"^the columns of {argument} name the classes \['ei', 'ie'\] but not"):
+            call(function, y, frame)
+    assert f"``{argument}`` is a DataFrame whose column names are some of the classes but not all" in _raises_text(
+        function
+    )
+
+
 def test_other_column_names_pair_columns_by_position():
     y, scores = _data()
     for columns in (["p_ei", "p_ie", "p_n"], None):

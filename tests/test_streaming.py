@@ -796,3 +796,13 @@ def test_weights_whose_total_overflows_over_batches_are_refused_before_they_are_
     other = make([0, 1]).update([0, 1], scores, sample_weight=big)
     with pytest.raises(ValueError, match=r"sample_weight \(of both accumulators\) sums past"):
         accumulator.merge(other)
+
+
+def test_evaluation_accumulator_ci_none_gives_no_interval_and_the_scores_of_scikit_learn():
+    y, P, weights = _evaluation_problem(6)
+    found = EvaluationAccumulator([0, 1, 2, 3]).update(y, P, weights).compute(ci="none", random_state=0)
+    assert found.intervals == {} and found.settings["ci"] == "none" and found.settings["n_boot"] == 0
+    assert found.scores["accuracy"] == pytest.approx(sk.accuracy_score(y, P.argmax(axis=1), sample_weight=weights))
+    assert found.scores["roc_auc_ovr_macro"] == pytest.approx(
+        sk.roc_auc_score(y, P, multi_class="ovr", sample_weight=weights)
+    )

@@ -649,8 +649,9 @@ def roc_auc_interval(
     ValueError
         If ``multi_class`` or ``average`` is not an option (the message lists
         them), ``confidence`` is not in (0, 1), the scores are not finite,
-        2-D scores are not probabilities or do not match the classes, 1-D
-        scores come with more than two classes, the lengths differ,
+        2-D scores are not probabilities or do not match the classes,
+        ``y_score`` is a DataFrame whose column names are some of the
+        classes but not all, 1-D scores come with more than two classes, the lengths differ,
         ``sample_weight`` is bad, or fewer than two classes have samples of
         positive weight.
     TypeError

@@ -13,7 +13,8 @@ Each quantity takes the methods that apply to its kind:
   stratified variance;
 
 and every quantity takes the stratified percentile bootstrap. ``ci`` names a
-family (:data:`CI_OPTIONS`), or maps quantities to methods.
+family (:data:`CI_OPTIONS`), or maps quantities to methods; ``"none"``
+(:data:`NO_INTERVALS`) asks for no interval at all (:func:`planned_intervals`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CI_OPTIONS", "INTERVAL_METHODS", "QUANTITY_METHODS", "interval_plan"]
+__all__ = [
+    "CI_CHOICES",
+    "CI_OPTIONS",
+    "INTERVAL_METHODS",
+    "NO_INTERVALS",
+    "QUANTITY_METHODS",
+    "interval_plan",
+    "planned_intervals",
+]
 
 #: Method name -> what it is, for error messages and documentation.
 INTERVAL_METHODS = {
@@ -65,8 +74,14 @@ _FAMILIES = {
     "bootstrap": ("bootstrap",),
 }
 
-#: The values ``ci`` takes as a string.
+#: The families ``ci`` names as a string.
 CI_OPTIONS = tuple(_FAMILIES)
+
+#: The ``ci`` of no interval at all, as ``n_boot=0``.
+NO_INTERVALS = "none"
+
+#: Every string ``ci`` takes: a family or :data:`NO_INTERVALS`.
+CI_CHOICES = (*CI_OPTIONS, NO_INTERVALS)
 
 
 def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -74,15 +89,16 @@ def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str,
 
     ``ci`` is a family of :data:`CI_OPTIONS`, or a mapping from quantities to
     method names (quantities it leaves out take the ``"auto"`` choice).
+    ``"none"`` has no methods: :func:`planned_intervals` reads it.
 
     Raises
     ------
     TypeError
         If ``ci`` is neither a string nor a mapping.
     ValueError
-        If ``ci`` is an unknown family, names an unknown quantity or method,
-        or gives a quantity a method that does not apply to it (the message
-        says which do).
+        If ``ci`` is ``"none"``, an unknown family, names an unknown quantity
+        or method, or gives a quantity a method that does not apply to it
+        (the message says which do).
 
     Examples
     --------
@@ -92,8 +108,10 @@ def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str,
     {'accuracy': 'bootstrap', 'log_loss': 't'}
     """
     if isinstance(ci, str):
+        if ci == NO_INTERVALS:
+            raise ValueError(f"ci={ci!r} (no intervals) has no methods; read it with planned_intervals")
         if ci not in _FAMILIES:
-            raise ValueError(f"ci must be one of {', '.join(map(repr, CI_OPTIONS))} or a mapping; got {ci!r}")
+            raise ValueError(f"ci must be one of {', '.join(map(repr, CI_CHOICES))} or a mapping; got {ci!r}")
         return {quantity: _preferred(ci, quantity) for quantity in quantities}
     if not isinstance(ci, Mapping):
         raise TypeError(f"ci must be a string or a mapping of quantity to method; got {type(ci).__name__}")
@@ -101,6 +119,28 @@ def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str,
     for quantity, method in ci.items():
         plan[quantity] = _checked_choice(quantity, method, quantities)
     return plan
+
+
+def planned_intervals(ci: Any, n_boot: int, quantities: list[str] | tuple[str, ...]) -> tuple[dict[str, str], int]:
+    """The methods of ``ci`` and the draws to make: ``"none"`` is no interval at all, as ``n_boot=0``.
+
+    Any other ``ci`` is :func:`interval_plan`'s, with ``n_boot`` as given.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`interval_plan`, for a ``ci`` other than ``"none"``.
+
+    Examples
+    --------
+    >>> planned_intervals("none", 1000, ["accuracy"])
+    ({'accuracy': 'wilson'}, 0)
+    >>> planned_intervals("bootstrap", 200, ["accuracy"])
+    ({'accuracy': 'bootstrap'}, 200)
+    """
+    if isinstance(ci, str) and ci == NO_INTERVALS:
+        return interval_plan("auto", quantities), 0
+    return interval_plan(ci, quantities), n_boot
 
 
 def _preferred(family, quantity):

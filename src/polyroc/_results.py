@@ -32,6 +32,7 @@ import numpy as np
 
 __all__ = [
     "Result",
+    "fixed_decimals",
     "frame",
     "html_table",
     "html_view",
@@ -181,6 +182,16 @@ class Result:
         return html_view(type(self).__name__, self._view_sections(), self._view_notes(), getattr(self, "settings", {}))
 
 
+def fixed_decimals(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals, never "-0.000" (a negative value that rounds to zero drops its sign).
+
+    >>> fixed_decimals(-0.00004, 4), fixed_decimals(-0.00006, 4), fixed_decimals(2.5, 0)
+    ('0.0000', '-0.0001', '2')
+    """
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def number_text(value: Any, digits: int = 4) -> str:
     """A number as shown in the views: ``digits`` decimals, "—" for None or NaN; other values as text.
 
@@ -202,8 +213,7 @@ def number_text(value: Any, digits: int = 4) -> str:
             return "—"
         if value != 0 and not 0.5 * 10**-digits <= abs(value) < 10**6:
             return f"{value:.{digits}g}"
-        text = f"{value:.{digits}f}"
-        return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.0000"
+        return fixed_decimals(value, digits)
     return _short(value)
 
 

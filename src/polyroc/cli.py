@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from polyroc._interval_plan import CI_OPTIONS
+from polyroc._interval_plan import CI_CHOICES, CI_OPTIONS
 from polyroc._stopping import Stopped, disarm, stopping_on_signals
 from polyroc._version import __version__
 
@@ -322,8 +322,8 @@ def _evaluate(args):
                 y_score,
                 labels=classes,
                 sample_weight=sample_weight,
-                ci="auto" if args.ci == "none" else args.ci,
-                n_boot=0 if args.ci == "none" else args.n_boot,
+                ci=args.ci,
+                n_boot=args.n_boot,
                 random_state=args.random_state,
             )
     print(title, end="\n\n")
@@ -396,8 +396,8 @@ def _evaluate_on_dask(args):
         result = dask_api.evaluate(
             frame,
             **_dask_options(args, score_cols),
-            ci="auto" if args.ci == "none" else args.ci,
-            n_boot=0 if args.ci == "none" else args.n_boot,
+            ci=args.ci,
+            n_boot=args.n_boot,
             random_state=args.random_state,
         )
     print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
@@ -771,22 +771,31 @@ def _write_report(args, out, display, *, title, source, notes=(), **inputs):
 
 
 def _estimate(record, path):
-    """``record[path[0]][path[1]]...["estimate"]`` formatted, or "-" where a section was skipped."""
+    """``record[path[0]][path[1]]...["estimate"]`` as the report writes it, or "-" where a section was skipped."""
+    from polyroc.report._readings import format_number
+
     for key in path:
         if record is None:
             return "-"
         record = record[key]
-    return "-" if record is None else f"{record['estimate']:.3f}"
+    return "-" if record is None else format_number(record["estimate"])
 
 
 def _print_report_summary(report, out):
+    """Where the report went, then a line per model led by the quantity the report's headline ranks by."""
+    from polyroc.report._readings import format_number, ranking_values
+
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
+    metric, _, values = ranking_values(report.results)
     for name, model in report.results["models"].items():
         metrics = model["metrics"]
-        line = (
-            f"  {name}: accuracy {_estimate(metrics, ('intervals', 'accuracy'))}, macro-F1 "
-            f"{_estimate(metrics, ('intervals', 'f1_macro'))}, D {_estimate(model['dmf'], ('ci',))}"
-        )
+        leading = [f"{metric} {format_number(values[name])}"]
+        leading += [
+            f"{label} {_estimate(metrics, ('intervals', key))}"
+            for key, label in (("accuracy", "accuracy"), ("f1_macro", "macro-F1"))
+            if key != metric
+        ]
+        line = f"  {name}: {', '.join(leading)}, D {_estimate(model['dmf'], ('ci',))}"
         if model["tuning"] is not None:
             difference = model["tuning"]["test_scores"]["differences"]["tuned"]
             line += (
@@ -968,7 +977,7 @@ def _add_report_options(parser, out_default=None):
 
 def _add_interval_options(parser, *, allow_none=False):
     """``--ci`` and ``--n-boot``: how the metrics' intervals are made."""
-    choices = [*CI_OPTIONS, "none"] if allow_none else list(CI_OPTIONS)
+    choices = list(CI_CHOICES if allow_none else CI_OPTIONS)
     parser.add_argument(
         "--ci",
         action=_Once,

@@ -390,8 +390,10 @@ def ovr_roc_curve(
         If ``y_true`` and ``y_score`` differ in length or are empty;
         ``y_score`` is not 2-D or holds NaN or infinity; its column count
         differs from the number of classes (those of ``labels``, else of
-        ``y_true``); ``y_true`` holds a label outside ``labels``, or
-        ``labels`` repeats a label or names fewer than 2 classes;
+        ``y_true``); ``y_score`` is a DataFrame whose column names are some
+        of the classes but not all; ``y_true`` holds a label outside
+        ``labels``, or ``labels`` repeats a label or names fewer than 2
+        classes;
         ``sample_weight`` has the wrong length, holds negative or
         non-finite values or sums past the float64 range; fewer than two classes have samples of positive
         weight in ``y_true``; or ``drop_intermediate`` or ``micro`` is not a
@@ -491,7 +493,8 @@ def ovr_precision_recall_curve(
     ------
     ValueError
         Bad ``y_true``, ``y_score``, ``labels`` or ``sample_weight`` (as
-        :func:`ovr_roc_curve`), fewer than two classes with samples of
+        :func:`ovr_roc_curve`); ``y_score`` is a DataFrame whose column
+        names are some of the classes but not all; fewer than two classes with samples of
         positive weight in ``y_true``, or ``drop_intermediate`` not a bool.
     TypeError
         Non-numeric ``y_score`` or ``sample_weight``, or labels of mixed kinds.

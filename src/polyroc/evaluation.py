@@ -27,7 +27,7 @@ from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
 from polyroc._delong import DELONG_TIES, ranked_influences
-from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result, frame, html_table, interval_cells, interval_table
@@ -474,9 +474,9 @@ def evaluate(
         float64 range; ``n_boot`` or
         ``digits`` is negative; ``normalize_rows`` or ``from_logits`` is not
         True or False; ``confidence`` is not in (0, 1); ``random_state`` is a
-        negative integer; or ``ci`` names an unknown family, quantity or
-        method, or a method that does not apply to its quantity (the message
-        lists those that do).
+        negative integer; or ``ci`` names an unknown family (the message
+        lists the families and ``"none"``), quantity or method, or a method
+        that does not apply to its quantity (the message lists those that do).
     TypeError
         If ``y_score`` or ``sample_weight`` is not numeric, the labels mix
         strings and numbers, ``n_boot`` or ``digits`` is not an integer (a
@@ -540,9 +540,7 @@ def evaluate(
     n_boot = check_positive_int("n_boot", n_boot, minimum=0)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     rng = check_random_state(random_state)
-    no_intervals = isinstance(ci, str) and ci == "none"  # the command line's --ci none
-    plan = interval_plan("auto" if no_intervals else ci, tuple(QUANTITY_METHODS))
-    n_boot = 0 if no_intervals else n_boot
+    plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = score_column_names(y_score)
     y_score = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(

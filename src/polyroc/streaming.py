@@ -131,7 +131,8 @@ class _Accumulator:
         ------
         ValueError
             For a label outside ``labels``, a column count other than the
-            number of classes, rows off the simplex, different lengths, or
+            number of classes, ``y_score`` is a DataFrame whose column names
+            are some of the classes but not all, rows off the simplex, different lengths, or
             negative, non-finite or all-zero weights, or weights whose total
             over every batch so far overflows float64; the accumulator is
             then unchanged.
@@ -756,8 +757,9 @@ class EvaluationAccumulator(_Accumulator):
 
         Parameters
         ----------
-        ci : {"auto", "analytic", "bayes"} or mapping, default="auto"
-            As :func:`polyroc.evaluate`'s, without the bootstrap.
+        ci : {"auto", "analytic", "bayes", "none"} or mapping, default="auto"
+            As :func:`polyroc.evaluate`'s, without the bootstrap; ``"none"``:
+            no interval at all, as ``n_boot=0``.
         n_boot : int, default=1000
             Draws of the posterior; 0 for no interval.
         confidence : float, default=0.95
@@ -778,8 +780,8 @@ class EvaluationAccumulator(_Accumulator):
         ------
         ValueError
             If no weighted row has been added, ``ci`` asks for the bootstrap
-            (a stream keeps no rows to resample) or names an unknown method,
-            or an option is out of range.
+            (a stream keeps no rows to resample), is an unknown family or
+            names an unknown method, or an option is out of range.
         TypeError
             If an option has the wrong type.
 
@@ -803,15 +805,15 @@ class EvaluationAccumulator(_Accumulator):
         >>> print(acc.compute(random_state=0).intervals["accuracy"])
         0.6667 [95% CI 0.3000, 0.9032; Wilson score interval]
         """
-        from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+        from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
         from polyroc.evaluation import AUC_SCORES, evaluation_of_statistics
 
         n_boot = check_positive_int("n_boot", n_boot, minimum=0)
         confidence = check_real("confidence", confidence, low=0.0, high=1.0)
         rng = check_random_state(random_state)
-        plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+        plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
         if "bootstrap" in plan.values() and n_boot:
-            raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic' or 'bayes'")
+            raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic', 'bayes' or 'none'")
         if self.summary.counts.sum() == 0:
             raise ValueError("no weighted rows were added: the scores are undefined")
         aucs = self.ranking.compute()

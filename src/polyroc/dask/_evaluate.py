@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from polyroc import metrics
-from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
 from polyroc._progress import task
 from polyroc._summary import (
     SummaryStatistics,
@@ -107,8 +107,9 @@ def evaluate(
         Rescale rows to sum 1 before evaluating.
     from_logits : bool, default=False
         Map the rows (logits) through softmax before evaluating.
-    ci : {"auto", "analytic", "bayes", "bootstrap"} or mapping, default="auto"
-        As in :func:`polyroc.evaluate`, with two differences. DeLong's
+    ci : {"auto", "analytic", "bayes", "bootstrap", "none"} or mapping, default="auto"
+        As in :func:`polyroc.evaluate` (``"none"``: no interval at all, as
+        ``n_boot=0``), with two differences. DeLong's
         variance takes the exact placement of every row, but for a class of
         more than 100,000 rows the spread of its rows' influences is
         estimated from a sample of 100,000 of them (chosen by a hash of the
@@ -154,8 +155,10 @@ def evaluate(
         negative or not finite (each naming the partition and row), no row
         has weight, the weights sum past the float64 range, ``normalize_rows`` or ``from_logits`` is not True or
         False (checked before the frame is read, as in
-        :func:`polyroc.evaluate`), both are True, or an option is out of
-        range (as in :func:`polyroc.evaluate`).
+        :func:`polyroc.evaluate`), both are True, ``ci`` names an unknown
+        family, quantity or method (the message lists the families, "none"
+        among them), or an option is out of range (as in
+        :func:`polyroc.evaluate`).
 
     Warns
     -----
@@ -203,7 +206,7 @@ def evaluate(
     rows_per_sort = check_positive_int("rows_per_sort", rows_per_sort)
     rows_per_pass = check_positive_int("rows_per_pass", rows_per_pass)
     rng = check_random_state(random_state)
-    plan = interval_plan(ci, tuple(QUANTITY_METHODS))
+    plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col, row_id_col)
     frame = frame[columns.read]
     m = columns.n_classes

@@ -257,8 +257,9 @@ def pairwise_rates(
     Raises
     ------
     ValueError, TypeError
-        For invalid labels, scores or ``sample_weight``, fewer than 2 classes
-        with samples, bad levels, more levels than fit in memory
+        For invalid labels, scores or ``sample_weight``; ``y_score`` is a
+        DataFrame whose column names are some of the classes but not all;
+        fewer than 2 classes with samples, bad levels, more levels than fit in memory
         (2 T K > 2**22 cells) or an unknown ``cutoff_grid``.
 
     Warns

@@ -488,8 +488,9 @@ def roc_dmf(
     Raises
     ------
     ValueError
-        Invalid labels, scores or ``sample_weight``, fewer than 2 classes with
-        samples, bad levels or more than fit in memory (2 T K > 2**22 matrix
+        Invalid labels, scores or ``sample_weight``; ``y_score`` is a
+        DataFrame whose column names are some of the classes but not all;
+        fewer than 2 classes with samples, bad levels or more than fit in memory (2 T K > 2**22 matrix
         cells), unknown options, weights of the wrong shape or not positive, a
         negative ``random_state`` seed, or a bootstrap of more than 2**34 cell refits
         (``n_boot`` × 2 T K; about an hour). All are checked before any work.

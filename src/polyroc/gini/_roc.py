@@ -437,8 +437,9 @@ def gini_roc(
     ValueError
         Bad ``y_true``, ``y_score``, ``labels``, ``sample_weight`` or
         ``reference_scores`` (NaN/infinity, shapes, fewer than 2 samples of
-        positive weight, fewer than 2 classes); a class without samples with
-        ``absent="raise"``; an unknown option; a singular correlation with
+        positive weight, fewer than 2 classes); ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all; a class
+        without samples with ``absent="raise"``; an unknown option; a singular correlation with
         ``singular="raise"``; a constant column with ``constant="raise"``;
         every column of ``reference_scores`` constant while ``y_score`` is
         not; ``Σ|m*| = 0``; options that ``compat="reference"`` fixes.

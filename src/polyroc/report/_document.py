@@ -542,7 +542,8 @@ def build_report(
     ci : str or mapping, default="auto"
         How the metrics' intervals are made, as :func:`polyroc.evaluate`'s
         ``ci``; the ROC-DMF, Gini and rule-comparison intervals are
-        stratified bootstraps whatever it says.
+        stratified bootstraps whatever it says. ``"none"`` is refused: the
+        report's tables and readings quote each metric with its interval.
     title, source : str
         Shown at the top of the report.
     notes : sequence of str, default=()
@@ -574,7 +575,7 @@ def build_report(
         ``val_sample_weight``; ``y_val`` without ``val_scores`` or the
         reverse, ``val_sample_weight`` without them, or ``val_scores``
         naming other models than ``y_score``; an unknown ``metric`` or
-        ``ci`` method; a model name holding a comma (the report's lists of
+        ``ci`` method, or ``ci="none"``; a model name holding a comma (the report's lists of
         models are comma-separated); ``n_boot`` below 1; ``confidence`` outside (0, 1);
         a negative ``random_state``; ``evaluations`` that do not name the
         models of ``y_score`` or have other classes; ``population`` without

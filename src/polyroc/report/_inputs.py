@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._interval_plan import QUANTITY_METHODS, interval_plan
+from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, interval_plan
 from polyroc._row_ids import check_frames_in_one_order
 from polyroc._validation import (
     check_label_vector,
@@ -163,7 +163,8 @@ random_state, ci, evaluations, population
         ``val_sample_weight`` without validation data; an unknown metric;
         ``n_boot`` not an integer >= 1; ``confidence`` not a number in (0, 1);
         ``random_state`` not None, a non-negative integer or a Generator;
-        ``ci`` as :func:`polyroc.evaluate` rejects it; ``evaluations`` that
+        ``ci`` as :func:`polyroc.evaluate` rejects it, or ``"none"`` (the
+        report quotes every metric with its interval); ``evaluations`` that
         do not name the same models as ``y_score`` or hold something else
         than an :class:`~polyroc.Evaluation` of the same classes;
         ``population`` without ``evaluations`` or without its keys.
@@ -184,6 +185,11 @@ random_state, ci, evaluations, population
     n_boot = check_positive_int("n_boot", n_boot)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     random_state = _check_seed(random_state)
+    if isinstance(ci, str) and ci == NO_INTERVALS:
+        raise ValueError(
+            "ci='none' does not apply to a report: its tables and readings quote every metric with its interval; "
+            f"use one of {', '.join(map(repr, CI_OPTIONS))} or a mapping"
+        )
     interval_plan(ci, tuple(QUANTITY_METHODS))
     y_test, test, classes, weights = _checked_models("y_score", "test", y_true, y_score, labels, sample_weight)
     y_checked = validation = val_weights = None

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from polyroc._results import fixed_decimals
 from polyroc._text import count_noun
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
@@ -16,6 +17,7 @@ __all__ = [
     "format_p_value",
     "model_readings",
     "paired_tests_reading",
+    "ranking_values",
     "verdicts",
 ]
 
@@ -40,13 +42,16 @@ D_AUC_GAP = 0.1
 def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
     """``value`` with ``digits`` decimals; ``missing`` for None (NaN in ``results.json``); never "-0.000".
 
+    Unlike :func:`polyroc._results.number_text` of the notebook views, it keeps ``digits`` decimals
+    for every value (3.1e-09 reads 0.000): the readings quote an estimate beside its interval's bounds at
+    one precision, and name an undefined value in words; p-values have :func:`format_p_value`.
+
     >>> format_number(-0.0001), format_number(0.1234, 2), format_number(None, missing="—")
     ('0.000', '0.12', '—')
+    >>> format_number(3.1e-9)
+    '0.000'
     """
-    if value is None:
-        return missing
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
+    return missing if value is None else fixed_decimals(value, digits)
 
 
 def _number(value, digits=3):
@@ -508,6 +513,32 @@ def _model_verdict(name, model, classes):
     return text + ("; " + "; ".join(notes) if notes else "") + "."
 
 
+def ranking_values(results: dict[str, Any]) -> tuple[str, str, dict[str, float | None]]:
+    """``(metric, what, values)`` of the report's ``results.json``: the quantity the models are ranked by on test
+    (argmax decisions), why that one, and each model's value of it, in the models' order.
+
+    The tuning metric, as the paired tests estimated it when there are some
+    (accuracy when they did not test it); without them (one model, or
+    tests that could not be computed) as each model's metrics hold it, else
+    as its tuning's test scores of argmax do. A model without it has None.
+    """
+    metric = results["settings"]["metric"]
+    tests = results.get("paired_tests")
+    if tests:
+        if metric in tests["estimates"]:
+            return metric, "the tuning metric", dict(tests["estimates"][metric])
+        return "accuracy", "the tuning metric was not tested", dict(tests["estimates"]["accuracy"])
+    return metric, "the tuning metric", {name: _own_value(model, metric) for name, model in results["models"].items()}
+
+
+def _own_value(model, metric):
+    """``metric`` on test by argmax, from the model's metrics or its tuning's test scores; None if absent."""
+    record = (model.get("metrics") or {}).get("intervals", {}).get(metric)
+    if record is None and model.get("tuning") and model["tuning"]["test_scores"]["metric"] == metric:
+        record = model["tuning"]["test_scores"]["scores"]["argmax"]
+    return None if record is None else record["estimate"]
+
+
 def _ranking_verdict(results):
     """The models ranked by the tuning metric on test (by accuracy if it was not tested), with the paired test of
     the first against the second; None for one model.
@@ -523,10 +554,7 @@ def _ranking_verdict(results):
     if not tests:
         reason = results.get("skipped", {}).get("paired_tests", "the paired tests were not computed")
         return f"The models are not ranked: {reason.rstrip('.')}."
-    metric, what = results["settings"]["metric"], "the tuning metric"
-    if metric not in tests["estimates"]:
-        metric, what = "accuracy", "the tuning metric was not tested"
-    values = tests["estimates"][metric]
+    metric, what, values = ranking_values(results)
     order = sorted(values, key=lambda name: -np.inf if values[name] is None else values[name], reverse=True)
     ranked = " > ".join(f"{name} {_number(values[name])}" for name in order)
     first, second = order[0], order[1]

@@ -241,7 +241,8 @@ def threshold_batches(
     ValueError
         On invalid scores, labels or weights (rows off the simplex, NaN, a
         column count that differs from the classes, mismatched lengths,
-        negative weights), an unknown search or domain, an option that does
+        negative weights), ``y_score`` is a DataFrame whose column names are
+        some of the classes but not all, an unknown search or domain, an option that does
         not apply to the search (``n_samples`` with the lattice,
         ``resolution`` with random search), a resolution or ``n_samples``
         below 1, a lattice (or random sample) larger than 2,000,000

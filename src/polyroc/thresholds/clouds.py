@@ -454,7 +454,9 @@ def roc_cloud(
     ValueError, TypeError
         Invalid scores, labels, weights or search options (see
         :func:`polyroc.thresholds.threshold_batches`, which checks
-        ``random_state`` for the lattice too); explicit ``thresholds`` that
+        ``random_state`` for the lattice too); ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all
+        (ValueError); explicit ``thresholds`` that
         are not a finite (M, m) array; a ``zero_division`` other than
         "nan", "warn", 0.0, 1.0 or ``np.nan`` (ValueError).
 

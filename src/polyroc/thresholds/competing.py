@@ -325,8 +325,10 @@ def coverage(
     ------
     ValueError
         On mismatched lengths, ``sets`` not 2-D, a column count that differs
-        from the classes, entries other than 0/1 (NaN, infinity and missing
-        values included), labels outside ``labels`` or invalid weights.
+        from the classes, ``sets`` is a DataFrame whose column names are
+        some of the classes but not all, entries other than 0/1 (NaN,
+        infinity and missing values included), labels outside ``labels`` or
+        invalid weights.
     TypeError
         If ``sets`` or ``sample_weight`` is not numeric, or labels mix
         strings and numbers.
@@ -380,7 +382,8 @@ def singleton_correct(
     Raises
     ------
     ValueError, TypeError
-        As :func:`coverage`: malformed sets, labels or weights.
+        As :func:`coverage`: malformed sets, labels or weights; ``sets`` is
+        a DataFrame whose column names are some of the classes but not all.
 
     See Also
     --------
@@ -431,7 +434,8 @@ def singleton_rate(
     Raises
     ------
     ValueError, TypeError
-        As :func:`coverage`: malformed sets, labels or weights.
+        As :func:`coverage`: malformed sets, labels or weights; ``sets`` is
+        a DataFrame whose column names are some of the classes but not all.
 
     See Also
     --------
@@ -482,7 +486,8 @@ def accuracy_among_singletons(
     Raises
     ------
     ValueError, TypeError
-        As :func:`coverage`: malformed sets, labels or weights.
+        As :func:`coverage`: malformed sets, labels or weights; ``sets`` is
+        a DataFrame whose column names are some of the classes but not all.
 
     See Also
     --------
@@ -535,7 +540,8 @@ def average_set_size(
     Raises
     ------
     ValueError, TypeError
-        As :func:`coverage`: malformed sets, labels or weights.
+        As :func:`coverage`: malformed sets, labels or weights; ``sets`` is
+        a DataFrame whose column names are some of the classes but not all.
 
     See Also
     --------

@@ -231,8 +231,9 @@ def coordinate_profile(
     Raises
     ------
     ValueError
-        On invalid scores, labels or weights; an unknown domain or metric
-        name; a threshold of the wrong length, non-finite or outside the
+        On invalid scores, labels or weights; ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all; an unknown
+        domain or metric name; a threshold of the wrong length, non-finite or outside the
         domain; a metric callable that does not map counts (M, m, m) to M
         scores.
     TypeError

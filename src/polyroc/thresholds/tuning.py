@@ -465,8 +465,9 @@ def tune_thresholds(
     Raises
     ------
     ValueError
-        On invalid scores, labels or weights; an unknown option or metric name;
-        ``n_samples`` with the lattice, ``resolution`` with random search, or
+        On invalid scores, labels or weights; ``y_score`` is a DataFrame
+        whose column names are some of the classes but not all; an unknown
+        option or metric name; ``n_samples`` with the lattice, ``resolution`` with random search, or
         both with ``search="coordinate"``; a lattice or a random sample above
         2,000,000 thresholds (the message gives its size and suggests another
         search); a negative ``random_state``; a metric callable that does not
