@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import re
 import warnings
 
 import numpy as np
@@ -641,6 +642,17 @@ def recorded(compute):
     return result, {(w.category.__name__, str(w.message)) for w in caught}
 
 
+def _undefined_intervals(result):
+    """Names of the quantities whose interval ``result`` does not give (a stream has no DeLong interval)."""
+    return {name for name, interval in result.intervals.items() if not np.isfinite(interval.low)}
+
+
+def _only_about(message, names):
+    """Whether ``message`` is evaluate's zero-width warning naming only quantities among ``names``."""
+    match = re.match(r"the intervals? of (.+?) (?:has|have) zero width", message)
+    return match is not None and set(match.group(1).split(", ")) <= names
+
+
 def streamed_evaluation(labels, batches, **options):
     accumulator = EvaluationAccumulator(labels)
     for y, scores, weights in batches:
@@ -670,14 +682,32 @@ def test_a_stream_warns_and_scores_as_evaluate_on_the_same_rows(data):
         )
         if n_boot == 0:
             assert found_warnings == expected_warnings
-        else:  # evaluate's DeLong interval (which a stream does not have) may add a message, not a category
-            assert {c for c, _ in found_warnings} == {c for c, _ in expected_warnings}
+        else:  # evaluate's DeLong intervals, which a stream does not have, may add a message, not a category
+            without_interval = set() if isinstance(found, type) else _undefined_intervals(found)
+            expected_categories = {c for c, message in expected_warnings if not _only_about(message, without_interval)}
+            assert {c for c, _ in found_warnings} == expected_categories
         if isinstance(expected, type):
             assert found is expected
             continue
         for name, value in expected.scores.items():
             np.testing.assert_allclose(found.scores[name], value, rtol=RTOL, atol=1e-15, equal_nan=True, err_msg=name)
         np.testing.assert_array_equal(found.confusion_matrix, expected.confusion_matrix)
+
+
+def test_tied_scores_warn_of_zero_width_only_where_an_interval_is_given():
+    """All scores tied: evaluate's DeLong intervals have zero width and are named; a stream gives none, and says so."""
+    y, weights = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0]), np.array([1.0, 2, 0, 2, 2, 0, 1, 2, 1])
+    scores = np.eye(2)[np.ones(9, dtype=int)]
+    in_memory, expected = recorded(
+        lambda: polyroc.evaluate(y, scores, sample_weight=weights, n_boot=20, random_state=0)
+    )
+    streamed, found = recorded(lambda: streamed_evaluation([0, 1], [(y, scores, weights)], n_boot=20, random_state=0))
+    assert [c for c, message in expected if "zero width" in message] == ["IntervalWarning"]
+    assert found == set()
+    for name in ("roc_auc_ovr_macro", "roc_auc_ovo_macro"):
+        assert in_memory.intervals[name].low == in_memory.intervals[name].high == 0.5
+        assert np.isnan(streamed.intervals[name].low) and "none" in streamed.intervals[name].method
+        assert _only_about(next(message for _, message in expected), _undefined_intervals(streamed))
 
 
 def test_a_stream_of_one_class_warns_that_its_aucs_are_undefined():
