@@ -13,7 +13,9 @@ the exact optimum of each replicate (the size of the convergence error).
 Problems: Dirichlet scores (``_common.dirichlet_problem``) at 2·10⁴ × 10
 (stratified, parametric, Algorithm 1) and 3000 × 4 (stratified with the
 "weighted" weighting, parametric with 19 levels), 600 samples of 3 classes
-with balanced cut-offs and 400 samples of 5 classes of uninformative scores.
+with balanced cut-offs, 400 samples of 5 classes of uninformative scores, and
+the paper's simulation (Wang & Carvalho (2024), arXiv:2404.13147, section 5.1;
+2000 samples, 5 classes, logistic regression on 2 covariates).
 
 Run: python benchmarks/dmf_refit_check.py --baseline-src /tmp/dmffit-orig/src [--reference-tol 1e-13]
 """
@@ -35,6 +37,9 @@ HERE = Path(__file__).resolve().parent
 def cases():
     """(name, y, P, roc_dmf keywords) of every problem."""
     from _common import dirichlet_problem
+    from sklearn.linear_model import LogisticRegression
+
+    from polyroc.dmf._simulation import simulate_paper_design
 
     y, P = dirichlet_problem(20000, 10, seed=0)
     out = [
@@ -54,6 +59,12 @@ def cases():
     y = rng.integers(0, 5, 400)
     P = rng.dirichlet(np.ones(5), 400)
     out.append(("400x5 uninformative", y, P, {"bootstrap": "stratified", "n_boot": 300}))
+    sim = simulate_paper_design(2000, 10, 5, random_state=1)
+    P = LogisticRegression(max_iter=500).fit(sim.X[:, :2], sim.y).predict_proba(sim.X[:, :2])
+    out += [
+        ("paper 5.1 d=2 stratified", sim.y, P, {"bootstrap": "stratified", "n_boot": 300}),
+        ("paper 5.1 d=2 parametric", sim.y, P, {"bootstrap": "parametric", "n_boot": 300}),
+    ]
     return out
 
 
