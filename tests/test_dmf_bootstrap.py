@@ -46,6 +46,7 @@ def _single_area(rates, point, settings):
         start=_warm_start(point, settings),
         tol=settings.tol,
         max_iter=settings.max_iter,
+        newton=True,  # as the replicates are refitted
     )
     return roc_area(*roc_points(fit.intercept))[0]
 

@@ -294,6 +294,7 @@ def _fit(response, point, start, settings):
         start=start,
         tol=settings.tol,
         max_iter=settings.max_iter,
+        newton=start is not None,
     )
 
 

@@ -22,6 +22,11 @@ bound as |η| grows, the deviance has a finite minimiser. A single column
 (K = 1, the binary case) is the saturated model and is solved in closed form,
 ``η = logit(M)``, for rates anywhere in [0, 1] (±∞ at 0 and 1).
 
+Bootstrap replicates, warm-started from the point fit, switch after a few
+alternating iterations to joint Newton steps (``newton=True``): the
+alternating steps converge linearly, slowly where Λ and V are strongly
+coupled, while Newton steps converge fast once close to the solution.
+
 The weights are divided by their mean before fitting, so that multiplying
 them by a constant changes neither the iterations nor the result (only the
 reported deviance, which is on the original scale).
@@ -53,6 +58,10 @@ SINGULAR_RTOL = 1e-12
 VARIANCE_BOUND = 26.0
 #: At most this many rows for the deviance's product form (see _Solver).
 PRODUCT_ROWS = 1000
+#: Alternating iterations before the Newton steps of ``newton=True``.
+NEWTON_AFTER = 3
+#: Newton steps between refreshes of their Hessian.
+NEWTON_REFRESH = 4
 
 
 class Factorization(NamedTuple):
@@ -70,7 +79,7 @@ class Factorization(NamedTuple):
     converged: np.ndarray  # (B,)
 
 
-def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-8, max_iter=200):
+def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-8, max_iter=200, newton=False):
     """Fit the rank-one binomial factorization to a batch of rate matrices.
 
     Parameters
@@ -89,6 +98,15 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
         Convergence tolerance on the relative change of deviance.
     max_iter : int
         Maximum number of iterations.
+    newton : bool
+        With the intercept model, after :data:`NEWTON_AFTER` alternating
+        iterations, iterate joint Newton steps on (Λ0, Λ, V) whose Hessian is
+        taken afresh every :data:`NEWTON_REFRESH` steps (a chord method, see
+        :func:`_hessian`): fewer iterations, each with one evaluation of the
+        deviance instead of two, from a start close to the solution such as a
+        bootstrap replicate warm-started from the point fit. The minimum and
+        the stopping rule are those of the alternating steps. Ignored by
+        ``"algorithm1"``.
 
     Returns
     -------
@@ -123,7 +141,8 @@ def fit_factorization(rates, weights, *, method="intercept", start=None, tol=1e-
         np.broadcast_to(start.effect, (batch, n_cols)).copy(),
     )
     scale = weights.mean()
-    result = _Solver(rates, weights / scale, intercept_model).run(params, tol, max_iter)
+    solver = _Solver(rates, weights / scale, intercept_model, newton=newton and intercept_model)
+    result = solver.run(params, tol, max_iter)
     result = result._replace(deviance=result.deviance * scale)
     return result if intercept_model else _project_on_ones(result)
 
@@ -227,7 +246,7 @@ class _Solver:
     ``ω (M - μ)`` and the weights ``ω μ (1 - μ)``: four matrix products per iteration.
     """
 
-    def __init__(self, rates, weights, intercept_model):
+    def __init__(self, rates, weights, intercept_model, newton=False):
         self.rates = rates
         self.weights = weights
         self.unit_weights = bool(np.all(weights == 1.0))
@@ -238,6 +257,8 @@ class _Solver:
         self.column_weights = weights[0] if uniform_rows else None
         self.saturated = 2 * _negative_entropy(rates).reshape(rates.shape[0], -1) @ self.flat_weights
         self.intercept_model = intercept_model
+        self.newton = newton
+        self.hessian = None
         self.workspace = _Workspace.allocate(rates.shape)
 
     def run(self, params, tol, max_iter):
@@ -253,8 +274,13 @@ class _Solver:
         for iteration in range(1, max_iter + 1):
             workspace = self.workspace.first(active.size)
             previous = deviance
-            params, deviance = self._row_step(rates, saturated, params, deviance, workspace)
-            params, deviance = self._column_step(rates, saturated, params, deviance, workspace)
+            if self.newton and iteration > NEWTON_AFTER:
+                if (iteration - NEWTON_AFTER - 1) % NEWTON_REFRESH == 0:
+                    self.hessian = _hessian(params, workspace)
+                params, deviance = self._chord_step(rates, saturated, params, deviance, workspace)
+            else:
+                params, deviance = self._row_step(rates, saturated, params, deviance, workspace)
+                params, deviance = self._column_step(rates, saturated, params, deviance, workspace)
             done = np.abs(previous - deviance) / (np.abs(deviance) + 0.1) < tol
             n_iter[active] = iteration
             converged[active[done]] = True
@@ -265,6 +291,8 @@ class _Solver:
                 if keep.size == 0:
                     break
                 self.workspace.keep(active.size, keep)
+                if self.hessian is not None:
+                    self.hessian = self.hessian.take(keep)
                 active, params, deviance = active[keep], params.take(keep), deviance[keep]
                 rates, saturated = rates[keep], saturated[keep]
         intercept, slope, effect = _fix_sign(*out)
@@ -355,6 +383,23 @@ class _Solver:
         params, deviance = self._halve_while_worse(rates, saturated, params, deviance, new, ws)
         return self._normalise(params), deviance
 
+    def _chord_step(self, rates, saturated, params, deviance, ws):
+        """A Newton step with the stored Hessian (see :func:`_hessian`): H⁻¹ g through the Schur complement."""
+        hessian = self.hessian
+        r = ws.residual
+        a, lam, v = params
+        g0, g1 = r.sum(axis=2), (r @ v[:, :, None])[..., 0]
+        gv = (lam[:, None, :] @ r)[:, 0]
+        row_a = hessian.row_inverse[0] * g0 + hessian.row_inverse[1] * g1
+        row_l = hessian.row_inverse[1] * g0 + hessian.row_inverse[2] * g1
+        rhs = gv - (row_a[:, None, :] @ hessian.cross[0])[:, 0] - (row_l[:, None, :] @ hessian.cross[1])[:, 0]
+        step_v = (hessian.schur_inverse @ rhs[:, :, None])[..., 0]
+        step_a = row_a - (hessian.solved[0] @ step_v[:, :, None])[..., 0]
+        step_l = row_l - (hessian.solved[1] @ step_v[:, :, None])[..., 0]
+        new = _Params(a + step_a, lam + step_l, v + step_v)
+        params, deviance = self._halve_while_worse(rates, saturated, params, deviance, new, ws)
+        return self._normalise(params), deviance
+
     def _halve_while_worse(self, rates, saturated, old, old_deviance, new, ws):
         """Move to ``new``, halving the step where the deviance goes up; update the workspace."""
         deviance = self._evaluate(rates, saturated, new, ws)
@@ -382,6 +427,76 @@ class _Solver:
         effect = np.where(usable, effect / np.where(usable, norm, 1), effect)
         slope = np.where(usable, slope * norm, slope)
         return _Params(intercept, slope, effect)
+
+
+class _Hessian(NamedTuple):
+    """The Hessian of the half-deviance of a batch, ready to solve with (see :func:`_hessian`)."""
+
+    row_inverse: np.ndarray  # (3, b, R): each row's inverse 2 × 2 block, entries (0, 0), (0, 1), (1, 1)
+    cross: np.ndarray  # (2, b, R, K): the cross blocks B (Λ0 and Λ against V)
+    solved: np.ndarray  # (2, b, R, K): A⁻¹ B
+    schur_inverse: np.ndarray  # (b, K, K): the inverse of the Schur complement of the row blocks
+
+    def take(self, rows):
+        return _Hessian(self.row_inverse[:, rows], self.cross[:, rows], self.solved[:, rows], self.schur_inverse[rows])
+
+
+def _hessian(params, ws):
+    """The Hessian of the intercept model's half-deviance at ``params`` (the workspace is filled there).
+
+    It has a 2 × 2 block per row (Λ0_i, Λ_i), those of :meth:`_Solver._row_step`,
+    a diagonal block for V, that of :meth:`_Solver._column_step`, and the cross
+    terms ``∂²/∂Λ0_i ∂V_j = W_ij Λ_i`` and ``∂²/∂Λ_i ∂V_j = W_ij Λ_i V_j - r_ij``
+    (W the IRLS weights, r the residual). The rows are eliminated (Schur
+    complement) and the two directions that only reparameterise η (V shifted
+    along 1, or scaled along V, the rows compensating) are fixed by adding
+    their projectors. Where a row block is singular or the Schur complement is
+    not positive definite (away from a minimum), the cross terms are left out:
+    the step is then the row and column steps from the same point, which
+    always descends. Kept fixed, the Hessian is that of a chord method: each
+    step needs the residual and a few matrix-vector products, and the steps
+    converge fast from parameters already close to the solution.
+    """
+    s, r = ws.variance, ws.residual
+    lam, v = params.slope, params.effect
+    s0, s1, s2 = s.sum(axis=2), (s @ v[:, :, None])[..., 0], (s @ (v * v)[:, :, None])[..., 0]
+    diagonal = ((lam * lam)[:, None, :] @ s)[:, 0]
+    det = s0 * s2 - s1 * s1
+    regular = np.all(det > SINGULAR_RTOL * s0 * s2, axis=1) & np.all(diagonal > DENOMINATOR_FLOOR, axis=1)
+    det = np.where(det > SINGULAR_RTOL * s0 * s2, det, 1.0)
+    row_inverse = np.stack([s2 / det, -s1 / det, s0 / det])
+    cross = np.empty((2, *s.shape))
+    np.multiply(s, lam[:, :, None], out=cross[0])
+    np.multiply(cross[0], v[:, None, :], out=cross[1])
+    cross[1] -= r
+    solved = np.empty_like(cross)
+    np.multiply(cross[0], row_inverse[0][:, :, None], out=solved[0])
+    solved[0] += cross[1] * row_inverse[1][:, :, None]
+    np.multiply(cross[0], row_inverse[1][:, :, None], out=solved[1])
+    solved[1] += cross[1] * row_inverse[2][:, :, None]
+    n_cols = v.shape[1]
+    diagonal = np.maximum(diagonal, DENOMINATOR_FLOOR)
+    block = np.zeros((s.shape[0], n_cols, n_cols))
+    block[:, np.arange(n_cols), np.arange(n_cols)] = diagonal
+    block += diagonal.mean(axis=1)[:, None, None] * (1.0 / n_cols + v[:, :, None] * v[:, None, :])
+    schur = block - cross[0].transpose(0, 2, 1) @ solved[0] - cross[1].transpose(0, 2, 1) @ solved[1]
+    schur = (schur + schur.transpose(0, 2, 1)) / 2
+    definite = regular & _positive_definite(schur)
+    if not np.all(definite):
+        indefinite = ~definite
+        cross[:, indefinite] = 0.0
+        solved[:, indefinite] = 0.0
+        schur[indefinite] = block[indefinite]
+    return _Hessian(row_inverse, cross, solved, np.linalg.inv(schur))
+
+
+def _positive_definite(matrices):
+    """Whether each symmetric matrix of a batch (b, K, K) is positive definite (Cholesky succeeds)."""
+    try:
+        np.linalg.cholesky(matrices)
+    except np.linalg.LinAlgError:
+        return np.array([_positive_definite(m[None])[0] for m in matrices]) if len(matrices) > 1 else np.array([False])
+    return np.ones(len(matrices), dtype=bool)
 
 
 def _negative_entropy(rates):
