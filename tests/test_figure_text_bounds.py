@@ -303,3 +303,19 @@ def test_each_display_keeps_its_text_and_class_legend_inside_its_own_figure(m, t
     finally:
         for display in displays.values():
             plt.close(display.figure_)
+
+
+def test_gini_legend_does_not_repeat_the_word_class():
+    """Labels that already say "class" are not prefixed again ("class class 00")."""
+    import matplotlib.pyplot as plt
+
+    from polyroc.gini import gini_roc
+    from polyroc.plotting import GiniRocDisplay
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(["class 00", "class 01", "other"], 30)
+    P = rng.dirichlet(np.ones(3), size=90) + np.eye(3)[np.repeat([0, 1, 2], 30)]
+    display = GiniRocDisplay.from_result(gini_roc(y, P / P.sum(axis=1, keepdims=True), n_boot=0))
+    texts = [text.get_text() for text in display.ax_.get_legend().get_texts()]
+    plt.close(display.figure_)
+    assert [t.split(" (")[0] for t in texts[:3]] == ["class 00", "class 01", "class other"]

@@ -1,4 +1,4 @@
-"""Counts in messages: ``1 row``, ``2 rows``, never ``1 rows``."""
+"""Words in messages and labels: ``1 row``, ``2 rows`` (never ``1 rows``); ``class 3`` (never ``class class 03``)."""
 
 from __future__ import annotations
 
@@ -16,3 +16,12 @@ def count_noun(count: float, noun: str, plural: str | None = None, spec: str = "
     if plural is None:
         plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
     return f"{count:{spec}} {noun if count == 1 else plural}"
+
+
+def class_name(label: object) -> str:
+    """``class 3``, or a label that already says class (``class 03``) as it is.
+
+    >>> class_name(3), class_name("class 03"), class_name("Class A")
+    ('class 3', 'class 03', 'Class A')
+    """
+    return str(label) if str(label).lower().startswith("class") else f"class {label}"

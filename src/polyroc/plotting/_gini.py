@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._text import class_name
 from polyroc.gini import GiniRoc, gini_roc
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, place_legend, with_name
@@ -290,7 +291,12 @@ class GiniRocDisplay(Display):
             if not np.isnan(auc):
                 share = "" if np.isnan(weight) else f"w = {weight:.3f}, "  # NaN: constant scores
                 (line,) = ax.plot(
-                    fpr, tpr, color=colors[k], linewidth=0.8, alpha=0.7, label=f"class {label} ({share}AUC = {auc:.3f})"
+                    fpr,
+                    tpr,
+                    color=colors[k],
+                    linewidth=0.8,
+                    alpha=0.7,
+                    label=f"{class_name(label)} ({share}AUC = {auc:.3f})",
                 )
             lines.append(line)
         return lines

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from polyroc._results import fixed_decimals
-from polyroc._text import count_noun
+from polyroc._text import class_name, count_noun
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
@@ -63,11 +63,6 @@ def _ci(record, digits=3):
     """An interval record of ``results.json`` as ``0.812 (CI 0.750 to 0.870)``."""
     estimate, low, high = (_number(record[key], digits) for key in ("estimate", "low", "high"))
     return f"{estimate} (CI {low} to {high})"
-
-
-def _class_name(label):
-    """``class 3``, or a label that already says class (``class 03``) as it is."""
-    return str(label) if str(label).lower().startswith("class") else f"class {label}"
 
 
 def _percent(confidence):
@@ -148,7 +143,7 @@ def _small_class_recalls(metrics, most=3):
         if c in small and record["low"] is not None and record["high"] - record["low"] >= WIDE_INTERVAL:
             bounds = f"[{_number(record['low'], 2)}, {_number(record['high'], 2)}]"
             sentences.append(
-                f"{_count(counts[k][k])} of {_count(sizes[c])} rows of {_class_name(c)} were found; "
+                f"{_count(counts[k][k])} of {_count(sizes[c])} rows of {class_name(c)} were found; "
                 f"its recall interval {bounds} is wide because the class is tiny"
             )
     return "" if not sentences else " " + "; ".join(sentences) + "."
@@ -242,8 +237,8 @@ def _cloud_reading(model, classes):
     if dfp:
         best, worst = min(dfp, key=dfp.get), max(dfp, key=dfp.get)
         text += (
-            f" C{_class_name(best)[1:]} stays closest to the perfect corner ({_number(dfp[best])}); "
-            f"{_class_name(worst)} is "
+            f" C{class_name(best)[1:]} stays closest to the perfect corner ({_number(dfp[best])}); "
+            f"{class_name(worst)} is "
             f"furthest ({_number(dfp[worst])}). DFP depends on how thresholds were sampled "
             f"({cloud['settings']['search']}, {cloud['n_thresholds']} thresholds)."
         )
