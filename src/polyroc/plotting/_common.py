@@ -230,6 +230,49 @@ def draw_chance_level(ax: Any, x: ArrayLike, y: ArrayLike, label: str, chance_le
     return line
 
 
+def draw_steps(ax: Any, values: ArrayLike, edges: ArrayLike, **style: Any) -> Any:
+    """``ax.stairs(values, edges, baseline=None, **style)``, with the data limits taken from the vertices at once.
+
+    ``Axes.add_patch`` widens the data limits segment by segment in Python
+    (Bézier extrema of each), a cost that grows with the steps drawn; the
+    vertices of an open step line are its extrema, so updating the limits with
+    them gives the same limits, the same autoscaling and the same picture.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    values : array-like of shape (n_steps,)
+        The level of each step.
+    edges : array-like of shape (n_steps + 1,)
+        The step edges.
+    **style
+        Passed to :class:`matplotlib.patches.StepPatch`; with a ``baseline`` or
+        ``fill=True`` (a closed patch) ``Axes.stairs`` draws it.
+
+    Returns
+    -------
+    matplotlib.patches.StepPatch
+        The drawn steps.
+
+    Raises
+    ------
+    ValueError
+        ``edges`` is not one longer than ``values`` (from ``StepPatch``).
+    """
+    from matplotlib.patches import StepPatch
+
+    style = {"baseline": None, "fill": False, **style}
+    if style["baseline"] is not None or style.get("fill"):
+        return ax.stairs(values, edges, **style)
+    patch = StepPatch(values, edges, **style)
+    ax.add_artist(patch)
+    patch._set_in_autoscale(True)  # as ``add_patch`` marks it: ``relim`` keeps it
+    ax.update_datalim(patch.get_path().vertices)
+    ax._request_autoscale_view()  # as ``Axes.stairs`` does
+    return patch
+
+
 def with_name(name: str | None, text: str) -> str:
     """``"name text"``, or ``text`` without a name."""
     return text if not name else f"{name} {text}"

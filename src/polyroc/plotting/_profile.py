@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc.plotting._base import Display
-from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend
+from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, draw_steps, place_legend
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 
 __all__ = ["TuningProfileDisplay"]
@@ -185,7 +185,7 @@ class TuningProfileDisplay(Display):
         name : str, default=None
             Name of the model, in the title (default the Display's).
         curve_kwargs : dict or list of dict, default=None
-            Passed to ``Axes.stairs`` for the profiles: one dict for all, or
+            Passed to ``StepPatch`` (as ``Axes.stairs``) for the profiles: one dict for all, or
             one per class.
         plot_argmax : bool, default=True
             Draw the score of plain argmax as a dashed horizontal line (the
@@ -229,13 +229,12 @@ class TuningProfileDisplay(Display):
             line = None
             if edges is not None:
                 style = {
-                    "baseline": None,
                     "color": colors[j],
                     "linewidth": 1.5,
                     "label": f"τ_{label} (τ* = {profile.threshold[j]:.3f})",
                     **styles[j],
                 }
-                line = ax.stairs(*upper_envelope(values, edges), **style)
+                line = draw_steps(ax, *upper_envelope(values, edges), **style)
             else:  # no line to draw: the legend still names the class, so that every class is accounted for
                 ax.plot([], [], color=colors[j], label=f"τ_{label} (τ* = {profile.threshold[j]:.3f}, no room to move)")
             self.lines_.append(line)
