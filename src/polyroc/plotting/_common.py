@@ -263,7 +263,8 @@ def draw_steps(ax: Any, values: ArrayLike, edges: ArrayLike, **style: Any) -> An
     from matplotlib.patches import StepPatch
 
     style = {"baseline": None, "fill": False, **style}
-    if style["baseline"] is not None or style.get("fill"):
+    private = hasattr(StepPatch, "_set_in_autoscale") and hasattr(ax, "_request_autoscale_view")
+    if style["baseline"] is not None or style.get("fill") or not private:  # (a matplotlib without them: stairs)
         return ax.stairs(values, edges, **style)
     patch = StepPatch(values, edges, **style)
     ax.add_artist(patch)
