@@ -14,6 +14,8 @@ from sklearn.metrics import f1_score
 from polyroc._row_ids import row_orders
 from polyroc.cli import main
 
+pytestmark = pytest.mark.slow  # runs the command line on files: not in the quick run (-m "not slow")
+
 pd = pytest.importorskip("pandas")
 
 CLASSES = ["ei", "ie", "n"]

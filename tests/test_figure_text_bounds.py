@@ -16,6 +16,8 @@ import polyroc.report._figures as report_figures
 from polyroc.report import build_report
 from polyroc.report._demo import glass_demo_scores
 
+pytestmark = pytest.mark.slow  # builds whole reports and figures: not in the quick run (-m "not slow")
+
 TOLERANCE = 1.0  # pixels
 
 

@@ -128,6 +128,7 @@ def _conditional_interval(b, c, n):
     return share * (2 * ci.low - 1), share * (2 * ci.high - 1)
 
 
+@pytest.mark.slow
 def test_exact_coverage_when_every_discordant_row_favours_one_model():
     """n = 60 rows, 10% of them right for the first model only and none for the second: the conditional interval's
     upper bound is the estimate itself, so it covers about half the time; Tango's stays near 95%."""

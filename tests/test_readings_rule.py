@@ -16,6 +16,8 @@ from polyroc.report import build_report
 from polyroc.report._readings import paired_tests_reading, verdicts
 from polyroc.resampling import FEW_CHANGED_ROWS, paired_rule_scores, supported_sign
 
+pytestmark = pytest.mark.slow  # builds whole reports: not in the quick run (-m "not slow")
+
 
 def _rows(k, scores):
     return np.tile(scores, (k, 1))

@@ -15,6 +15,8 @@ from polyroc import compare_scores
 from polyroc.report import build_report
 from polyroc.report._readings import _ranking_verdict, verdicts
 
+pytestmark = pytest.mark.slow  # builds whole reports: not in the quick run (-m "not slow")
+
 
 def _three_models(seed=0, per=40, m=3):
     rng = np.random.default_rng(seed)

@@ -165,6 +165,7 @@ def report():
     return build_report(y, {"first": P, "second": Q}, n_boot=20, random_state=0)
 
 
+@pytest.mark.slow
 def test_report_repr_is_short_and_its_view_embeds_no_image(report, tmp_path):
     text = repr(report)
     assert len(text) < 2000 and "first, second" in text and "150 test rows" in text
