@@ -543,3 +543,12 @@ def test_ci_none_gives_no_interval_and_the_scores_of_scikit_learn():
     assert found.scores["roc_auc_ovr_macro"] == pytest.approx(
         roc_auc_score(table["label"], table[classes], labels=classes, multi_class="ovr", sample_weight=table["w"])
     )
+
+
+def test_cli_engine_dask_counts_one_file_in_the_singular(tmp_path, capsys):
+    from polyroc.cli import main
+
+    scored_rows(n=60, m=3, seed=13).to_parquet(tmp_path / "part-0.parquet", index=False)
+    common = ["--weight-col", "w", "--ci", "none", "-q", "--engine", "dask", "--workers", "1"]
+    assert main(["evaluate", "--scores", str(tmp_path / "part-*.parquet"), *common]) == 0
+    assert "1 file, 3 classes, engine dask" in capsys.readouterr().out.splitlines()[0]

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from polyroc._interval_plan import CI_CHOICES, CI_OPTIONS
 from polyroc._stopping import Stopped, disarm, stopping_on_signals
+from polyroc._text import count_noun
 from polyroc._version import __version__
 
 if TYPE_CHECKING:
@@ -392,7 +393,7 @@ def _evaluate_on_dask(args):
         raise ValueError("--engine dask needs --scores: a score file or a glob of them (e.g. 'parts/*.parquet')")
     frame, score_cols = _score_frame(args, args.scores)
     with _dask_cluster(args), _showing_progress(args) as display:
-        display.step(f"evaluating {frame.npartitions} files on dask")
+        display.step(f"evaluating {count_noun(frame.npartitions, 'file')} on dask")
         result = dask_api.evaluate(
             frame,
             **_dask_options(args, score_cols),
@@ -400,7 +401,10 @@ def _evaluate_on_dask(args):
             n_boot=args.n_boot,
             random_state=args.random_state,
         )
-    print(f"polyroc evaluate: {args.scores}, {frame.npartitions} files, {len(score_cols)} classes, engine dask")
+    print(
+        f"polyroc evaluate: {args.scores}, {count_noun(frame.npartitions, 'file')}, "
+        f"{count_noun(len(score_cols), 'class')}, engine dask"
+    )
     print()
     print(result.to_text())
 
@@ -427,7 +431,7 @@ def _report_on_dask(args, display):
     with _dask_cluster(args):
         for name, pattern in _named_paths("--scores", args.scores).items():
             frame, score_cols = _score_frame(args, pattern)
-            display.step(f"{name}: exact metrics on dask ({frame.npartitions} files)")
+            display.step(f"{name}: exact metrics on dask ({count_noun(frame.npartitions, 'file')})")
             options = _dask_options(args, score_cols)
             evaluations[name] = dask_api.evaluate(
                 frame, **options, ci=args.ci, n_boot=args.n_boot, random_state=args.random_state
@@ -507,9 +511,9 @@ def _tuning_summary(result):
     if resolution is not None:
         parts.append(f"resolution {resolution}")
     if getattr(result, "n_samples", None) is not None:
-        parts.append(f"{result.n_samples} random thresholds")
+        parts.append(count_noun(result.n_samples, "random threshold"))
     if getattr(result, "n_thresholds", None) is not None:
-        parts.append(f"{result.n_thresholds} thresholds scored")
+        parts.append(f"{count_noun(result.n_thresholds, 'threshold')} scored")
     parts.append(f"domain {result.domain}")
     lines = [", ".join(parts)]
     if _equals_argmax(result):
