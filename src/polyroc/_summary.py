@@ -5,8 +5,8 @@ counts of the argmax rule, the weight moments that give Kish's effective
 sizes, and the moments of each per-row loss that give its mean and the
 stratified variance of that mean. Two summaries of disjoint rows merge by
 addition (the loss moments by Chan's pairwise update), so batches and
-partitions can be summarised apart. :func:`summary_evaluation` turns a summary
-and the AUCs into the :class:`~polyroc.Evaluation` that
+partitions can be summarised apart. :func:`evaluation_fields` turns a summary
+and the AUCs into the fields of the :class:`~polyroc.Evaluation` that
 :func:`polyroc.evaluate` gives for the same rows: the same scores, report and,
 for the quantities whose intervals rest on these statistics (Wilson and
 Clopper–Pearson proportions, the Dirichlet posterior, the t interval of the
@@ -16,6 +16,7 @@ losses), the same intervals.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from polyroc._counts import confusion_counts
 from polyroc.counts import f1, get_metric, precision, recall
 from polyroc.resampling import ConfidenceInterval
 
-__all__ = ["ClassMoments", "SummaryStatistics", "summary_evaluation"]
+__all__ = ["ClassMoments", "SummaryStatistics", "evaluation_fields"]
 
 #: Counts metrics of the summary, by their name in :data:`polyroc.counts.METRICS`.
 COUNTS_SCORES = ("accuracy", "balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef")
@@ -244,7 +245,7 @@ def summary_values(summary: SummaryStatistics) -> dict[str, float]:
     return values
 
 
-def summary_evaluation(
+def evaluation_fields(
     summary: SummaryStatistics,
     classes: np.ndarray,
     values: dict[str, float],
@@ -253,25 +254,26 @@ def summary_evaluation(
     *,
     settings: dict[str, Any],
     digits: int = 3,
-    restore=None,
-):
-    """The :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`.
+    restore: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> dict[str, Any]:
+    """The fields of the :class:`~polyroc.Evaluation` of a summary, its scores in the order of :func:`polyroc.evaluate`.
 
-    ``restore`` maps the counts of ``summary`` (of scaled weights) back to
-    the given weights for the confusion matrix and the report's supports.
+    ``Evaluation(**evaluation_fields(...))`` is the evaluation: this module,
+    below :mod:`polyroc.evaluation`, computes what the evaluation holds and
+    does not name its class. ``restore`` maps the counts of ``summary`` (of
+    scaled weights) back to the given weights for the confusion matrix and
+    the report's supports.
     """
-    from polyroc.evaluation import Evaluation
-
     names = [str(c) for c in classes]
     report_options = {"weighted": summary.weighted, "zero_division": 0.0, "restore": restore}
     counts = summary.counts if restore is None else restore(summary.counts)
-    return Evaluation(
-        classes=tuple(classes.tolist()),
-        confusion_matrix=counts if summary.weighted else counts.astype(np.int64),
-        report=metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
-        report_text=metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
-        scores=values,
-        intervals=intervals,
-        class_intervals=class_intervals,
-        settings=settings,
-    )
+    return {
+        "classes": tuple(classes.tolist()),
+        "confusion_matrix": counts if summary.weighted else counts.astype(np.int64),
+        "report": metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
+        "report_text": metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
+        "scores": values,
+        "intervals": intervals,
+        "class_intervals": class_intervals,
+        "settings": settings,
+    }

@@ -38,8 +38,8 @@ from polyroc._summary import (
     SummaryStatistics,
     class_scores,
     counts_scores,
+    evaluation_fields,
     row_losses,
-    summary_evaluation,
     summary_values,
 )
 from polyroc._validation import (
@@ -654,8 +654,10 @@ def evaluation_of_statistics(
         "interval_methods": {name: interval.method for name, interval in intervals.items()},
         **settings,
     }
-    return summary_evaluation(
-        summary, classes, values, intervals, class_intervals, settings=settings, digits=digits, restore=restore
+    return Evaluation(
+        **evaluation_fields(
+            summary, classes, values, intervals, class_intervals, settings=settings, digits=digits, restore=restore
+        )
     )
 
 
