@@ -18,7 +18,13 @@ counts of any leading shape), :mod:`polyroc.curves` (one-vs-rest curves),
 :mod:`polyroc.thresholds`, :mod:`polyroc.dmf`, :mod:`polyroc.gini`,
 :mod:`polyroc.plotting` (Displays), :mod:`polyroc.report`, :mod:`polyroc.io`.
 
-Names are imported on first use, so ``import polyroc`` is fast.
+Names are imported on first use, so ``import polyroc`` is fast. One table,
+:data:`_LOCATIONS` (public name -> the module that defines it), gives
+``__all__``, ``dir(polyroc)`` and the lazy attributes; the imports for type
+checkers below are checked against it by the tests. This module is the top
+layer: it also hands the result registry (:mod:`polyroc._displays`) the loader
+that imports :mod:`polyroc.plotting` the first time a result is drawn, so that
+no module of the core imports a Display.
 """
 
 from __future__ import annotations
@@ -26,38 +32,34 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from polyroc._version import __version__
+from polyroc import _displays
+from polyroc._version import __version__ as __version__
 
-#: Public name -> the module that defines it.
-_LOCATIONS = {
-    **dict.fromkeys(
-        [
-            "accuracy_score",
-            "average_precision_score",
-            "balanced_accuracy_score",
-            "brier_score_loss",
-            "classification_report",
-            "cohen_kappa_score",
-            "confusion_matrix",
-            "det_curve",
-            "f1_score",
-            "fbeta_score",
-            "log_loss",
-            "matthews_corrcoef",
-            "precision_recall_curve",
-            "precision_recall_fscore_support",
-            "precision_score",
-            "recall_score",
-            "roc_auc_score",
-            "roc_curve",
-            "specificity_score",
-            "top_k_accuracy_score",
-            "youden_score",
-        ],
-        "polyroc.metrics",
-    ),
-    "ovr_roc_curve": "polyroc.curves",
+#: Public name -> the module that defines it: the one table of the flat namespace.
+_LOCATIONS: dict[str, str] = {
+    "accuracy_score": "polyroc.metrics",
+    "average_precision_score": "polyroc.metrics",
+    "balanced_accuracy_score": "polyroc.metrics",
+    "brier_score_loss": "polyroc.metrics",
+    "classification_report": "polyroc.metrics",
+    "cohen_kappa_score": "polyroc.metrics",
+    "confusion_matrix": "polyroc.metrics",
+    "det_curve": "polyroc.metrics",
+    "f1_score": "polyroc.metrics",
+    "fbeta_score": "polyroc.metrics",
+    "log_loss": "polyroc.metrics",
+    "matthews_corrcoef": "polyroc.metrics",
+    "precision_recall_curve": "polyroc.metrics",
+    "precision_recall_fscore_support": "polyroc.metrics",
+    "precision_score": "polyroc.metrics",
+    "recall_score": "polyroc.metrics",
+    "roc_auc_score": "polyroc.metrics",
+    "roc_curve": "polyroc.metrics",
+    "specificity_score": "polyroc.metrics",
+    "top_k_accuracy_score": "polyroc.metrics",
+    "youden_score": "polyroc.metrics",
     "ovr_precision_recall_curve": "polyroc.curves",
+    "ovr_roc_curve": "polyroc.curves",
     "Evaluation": "polyroc.evaluation",
     "evaluate": "polyroc.evaluation",
     "ScoreComparison": "polyroc.comparison",
@@ -78,50 +80,7 @@ _LOCATIONS = {
     "UndefinedMetricWarning": "polyroc.exceptions",
 }
 
-__all__ = [
-    "ConvergenceWarning",
-    "Evaluation",
-    "IntervalWarning",
-    "ScoreComparison",
-    "SimplexThresholdClassifier",
-    "UndefinedMetricWarning",
-    "__version__",
-    "accuracy_score",
-    "apply_thresholds",
-    "average_precision_score",
-    "balanced_accuracy_score",
-    "brier_score_loss",
-    "build_report",
-    "classification_report",
-    "cohen_kappa_score",
-    "compare_models",
-    "compare_rules",
-    "compare_scores",
-    "confusion_matrix",
-    "det_curve",
-    "evaluate",
-    "f1_score",
-    "fbeta_score",
-    "gini_roc",
-    "log_loss",
-    "matthews_corrcoef",
-    "one_hot",
-    "ovr_precision_recall_curve",
-    "ovr_roc_curve",
-    "precision_recall_curve",
-    "precision_recall_fscore_support",
-    "precision_score",
-    "recall_score",
-    "roc_auc_score",
-    "roc_cloud",
-    "roc_curve",
-    "roc_dmf",
-    "softmax",
-    "specificity_score",
-    "top_k_accuracy_score",
-    "tune_thresholds",
-    "youden_score",
-]
+__all__ = ["__version__", *_LOCATIONS]
 
 
 def __getattr__(name: str) -> Any:
@@ -137,42 +96,52 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LOCATIONS))
 
 
-if TYPE_CHECKING:  # static type checkers and IDEs see the names directly
-    from polyroc.comparison import ScoreComparison, compare_scores
-    from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
-    from polyroc.dmf import compare_models, roc_dmf
-    from polyroc.evaluation import Evaluation, evaluate
-    from polyroc.exceptions import ConvergenceWarning, IntervalWarning, UndefinedMetricWarning
-    from polyroc.gini import gini_roc
-    from polyroc.metrics import (
-        accuracy_score,
-        average_precision_score,
-        balanced_accuracy_score,
-        brier_score_loss,
-        classification_report,
-        cohen_kappa_score,
-        confusion_matrix,
-        det_curve,
-        f1_score,
-        fbeta_score,
-        log_loss,
-        matthews_corrcoef,
-        precision_recall_curve,
-        precision_recall_fscore_support,
-        precision_score,
-        recall_score,
-        roc_auc_score,
-        roc_curve,
-        specificity_score,
-        top_k_accuracy_score,
-        youden_score,
-    )
-    from polyroc.probability import one_hot, softmax
-    from polyroc.report import build_report
-    from polyroc.thresholds import (
-        SimplexThresholdClassifier,
-        apply_thresholds,
-        compare_rules,
-        roc_cloud,
-        tune_thresholds,
-    )
+def _load_displays() -> object:
+    """Import :mod:`polyroc.plotting`, which registers the Display of each result type."""
+    return importlib.import_module("polyroc.plotting")
+
+
+_displays.set_display_loader(_load_displays)
+
+if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``name as name`` re-exports them
+    from polyroc.comparison import ScoreComparison as ScoreComparison
+    from polyroc.comparison import compare_scores as compare_scores
+    from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve
+    from polyroc.curves import ovr_roc_curve as ovr_roc_curve
+    from polyroc.dmf import compare_models as compare_models
+    from polyroc.dmf import roc_dmf as roc_dmf
+    from polyroc.evaluation import Evaluation as Evaluation
+    from polyroc.evaluation import evaluate as evaluate
+    from polyroc.exceptions import ConvergenceWarning as ConvergenceWarning
+    from polyroc.exceptions import IntervalWarning as IntervalWarning
+    from polyroc.exceptions import UndefinedMetricWarning as UndefinedMetricWarning
+    from polyroc.gini import gini_roc as gini_roc
+    from polyroc.metrics import accuracy_score as accuracy_score
+    from polyroc.metrics import average_precision_score as average_precision_score
+    from polyroc.metrics import balanced_accuracy_score as balanced_accuracy_score
+    from polyroc.metrics import brier_score_loss as brier_score_loss
+    from polyroc.metrics import classification_report as classification_report
+    from polyroc.metrics import cohen_kappa_score as cohen_kappa_score
+    from polyroc.metrics import confusion_matrix as confusion_matrix
+    from polyroc.metrics import det_curve as det_curve
+    from polyroc.metrics import f1_score as f1_score
+    from polyroc.metrics import fbeta_score as fbeta_score
+    from polyroc.metrics import log_loss as log_loss
+    from polyroc.metrics import matthews_corrcoef as matthews_corrcoef
+    from polyroc.metrics import precision_recall_curve as precision_recall_curve
+    from polyroc.metrics import precision_recall_fscore_support as precision_recall_fscore_support
+    from polyroc.metrics import precision_score as precision_score
+    from polyroc.metrics import recall_score as recall_score
+    from polyroc.metrics import roc_auc_score as roc_auc_score
+    from polyroc.metrics import roc_curve as roc_curve
+    from polyroc.metrics import specificity_score as specificity_score
+    from polyroc.metrics import top_k_accuracy_score as top_k_accuracy_score
+    from polyroc.metrics import youden_score as youden_score
+    from polyroc.probability import one_hot as one_hot
+    from polyroc.probability import softmax as softmax
+    from polyroc.report import build_report as build_report
+    from polyroc.thresholds import SimplexThresholdClassifier as SimplexThresholdClassifier
+    from polyroc.thresholds import apply_thresholds as apply_thresholds
+    from polyroc.thresholds import compare_rules as compare_rules
+    from polyroc.thresholds import roc_cloud as roc_cloud
+    from polyroc.thresholds import tune_thresholds as tune_thresholds

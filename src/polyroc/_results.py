@@ -12,12 +12,23 @@ A result is a frozen dataclass deriving from :class:`Result`. It has:
 - :meth:`Result.to_frame`: a pandas DataFrame of its main table (pandas is
   imported only then);
 - ``plot(ax=None, **kwargs)`` returning a Display of :mod:`polyroc.plotting`
-  (where the result can be drawn);
+  (where the result can be drawn: the results deriving from :class:`Drawable`);
 - ``_repr_html_`` so that a notebook shows it: the result first (estimates
   with their intervals and interval methods, the main table), one plain
   sentence for each odd state, then the settings folded in a ``<details>``.
   Subclasses give :meth:`Result._view_sections` and :meth:`Result._view_notes`;
   the HTML is built by :func:`html_table` and :func:`html_view` alone.
+
+Data flows one way: the results know no Display. :meth:`Drawable.plot` looks
+the drawing function of its type up in the registry of
+:mod:`polyroc._displays` and calls it. :mod:`polyroc.plotting` fills that
+registry when it is imported (each Display draws the result type it
+registers); the core never imports it, not even inside a function. The
+package root, the top layer, hands the registry a loader that imports
+:mod:`polyroc.plotting`, called the first time a result is drawn: so
+``result.plot()`` works after ``import polyroc`` alone, matplotlib is
+imported only then, and without matplotlib the error is the one importing
+:mod:`polyroc.plotting` raises.
 """
 
 from __future__ import annotations
@@ -26,11 +37,17 @@ import dataclasses
 import html
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from polyroc._displays import display_for
+
+if TYPE_CHECKING:
+    from polyroc.plotting import Display
+
 __all__ = [
+    "Drawable",
     "Result",
     "fixed_decimals",
     "frame",
@@ -180,6 +197,27 @@ class Result:
     def _repr_html_(self) -> str:
         """The notebook view: the result (see :meth:`_view_sections`), its notes, then the settings folded."""
         return html_view(type(self).__name__, self._view_sections(), self._view_notes(), getattr(self, "settings", {}))
+
+
+class Drawable(Result):
+    """A result that a Display of :mod:`polyroc.plotting` draws: its :meth:`plot` finds the Display by its type."""
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Display:
+        """Draw the result with the Display registered for its type (see :mod:`polyroc._displays`).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        **kwargs
+            Passed to the Display (``name=`` and its options).
+
+        Returns
+        -------
+        polyroc.plotting.Display
+            The display, drawn (``display.ax_``, ``display.figure_``).
+        """
+        return display_for(type(self))(self, ax=ax, **kwargs)
 
 
 def fixed_decimals(value: float, digits: int) -> str:

@@ -45,7 +45,7 @@ from polyroc._ranking import (
     trapezoid_area,
     vertical_average,
 )
-from polyroc._results import Result
+from polyroc._results import Drawable
 from polyroc._validation import (
     _describe,
     check_class_support,
@@ -73,7 +73,7 @@ def _by_class(classes: np.ndarray, per_class: tuple, micro: np.ndarray | None) -
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class OvrRocCurves(Result):
+class OvrRocCurves(Drawable):
     """One-vs-rest ROC curve of each class, and the micro-average ROC curve.
 
     Unpacks like scikit-learn's ``roc_curve``: ``fpr, tpr, thresholds =
@@ -202,13 +202,11 @@ class OvrRocCurves(Result):
         ('RocCurveDisplay', 'model: one-vs-rest ROC curves')
         >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
         """
-        from polyroc.plotting import RocCurveDisplay
-
-        return RocCurveDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class OvrPrecisionRecallCurves(Result):
+class OvrPrecisionRecallCurves(Drawable):
     """One-vs-rest precision-recall curve of each class, and the micro-average curve.
 
     Unpacks like scikit-learn's ``precision_recall_curve``: ``precision,
@@ -343,9 +341,7 @@ class OvrPrecisionRecallCurves(Result):
         ('PrecisionRecallDisplay', 'model: one-vs-rest precision-recall curves')
         >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
         """
-        from polyroc.plotting import PrecisionRecallDisplay
-
-        return PrecisionRecallDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 def ovr_roc_curve(

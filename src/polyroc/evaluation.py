@@ -30,7 +30,7 @@ from polyroc._delong import DELONG_TIES, ranked_influences
 from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
-from polyroc._results import Result, frame, html_table, interval_cells, interval_table
+from polyroc._results import Drawable, frame, html_table, interval_cells, interval_table
 from polyroc._results import interval_method_text as _method_text
 from polyroc._summary import (
     CLASS_SCORES,
@@ -74,7 +74,7 @@ DELONG_UNAVAILABLE = "none: DeLong's variance needs each row's scores together, 
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class Evaluation(Result):
+class Evaluation(Drawable):
     """Standard metrics of a score matrix, its argmax predictions and its rankings.
 
     Attributes
@@ -276,10 +276,7 @@ class Evaluation(Result):
         [[1, 0], [1, 1]]
         >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
         """
-        from polyroc.plotting import ConfusionMatrixDisplay
-
-        display = ConfusionMatrixDisplay(self.confusion_matrix, display_labels=list(self.classes))
-        return display.plot(ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
     def to_text(self) -> str:
         """Render the evaluation as plain text (report, scores, confusion matrix).

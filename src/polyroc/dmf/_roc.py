@@ -13,7 +13,7 @@ from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
 from polyroc._ranking import pairwise_wins
-from polyroc._results import Result, html_table, interval_table, jsonable
+from polyroc._results import Drawable, html_table, interval_table, jsonable
 from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
@@ -76,7 +76,7 @@ class Reversal(NamedTuple):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class DmfRoc(Result):
+class DmfRoc(Drawable):
     """A multiclass ROC curve by binomial deviance matrix factorization (ROC-DMF).
 
     Wang & Carvalho (2024), "Multiclass ROC", arXiv:2404.13147. Rows are in
@@ -362,9 +362,7 @@ class DmfRoc(Result):
         ('DmfRocDisplay', 'ROC-DMF')
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from polyroc.plotting import DmfRocDisplay
-
-        return DmfRocDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 def roc_dmf(

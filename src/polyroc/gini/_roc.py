@@ -12,7 +12,7 @@ from polyroc import _warnings
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task
-from polyroc._results import Result, interval_table
+from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
     _describe,
@@ -166,7 +166,7 @@ class GiniBootstrap(Result):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class GiniRoc(Result):
+class GiniRoc(Drawable):
     """Gini-weighted multiclass ROC: weights, G₁, both AUCs, curves, bands and settings.
 
     Giudici, Rosciano, Schrader & Kummerfeld (2025), "A Multiclass ROC Curve",
@@ -319,9 +319,7 @@ class GiniRoc(Result):
         ('GiniRocDisplay', 'model Gini-weighted ROC (AUC = 0.961)')
         >>> import matplotlib.pyplot as plt; plt.close(display.figure_)
         """
-        from polyroc.plotting import GiniRocDisplay
-
-        return GiniRocDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 def gini_roc(

@@ -5,8 +5,10 @@ what ``result.plot()`` calls), from the data (``from_predictions``) or from a
 fitted estimator (``from_estimator``), draws with ``.plot(ax=None, *, name=None,
 ...)`` and keeps the matplotlib artists it drew (``ax_``, ``figure_``,
 ``line_``, ``lines_`` ...). Nothing here calls ``plt.show()``. The core of
-polyroc never imports this package; importing it does not import
-``matplotlib.pyplot`` until a display is drawn. Classes get the colours of
+polyroc never imports this package: importing it registers which Display
+draws each result type (:mod:`polyroc.plotting._registry`), the table a
+result's ``plot`` reads. Importing it does not import ``matplotlib.pyplot``
+until a display is drawn. Classes get the colours of
 :func:`class_colors` (distinct for up to 20 classes) in every display.
 
 - :class:`ConfusionMatrixDisplay`: counts or normalised rates.
@@ -29,6 +31,7 @@ from polyroc.plotting._dmf import DmfRocDisplay
 from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
+from polyroc.plotting._registry import register_displays
 from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay, decision_region
 from polyroc.plotting._thresholds import ThresholdsDisplay
@@ -49,3 +52,5 @@ __all__ = [
     "decision_region",
     "simplex_to_cartesian",
 ]
+
+register_displays()

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
-from polyroc._results import Result
+from polyroc._results import Drawable
 from polyroc._validation import (
     check_counts,
     check_positive_int,
@@ -41,7 +41,7 @@ __all__ = ["RocCloud", "cloud_rates", "default_cloud_samples", "dfp", "roc_cloud
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class RocCloud(Result):
+class RocCloud(Drawable):
     """Per-class ROC clouds of a sample of thresholds, their DFP and the OvR curves.
 
     Attributes
@@ -166,9 +166,7 @@ class RocCloud(Result):
         ('RocCloudDisplay', 3)
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from polyroc.plotting import RocCloudDisplay
-
-        return RocCloudDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 def _rate(numerator, denominator, zero_division):

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._results import Result
+from polyroc._results import Drawable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
@@ -40,7 +40,7 @@ __all__ = ["CoordinateProfile", "coordinate_profile"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class CoordinateProfile(Result):
+class CoordinateProfile(Drawable):
     """Exact score of argmax(p - tau) along each coordinate line through a threshold tau*.
 
     Attributes
@@ -167,9 +167,7 @@ class CoordinateProfile(Result):
         ('TuningProfileDisplay', 'Axes')
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from polyroc.plotting import TuningProfileDisplay
-
-        return TuningProfileDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
 
 def _line_profile(

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._results import Result, html_table, jsonable
+from polyroc._results import Drawable, html_table, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_option,
@@ -55,7 +55,7 @@ __all__ = ["TuningResult", "tune_thresholds"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class TuningResult(Result):
+class TuningResult(Drawable):
     """Tuned thresholds tau*, their score, and the settings that produced them.
 
     Attributes
@@ -251,13 +251,7 @@ class TuningResult(Result):
         'ThresholdsDisplay'
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
-        from polyroc.plotting import DecisionRegionsDisplay, SimplexHeatmapDisplay, ThresholdsDisplay
-
-        if self.classes.size != 3:
-            return ThresholdsDisplay.from_result(self, ax=ax, **kwargs)
-        if self.thresholds is None:
-            return DecisionRegionsDisplay.from_result(self, ax=ax, **kwargs)
-        return SimplexHeatmapDisplay.from_result(self, ax=ax, **kwargs)
+        return super().plot(ax, **kwargs)
 
     def predict(self, y_score: ArrayLike) -> np.ndarray:
         """Labels of the tuned rule on new probability scores (columns in ``classes`` order).
