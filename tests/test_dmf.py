@@ -199,7 +199,8 @@ def test_a_monotone_curve_has_no_reversal():
 
 
 def test_plot_delegates_to_the_display(monkeypatch):
-    import polyroc.plotting
+    import polyroc.plotting  # noqa: F401 (registers the Displays)
+    from polyroc import _displays
 
     calls = []
 
@@ -209,9 +210,9 @@ def test_plot_delegates_to_the_display(monkeypatch):
             calls.append((result, ax, kwargs))
             return "drawn"
 
-    monkeypatch.setattr(polyroc.plotting, "DmfRocDisplay", Display, raising=False)
     y, P = _informative(10)
     result = roc_dmf(y, P, n_levels=9)
+    monkeypatch.setitem(_displays._DRAWERS, type(result), Display.from_result)  # what plot() looks up
     assert result.plot("axes", name="model", color="C1") == "drawn"
     assert calls == [(result, "axes", {"name": "model", "color": "C1"})]
 

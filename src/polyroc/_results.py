@@ -37,7 +37,7 @@ import dataclasses
 import html
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -118,8 +118,11 @@ class Result:
     Subclasses are ``@dataclass(frozen=True, eq=False)`` with a ``settings``
     field. They may override :meth:`_frame_rows` (the rows of
     :meth:`to_frame`) and :meth:`_summary` (the scalars shown first by
-    ``_repr_html_``), and implement ``plot``.
+    ``_repr_html_``); a result that is drawn derives from :class:`Drawable`.
     """
+
+    #: Set on each subclass by ``@dataclass``.
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data (see :func:`jsonable`), with the result's type.

@@ -150,8 +150,8 @@ class SummaryStatistics:
             smallest = np.full(n_classes, np.inf)
             positive = weights > 0
             np.minimum.at(smallest, y[positive], weights[positive])
-        losses = {name: ClassMoments.of(values, y, n_classes, weights) for name, values in losses.items()}
-        return cls(n_classes, counts, smallest, largest, losses, weights is not None)
+        moments = {name: ClassMoments.of(values, y, n_classes, weights) for name, values in losses.items()}
+        return cls(n_classes, counts, smallest, largest, moments, weights is not None)
 
     @classmethod
     def empty(cls, n_classes: int) -> SummaryStatistics:
@@ -265,13 +265,15 @@ def evaluation_fields(
     the report's supports.
     """
     names = [str(c) for c in classes]
-    report_options = {"weighted": summary.weighted, "zero_division": 0.0, "restore": restore}
+    report = functools.partial(
+        metrics._report_of_counts, summary.counts, names, weighted=summary.weighted, zero_division=0.0, restore=restore
+    )
     counts = summary.counts if restore is None else restore(summary.counts)
     return {
         "classes": tuple(classes.tolist()),
         "confusion_matrix": counts if summary.weighted else counts.astype(np.int64),
-        "report": metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
-        "report_text": metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
+        "report": report(output_dict=True),
+        "report_text": report(digits=digits),
         "scores": values,
         "intervals": intervals,
         "class_intervals": class_intervals,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, cast
 
 from polyroc.plotting._common import check_name, new_axes
 
@@ -103,7 +104,8 @@ class Display:
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         cls._check_result(result)
-        return cls(result).plot(ax=ax, name=name, **kwargs)
+        build = cast("Callable[[Any], Display]", cls)  # a subclass drawing a result takes it as its one argument
+        return build(result).plot(ax=ax, name=name, **kwargs)
 
     @classmethod
     def from_estimator(
@@ -171,11 +173,11 @@ class Display:
         name = type(estimator).__name__ if name is None else name
         return from_predictions(y, estimator.predict_proba(X), ax=ax, name=name, **kwargs)
 
-    def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any) -> Display:  # pragma: no cover
+    def plot(self, ax: Any = None, *, name: str | None = None) -> Display:  # pragma: no cover
         """Draw on ``ax`` (default a new figure) and return ``self``.
 
-        Each subclass implements it with its own keyword options; the base
-        class only fixes the signature.
+        Each subclass implements it and adds its own keyword options; the
+        base class fixes the arguments they all take.
 
         Parameters
         ----------
@@ -184,8 +186,6 @@ class Display:
         name : str, default=None
             Name of the model or curve, used in the legend and title (default
             the Display's).
-        **kwargs
-            The subclass's drawing options.
 
         Returns
         -------

@@ -261,7 +261,10 @@ class RocCloudDisplay(Display):
         self._start_axes(ax, name, layout, ncols, n_classes)
         overlay = layout == "overlay"
         colors = class_colors(n_classes) if overlay else ["C0"] * n_classes
-        self.scatters_, self.lines_, self.argmax_markers_, self.chance_levels_ = [], [], [], []
+        self.scatters_: list[Any] = []
+        self.lines_: list[Any] = []
+        self.argmax_markers_: list[Any] = []
+        self.chance_levels_: list[Any] = []
         for j, axes in enumerate(self.axes_):
             self._draw_class(axes, j, overlay, colors[j], styles[j] if curve else None, argmax, scatter_kw)
             if plot_chance_level:

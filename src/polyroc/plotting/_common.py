@@ -268,7 +268,7 @@ def draw_steps(ax: Any, values: ArrayLike, edges: ArrayLike, **style: Any) -> An
         return ax.stairs(values, edges, **style)
     patch = StepPatch(values, edges, **style)
     ax.add_artist(patch)
-    patch._set_in_autoscale(True)  # as ``add_patch`` marks it: ``relim`` keeps it
+    patch._set_in_autoscale(True)  # type: ignore[attr-defined]  # as ``add_patch`` marks it: ``relim`` keeps it
     ax.update_datalim(patch.get_path().vertices)
     ax._request_autoscale_view()  # as ``Axes.stairs`` does
     return patch
@@ -352,7 +352,7 @@ VERTEX_LABELS = (
 )
 
 
-def draw_triangle(ax: Any, classes: ArrayLike) -> list[Any]:
+def draw_triangle(ax: Any, classes: Sequence[Any] | np.ndarray) -> list[Any]:
     """Outline of the simplex with each vertex labelled by its class (the Texts, returned); equal aspect, no axis.
 
     The equal aspect adjusts the data limits, not the Axes box (unless the

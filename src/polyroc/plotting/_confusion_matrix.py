@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -91,7 +92,7 @@ class ConfusionMatrixDisplay(Display):
         self,
         confusion_matrix: ArrayLike,
         *,
-        display_labels: ArrayLike | None = None,
+        display_labels: Sequence[Any] | np.ndarray | None = None,
         normalize: str | None = None,
         name: str | None = None,
     ) -> None:
@@ -114,7 +115,7 @@ class ConfusionMatrixDisplay(Display):
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         normalize: str | None = None,
-        display_labels: ArrayLike | None = None,
+        display_labels: Sequence[Any] | np.ndarray | None = None,
         ax: Any = None,
         name: str | None = None,
         **kwargs: Any,
@@ -235,7 +236,7 @@ class ConfusionMatrixDisplay(Display):
         return cls.from_predictions(y, estimator.predict(X), ax=ax, name=name, **kwargs)
 
     @classmethod
-    def from_result(
+    def from_result(  # type: ignore[override]  # its own arguments: a tuned rule applied to labelled scores
         cls,
         result: Any,
         y_true: ArrayLike,
@@ -665,8 +666,8 @@ def __getattr__(name: str) -> Any:
 
 def _cluster_order(matrix: np.ndarray) -> np.ndarray:
     """Leaf order of an average-linkage clustering of the classes by mutual confusion."""
-    from scipy.cluster.hierarchy import leaves_list, linkage
-    from scipy.spatial.distance import squareform
+    from scipy.cluster.hierarchy import leaves_list, linkage  # type: ignore[import-untyped]
+    from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
 
     n_classes = matrix.shape[0]
     if n_classes < 3:

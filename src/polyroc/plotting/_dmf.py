@@ -249,8 +249,11 @@ class DmfRocDisplay(Display):
         if ax is None:  # a pyplot figure, as every other Display makes, so plt.show() shows it
             import matplotlib.pyplot as plt
 
-            grid = {"figsize": (3.6 * len(names), 3.8), "sharex": True, "sharey": True, "layout": "constrained"}
-            ax = plt.subplots(1, len(names), squeeze=False, **grid)[1][0]
+            figsize = (3.6 * len(names), 3.8)
+            _, row = plt.subplots(
+                1, len(names), squeeze=False, figsize=figsize, sharex=True, sharey=True, layout="constrained"
+            )
+            ax = row[0]
         axes = list(np.ravel(ax))
         if len(axes) != len(names):
             raise ValueError(f"ax must hold one Axes per model ({len(names)}) with panels=True, got {len(axes)}")

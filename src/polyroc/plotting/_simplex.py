@@ -179,7 +179,7 @@ class SimplexHeatmapDisplay(Display):
         """
         cls._check_result(result)
         check_three_classes(cls.__name__, result.classes.size)
-        if result.thresholds is None:
+        if result.thresholds is None or result.scores is None:
             raise ValueError(
                 "this TuningResult has no score surface; tune with return_surface=True "
                 "(tune_thresholds(..., return_surface=True))"
@@ -428,7 +428,7 @@ def decision_region(threshold: ArrayLike, k: int) -> np.ndarray:
     >>> decision_region(np.full(3, 1 / 3), 0).round(3).tolist()
     [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.333, 0.333, 0.333], [0.5, 0.0, 0.5]]
     """
-    threshold = check_thresholds(threshold, 3)
+    tau: np.ndarray = check_thresholds(threshold, 3)
     if k not in (0, 1, 2):
         raise ValueError(f"k must be a class index 0, 1 or 2, got {k!r}")
     polygon = np.eye(3)
@@ -436,7 +436,7 @@ def decision_region(threshold: ArrayLike, k: int) -> np.ndarray:
         if j != k:
             normal = np.zeros(3)
             normal[k], normal[j] = 1.0, -1.0
-            polygon = _clip(polygon, normal, threshold[k] - threshold[j])
+            polygon = _clip(polygon, normal, tau[k] - tau[j])
     return polygon
 
 
@@ -749,9 +749,9 @@ class DecisionRegionsDisplay(Display):
                     label=f"predicted {label}",
                 )
             self.regions_.append(region)
-        self.scatters_ = []
-        if self.y_true is not None:
-            self._draw_samples(ax, colors, scatter_kw)
+        self.scatters_: list[Any] = []
+        if self.y_score is not None:  # and y_true: both or neither
+            self._draw_samples(ax, self.y_score, colors, scatter_kw)
         tau = ", ".join(f"{value:.3g}" for value in self.threshold)
         (self.threshold_marker_,) = ax.plot(
             *simplex_to_cartesian(self.threshold),
@@ -768,9 +768,9 @@ class DecisionRegionsDisplay(Display):
         _draw_legend(ax, {"loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": "small"}, legend_kw)
         return self
 
-    def _draw_samples(self, ax: Any, colors: list[str], scatter_kw: dict) -> None:
-        """The samples of each true class at their scores; marker area ∝ weight / mean weight."""
-        points = simplex_to_cartesian(self.y_score)
+    def _draw_samples(self, ax: Any, y_score: np.ndarray, colors: list[str], scatter_kw: dict) -> None:
+        """The samples of each true class at their scores ``y_score``; marker area ∝ weight / mean weight."""
+        points = simplex_to_cartesian(y_score)
         sizes = np.full(points.shape[0], float(scatter_kw.pop("s")))
         if self.sample_weight is not None and self.sample_weight.sum() > 0:
             sizes *= self.sample_weight / self.sample_weight.mean()

@@ -53,7 +53,7 @@ def compact(record: Any) -> Any:
     {'type': 'RocCloud', 'dfp': [0.5], 'inner': {'type': 'TuningResult'}}
     """
     if isinstance(record, dict):
-        dropped = OMITTED.get(record.get("type"), ())
+        dropped = OMITTED.get(record.get("type", ""), ())
         return {key: compact(value) for key, value in record.items() if key not in dropped}
     if isinstance(record, list):
         return [compact(value) for value in record]
