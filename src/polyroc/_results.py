@@ -28,7 +28,9 @@ package root, the top layer, hands the registry a loader that imports
 :mod:`polyroc.plotting`, called the first time a result is drawn: so
 ``result.plot()`` works after ``import polyroc`` alone, matplotlib is
 imported only then, and without matplotlib the error is the one importing
-:mod:`polyroc.plotting` raises.
+:mod:`polyroc.plotting` raises. The registry is a module of its own, of the
+standard library only, because this one imports NumPy and ``import polyroc``
+must not.
 """
 
 from __future__ import annotations
