@@ -1,4 +1,4 @@
-"""polyroc's modules import one way: the core never imports its outer layers, and no import closes a cycle.
+"""polyroc imports one way: the core never imports its outer layers, nor an outer layer one above it; no cycle.
 
 Every import statement of every module is read from the source (``ast``), so
 an import inside a function body counts too; only ``if TYPE_CHECKING:``
@@ -186,6 +186,28 @@ def test_core_module_does_not_import_outer_layers(path):
         if not _is_core(name) or name.startswith("matplotlib")
     ]
     assert offending == [], f"{module} imports {offending}"
+
+
+#: Outer layer -> the outer layers it must not import (the core it may import is checked above).
+ABOVE = {
+    "polyroc.plotting": ("polyroc.report", "polyroc.io", "polyroc.cli", "polyroc.dask"),
+    "polyroc.report": ("polyroc.cli", "polyroc.dask"),
+    "polyroc.dask": ("polyroc.plotting", "polyroc.report", "polyroc.io", "polyroc.cli"),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(ABOVE))
+def test_an_outer_layer_does_not_import_the_layers_above_it(layer):
+    offending = []
+    for module, path in MODULES.items():
+        if module == layer or module.startswith(layer + "."):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            offending += [
+                (module, line, name)
+                for line, name in _imports(tree, module, path.name == "__init__.py")
+                if any(name == above or name.startswith(above + ".") for above in ABOVE[layer])
+            ]
+    assert offending == [], f"{layer} imports {offending}"
 
 
 def test_the_checker_sees_a_function_level_import():
