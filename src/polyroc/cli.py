@@ -522,8 +522,7 @@ def _tuning_summary(result):
 
 
 def _tune(args):
-    from polyroc._outputs import OutputFile
-    from polyroc.io import write_thresholds
+    from polyroc.io import OutputFile, write_thresholds
     from polyroc.thresholds import tune_thresholds
 
     with _output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
@@ -554,8 +553,7 @@ def _tune(args):
 
 
 def _apply(args):
-    from polyroc._outputs import OutputFile
-    from polyroc.io import read_thresholds, write_predictions
+    from polyroc.io import OutputFile, read_thresholds, write_predictions
     from polyroc.thresholds import apply_thresholds
 
     inputs = {"--scores": args.scores, "--tau": args.tau}
@@ -698,8 +696,8 @@ def _read_like(args, path, classes, option, display):
 
 
 def _aligned(args, tables, option):
-    """(labels, scores, weights) of each table, rows in the first table's order (see :mod:`polyroc._row_ids`)."""
-    from polyroc._row_ids import row_orders
+    """(labels, scores, weights) of each table, rows in the first table's order (see :mod:`polyroc.io._row_ids`)."""
+    from polyroc.io._row_ids import row_orders
 
     orders = row_orders([table.ids for table in tables], [table.source for table in tables], args.id_col, option)
     rows = []
@@ -749,7 +747,7 @@ def _read_split(args, option, values, display, classes=None):
 
 def _report_output(args):
     """The report directory ``--out``, opened (checked and locked) before any work."""
-    from polyroc._outputs import OutputDirectory
+    from polyroc.io import OutputDirectory
     from polyroc.report._document import REPORT_PATHS
 
     return _output(args, OutputDirectory(args.out, reserved=REPORT_PATHS, option="--out"))
