@@ -34,8 +34,7 @@ import time
 import numpy as np
 import pytest
 
-from polyroc import cli
-from polyroc.cli import main
+from polyroc.cli import _parser, main
 from polyroc.io import MANIFEST_NAME
 from polyroc.io._locks import DIRECTORY_LOCK_NAME
 
@@ -256,7 +255,7 @@ def test_a_signal_handled_inside_a_finaliser_still_stops_the_command(monkeypatch
         while time.monotonic() < deadline:
             pass
 
-    monkeypatch.setattr(cli, "_metrics", run)
+    monkeypatch.setattr(_parser, "metrics_command", run)
     assert main(["metrics"]) == 143
     assert capsys.readouterr().err == "polyroc metrics: terminated by SIGTERM\n"
 

@@ -140,12 +140,16 @@ class OutputFile(_Output):
     """
 
     def __init__(
-        self, path: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] | None = None, option: str | None = None
+        self,
+        path: str | os.PathLike,
+        *,
+        inputs: Mapping[str, str | os.PathLike | None] | None = None,
+        option: str | None = None,
     ) -> None:
         self.path = _check_path_text(path, option)
         self.label = f"{option} {self.path}" if option else str(self.path)
         self.written = False
-        self._inputs = dict(inputs or {})
+        self._inputs: dict[str, str | os.PathLike | None] = dict(inputs or {})
         self._token = None
 
     @property

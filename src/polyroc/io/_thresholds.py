@@ -9,11 +9,14 @@ import json
 import math
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polyroc._validation import check_thresholds
 from polyroc.io._outputs import OutputFile, write_to
 from polyroc.io._readers import check_unique_names, decoded
+
+if TYPE_CHECKING:
+    from polyroc.thresholds import TuningResult
 
 _THRESHOLD_DOMAINS = ("simplex", "box")
 
@@ -102,7 +105,7 @@ def read_thresholds(path: str | os.PathLike) -> dict[str, Any]:
     return {**document, "classes": classes, "threshold": threshold}
 
 
-def write_thresholds(path: str | os.PathLike | OutputFile, result: Any) -> None:
+def write_thresholds(path: str | os.PathLike | OutputFile, result: TuningResult) -> None:
     """Write the tuned thresholds of a :class:`~polyroc.thresholds.TuningResult` as JSON.
 
     The floats round-trip exactly; :func:`read_thresholds` reads the file back.
