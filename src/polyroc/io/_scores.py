@@ -1,5 +1,6 @@
-"""Score files: :class:`ScoreTable` and :func:`read_scores`, which picks a file's label, id, weight and score
-columns, and :func:`write_predictions`.
+"""Score files read into a :class:`ScoreTable` (:func:`read_scores`); predictions written (:func:`write_predictions`).
+
+:func:`read_scores` picks a file's label, id, weight and score columns and checks them.
 
 Which columns are scores, and how a file is laid out, is told in :mod:`polyroc.io`;
 the formats themselves are read by :mod:`polyroc.io._readers`.
