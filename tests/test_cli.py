@@ -169,7 +169,7 @@ def test_tune_bad_metric_and_unknown_label_leave_no_output(tmp_path, capsys, wri
 
 
 def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, capsys, write_scores):
-    import polyroc._outputs
+    import polyroc.io._staging
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -177,7 +177,7 @@ def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, capsy
     y, P, classes = _labelled_scores(0, 30)
     val = write_scores(y, P, classes)
     out = tmp_path / "tau.json"
-    monkeypatch.setattr(polyroc._outputs, "_install", interrupted)
+    monkeypatch.setattr(polyroc.io._staging, "_install", interrupted)
     assert main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)]) == 130
     assert capsys.readouterr().err == f"polyroc tune: interrupted by SIGINT; --out {out} left as it was\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.csv"]
@@ -186,7 +186,7 @@ def test_interrupted_write_leaves_no_partial_output(tmp_path, monkeypatch, capsy
 def test_a_failed_write_names_the_users_path_not_a_temporary(tmp_path, monkeypatch, capsys, write_scores):
     import errno
 
-    import polyroc._outputs
+    import polyroc.io._staging
 
     def full_disk(temporary, data, mode):
         raise OSError(errno.ENOSPC, "No space left on device", str(temporary))
@@ -194,7 +194,7 @@ def test_a_failed_write_names_the_users_path_not_a_temporary(tmp_path, monkeypat
     y, P, classes = _labelled_scores(0, 30)
     val = write_scores(y, P, classes)
     out = tmp_path / "tau.json"
-    monkeypatch.setattr(polyroc._outputs, "_stage_file", full_disk)
+    monkeypatch.setattr(polyroc.io._staging, "_stage_file", full_disk)
     assert main(["tune", "--scores", str(val), "--resolution", "6", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ".tmp" not in err
@@ -223,14 +223,14 @@ def test_an_unwritable_output_directory_is_refused_before_the_work(tmp_path, cap
 def test_a_lock_that_cannot_be_created_names_the_directory(tmp_path, monkeypatch, capsys, write_scores):
     import errno
 
-    import polyroc._outputs
+    import polyroc.io._locks
 
     def denied(lock, token):
         raise PermissionError(errno.EACCES, "Permission denied", str(lock))
 
     y, P, classes = _labelled_scores(0, 30)
     val = write_scores(y, P, classes)
-    monkeypatch.setattr(polyroc._outputs, "_create_lock", denied)
+    monkeypatch.setattr(polyroc.io._locks, "_create_lock", denied)
     assert main(["tune", "--scores", str(val), "--out", str(tmp_path / "tau.json")]) == 2
     assert capsys.readouterr().err == (
         f"polyroc tune: error: --out {tmp_path / 'tau.json'}: cannot write into {tmp_path}: Permission denied\n"

@@ -10,7 +10,8 @@ import pytest
 from sklearn.metrics import f1_score
 
 import polyroc.report._document as document_module
-from polyroc.cli import _Display, _showing_progress, main
+from polyroc.cli import main
+from polyroc.cli._terminal import _Display, showing_progress
 from polyroc.intervals import proportion_interval
 from polyroc.report._demo import glass_demo_scores
 
@@ -280,25 +281,25 @@ class _Terminal(io.StringIO):
 def test_progress_bars_draw_only_on_a_terminal(monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
+    with showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
         assert display.mode == "bars"
         display.step("logistic: ROC clouds", 3, 17)
         display.task("bootstrap replicates", 0, 40)
         display.task("bootstrap replicates", 40, 40)
     text = terminal.getvalue()
     assert "[4/17] logistic: ROC clouds" in text and "40/40" in text and "bootstrap replicates" in text
-    with _showing_progress(SimpleNamespace(quiet=True)) as display:
+    with showing_progress(SimpleNamespace(quiet=True)) as display:
         assert display.mode is None
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    with _showing_progress(SimpleNamespace(quiet=False)) as display:
+    with showing_progress(SimpleNamespace(quiet=False)) as display:
         assert display.mode is None  # short commands: bars on a terminal only
-    with _showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
+    with showing_progress(SimpleNamespace(quiet=False), lines=True) as display:
         assert display.mode == "lines"
     assert isinstance(display, _Display)
 
 
 def test_printed_estimates_are_written_as_the_report_writes_them():
-    from polyroc.cli import _estimate
+    from polyroc.cli._report import _estimate
 
     assert _estimate({"ci": {"estimate": None}}, ("ci",)) == "undefined"  # NaN in results.json
     assert _estimate({"ci": {"estimate": -1e-5}}, ("ci",)) == "0.000"

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
-from polyroc._row_ids import row_orders
 from polyroc.cli import main
+from polyroc.io._row_ids import row_orders
 
 pytestmark = pytest.mark.slow  # runs the command line on files: not in the quick run (-m "not slow")
 

@@ -34,9 +34,9 @@ import time
 import numpy as np
 import pytest
 
-from polyroc import cli
-from polyroc._outputs import DIRECTORY_LOCK_NAME, MANIFEST_NAME
-from polyroc.cli import main
+from polyroc.cli import _parser, main
+from polyroc.io import MANIFEST_NAME
+from polyroc.io._locks import DIRECTORY_LOCK_NAME
 
 pytestmark = [
     pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX signals and named pipes"),
@@ -148,11 +148,11 @@ TUNE_POINTS = [
     # (function after whose N-th call the signal comes, N, is the new output written?, signal)
     ("polyroc.io.read_scores", 1, False, "SIGINT"),
     ("polyroc.thresholds.tune_thresholds", 1, False, "SIGTERM"),
-    ("polyroc._outputs._create_lock", 1, False, "SIGINT"),  # the output's lock has just been taken
-    ("polyroc._outputs._write_manifest", 1, True, "SIGTERM"),  # the manifest of intent is written
-    ("polyroc._outputs._stage_file", 2, True, "SIGINT"),  # the new tau.json is staged
-    ("polyroc._outputs._install", 2, True, "SIGTERM"),  # the new tau.json is renamed into place
-    ("polyroc._outputs._release_lock", 1, True, "SIGINT"),  # the manifest's lock is released
+    ("polyroc.io._locks._create_lock", 1, False, "SIGINT"),  # the output's lock has just been taken
+    ("polyroc.io._staging._write_manifest", 1, True, "SIGTERM"),  # the manifest of intent is written
+    ("polyroc.io._staging._stage_file", 2, True, "SIGINT"),  # the new tau.json is staged
+    ("polyroc.io._staging._install", 2, True, "SIGTERM"),  # the new tau.json is renamed into place
+    ("polyroc.io._locks.release_lock", 1, True, "SIGINT"),  # the manifest's lock is released
 ]
 
 
@@ -193,10 +193,10 @@ def test_tune_stopped_at_each_point(work, target, call, written, name):
 
 REPORT_POINTS = [
     ("polyroc.report.build_report", 1, False, "SIGINT"),
-    ("polyroc._outputs._create_lock", 1, False, "SIGTERM"),
-    ("polyroc._outputs._stage_file", 4, True, "SIGINT"),  # three of the new figures are staged
-    ("polyroc._outputs._install", 5, True, "SIGTERM"),  # four new figures are in place, the rest not yet
-    ("polyroc._outputs._write_manifest", 2, True, "SIGHUP"),  # the files are in place, the final manifest written
+    ("polyroc.io._locks._create_lock", 1, False, "SIGTERM"),
+    ("polyroc.io._staging._stage_file", 4, True, "SIGINT"),  # three of the new figures are staged
+    ("polyroc.io._staging._install", 5, True, "SIGTERM"),  # four new figures are in place, the rest not yet
+    ("polyroc.io._staging._write_manifest", 2, True, "SIGHUP"),  # the files are in place, the final manifest written
 ]
 
 
@@ -255,7 +255,7 @@ def test_a_signal_handled_inside_a_finaliser_still_stops_the_command(monkeypatch
         while time.monotonic() < deadline:
             pass
 
-    monkeypatch.setattr(cli, "_metrics", run)
+    monkeypatch.setattr(_parser, "metrics_command", run)
     assert main(["metrics"]) == 143
     assert capsys.readouterr().err == "polyroc metrics: terminated by SIGTERM\n"
 

@@ -10,11 +10,19 @@ import stat
 
 import pytest
 
-import polyroc._outputs as pio
-from polyroc.io import MANIFEST_NAME, OutputDirectory, OutputFile, directory_refusal
+from polyroc.io import (
+    MANIFEST_NAME,
+    OutputDirectory,
+    OutputFile,
+    _locks,
+    _outputs,
+    _signals,
+    _staging,
+    directory_refusal,
+)
 from polyroc.report import is_report_directory
 
-LOCK = pio.DIRECTORY_LOCK_NAME
+LOCK = _locks.DIRECTORY_LOCK_NAME
 
 
 def _tree(root):
@@ -233,7 +241,7 @@ def test_a_full_disk_while_staging_leaves_the_earlier_output_and_names_the_users
     before = _tree(out)
     full = OSError(errno.ENOSPC, "No space left on device", str(out / "sub" / ".x.png.1234abcd.tmp"))
     # call 1 writes the manifest of intent, calls 2 and 3 stage the files
-    monkeypatch.setattr(pio, "_stage_file", _fail_on_call(3, pio._stage_file, full))
+    monkeypatch.setattr(_staging, "_stage_file", _fail_on_call(3, _staging._stage_file, full))
     with pytest.raises(OSError) as raised:
         _write_directory(out, {"sub/x.png": b"x2", "a.txt": b"new"})
     assert str(raised.value).endswith(f"{out}: cannot write {out / 'a.txt'}: No space left on device")
@@ -247,7 +255,7 @@ def test_a_write_cut_between_renames_leaves_whole_files_and_the_next_write_recov
     new = {"sub/x.png": b"x2", "sub/y.png": b"y2", "a.txt": b"new"}
     _write_directory(out, old)
     # install 1 is the manifest of intent, 2 the first file; the second file's rename fails
-    monkeypatch.setattr(pio, "_install", _fail_on_call(3, pio._install, OSError(errno.EIO, "I/O error")))
+    monkeypatch.setattr(_staging, "_install", _fail_on_call(3, _staging._install, OSError(errno.EIO, "I/O error")))
     with pytest.raises(OSError, match="I/O error"):
         _write_directory(out, new)
     monkeypatch.undo()
@@ -312,7 +320,7 @@ def test_an_unreadable_lock_is_stale_only_once_old(tmp_path):
     lock.write_text("")
     with pytest.raises(FileExistsError, match="another polyroc process is writing it"):
         _write_file(tmp_path / "tau.json", "x")
-    past = lock.stat().st_mtime - pio.UNREADABLE_LOCK_AGE - 1
+    past = lock.stat().st_mtime - _locks.UNREADABLE_LOCK_AGE - 1
     os.utime(lock, (past, past))
     _write_file(tmp_path / "tau.json", "x")
     assert not lock.exists() and (tmp_path / "tau.json").read_text() == "x"
@@ -325,7 +333,7 @@ def test_a_lock_replaced_by_another_writer_is_not_removed(tmp_path):
 
 
 def test_a_writer_waits_for_the_manifest_then_gives_up_naming_the_holder(tmp_path, monkeypatch):
-    monkeypatch.setattr(pio, "MANIFEST_LOCK_WAIT", 0.05)
+    monkeypatch.setattr(_outputs, "MANIFEST_LOCK_WAIT", 0.05)
     with OutputFile(tmp_path / "tau.json", option="--out") as out:
         _hold_lock(tmp_path / LOCK, os.getpid())
         with pytest.raises(FileExistsError, match=f"another polyroc process {os.getpid()}"):
@@ -343,7 +351,7 @@ def test_signals_are_held_back_until_the_block_ends(signum, raised):
     previous = signal.signal(signal.SIGTERM, handler)
     reached = []
     try:
-        with pytest.raises(raised), pio._signals_deferred():
+        with pytest.raises(raised), _signals.signals_deferred():
             os.kill(os.getpid(), signum)
             reached.append("after the signal")
         assert reached == ["after the signal"]

@@ -12,11 +12,11 @@ import threading
 
 import pytest
 
-from polyroc._outputs import OutputDirectory, OutputFile
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._stopping import Stopped, raise_if_stopped, stop_requested, stopping_on_signals
 from polyroc.cli import main
+from polyroc.io import OutputDirectory, OutputFile
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="needs POSIX signals")
 

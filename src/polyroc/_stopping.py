@@ -14,7 +14,7 @@ request is also kept, and:
 - :func:`raise_if_stopped`, called where work waits or advances (the waits on
   worker threads in :func:`polyroc._parallel.chunk_map`, every
   :class:`polyroc._progress.Task` step, the start of an output's commit in
-  :mod:`polyroc._outputs`), raises it again wherever it was lost.
+  :mod:`polyroc.io._outputs`), raises it again wherever it was lost.
 
 Only the first signal stops; later ones are ignored, so that they cannot cut
 the cleanup short. Without :func:`stopping_on_signals` (library use) nothing

@@ -43,467 +43,20 @@ umask, as ``open()`` and ``mkdir`` create them; a replaced file keeps its mode.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
-import secrets
-import signal
-import socket
-import stat
-import threading
-import time
 from collections.abc import Iterable, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from polyroc._stopping import STOP_SIGNALS, raise_if_stopped
+from polyroc._stopping import raise_if_stopped
+from polyroc.io._locks import DIRECTORY_LOCK_NAME, acquire_lock, locked, release_lock
+from polyroc.io._manifests import MANIFEST_NAME, is_relative_name, read_manifest, replace_problem
+from polyroc.io._signals import signals_deferred
+from polyroc.io._staging import commit
 
-__all__ = ["MANIFEST_NAME", "OutputDirectory", "OutputFile", "directory_refusal"]
+__all__ = ["OutputDirectory", "OutputFile", "directory_refusal"]
 
-MANIFEST_NAME = ".polyroc-manifest.json"
-DIRECTORY_LOCK_NAME = ".polyroc.lock"
+
 MANIFEST_LOCK_WAIT = 10.0  # seconds a writer waits for another one to finish updating a manifest
-UNREADABLE_LOCK_AGE = 5.0  # seconds after which a lock file without a process id counts as stale
-_STOP_SIGNALS = tuple(STOP_SIGNALS)
-
-
-# --------------------------------------------------------------------------- interrupts
-
-
-def _deliver(signum, handler):
-    """Act on a signal held back while ``handler`` was its handler."""
-    if callable(handler):
-        handler(signum, None)
-    elif handler in (signal.SIG_DFL, None):
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
-
-
-@contextmanager
-def _signals_deferred():
-    """Hold SIGINT, SIGTERM and SIGHUP back for the block; deliver the first one received after it.
-
-    Only the main thread receives Python signal handlers, so elsewhere this does
-    nothing. A signal arriving while the handlers are being restored goes to the
-    handler it would have reached without this block.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    received, previous, holding = [], {}, [True]
-
-    def hold(signum, frame):
-        if holding[0]:
-            received.append(signum)
-        else:
-            _deliver(signum, previous[signum])
-
-    try:
-        for signum in _STOP_SIGNALS:
-            previous[signum] = signal.signal(signum, hold)
-        yield
-    finally:
-        holding[0] = False
-        for signum, handler in previous.items():
-            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-        if received:
-            _deliver(received[0], previous[received[0]])
-
-
-# --------------------------------------------------------------------------- locks
-
-
-def _process_alive(pid):
-    """Whether process ``pid`` runs on this host (assumed where it cannot be checked)."""
-    if pid == os.getpid() or os.name == "nt":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _lock_holder(lock):
-    """(text, pid, host) of a lock file; pid and host are None if unreadable; None if it is gone."""
-    try:
-        text = lock.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return None
-    fields = text.split()
-    if len(fields) == 3 and fields[0].isdigit() and int(fields[0]) > 0:
-        return text, int(fields[0]), fields[1]
-    return text, None, None
-
-
-def _lock_is_stale(lock, pid, host):
-    if pid is None:
-        try:
-            return time.time() - lock.stat().st_mtime > UNREADABLE_LOCK_AGE
-        except FileNotFoundError:
-            return False
-    return host == socket.gethostname() and not _process_alive(pid)
-
-
-def _create_lock(lock, token):
-    """Create ``lock`` holding ``token`` if no such file exists; return whether it did."""
-    with _signals_deferred():
-        try:
-            handle = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            return False
-        try:
-            os.write(handle, token.encode("utf-8"))
-        except BaseException:
-            os.close(handle)
-            os.unlink(lock)
-            raise
-        os.close(handle)
-        return True
-
-
-def _break_stale_lock(lock, text):
-    """Remove a stale lock whose content is ``text``; give back a lock taken in between."""
-    with _signals_deferred():
-        aside = lock.with_name(f"{lock.name}.{secrets.token_hex(4)}.stale")
-        try:
-            os.rename(lock, aside)
-        except FileNotFoundError:
-            return
-        try:
-            moved = aside.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            moved = text
-        if moved != text:
-            try:
-                os.link(aside, lock)
-            except OSError:
-                pass
-        os.unlink(aside)
-
-
-def _acquire_lock(lock, label, *, wait=0.0):
-    """Take ``lock`` (waiting up to ``wait`` seconds for its holder); return the token written in it."""
-    token = f"{os.getpid()} {socket.gethostname()} {secrets.token_hex(8)}\n"
-    deadline, broken = time.monotonic() + wait, 0
-    while True:
-        try:
-            if _create_lock(lock, token):
-                return token
-        except OSError as error:
-            raise OSError(error.errno, f"{label}: cannot write into {lock.parent}: {error.strerror}") from None
-        holder = _lock_holder(lock)
-        if holder is None:
-            continue
-        text, pid, host = holder
-        if broken < 3 and _lock_is_stale(lock, pid, host):
-            broken += 1
-            _break_stale_lock(lock, text)
-            continue
-        if time.monotonic() >= deadline:
-            who = f"process {pid} on {host}" if pid is not None else "process"
-            raise FileExistsError(
-                f"{label}: another polyroc {who} is writing it (lock file {lock}); wait for it to finish, "
-                "or remove the lock file if that process no longer runs"
-            )
-        time.sleep(0.01)
-
-
-def _release_lock(lock, token):
-    """Remove ``lock`` if it still holds ``token``."""
-    with _signals_deferred():
-        try:
-            if lock.read_text(encoding="utf-8") == token:
-                lock.unlink()
-        except OSError:
-            pass
-
-
-@contextmanager
-def _locked(lock, label, *, wait=0.0):
-    token = _acquire_lock(lock, label, wait=wait)
-    try:
-        yield
-    finally:
-        _release_lock(lock, token)
-
-
-# --------------------------------------------------------------------------- manifests
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """A file polyroc wrote: the digests its content may have, and the output it belongs to."""
-
-    sha256: tuple
-    output: str
-
-
-@dataclass(frozen=True)
-class _Manifest:
-    files: dict
-    pending: tuple = ()
-
-    def entries_of(self, output):
-        return [name for name, entry in self.files.items() if entry.output == output]
-
-
-def _is_relative_name(name):
-    parts = PurePosixPath(name).parts
-    return (
-        isinstance(name, str)
-        and bool(parts)
-        and not PurePosixPath(name).is_absolute()
-        and "\\" not in name
-        and all(part not in ("", ".", "..") for part in parts)
-    )
-
-
-def _is_temporary_name(name):
-    """Whether ``name`` is a relative path named as :func:`_temporary_name` names temporaries."""
-    return _is_relative_name(name) and re.fullmatch(r"\..+\.[0-9a-f]{8}\.tmp", PurePosixPath(name).name) is not None
-
-
-def _manifest_entry(name, entry):
-    digests = entry.get("sha256") if isinstance(entry, dict) else None
-    if not _is_relative_name(name) or not isinstance(digests, list) or not isinstance(entry.get("output"), str):
-        raise ValueError(f"entry {name!r} is malformed")
-    if not all(isinstance(d, str) and len(d) == 64 for d in digests):
-        raise ValueError(f"entry {name!r} has a malformed digest")
-    return _Entry(tuple(digests), entry["output"])
-
-
-def _read_manifest(directory):
-    """The manifest of ``directory``, or None if it has none."""
-    path = directory / MANIFEST_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    try:
-        document = json.loads(text)
-        files = {name: _manifest_entry(name, entry) for name, entry in document["files"].items()}
-        pending = tuple(document.get("pending", ()))
-        if not all(_is_temporary_name(name) for name in pending):
-            raise ValueError("a pending temporary is not named as polyroc names them")
-    except (ValueError, TypeError, KeyError, AttributeError) as error:
-        raise ValueError(
-            f"{path} is not a polyroc manifest ({error}), so which files polyroc wrote there is unknown; "
-            "remove them and the manifest by hand, or choose another output"
-        ) from None
-    return _Manifest(files, pending)
-
-
-def _manifest_text(manifest):
-    document = {
-        "written_by": "polyroc",
-        "files": {name: {"sha256": list(e.sha256), "output": e.output} for name, e in sorted(manifest.files.items())},
-        "pending": list(manifest.pending),
-    }
-    return json.dumps(document, indent=1) + "\n"
-
-
-def _write_manifest(directory, manifest, label):
-    """Replace the manifest of ``directory`` (None: remove it) atomically."""
-    path = directory / MANIFEST_NAME
-    try:
-        if manifest is None:
-            os.unlink(path)
-            return
-        temporary = directory / _temporary_name(MANIFEST_NAME)
-        _stage_file(temporary, _manifest_text(manifest).encode("utf-8"), _existing_mode(path))
-        try:
-            _install(temporary, path)
-        except BaseException:
-            _remove_quietly(temporary)
-            raise
-    except OSError as error:
-        raise _user_error(error, label, path) from None
-
-
-def _sha256(path):
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _replace_problem(directory, manifest, name):
-    """Why polyroc may not replace ``directory/name``, or None if it may (absent, or its own, unchanged)."""
-    path = directory / name
-    try:
-        status = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    entry = None if manifest is None else manifest.files.get(name)
-    if manifest is not None and name in manifest.pending:
-        return None
-    if entry is None:
-        return f"{name} exists and polyroc did not write it"
-    if not stat.S_ISREG(status.st_mode) or _sha256(path) not in entry.sha256:
-        return f"{name} was changed after polyroc wrote it"
-    return None
-
-
-# --------------------------------------------------------------------------- writing files
-
-
-def _temporary_name(name):
-    """A hidden sibling of ``name`` (a relative path) to stage its new content in."""
-    path = PurePosixPath(name)
-    return str(path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp"))
-
-
-def _existing_mode(path):
-    """The permission bits of the regular file at ``path``, or None."""
-    try:
-        status = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    return stat.S_IMODE(status.st_mode) if stat.S_ISREG(status.st_mode) else None
-
-
-def _stage_file(temporary, data, mode):
-    """Write ``data`` to the new file ``temporary`` (mode 0o666 less the umask, or ``mode``) and sync it."""
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-    except BaseException:
-        _remove_quietly(temporary)
-        raise
-
-
-def _install(temporary, target):
-    """Rename ``temporary`` over ``target`` (atomic)."""
-    os.replace(temporary, target)
-
-
-def _remove_quietly(path):
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def _make_parents(directory, name, created):
-    """Create the missing directories of ``directory/name``, appending each to ``created``."""
-    missing = []
-    for parent in PurePosixPath(name).parents:
-        if str(parent) == ".":
-            break
-        path = directory / parent
-        if path.is_dir() and not path.is_symlink():
-            break
-        missing.append(path)
-    for path in reversed(missing):
-        os.mkdir(path, 0o777)
-        created.append(path)
-
-
-def _user_error(error, label, target):
-    """An OSError of a polyroc-internal path, reworded to name the output the user chose."""
-    return OSError(error.errno, f"{label}: cannot write {target}: {error.strerror}")
-
-
-def _stage_all(directory, files, temporaries, label):
-    """Stage every file; on failure remove what was staged and created, and raise."""
-    created, staged = [], []
-    try:
-        for name, data in files.items():
-            _make_parents(directory, name, created)
-            temporary = directory / temporaries[name]
-            _stage_file(temporary, data, _existing_mode(directory / name))
-            staged.append(temporary)
-    except BaseException as error:
-        for path in staged:
-            _remove_quietly(path)
-        for path in reversed(created):
-            try:
-                os.rmdir(path)
-            except OSError:
-                pass
-        if isinstance(error, OSError):
-            raise _user_error(error, label, directory / name) from None
-        raise
-
-
-def _install_all(directory, names, temporaries, label):
-    """Rename every staged file into place, in order; on failure remove the staged files left."""
-    for position, name in enumerate(names):
-        try:
-            _install(directory / temporaries[name], directory / name)
-        except OSError as error:
-            for later in names[position:]:
-                _remove_quietly(directory / temporaries[later])
-            raise _user_error(error, label, directory / name) from None
-
-
-def _removed_stale(directory, manifest, stale):
-    """Remove the stale files that are unchanged; return their names."""
-    removed = []
-    for name in stale:
-        if _replace_problem(directory, manifest, name) is None and (directory / name).exists():
-            os.unlink(directory / name)
-            removed.append(name)
-    return removed
-
-
-def _commit(directory, original, files, output, label, stale=()):
-    """Replace ``files`` (name -> bytes) in ``directory``, remove ``stale`` ones, update the manifest.
-
-    Runs with signals held back, under the directory's lock. ``original`` is
-    the manifest before (None if there was none), restored if staging fails.
-    """
-    manifest = original or _Manifest({})
-    for name in manifest.pending:
-        _remove_quietly(directory / name)
-    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
-    temporaries = {name: _temporary_name(name) for name in files}
-    kept = {name: e for name, e in manifest.files.items() if name not in files and name not in stale}
-    both = {name: _Entry(tuple(dict.fromkeys([*_digests(manifest, name), digests[name]])), output) for name in files}
-    _write_manifest(directory, _Manifest({**manifest.files, **both}, tuple(temporaries.values())), label)
-    try:
-        _stage_all(directory, files, temporaries, label)
-    except BaseException:
-        try:
-            _write_manifest(directory, None if original is None else _Manifest(manifest.files), label)
-        except OSError:
-            pass
-        raise
-    _install_all(directory, list(files), temporaries, label)
-    _removed_stale(directory, manifest, stale)
-    new = {name: _Entry((digests[name],), output) for name in files}
-    _write_manifest(directory, _Manifest({**kept, **new}), label)
-    _sync_directory(directory)
-
-
-def _digests(manifest, name):
-    entry = manifest.files.get(name)
-    return entry.sha256 if entry is not None else ()
-
-
-def _sync_directory(directory):
-    """Flush ``directory``'s entries (the renames) to disk, where the system allows it."""
-    try:
-        handle = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
 
 
 def _check_path_text(path, option):
@@ -529,7 +82,7 @@ class _Output:
 
     def __enter__(self):
         try:
-            with _signals_deferred():
+            with signals_deferred():
                 self._open()
         except BaseException:
             self._close()
@@ -587,12 +140,16 @@ class OutputFile(_Output):
     """
 
     def __init__(
-        self, path: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] | None = None, option: str | None = None
+        self,
+        path: str | os.PathLike,
+        *,
+        inputs: Mapping[str, str | os.PathLike | None] | None = None,
+        option: str | None = None,
     ) -> None:
         self.path = _check_path_text(path, option)
         self.label = f"{option} {self.path}" if option else str(self.path)
         self.written = False
-        self._inputs = dict(inputs or {})
+        self._inputs: dict[str, str | os.PathLike | None] = dict(inputs or {})
         self._token = None
 
     @property
@@ -610,8 +167,8 @@ class OutputFile(_Output):
         for option, given in self._inputs.items():
             if given is not None and self.path.exists() and Path(given).exists() and self.path.samefile(given):
                 raise FileExistsError(f"{self.label}: is also the {option} input; choose another output file")
-        self._token = _acquire_lock(self._lock, self.label)
-        problem = _replace_problem(parent, _labelled(_read_manifest, parent, self.label), self.path.name)
+        self._token = acquire_lock(self._lock, self.label)
+        problem = replace_problem(parent, _labelled(read_manifest, parent, self.label), self.path.name)
         if problem is not None:
             raise FileExistsError(
                 f"{self.label}: {problem}; polyroc replaces only files it wrote and nobody "
@@ -620,7 +177,7 @@ class OutputFile(_Output):
 
     def _close(self):
         if self._token is not None:
-            _release_lock(self._lock, self._token)
+            release_lock(self._lock, self._token)
             self._token = None
 
     def write(self, content: str | bytes) -> None:
@@ -662,13 +219,13 @@ class OutputFile(_Output):
         """
         data = _as_bytes(content)
         parent = self.path.parent
-        with _locked(parent / DIRECTORY_LOCK_NAME, self.label, wait=MANIFEST_LOCK_WAIT), _signals_deferred():
+        with locked(parent / DIRECTORY_LOCK_NAME, self.label, wait=MANIFEST_LOCK_WAIT), signals_deferred():
             raise_if_stopped()
-            manifest = _labelled(_read_manifest, parent, self.label)
-            problem = _replace_problem(parent, manifest, self.path.name)
+            manifest = _labelled(read_manifest, parent, self.label)
+            problem = replace_problem(parent, manifest, self.path.name)
             if problem is not None:
                 raise FileExistsError(f"{self.label}: {problem}; nothing was written")
-            _commit(parent, manifest, {self.path.name: data}, self.path.name, self.label)
+            commit(parent, manifest, {self.path.name: data}, self.path.name, self.label)
             self.written = True
 
 
@@ -695,7 +252,7 @@ def _below_problem(directory, manifest, name):
         path = directory / below
         if path.is_dir() and not path.is_symlink():
             return f"{below}/ is a directory polyroc did not create"
-        problem = _replace_problem(directory, manifest, below)
+        problem = replace_problem(directory, manifest, below)
         if problem is not None:
             return problem
     return None
@@ -711,7 +268,7 @@ def _reserved_problem(directory, manifest, reserved):
             else:
                 problem = _below_problem(directory, manifest, name.rstrip("/"))
         else:
-            problem = _replace_problem(directory, manifest, name)
+            problem = replace_problem(directory, manifest, name)
         if problem is not None:
             return problem
     return None
@@ -760,7 +317,7 @@ def directory_refusal(path: str | os.PathLike, *, reserved: Iterable[str] = ()) 
         return None if parent.is_dir() else f"its parent directory {parent} does not exist"
     if not directory.is_dir():
         return "exists and is not a directory"
-    manifest = _read_manifest(directory)
+    manifest = read_manifest(directory)
     names = sorted(entry.name for entry in directory.iterdir() if entry.name != DIRECTORY_LOCK_NAME)
     if (manifest is None or not manifest.entries_of(".")) and names:
         shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
@@ -854,15 +411,15 @@ class OutputDirectory(_Output):
                 raise OSError(error.errno, f"{self.label}: cannot create the directory: {error.strerror}") from None
         if not self.path.is_dir():
             raise FileExistsError(f"{self.label}: exists and is not a directory")
-        self._token = _acquire_lock(self._lock, self.label)
+        self._token = acquire_lock(self._lock, self.label)
         problem = _labelled(lambda path: directory_refusal(path, reserved=self.reserved), self.path, self.label)
         if problem is not None:
             raise FileExistsError(f"{self.label}: {problem}")
 
     def _close(self):
-        with _signals_deferred():
+        with signals_deferred():
             if self._token is not None:
-                _release_lock(self._lock, self._token)
+                release_lock(self._lock, self._token)
                 self._token = None
             if self._created and not self.written:
                 try:
@@ -918,17 +475,26 @@ class OutputDirectory(_Output):
         bad = [
             name
             for name in files
-            if not _is_relative_name(name) or PurePosixPath(name).name in (MANIFEST_NAME, DIRECTORY_LOCK_NAME)
+            if not is_relative_name(name) or PurePosixPath(name).name in (MANIFEST_NAME, DIRECTORY_LOCK_NAME)
         ]
         if bad:
             raise ValueError(f"{self.label}: cannot write {bad}: not relative file names")
-        with _signals_deferred():
+        with signals_deferred():
             raise_if_stopped()
-            manifest = _labelled(_read_manifest, self.path, self.label)
+            manifest = _labelled(read_manifest, self.path, self.label)
             for name in files:
-                problem = _replace_problem(self.path, manifest, name)
+                problem = replace_problem(self.path, manifest, name)
                 if problem is not None:
                     raise FileExistsError(f"{self.label}: {problem}; nothing was written")
             stale = [] if manifest is None else [n for n in manifest.entries_of(".") if n not in files]
-            _commit(self.path, manifest, files, ".", self.label, stale)
+            commit(self.path, manifest, files, ".", self.label, stale)
             self.written = True
+
+
+def write_to(path: str | os.PathLike | OutputFile, content: str | bytes) -> None:
+    """Write ``content`` to ``path``: an open :class:`OutputFile`, or a path written as one writes."""
+    if isinstance(path, OutputFile):
+        path.write(content)
+        return
+    with OutputFile(path) as out:
+        out.write(content)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def row_orders(
         return [None] * len(ids)
     if len(ids) == 1:
         if id_col is not None:
-            check_unique_ids(ids[0], paths[0], id_col)
+            check_unique_ids(cast(np.ndarray, ids[0]), paths[0], id_col)  # read with the named id column
         return [None]
     without = [path for path, these in zip(paths, ids) if these is None]
     if without:
@@ -88,10 +89,11 @@ def row_orders(
             '(DataFrame.to_csv()), name an id column of every file with --id-col NAME, or pass --id-col "" '
             "to pair the rows by position (the files then hold the same rows in the same order)"
         )
-    check_unique_ids(ids[0], paths[0], id_col)
+    present = [these for these in ids if these is not None]  # every file carries one
+    check_unique_ids(present[0], paths[0], id_col)
     orders: list[np.ndarray | None] = [None]
-    for these, path in zip(ids[1:], paths[1:]):
-        order = _row_order(these, path, ids[0], paths[0], id_col)
+    for these, path in zip(present[1:], paths[1:]):
+        order = _row_order(these, path, present[0], paths[0], id_col)
         orders.append(None if np.array_equal(order, np.arange(order.size)) else order)
     return orders
 
