@@ -20,7 +20,7 @@ from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor
 from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
-from polyroc.exceptions import ConvergenceWarning
+from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
 from polyroc.resampling import ConfidenceInterval
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
@@ -30,41 +30,6 @@ UNINFORMATIVE_TOLERANCE = 0.05
 
 #: The interval method column of D in the notebook view when no bootstrap was run.
 NO_BOOTSTRAP = "none: no bootstrap (roc_dmf(..., bootstrap='stratified') gives one)"
-
-
-class NonMonotoneCurveWarning(UserWarning):
-    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone.
-
-    :func:`roc_dmf` and :func:`compare_models` issue it when the fitted FPR or
-    TPR drops by more than 0.01 from one row to the next (see
-    :attr:`DmfRoc.max_reversal`), typically with tied scores and small
-    classes. ``monotone=True`` integrates the curve's running maximum instead.
-
-    See Also
-    --------
-    roc_dmf : Issues the warning.
-    DmfRoc : ``max_reversal`` holds the largest decrease, warned or not.
-
-    Examples
-    --------
-    Hard votes (one-hot probabilities: every score tied at 0 or 1):
-
-    >>> import warnings
-    >>> y = np.repeat([0, 1, 2], 25)
-    >>> P = np.eye(3)[np.repeat([0, 1, 2, 1, 2], [25, 20, 5, 3, 22])]
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     result = roc_dmf(y, P)
-    >>> [type(w.message).__name__ for w in caught]
-    ['NonMonotoneCurveWarning']
-    >>> round(result.max_reversal, 3)
-    0.068
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", NonMonotoneCurveWarning)
-    ...     smoothed = roc_dmf(y, P, monotone=True)
-    >>> bool(np.all(np.diff(smoothed.tpr) >= 0))
-    True
-    """
 
 
 class Reversal(NamedTuple):

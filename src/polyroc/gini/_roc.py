@@ -25,6 +25,7 @@ from polyroc._validation import (
     check_real_array,
     check_scores,
 )
+from polyroc.exceptions import ScoreScaleWarning, WhiteningWarning
 from polyroc.gini._aggregate import (
     aggregate_threshold,
     aggregate_vertical,
@@ -56,7 +57,6 @@ from polyroc.gini._replicates import (
 )
 from polyroc.gini._view import view_notes, view_sections
 from polyroc.gini._whitening import (
-    WhiteningWarning,
     check_whitening_options,
     fit_whitening,
     warn_about_whitening,
@@ -68,7 +68,7 @@ from polyroc.resampling import (
     percentile_interval,
 )
 
-__all__ = ["GiniBootstrap", "GiniRoc", "ScoreScaleWarning", "gini_roc"]
+__all__ = ["GiniBootstrap", "GiniRoc", "gini_roc"]
 
 COMPAT_OPTIONS = (None, "reference")
 ABSENT_OPTIONS = ("raise", "drop")
@@ -82,27 +82,6 @@ BAND_POINTS = 101
 
 #: Fewest replicates per chunk of the bootstrap (the moment products want a few dozen).
 MIN_CHUNK_REPLICATES = 32
-
-
-class ScoreScaleWarning(UserWarning):
-    """Threshold averaging on score columns whose ranges differ a lot (no common scale).
-
-    See Also
-    --------
-    gini_roc : Issues it with ``averaging="threshold"``.
-    WhiteningWarning : The other warning of :func:`gini_roc`.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> y = [0, 0, 1, 1, 2, 2]
-    >>> S = [[50, .1, .2], [40, .3, .1], [10, .9, .3], [20, .8, .2], [0, .2, .9], [10, .1, .8]]
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     result = gini_roc(y, S, averaging="threshold", n_boot=0)  # column 0 is on another scale
-    >>> [warning.category.__name__ for warning in caught]
-    ['ScoreScaleWarning']
-    """
 
 
 @dataclass(frozen=True, eq=False, repr=False)
