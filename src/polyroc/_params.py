@@ -61,6 +61,7 @@ __all__ = [
     "Booleans",
     "Callables",
     "Constraint",
+    "ConstraintLike",
     "HasMethods",
     "InstancesOf",
     "Interval",

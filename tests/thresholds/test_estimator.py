@@ -542,7 +542,9 @@ def test_check_classifiers_train_at_barycentre():
 
 def test_estimator_without_predict_proba_is_refused():
     X, y = data(seed=14, n=60)
-    with pytest.raises(TypeError, match="estimator must be a classifier with fit and predict_proba"):
+    with pytest.raises(
+        TypeError, match=r"^estimator must be an object with methods 'fit' and 'predict_proba'; got LinearSVC"
+    ):
         SimplexThresholdClassifier(LinearSVC()).fit(X, y)
 
 
@@ -569,7 +571,7 @@ def test_bad_cv_is_refused(cv, error, match):
         ({"search": "grid"}, ValueError, "search must be one of"),
         ({"domain": "cube"}, ValueError, "domain must be one of"),
         ({"tie_break": "last"}, ValueError, "tie_break must be one of"),
-        ({"refit": "yes"}, TypeError, "refit must be True or False"),
+        ({"refit": "yes"}, TypeError, r"^refit must be a bool; got str 'yes'$"),
         ({"cv": KFold(3), "refit": False}, ValueError, "refit=False needs a single train/test split"),
         ({"search": "lattice", "n_samples": 10}, ValueError, "n_samples"),
     ],
@@ -583,8 +585,12 @@ def test_bad_options_are_refused(options, error, match):
 @pytest.mark.parametrize(
     ("random_state", "error", "match"),
     [
-        ("abc", TypeError, "^random_state must be None, an integer seed"),
-        (-1, ValueError, "^random_state must be a non"),
+        (
+            "abc",
+            TypeError,
+            r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got str 'abc'$",
+        ),
+        (-1, ValueError, r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got -1$"),
     ],
 )
 def test_bad_random_state_is_refused_before_any_fitting(random_state, error, match):

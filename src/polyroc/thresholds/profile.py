@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
-    check_option,
     check_scores,
     check_thresholds,
     with_scaled_weights,
@@ -183,6 +183,7 @@ def _line_profile(
     return edges - threshold[coordinate], values
 
 
+@validate_params({"domain": [Options(THRESHOLD_DOMAINS)]})
 def coordinate_profile(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -267,7 +268,6 @@ def coordinate_profile(
     >>> round(coordinate_profile(y, P).score, 4)  # through the tuned tau*
     0.8667
     """
-    check_option("domain", domain, THRESHOLD_DOMAINS)
     objective = checked_metric(metric)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.classes.size
