@@ -12,13 +12,13 @@ from scipy.special import expit
 from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
+from polyroc._params import Interval, validate_params
 from polyroc._ranking import pairwise_wins
 from polyroc._results import Result, html_table, interval_table, jsonable
-from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor
-from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
+from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
 from polyroc.resampling import ConfidenceInterval
@@ -170,6 +170,7 @@ class DmfRoc(Result):
         """The bootstrap :class:`~polyroc.resampling.ConfidenceInterval` of D, or None."""
         return None if self.bootstrap is None else self.bootstrap.ci
 
+    @validate_params({"tolerance": [Interval("real", 0, 0.5, closed="both")]})
     def uninformative_classes(self, tolerance: float = UNINFORMATIVE_TOLERANCE) -> list:
         """Classes whose score column carries no ranking information against any other class.
 
@@ -210,7 +211,7 @@ class DmfRoc(Result):
         >>> roc_dmf(y, P, n_levels=9).uninformative_classes()
         [2]
         """
-        tolerance = check_real("tolerance", tolerance, low=0, high=0.5, closed="both")
+        tolerance = float(tolerance)
         if self.pair_auc is None:
             return []
         position = {label: i for i, label in enumerate(self.classes.tolist())}
@@ -332,6 +333,7 @@ class DmfRoc(Result):
         return DmfRocDisplay.from_result(self, ax=ax, **kwargs)
 
 
+@validate_params(SHARED_CONSTRAINTS)
 def roc_dmf(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -513,7 +515,7 @@ def roc_dmf(
     >>> weighted.D == result.D
     True
     """
-    settings = check_settings(
+    settings = make_settings(
         method=method,
         weighting=weighting,
         trials=trials,
