@@ -240,7 +240,12 @@ def test_singular_handling_is_recorded():
             {"reference_scores": [[0.1, 0.2, 0.7]] * 3},
             "must have 2 columns",
         ),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"grid": 1}, "grid must be >= 2"),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"grid": 1},
+            r"^grid must be None or an int in \[2, inf\); got 1$",
+        ),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"absent": "keep"}, "absent must be one of"),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"compat": "paper"}, "compat must be one of"),
         (

@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
+from polyroc._params import Interval, Options, validate_params
 from polyroc._progress import task
 from polyroc._results import Result, interval_table
 from polyroc._text import count_noun
@@ -18,10 +19,7 @@ from polyroc._validation import (
     _describe,
     check_class_support,
     check_min_samples,
-    check_option,
-    check_positive_int,
     check_random_state,
-    check_real,
     check_real_array,
     check_scores,
 )
@@ -57,6 +55,7 @@ from polyroc.gini._replicates import (
 )
 from polyroc.gini._view import view_notes, view_sections
 from polyroc.gini._whitening import (
+    SINGULAR_OPTIONS,
     check_whitening_options,
     fit_whitening,
     warn_about_whitening,
@@ -303,6 +302,18 @@ class GiniRoc(Result):
         return GiniRocDisplay.from_result(self, ax=ax, **kwargs)
 
 
+@validate_params(
+    {
+        "singular": [Options(SINGULAR_OPTIONS)],
+        "gini_norm": [Options(GINI_NORMS)],
+        "grid": [None, Interval("integer", 2, None, closed="left")],
+        "averaging": [Options(AVERAGING_OPTIONS)],
+        "absent": [Options(ABSENT_OPTIONS)],
+        "n_boot": [Interval("integer", 0, None, closed="left")],
+        "confidence": [Interval("real", 0, 1, closed="neither")],
+        "compat": [Options(COMPAT_OPTIONS)],
+    }
+)
 def gini_roc(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -478,12 +489,8 @@ def gini_roc(
     >>> boot.bootstrap.auc.low <= boot.auc_agg <= boot.bootstrap.auc.high
     True
     """
-    check_option("compat", compat, COMPAT_OPTIONS)
-    check_option("gini_norm", gini_norm, GINI_NORMS)
-    check_option("averaging", averaging, AVERAGING_OPTIONS)
-    check_real("confidence", confidence, low=0, high=1)
-    grid = None if grid is None else check_positive_int("grid", grid, minimum=2)
-    n_boot = check_positive_int("n_boot", n_boot, minimum=0)
+    grid = None if grid is None else int(grid)
+    n_boot = int(n_boot)
     if compat == "reference":
         _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging)
     else:
@@ -664,7 +671,6 @@ def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, ab
     Returns labels, scores, weights, classes, the mask of classes with samples
     and the reference scores.
     """
-    check_option("absent", absent, ABSENT_OPTIONS)
     y, scores, classes, weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
     )

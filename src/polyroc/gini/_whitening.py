@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
+from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import _describe, check_option, check_real, check_real_array
@@ -216,6 +217,7 @@ class Whitening(Result):
         ]
 
 
+@validate_params({"singular": [Options(SINGULAR_OPTIONS)], "constant": [Options(CONSTANT_OPTIONS)]})
 def zca_cor_whitening(
     X: ArrayLike,
     *,
@@ -307,8 +309,9 @@ def zca_cor_whitening(
 
 
 def check_whitening_options(singular, ridge, constant):
-    """Check the options of :func:`fit_whitening`; return the checked ``ridge``."""
-    check_option("singular", singular, SINGULAR_OPTIONS)
+    """Check ``constant`` (declared by the public functions except :func:`~polyroc.gini.gini_roc`, which
+    ignores it with ``compat="reference"``) and ``ridge`` against ``singular`` (declared by every public
+    function); return the checked ``ridge``."""
     check_option("constant", constant, CONSTANT_OPTIONS)
     return check_real("ridge", ridge, low=0, high=1) if singular == "ridge" else ridge
 
