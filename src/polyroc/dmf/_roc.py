@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import expit
+from scipy.special import expit  # type: ignore[import-untyped]
 
 from polyroc import _warnings
 from polyroc._numeric import divide
@@ -254,11 +254,11 @@ class DmfRoc(Result):
     def _view_sections(self) -> list[str]:
         """D with its interval, then each class's mean pairwise AUC."""
         area = interval_table([("D", self.D, self.ci)], "Area under the ROC-DMF curve", why=NO_BOOTSTRAP)
+        if self.class_auc is None:
+            return [area]
         classes = [[label, auc] for label, auc in zip(self.classes.tolist(), self.class_auc)]
         note = "AUC: the mean over b of the pairwise AUC Â(a|b) of class a's scores (Hand & Till 2001)."
-        return (
-            [area] if self.class_auc is None else [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
-        )
+        return [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
 
     def _view_notes(self) -> list[str]:
         notes = []

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import softmax
+from scipy.special import softmax  # type: ignore[import-untyped]
 
 from polyroc._params import Interval, Options, validate_params
 from polyroc._validation import check_positive_int

@@ -500,7 +500,7 @@ def roc_cloud(
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)
         counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
-        settings = {"search": None}
+        settings: dict[str, Any] = {"search": None}
     else:
         search, n_samples, random_state = _resolve_cloud_search(
             search, resolution, n_samples, random_state, targets.y_score.shape

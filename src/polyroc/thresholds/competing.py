@@ -180,11 +180,10 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     """
     scores = check_score_matrix(y_score)
     n_classes = scores.shape[1]
-    if distances is None:
-        distances = 1.0 - np.eye(n_classes)
-    else:
-        distances = check_distance_matrix(distances, n_classes, name="distances")
-    return np.argmin(scores @ (distances * distances), axis=1)
+    metric = (
+        1.0 - np.eye(n_classes) if distances is None else check_distance_matrix(distances, n_classes, name="distances")
+    )
+    return np.argmin(scores @ (metric * metric), axis=1)
 
 
 def _others_sorted(sorted_scores):

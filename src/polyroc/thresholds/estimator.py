@@ -15,15 +15,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn import get_config
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import check_cv
-from sklearn.utils import _safe_indexing
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
-from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
+from sklearn import get_config  # type: ignore[import-untyped]
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # type: ignore[import-untyped]
+from sklearn.exceptions import NotFittedError  # type: ignore[import-untyped]
+from sklearn.model_selection import check_cv  # type: ignore[import-untyped]
+from sklearn.utils import _safe_indexing  # type: ignore[import-untyped]
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing  # type: ignore[import-untyped]
+from sklearn.utils.metaestimators import available_if  # type: ignore[import-untyped]
+from sklearn.utils.multiclass import check_classification_targets  # type: ignore[import-untyped]
+from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable  # type: ignore[import-untyped]
 
 from polyroc._params import ConstraintLike, HasMethods, Interval, Options, check_params
 from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight, encode_labels
@@ -359,11 +359,11 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         """
         if y is not None:
             check_label_kinds("y", y)  # mixed kinds, bytes, missing labels: named before any fitting
-        X, y = indexable(X, y)
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        cv = self._check_params(y)
-        weights = check_sample_weight(sample_weight, y.shape[0])
+        X, y_indexable = indexable(X, y)
+        targets: np.ndarray = column_or_1d(y_indexable, warn=True)
+        check_classification_targets(targets)
+        cv = self._check_params(targets)
+        weights = check_sample_weight(sample_weight, targets.shape[0])
         if get_config()["enable_metadata_routing"]:
             # Each child gets what it requested; the tuning always uses sample_weight.
             routed = process_routing(self, "fit", sample_weight=weights, **fit_params)
@@ -374,9 +374,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             split_params = {}
         if cv == "prefit":
             self.estimator_ = self.estimator
-            y_tune, proba, w_tune = y, self.estimator_.predict_proba(X), weights
+            y_tune, proba, w_tune = targets, self.estimator_.predict_proba(X), weights
         else:
-            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, y, weights, estimator_params, split_params)
+            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, targets, weights, estimator_params, split_params)
         self.tuning_result_ = tune_thresholds(
             y_tune,
             proba,

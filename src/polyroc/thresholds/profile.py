@@ -278,15 +278,13 @@ def coordinate_profile(
         )
         threshold = tuned.best_threshold
         settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
-    threshold = check_thresholds(threshold, n_classes, domain=domain)
+    tau = check_thresholds(threshold, n_classes, domain=domain)
     margin_score = margin_metric(metric)
-    edges, values = zip(
-        *(_line_profile(targets, threshold, j, objective, domain, margin_score) for j in range(n_classes))
-    )
+    edges, values = zip(*(_line_profile(targets, tau, j, objective, domain, margin_score) for j in range(n_classes)))
     return CoordinateProfile(
         classes=targets.classes,
-        threshold=threshold,
-        score=score_at(targets, threshold, objective),
+        threshold=tau,
+        score=score_at(targets, tau, objective),
         argmax_score=argmax_score(targets, objective),
         edges=tuple(edges),
         values=tuple(values),
