@@ -225,10 +225,26 @@ def test_the_wrapper_keeps_signature_docstring_and_wrapped():
 
 
 def test_binding_errors_stay_those_of_python():
-    with pytest.raises(TypeError, match="missing a required argument"):
+    with pytest.raises(TypeError, match=r"missing 1 required positional argument: 'y'"):
         _declared()  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="unexpected keyword"):
         _declared([1], sizes=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="multiple values for argument 'n_boot'"):
+        _declared([1], 0, n_boot=0)  # type: ignore[misc]
+
+
+def test_positional_only_and_keyword_only_parameters():
+    @validate_params({"a": [Interval("integer", 0, None, closed="left")], "c": [Options(("x", "y"))]})
+    def f(a, /, b=1, *, c="x", **extra):
+        return a, b, c, extra
+
+    assert f(1, c="y", a=-5) == (1, 1, "y", {"a": -5})  # the keyword a lands in extra, unchecked
+    with pytest.raises(ValueError, match=r"^a must be an int in \[0, inf\); got -1$"):
+        f(-1)
+    with pytest.raises(ValueError, match=r"^c must be one of 'x', 'y'; got 'z'$"):
+        f(0, 2, c="z")
+    with pytest.raises(ValueError, match="has no parameter 'extra'"):
+        validate_params({"extra": [None]})(f)
 
 
 def test_declarations_are_checked_when_decorating():

@@ -51,6 +51,7 @@ import inspect
 import math
 import numbers
 import reprlib
+import sys
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Literal, ParamSpec, TypeAlias, TypeVar
 
@@ -155,10 +156,17 @@ class Interval(Constraint):
         return _is_number(value, self._kind)
 
     def is_satisfied_by(self, value: object) -> bool:
-        if not _is_number(value, self._kind) or not isinstance(value, numbers.Real):
+        if isinstance(value, (bool, np.bool_)):
             return False
-        if not math.isfinite(value):
-            return False
+        if isinstance(value, float):  # float and numpy.float64: no ABC check on the common path
+            if self.number == "integer" or not math.isfinite(value):
+                return False
+        elif not isinstance(value, int):
+            if not isinstance(value, self._kind) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                return False
+        return self._within(value)
+
+    def _within(self, value: numbers.Real | float) -> bool:
         low, high, closed = self.low, self.high, self.closed
         if low is not None and (value < low or (value == low and closed in ("right", "neither"))):
             return False
@@ -187,7 +195,7 @@ class Options(Constraint):
         return isinstance(value, Hashable)
 
     def is_satisfied_by(self, value: object) -> bool:
-        return isinstance(value, Hashable) and value in self.options
+        return (type(value) is str or isinstance(value, Hashable)) and value in self.options
 
     def __str__(self) -> str:
         return "one of " + ", ".join(repr(option) for option in self.options)
@@ -354,11 +362,17 @@ class Rule:
         texts = [str(constraint) for constraint in self.constraints]
         self.described = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
 
-    def check(self, value: object) -> None:
-        """Raise unless ``value`` satisfies one of the constraints."""
+    def admits(self, value: object) -> bool:
+        """Whether ``value`` satisfies one of the constraints."""
         for constraint in self.constraints:
             if constraint.is_satisfied_by(value):
-                return
+                return True
+        return False
+
+    def check(self, value: object) -> None:
+        """Raise unless ``value`` satisfies one of the constraints."""
+        if self.admits(value):
+            return
         if any(constraint.speaks_of(value) for constraint in self.constraints):
             raise ValueError(f"{self.name} must be {self.described}; got {_shown(value)}")
         raise TypeError(f"{self.name} must be {self.described}; got {type(value).__name__} {_shown(value)}")
@@ -382,6 +396,29 @@ def check_params(constraints: Mapping[str, Sequence[ConstraintLike]], values: Ma
     for rule in _rules(constraints):
         if rule.name in values:
             rule.check(values[rule.name])
+
+
+def _argument_places(
+    qualname: str, signature: inspect.Signature, rules: Sequence[Rule]
+) -> tuple[tuple[Rule, int, bool], ...]:
+    """Per rule: its position among the positional arguments (a large number for none) and whether a keyword
+    can give it; the defaults are checked here, once."""
+    places = []
+    kinds = inspect.Parameter
+    positional = [
+        name
+        for name, parameter in signature.parameters.items()
+        if parameter.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+    ]
+    for rule in rules:
+        parameter = signature.parameters.get(rule.name)
+        if parameter is None or parameter.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
+            raise ValueError(f"{qualname} has no parameter {rule.name!r} to constrain")
+        if parameter.default is not kinds.empty:
+            rule.check(parameter.default)
+        position = positional.index(rule.name) if rule.name in positional else sys.maxsize
+        places.append((rule, position, parameter.kind is not kinds.POSITIONAL_ONLY))
+    return tuple(places)
 
 
 def validate_params(constraints: Mapping[str, Sequence[ConstraintLike]]) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -408,20 +445,21 @@ def validate_params(constraints: Mapping[str, Sequence[ConstraintLike]]) -> Call
 
     def decorate(func: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(func)
-        for rule in rules:
-            if rule.name not in signature.parameters:
-                raise ValueError(f"{func.__qualname__} has no parameter {rule.name!r} to constrain")
-            default = signature.parameters[rule.name].default
-            if default is not inspect.Parameter.empty:
-                rule.check(default)
+        places = _argument_places(func.__qualname__, signature, rules)
         bind = signature.bind
 
         @functools.wraps(func)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            arguments = bind(*args, **kwargs).arguments
-            for rule in rules:
-                if rule.name in arguments:
-                    rule.check(arguments[rule.name])
+            for rule, position, keyword in places:
+                if keyword and rule.name in kwargs:
+                    value = kwargs[rule.name]
+                elif position < len(args):
+                    value = args[position]
+                else:
+                    continue  # left at its default, checked when decorating
+                if not rule.admits(value):
+                    bind(*args, **kwargs)  # a call that does not fit the signature fails as Python says
+                    rule.check(value)
             return func(*args, **kwargs)
 
         return wrapper
