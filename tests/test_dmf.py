@@ -10,6 +10,8 @@ from scipy.special import softmax
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
+import polyroc.dmf
+import polyroc.exceptions
 from polyroc._results import Result
 from polyroc.dmf import NonMonotoneCurveWarning, majority_cost_weights, roc_dmf
 from polyroc.dmf._simulation import simulate_paper_design
@@ -304,3 +306,8 @@ def test_no_warning_on_ordinary_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         roc_dmf(y, P)
+
+
+def test_the_warning_class_is_the_one_of_polyroc_exceptions():
+    assert polyroc.dmf.NonMonotoneCurveWarning is polyroc.exceptions.NonMonotoneCurveWarning
+    assert issubclass(polyroc.exceptions.NonMonotoneCurveWarning, UserWarning)

@@ -604,6 +604,25 @@ def test_bad_random_state_is_refused_before_any_fitting(random_state, error, mat
         SimplexThresholdClassifier(Unfittable(), resolution=4, random_state=random_state).fit(X, y)
 
 
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"resolution": 0}, ValueError, r"^resolution must be None or an int in \[1, inf\); got 0$"),
+        ({"n_samples": 2.5}, TypeError, r"^n_samples must be None or an int in \[1, inf\); got float 2.5$"),
+        ({"refit": 1}, TypeError, r"^refit must be a bool; got int 1$"),
+    ],
+)
+def test_declared_parameters_are_refused_before_any_fitting(options, error, match):
+    X, y = data(seed=16, n=60)
+
+    class Unfittable(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            raise AssertionError("the estimator was fitted before its parameters were checked")
+
+    with pytest.raises(error, match=match):
+        SimplexThresholdClassifier(Unfittable(), **options).fit(X, y)
+
+
 def test_prefit_needs_a_fitted_estimator():
     X, y = data(seed=17, n=60)
     with pytest.raises(NotFittedError, match="cv='prefit' needs a fitted estimator"):
