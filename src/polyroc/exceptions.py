@@ -1,8 +1,9 @@
 """Warning categories raised by polyroc.
 
-Those scikit-learn also has subclass scikit-learn's categories, so a filter
-written for scikit-learn's warnings also catches polyroc's. The warnings of
-ROC-DMF and of the Gini ROC are also importable from :mod:`polyroc.dmf` and
+The categories scikit-learn also has (``UndefinedMetricWarning``,
+``ConvergenceWarning``) subclass scikit-learn's, so a filter written for
+scikit-learn's warnings also catches polyroc's. The warnings of ROC-DMF and
+of the Gini ROC are also importable from :mod:`polyroc.dmf` and
 :mod:`polyroc.gini`.
 """
 

@@ -309,9 +309,12 @@ def zca_cor_whitening(
 
 
 def check_whitening_options(singular, ridge, constant):
-    """Check ``constant`` (declared by the public functions except :func:`~polyroc.gini.gini_roc`, which
-    ignores it with ``compat="reference"``) and ``ridge`` against ``singular`` (declared by every public
-    function); return the checked ``ridge``."""
+    """Check ``ridge`` when ``singular="ridge"`` and ``constant``; return the checked ``ridge``.
+
+    ``singular`` is declared by every public function. ``constant`` is
+    declared too, except by :func:`~polyroc.gini.gini_roc`, which ignores it
+    with ``compat="reference"`` and so checks it here, on its other path.
+    """
     check_option("constant", constant, CONSTANT_OPTIONS)
     return check_real("ridge", ridge, low=0, high=1) if singular == "ridge" else ridge
 
