@@ -10,6 +10,8 @@ from scipy.special import softmax
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
+import polyroc.dmf
+import polyroc.exceptions
 from polyroc._results import Result
 from polyroc.dmf import NonMonotoneCurveWarning, majority_cost_weights, roc_dmf
 from polyroc.dmf._simulation import simulate_paper_design
@@ -262,10 +264,14 @@ def test_missing_class_pairs_are_dropped_with_a_warning():
         ({"trials": "n"}, ValueError, "trials must be one of"),
         ({"cutoff_grid": "all"}, ValueError, "cutoff_grid must be one of"),
         ({"bootstrap": "jackknife"}, ValueError, "bootstrap must be one of"),
-        ({"bootstrap": "parametric", "n_boot": 0}, ValueError, "n_boot must be >= 1"),
-        ({"n_boot": -1}, ValueError, "n_boot must be >= 0"),
+        (
+            {"bootstrap": "parametric", "n_boot": 0},
+            ValueError,
+            r"^n_boot must be an int in \[1, inf\) with bootstrap='parametric'; got 0$",
+        ),
+        ({"n_boot": -1}, ValueError, r"^n_boot must be an int in \[0, inf\); got -1$"),
         ({"confidence": 1.0}, ValueError, "confidence must be"),
-        ({"monotone": "yes"}, TypeError, "monotone must be True or False"),
+        ({"monotone": "yes"}, TypeError, r"^monotone must be a bool; got str 'yes'$"),
     ],
 )
 def test_bad_arguments_raise_clear_errors(kwargs, error, match):
@@ -301,3 +307,8 @@ def test_no_warning_on_ordinary_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         roc_dmf(y, P)
+
+
+def test_the_warning_class_is_the_one_of_polyroc_exceptions():
+    assert polyroc.dmf.NonMonotoneCurveWarning is polyroc.exceptions.NonMonotoneCurveWarning
+    assert issubclass(polyroc.exceptions.NonMonotoneCurveWarning, UserWarning)

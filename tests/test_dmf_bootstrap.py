@@ -9,7 +9,7 @@ from polyroc.dmf import compare_models, pairwise_rates, roc_dmf
 from polyroc.dmf._bootstrap import _restart_unconverged, _simulate, _warm_start
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import fit_factorization
-from polyroc.dmf._model import check_settings, fit_point, response_rates
+from polyroc.dmf._model import fit_point, make_settings, response_rates
 from polyroc.dmf._rates import prepare_problem
 from polyroc.resampling import ConfidenceInterval, bootstrap_multiplicities
 
@@ -35,7 +35,7 @@ def _settings(**overrides):
         "random_state": 0,
     }
     options.update(overrides)
-    return check_settings(**options)
+    return make_settings(**options)
 
 
 def _single_area(rates, point, settings):
@@ -157,7 +157,12 @@ def test_compare_models_parametric_sums_to_one():
         ({"a": None}, {}, ValueError, "at least 2 models"),
         ([np.ones((4, 2))], {}, TypeError, "mapping of model name"),
         ({1: np.ones((4, 2)), 2: np.ones((4, 2))}, {}, TypeError, "model names must be strings"),
-        ({"a": np.ones((4, 2)), "b": np.ones((4, 2))}, {"bootstrap": None}, ValueError, "needs a bootstrap"),
+        (
+            {"a": np.ones((4, 2)), "b": np.ones((4, 2))},
+            {"bootstrap": None},
+            ValueError,
+            r"^bootstrap must be one of 'parametric', 'stratified'; got None$",
+        ),
     ],
 )
 def test_compare_models_errors(scores, kwargs, error, match):

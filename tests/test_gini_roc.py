@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sk_roc_curve
 
+import polyroc.exceptions
+import polyroc.gini
 from polyroc._results import Result
 from polyroc.gini import GiniRoc, ScoreScaleWarning, WhiteningWarning, gini_roc
 
@@ -240,7 +242,12 @@ def test_singular_handling_is_recorded():
             {"reference_scores": [[0.1, 0.2, 0.7]] * 3},
             "must have 2 columns",
         ),
-        ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"grid": 1}, "grid must be >= 2"),
+        (
+            [0, 1, 1],
+            [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]],
+            {"grid": 1},
+            r"^grid must be None or an int in \[2, inf\); got 1$",
+        ),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"absent": "keep"}, "absent must be one of"),
         ([0, 1, 1], [[0.2, 0.8], [0.4, 0.6], [0.1, 0.9]], {"compat": "paper"}, "compat must be one of"),
         (
@@ -530,3 +537,9 @@ def test_constant_scores_with_raise_or_a_constant_reference():
     assert fitted.auc_agg == 0.5
     weighted = quiet_gini_roc(np.r_[y, 0], np.vstack([prior, P[:1]]), sample_weight=np.r_[np.ones(10), 0], n_boot=0)
     assert weighted.auc_agg == 0.5 and np.all(np.isnan(weighted.weights))  # the row of weight 0 is gone
+
+
+def test_the_warning_classes_are_those_of_polyroc_exceptions():
+    assert polyroc.gini.ScoreScaleWarning is polyroc.exceptions.ScoreScaleWarning
+    assert polyroc.gini.WhiteningWarning is polyroc.exceptions.WhiteningWarning
+    assert issubclass(polyroc.exceptions.WhiteningWarning, UserWarning)

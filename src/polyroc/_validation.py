@@ -763,15 +763,6 @@ def check_real(name, value, *, low=None, high=None, closed="neither"):
 THRESHOLD_DOMAINS = ("simplex", "box")
 
 
-def check_positive_float(name, value):
-    """Return ``value`` as a float, raising unless it is a finite number > 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
-
-
 def check_random_state(random_state):
     """Return a ``numpy.random.Generator`` from None, a non-negative integer seed or a Generator."""
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):

@@ -1,13 +1,23 @@
 """Warning categories raised by polyroc.
 
-They subclass scikit-learn's categories, so a filter written for scikit-learn's
-warnings also catches polyroc's.
+The categories scikit-learn also has (``UndefinedMetricWarning``,
+``ConvergenceWarning``) subclass scikit-learn's, so a filter written for
+scikit-learn's warnings also catches polyroc's. The warnings of ROC-DMF and
+of the Gini ROC are also importable from :mod:`polyroc.dmf` and
+:mod:`polyroc.gini`.
 """
 
-from sklearn.exceptions import ConvergenceWarning as _SkConvergenceWarning
-from sklearn.exceptions import UndefinedMetricWarning as _SkUndefinedMetricWarning
+from sklearn.exceptions import ConvergenceWarning as _SkConvergenceWarning  # type: ignore[import-untyped]
+from sklearn.exceptions import UndefinedMetricWarning as _SkUndefinedMetricWarning  # type: ignore[import-untyped]
 
-__all__ = ["ConvergenceWarning", "IntervalWarning", "UndefinedMetricWarning"]
+__all__ = [
+    "ConvergenceWarning",
+    "IntervalWarning",
+    "NonMonotoneCurveWarning",
+    "ScoreScaleWarning",
+    "UndefinedMetricWarning",
+    "WhiteningWarning",
+]
 
 
 class UndefinedMetricWarning(_SkUndefinedMetricWarning):
@@ -96,4 +106,86 @@ class IntervalWarning(UserWarning):
     ...     ci = roc_auc_interval([0, 0, 0, 1], [0.1, 0.2, 0.3, 0.9])  # class 1 has one row
     >>> [warning.category.__name__ for warning in caught], ci.estimate, ci.low, ci.high
     (['IntervalWarning'], 1.0, nan, nan)
+    """
+
+
+class NonMonotoneCurveWarning(UserWarning):
+    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone.
+
+    :func:`~polyroc.dmf.roc_dmf` and :func:`~polyroc.dmf.compare_models` issue it when the fitted FPR or
+    TPR drops by more than 0.01 from one row to the next (see
+    :attr:`polyroc.dmf.DmfRoc.max_reversal`), typically with tied scores and small
+    classes. ``monotone=True`` integrates the curve's running maximum instead.
+
+    See Also
+    --------
+    polyroc.dmf.roc_dmf : Issues the warning.
+    polyroc.dmf.DmfRoc : ``max_reversal`` holds the largest decrease, warned or not.
+
+    Examples
+    --------
+    Hard votes (one-hot probabilities: every score tied at 0 or 1):
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from polyroc.dmf import roc_dmf
+    >>> y = np.repeat([0, 1, 2], 25)
+    >>> P = np.eye(3)[np.repeat([0, 1, 2, 1, 2], [25, 20, 5, 3, 22])]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = roc_dmf(y, P)
+    >>> [type(w.message).__name__ for w in caught]
+    ['NonMonotoneCurveWarning']
+    >>> round(result.max_reversal, 3)
+    0.068
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", NonMonotoneCurveWarning)
+    ...     smoothed = roc_dmf(y, P, monotone=True)
+    >>> bool(np.all(np.diff(smoothed.tpr) >= 0))
+    True
+    """
+
+
+class ScoreScaleWarning(UserWarning):
+    """Threshold averaging on score columns whose ranges differ a lot (no common scale).
+
+    See Also
+    --------
+    polyroc.gini.gini_roc : Issues it with ``averaging="threshold"``.
+    WhiteningWarning : The other warning of :func:`~polyroc.gini.gini_roc`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from polyroc.gini import gini_roc
+    >>> y = [0, 0, 1, 1, 2, 2]
+    >>> S = [[50, .1, .2], [40, .3, .1], [10, .9, .3], [20, .8, .2], [0, .2, .9], [10, .1, .8]]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = gini_roc(y, S, averaging="threshold", n_boot=0)  # column 0 is on another scale
+    >>> [warning.category.__name__ for warning in caught]
+    ['ScoreScaleWarning']
+    """
+
+
+class WhiteningWarning(UserWarning):
+    """The whitening matrix needed a choice: singular correlation, constant columns, few samples.
+
+    See Also
+    --------
+    polyroc.gini.zca_cor_whitening : Issues it.
+    polyroc.gini.gini_roc : Issues it for the score matrix it whitens.
+    ScoreScaleWarning : The other warning of :func:`~polyroc.gini.gini_roc`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from polyroc.gini import zca_cor_whitening
+    >>> X = np.array([[1.0, 2.0, 5.0], [2.0, 1.0, 5.0], [3.0, 5.0, 5.0], [4.0, 3.0, 5.0]])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     w = zca_cor_whitening(X)  # the last column is constant
+    >>> caught[0].category.__name__, w.used.tolist()
+    ('WhiteningWarning', [True, True, False])
     """

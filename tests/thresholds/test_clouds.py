@@ -151,12 +151,12 @@ def test_roc_cloud_zero_division_warn_is_zero_with_one_warning():
 @pytest.mark.parametrize(
     ("n_samples", "n_classes", "error", "match"),
     [
-        (0, 10, ValueError, "n_samples must be >= 1, got 0"),
-        (-5, 10, ValueError, "n_samples must be >= 1, got -5"),
-        (10.5, 10, TypeError, "n_samples must be an integer, got float"),
-        (True, 10, TypeError, "n_samples must be an integer, got bool"),
-        (1000, 1, ValueError, "n_classes must be >= 2, got 1"),
-        (1000, "10", TypeError, "n_classes must be an integer, got str"),
+        (0, 10, ValueError, r"n_samples must be an int in \[1, inf\); got 0$"),
+        (-5, 10, ValueError, r"n_samples must be an int in \[1, inf\); got -5$"),
+        (10.5, 10, TypeError, r"n_samples must be an int in \[1, inf\); got float 10.5$"),
+        (True, 10, TypeError, r"n_samples must be an int in \[1, inf\); got bool True$"),
+        (1000, 1, ValueError, r"n_classes must be an int in \[2, inf\); got 1$"),
+        (1000, "10", TypeError, r"n_classes must be an int in \[2, inf\); got str '10'$"),
     ],
 )
 def test_default_cloud_samples_refuses_bad_sizes(n_samples, n_classes, error, match):

@@ -542,7 +542,9 @@ def test_check_classifiers_train_at_barycentre():
 
 def test_estimator_without_predict_proba_is_refused():
     X, y = data(seed=14, n=60)
-    with pytest.raises(TypeError, match="estimator must be a classifier with fit and predict_proba"):
+    with pytest.raises(
+        TypeError, match=r"^estimator must be an object with methods 'fit' and 'predict_proba'; got LinearSVC"
+    ):
         SimplexThresholdClassifier(LinearSVC()).fit(X, y)
 
 
@@ -569,7 +571,7 @@ def test_bad_cv_is_refused(cv, error, match):
         ({"search": "grid"}, ValueError, "search must be one of"),
         ({"domain": "cube"}, ValueError, "domain must be one of"),
         ({"tie_break": "last"}, ValueError, "tie_break must be one of"),
-        ({"refit": "yes"}, TypeError, "refit must be True or False"),
+        ({"refit": "yes"}, TypeError, r"^refit must be a bool; got str 'yes'$"),
         ({"cv": KFold(3), "refit": False}, ValueError, "refit=False needs a single train/test split"),
         ({"search": "lattice", "n_samples": 10}, ValueError, "n_samples"),
     ],
@@ -583,8 +585,12 @@ def test_bad_options_are_refused(options, error, match):
 @pytest.mark.parametrize(
     ("random_state", "error", "match"),
     [
-        ("abc", TypeError, "^random_state must be None, an integer seed"),
-        (-1, ValueError, "^random_state must be a non"),
+        (
+            "abc",
+            TypeError,
+            r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got str 'abc'$",
+        ),
+        (-1, ValueError, r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got -1$"),
     ],
 )
 def test_bad_random_state_is_refused_before_any_fitting(random_state, error, match):
@@ -596,6 +602,25 @@ def test_bad_random_state_is_refused_before_any_fitting(random_state, error, mat
 
     with pytest.raises(error, match=match):
         SimplexThresholdClassifier(Unfittable(), resolution=4, random_state=random_state).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"resolution": 0}, ValueError, r"^resolution must be None or an int in \[1, inf\); got 0$"),
+        ({"n_samples": 2.5}, TypeError, r"^n_samples must be None or an int in \[1, inf\); got float 2.5$"),
+        ({"refit": 1}, TypeError, r"^refit must be a bool; got int 1$"),
+    ],
+)
+def test_declared_parameters_are_refused_before_any_fitting(options, error, match):
+    X, y = data(seed=16, n=60)
+
+    class Unfittable(LogisticRegression):
+        def fit(self, X, y, sample_weight=None):
+            raise AssertionError("the estimator was fitted before its parameters were checked")
+
+    with pytest.raises(error, match=match):
+        SimplexThresholdClassifier(Unfittable(), **options).fit(X, y)
 
 
 def test_prefit_needs_a_fitted_estimator():

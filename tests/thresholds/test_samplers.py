@@ -91,11 +91,13 @@ def test_random_box_thresholds():
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda: lattice_size(1, 5), ValueError, "n_classes must be >= 2"),
-        (lambda: lattice_size(3, 0), ValueError, "resolution must be >= 1"),
-        (lambda: lattice_size(3, 2.5), TypeError, "resolution must be an integer"),
+        (lambda: lattice_size(1, 5), ValueError, r"^n_classes must be an int in \[2, inf\); got 1$"),
+        (lambda: lattice_size(3, 0), ValueError, r"^resolution must be an int in \[1, inf\); got 0$"),
+        (lambda: lattice_size(3, 2.5), TypeError, r"^resolution must be an int in \[1, inf\); got float 2.5$"),
         (lambda: iter_lattice(3, 5, domain="cube"), ValueError, "domain must be one of"),
-        (lambda: iter_random_thresholds(3, 0), ValueError, "n_samples must be >= 1"),
+        (lambda: iter_lattice(3, 65536), ValueError, r"^resolution must be an int in \[1, 65535\]; got 65536$"),
+        (lambda: iter_lattice(3, 5, chunk_size=True), TypeError, r"^chunk_size must be an int in \[1, inf\); got bool"),
+        (lambda: iter_random_thresholds(3, 0), ValueError, r"^n_samples must be an int in \[1, inf\); got 0$"),
         (lambda: iter_random_thresholds(3, 5, random_state="seed"), TypeError, "random_state"),
     ],
 )

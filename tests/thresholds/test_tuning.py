@@ -175,7 +175,7 @@ def test_too_large_lattice_is_refused_with_its_size_and_alternatives():
         ({"search": "lattice", "n_samples": 10}, ValueError, "n_samples applies to search='random'"),
         ({"search": "random", "resolution": 10}, ValueError, "resolution applies to the lattice"),
         ({"search": "coordinate", "resolution": 4, "n_samples": 4}, ValueError, "not both"),
-        ({"resolution": 0}, ValueError, "resolution must be >= 1"),
+        ({"resolution": 0}, ValueError, r"^resolution must be None or an int in \[1, inf\); got 0$"),
         ({"search": "random", "random_state": "x"}, TypeError, "random_state"),
         ({"sample_weight": [1, 2]}, ValueError, "sample_weight"),
         ({"search": "random", "n_samples": 10**7}, ValueError, r"n_samples=10,000,000 .* 229 MiB"),
@@ -195,8 +195,12 @@ def test_bad_arguments(kwargs, error, match):
 @pytest.mark.parametrize(
     ("random_state", "error", "match"),
     [
-        ("abc", TypeError, "^random_state must be None, an integer seed or a numpy.random.Generator, got str"),
-        (-1, ValueError, "^random_state must be a non-negative integer seed, got -1"),
+        (
+            "abc",
+            TypeError,
+            r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got str 'abc'$",
+        ),
+        (-1, ValueError, r"^random_state must be None, an int in \[0, inf\) or a numpy.random.Generator; got -1$"),
         (np.random.RandomState(0), TypeError, "^random_state must be .* got RandomState"),
     ],
 )
@@ -222,10 +226,10 @@ def test_predict_with_the_wrong_number_of_columns_names_y_score():
 @pytest.mark.parametrize(
     ("n_samples", "error", "match"),
     [
-        (0, ValueError, "^n_samples must be >= 1, got 0"),
-        (-10, ValueError, "^n_samples must be >= 1, got -10"),
-        (100.0, TypeError, "^n_samples must be an integer, got float"),
-        (False, TypeError, "^n_samples must be an integer, got bool"),
+        (0, ValueError, r"^n_samples must be an int in \[1, inf\); got 0$"),
+        (-10, ValueError, r"^n_samples must be an int in \[1, inf\); got -10$"),
+        (100.0, TypeError, r"^n_samples must be an int in \[1, inf\); got float 100.0$"),
+        (False, TypeError, r"^n_samples must be an int in \[1, inf\); got bool False$"),
     ],
 )
 def test_coordinate_start_resolution_refuses_a_bad_n_samples(n_samples, error, match):

@@ -14,8 +14,9 @@ Modules: ``_rates`` (pairwise matrices), ``_factorization`` (batched IRLS),
 from polyroc.dmf._bootstrap import DmfBootstrap
 from polyroc.dmf._compare import ModelComparison, compare_models
 from polyroc.dmf._rates import PairwiseRates, pairwise_rates
-from polyroc.dmf._roc import DmfRoc, NonMonotoneCurveWarning, roc_dmf
+from polyroc.dmf._roc import DmfRoc, roc_dmf
 from polyroc.dmf._weights import majority_cost_weights
+from polyroc.exceptions import NonMonotoneCurveWarning
 
 __all__ = [
     "DmfBootstrap",

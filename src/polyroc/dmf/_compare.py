@@ -10,10 +10,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._parallel import single_blas_thread
+from polyroc._params import Interval, Options, validate_params
 from polyroc._results import Result
 from polyroc._validation import check_model_scores
 from polyroc.dmf._bootstrap import replicate_fits, summarise
-from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
+from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import prepare_problem
 from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
 
@@ -186,6 +187,13 @@ class ModelComparison(Result):
         return rows
 
 
+@validate_params(
+    {
+        **SHARED_CONSTRAINTS,
+        "bootstrap": [Options(("parametric", "stratified"))],
+        "n_boot": [Interval("integer", 1, None, closed="left")],
+    }
+)
 def compare_models(
     y_true: ArrayLike,
     scores: Mapping[str, ArrayLike],
@@ -301,9 +309,7 @@ def compare_models(
     {'good': 1.0, 'poor': 0.0}
     """
     names = check_model_scores(scores)
-    if bootstrap is None:
-        raise ValueError('compare_models needs a bootstrap: "parametric" or "stratified", got None')
-    settings = check_settings(
+    settings = make_settings(
         method=method,
         weighting=weighting,
         trials=trials,

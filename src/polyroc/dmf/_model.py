@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._validation import check_option, check_positive_int, check_random_state, check_real
+from polyroc._params import ConstraintLike, Interval, Options
 from polyroc.dmf._checks import check_bootstrap_work
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import METHODS, fit_factorization
-from polyroc.dmf._rates import batch_rates, pair_sizes
+from polyroc.dmf._rates import CUTOFF_GRIDS, batch_rates, pair_sizes
 from polyroc.dmf._weights import TRIALS, binomial_trials, fit_weights
 from polyroc.resampling import STRATIFIED_PERCENTILE
 
@@ -40,6 +40,22 @@ from polyroc.resampling import STRATIFIED_PERCENTILE
 CONTINUITY = 0.5
 
 BOOTSTRAPS = (None, "parametric", "stratified")
+
+#: The declared constraints of the options :func:`~polyroc.dmf.roc_dmf` and
+#: :func:`~polyroc.dmf.compare_models` share (``n_levels`` is read only without
+#: ``levels`` and ``weighting`` may be an array: both are checked as code).
+SHARED_CONSTRAINTS: dict[str, list[ConstraintLike]] = {
+    "cutoff_grid": [Options(CUTOFF_GRIDS)],
+    "method": [Options(METHODS)],
+    "trials": [Options(TRIALS)],
+    "monotone": ["boolean"],
+    "bootstrap": [Options(BOOTSTRAPS)],
+    "n_boot": [Interval("integer", 0, None, closed="left")],
+    "confidence": [Interval("real", 0, 1, closed="neither")],
+    "random_state": ["random_state"],
+    "tol": [Interval("real", 0, None, closed="neither")],
+    "max_iter": [Interval("integer", 1, None, closed="left")],
+}
 
 
 class Settings(NamedTuple):
@@ -71,24 +87,20 @@ class PointFit(NamedTuple):
     area: float
 
 
-def check_settings(*, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state):
-    """Validate the options shared by :func:`roc_dmf` and :func:`compare_models`."""
-    check_option("method", method, METHODS)
-    check_option("trials", trials, TRIALS)
-    check_option("bootstrap", bootstrap, BOOTSTRAPS)
-    if not isinstance(monotone, (bool, np.bool_)):
-        raise TypeError(f"monotone must be True or False, got {monotone!r}")
-    check_random_state(random_state)
+def make_settings(*, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state):
+    """The :class:`Settings` of options that satisfy :data:`SHARED_CONSTRAINTS`; a bootstrap needs ``n_boot`` >= 1."""
+    if bootstrap is not None and n_boot < 1:
+        raise ValueError(f"n_boot must be an int in [1, inf) with bootstrap={bootstrap!r}; got {n_boot!r}")
     return Settings(
         method=method,
         weighting=weighting,
         trials=trials,
         monotone=bool(monotone),
-        tol=check_real("tol", tol, low=0),
-        max_iter=check_positive_int("max_iter", max_iter),
+        tol=float(tol),
+        max_iter=int(max_iter),
         bootstrap=bootstrap,
-        n_boot=check_positive_int("n_boot", n_boot, minimum=0 if bootstrap is None else 1),
-        confidence=check_real("confidence", confidence, low=0, high=1),
+        n_boot=int(n_boot),
+        confidence=float(confidence),
         random_state=random_state,
     )
 

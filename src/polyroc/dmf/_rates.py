@@ -45,11 +45,11 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._numeric import divide
+from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import (
     check_class_support,
-    check_option,
     check_positive_int,
     check_quantile_levels,
     check_scores,
@@ -207,6 +207,7 @@ class Problem(NamedTuple):
     weights: np.ndarray | None  # positive relative weights, None when all samples weigh the same
 
 
+@validate_params({"cutoff_grid": [Options(CUTOFF_GRIDS)]})
 def pairwise_rates(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -327,7 +328,6 @@ def prepare_problem(
     y, scores, classes, weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
     )
-    check_option("cutoff_grid", cutoff_grid, CUTOFF_GRIDS)
     y, scores, weights = _positive_rows(y, scores, weights)
     support = check_class_support(y, classes)
     pairs, dropped = _ordered_pairs(support)

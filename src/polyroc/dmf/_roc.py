@@ -7,20 +7,20 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import expit
+from scipy.special import expit  # type: ignore[import-untyped]
 
 from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
+from polyroc._params import Interval, validate_params
 from polyroc._ranking import pairwise_wins
 from polyroc._results import Drawable, html_table, interval_table, jsonable
-from polyroc._validation import check_real
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor
-from polyroc.dmf._model import check_bootstrap_size, check_settings, fit_point, settings_record
+from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
-from polyroc.exceptions import ConvergenceWarning
+from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
 from polyroc.resampling import ConfidenceInterval
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
@@ -30,41 +30,6 @@ UNINFORMATIVE_TOLERANCE = 0.05
 
 #: The interval method column of D in the notebook view when no bootstrap was run.
 NO_BOOTSTRAP = "none: no bootstrap (roc_dmf(..., bootstrap='stratified') gives one)"
-
-
-class NonMonotoneCurveWarning(UserWarning):
-    """The fitted ROC-DMF curve decreases somewhere although every pairwise rate column is monotone.
-
-    :func:`roc_dmf` and :func:`compare_models` issue it when the fitted FPR or
-    TPR drops by more than 0.01 from one row to the next (see
-    :attr:`DmfRoc.max_reversal`), typically with tied scores and small
-    classes. ``monotone=True`` integrates the curve's running maximum instead.
-
-    See Also
-    --------
-    roc_dmf : Issues the warning.
-    DmfRoc : ``max_reversal`` holds the largest decrease, warned or not.
-
-    Examples
-    --------
-    Hard votes (one-hot probabilities: every score tied at 0 or 1):
-
-    >>> import warnings
-    >>> y = np.repeat([0, 1, 2], 25)
-    >>> P = np.eye(3)[np.repeat([0, 1, 2, 1, 2], [25, 20, 5, 3, 22])]
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     result = roc_dmf(y, P)
-    >>> [type(w.message).__name__ for w in caught]
-    ['NonMonotoneCurveWarning']
-    >>> round(result.max_reversal, 3)
-    0.068
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", NonMonotoneCurveWarning)
-    ...     smoothed = roc_dmf(y, P, monotone=True)
-    >>> bool(np.all(np.diff(smoothed.tpr) >= 0))
-    True
-    """
 
 
 class Reversal(NamedTuple):
@@ -205,6 +170,7 @@ class DmfRoc(Drawable):
         """The bootstrap :class:`~polyroc.resampling.ConfidenceInterval` of D, or None."""
         return None if self.bootstrap is None else self.bootstrap.ci
 
+    @validate_params({"tolerance": [Interval("real", 0, 0.5, closed="both")]})
     def uninformative_classes(self, tolerance: float = UNINFORMATIVE_TOLERANCE) -> list:
         """Classes whose score column carries no ranking information against any other class.
 
@@ -245,7 +211,7 @@ class DmfRoc(Drawable):
         >>> roc_dmf(y, P, n_levels=9).uninformative_classes()
         [2]
         """
-        tolerance = check_real("tolerance", tolerance, low=0, high=0.5, closed="both")
+        tolerance = float(tolerance)
         if self.pair_auc is None:
             return []
         position = {label: i for i, label in enumerate(self.classes.tolist())}
@@ -288,11 +254,11 @@ class DmfRoc(Drawable):
     def _view_sections(self) -> list[str]:
         """D with its interval, then each class's mean pairwise AUC."""
         area = interval_table([("D", self.D, self.ci)], "Area under the ROC-DMF curve", why=NO_BOOTSTRAP)
+        if self.class_auc is None:
+            return [area]
         classes = [[label, auc] for label, auc in zip(self.classes.tolist(), self.class_auc)]
         note = "AUC: the mean over b of the pairwise AUC Â(a|b) of class a's scores (Hand & Till 2001)."
-        return (
-            [area] if self.class_auc is None else [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
-        )
+        return [area, html_table(classes, ["class", "AUC"], "Per class", note=note)]
 
     def _view_notes(self) -> list[str]:
         notes = []
@@ -365,6 +331,7 @@ class DmfRoc(Drawable):
         return super().plot(ax, **kwargs)
 
 
+@validate_params(SHARED_CONSTRAINTS)
 def roc_dmf(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -546,7 +513,7 @@ def roc_dmf(
     >>> weighted.D == result.D
     True
     """
-    settings = check_settings(
+    settings = make_settings(
         method=method,
         weighting=weighting,
         trials=trials,

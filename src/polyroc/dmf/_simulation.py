@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import softmax
+from scipy.special import softmax  # type: ignore[import-untyped]
 
-from polyroc._validation import check_option, check_positive_int, check_random_state
+from polyroc._params import Interval, Options, validate_params
+from polyroc._validation import check_positive_int
 
 
 class Simulation(NamedTuple):
@@ -22,6 +23,15 @@ class Simulation(NamedTuple):
     probabilities: np.ndarray
 
 
+@validate_params(
+    {
+        "n": [Interval("integer", 1, None, closed="left")],
+        "p": [Interval("integer", 1, None, closed="left")],
+        "k": [Interval("integer", 2, None, closed="left")],
+        "labels": [Options(("multinomial", "argmax"))],
+        "random_state": ["random_state"],
+    }
+)
 def simulate_paper_design(
     n: int = 50_000,
     p: int = 10,
@@ -60,11 +70,8 @@ def simulate_paper_design(
     >>> sim.X.shape, sim.probabilities.shape, sorted(set(sim.y.tolist()))
     ((1000, 4), (1000, 3), [0, 1, 2])
     """
-    n = check_positive_int("n", n)
-    p = check_positive_int("p", p)
-    k = check_positive_int("k", k, minimum=2)
-    check_option("labels", labels, ("multinomial", "argmax"))
-    rng = check_random_state(random_state)
+    n, p, k = int(n), int(p), int(k)
+    rng = np.random.default_rng(random_state)
     X = rng.normal(size=(n, p))
     B = rng.normal(loc=1.0, size=(p, k - 1))
     probabilities = softmax(np.hstack([np.ones((n, 1)), X @ B]), axis=1)
@@ -76,6 +83,7 @@ def simulate_paper_design(
     return Simulation(X, y, probabilities)
 
 
+@validate_params({"n_large": [Interval("integer", 1, None, closed="left")], "random_state": ["random_state"]})
 def simulate_rare_class_scores(
     sizes: Sequence[int] = (3118, 620, 240, 45, 13, 4, 2),
     *,
@@ -117,11 +125,11 @@ def simulate_rare_class_scores(
     >>> np.bincount(y).tolist(), bool(np.allclose(P.sum(axis=1), 1))
     ([3118, 620, 240, 45, 13, 4, 2], True)
     """
-    n_large = check_positive_int("n_large", n_large)
+    n_large = int(n_large)
     sizes = [check_positive_int("sizes", size) for size in sizes]
     if len(sizes) <= n_large:
         raise ValueError(f"sizes must name more than n_large={n_large} classes, got {len(sizes)}")
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     k = len(sizes)
     y = np.repeat(np.arange(k), sizes)
     logits = np.zeros((y.size, k))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._params import Interval, Options, validate_params
 from polyroc._validation import (
     check_label_vector,
     check_option,
     check_positive_array,
-    check_real,
     check_sample_weight,
     encode_labels,
     resolve_classes,
@@ -60,6 +60,7 @@ def _full_pair_index(pairs, n_classes):
     return a * (n_classes - 1) + np.where(b < a, b, b - 1)
 
 
+@validate_params({"c": [Interval("real", 0, None, closed="neither")], "trials": [Options(TRIALS)]})
 def majority_cost_weights(
     y_true: ArrayLike,
     c: float,
@@ -128,8 +129,7 @@ def majority_cost_weights(
     >>> (q[0] * [3, 3, 3, 1, 3, 1]).tolist()   # times N = n_a n_b: the costs
     [2.0, 2.0, 0.5, 1.0, 0.5, 1.0]
     """
-    c = check_real("c", c, low=0)
-    check_option("trials", trials, TRIALS)
+    c = float(c)
     y = check_label_vector("y_true", y_true)
     classes = resolve_classes(labels, y_true=y)
     weights = relative_weights(check_sample_weight(sample_weight, y.size))

@@ -8,10 +8,11 @@ the choices (singular correlation, exact grid, vertical or threshold averaging,
 bootstrap, ``compat="reference"``).
 """
 
+from polyroc.exceptions import ScoreScaleWarning, WhiteningWarning
 from polyroc.gini._dispersion import gini_index, gini_mean_difference
 from polyroc.gini._multigini import MultidimensionalGini, multidimensional_gini
-from polyroc.gini._roc import GiniBootstrap, GiniRoc, ScoreScaleWarning, gini_roc
-from polyroc.gini._whitening import Whitening, WhiteningWarning, zca_cor_whitening
+from polyroc.gini._roc import GiniBootstrap, GiniRoc, gini_roc
+from polyroc.gini._whitening import Whitening, zca_cor_whitening
 
 __all__ = [
     "GiniBootstrap",

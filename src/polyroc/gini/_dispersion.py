@@ -30,13 +30,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._validation import check_option, check_real_array, check_sample_weight, scale_weights
+from polyroc._params import Options, validate_params
+from polyroc._validation import check_real_array, check_sample_weight, scale_weights
 
 __all__ = ["gini_index", "gini_mean_difference"]
 
 GINI_NORMS = ("unbiased", "plugin")
 
 
+@validate_params({"norm": [Options(GINI_NORMS)]})
 def gini_mean_difference(
     x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: str = "unbiased"
 ) -> float | np.ndarray:
@@ -94,7 +96,6 @@ def gini_mean_difference(
     """
     values = check_real_array("x", x, ndims=(1, 2), min_samples=2)
     weights = relative_weights(sample_weight, values.shape[0])
-    check_option("norm", norm, GINI_NORMS)
     columns = values.reshape(values.shape[0], -1)
     pair_total = _pair_total(weights, columns.shape[0], norm)
     if weights is not None:  # rows of weight 0 take no part (not even in the centring)
@@ -103,6 +104,7 @@ def gini_mean_difference(
     return float(result[0]) if values.ndim == 1 else result
 
 
+@validate_params({"norm": [Options(GINI_NORMS)]})
 def gini_index(x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: str = "unbiased") -> float | np.ndarray:
     """Gini index ``Δ / (2 |μ|)``: the Gini mean difference over twice the absolute mean.
 

@@ -24,11 +24,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._params import Options, validate_params
 from polyroc._results import Result
-from polyroc._validation import check_option, check_real_array
+from polyroc._validation import check_real_array
 from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference, relative_weights
 from polyroc.gini._view import whitening_notes
-from polyroc.gini._whitening import Whitening, fit_whitening, warn_about_whitening
+from polyroc.gini._whitening import (
+    CONSTANT_OPTIONS,
+    SINGULAR_OPTIONS,
+    Whitening,
+    fit_whitening,
+    warn_about_whitening,
+)
 
 __all__ = ["MultidimensionalGini", "multidimensional_gini"]
 
@@ -130,6 +137,13 @@ class MultidimensionalGini(Result):
         ]
 
 
+@validate_params(
+    {
+        "singular": [Options(SINGULAR_OPTIONS)],
+        "constant": [Options(CONSTANT_OPTIONS)],
+        "norm": [Options(GINI_NORMS)],
+    }
+)
 def multidimensional_gini(
     X: ArrayLike,
     *,
@@ -201,7 +215,6 @@ def multidimensional_gini(
     """
     values = check_real_array("X", X, min_samples=2)
     weights = relative_weights(sample_weight, values.shape[0])
-    check_option("norm", norm, GINI_NORMS)
     options = {"singular": singular, "ridge": ridge, "constant": constant}
     if reference is None:
         whitening = fit_whitening(values, weights, **options, name="X")

@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
+from polyroc._params import Interval, Options, validate_params
 from polyroc._progress import task
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
@@ -18,13 +19,11 @@ from polyroc._validation import (
     _describe,
     check_class_support,
     check_min_samples,
-    check_option,
-    check_positive_int,
     check_random_state,
-    check_real,
     check_real_array,
     check_scores,
 )
+from polyroc.exceptions import ScoreScaleWarning, WhiteningWarning
 from polyroc.gini._aggregate import (
     aggregate_threshold,
     aggregate_vertical,
@@ -56,7 +55,7 @@ from polyroc.gini._replicates import (
 )
 from polyroc.gini._view import view_notes, view_sections
 from polyroc.gini._whitening import (
-    WhiteningWarning,
+    SINGULAR_OPTIONS,
     check_whitening_options,
     fit_whitening,
     warn_about_whitening,
@@ -68,7 +67,7 @@ from polyroc.resampling import (
     percentile_interval,
 )
 
-__all__ = ["GiniBootstrap", "GiniRoc", "ScoreScaleWarning", "gini_roc"]
+__all__ = ["GiniBootstrap", "GiniRoc", "gini_roc"]
 
 COMPAT_OPTIONS = (None, "reference")
 ABSENT_OPTIONS = ("raise", "drop")
@@ -82,27 +81,6 @@ BAND_POINTS = 101
 
 #: Fewest replicates per chunk of the bootstrap (the moment products want a few dozen).
 MIN_CHUNK_REPLICATES = 32
-
-
-class ScoreScaleWarning(UserWarning):
-    """Threshold averaging on score columns whose ranges differ a lot (no common scale).
-
-    See Also
-    --------
-    gini_roc : Issues it with ``averaging="threshold"``.
-    WhiteningWarning : The other warning of :func:`gini_roc`.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> y = [0, 0, 1, 1, 2, 2]
-    >>> S = [[50, .1, .2], [40, .3, .1], [10, .9, .3], [20, .8, .2], [0, .2, .9], [10, .1, .8]]
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     result = gini_roc(y, S, averaging="threshold", n_boot=0)  # column 0 is on another scale
-    >>> [warning.category.__name__ for warning in caught]
-    ['ScoreScaleWarning']
-    """
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -322,6 +300,18 @@ class GiniRoc(Drawable):
         return super().plot(ax, **kwargs)
 
 
+@validate_params(
+    {
+        "singular": [Options(SINGULAR_OPTIONS)],
+        "gini_norm": [Options(GINI_NORMS)],
+        "grid": [None, Interval("integer", 2, None, closed="left")],
+        "averaging": [Options(AVERAGING_OPTIONS)],
+        "absent": [Options(ABSENT_OPTIONS)],
+        "n_boot": [Interval("integer", 0, None, closed="left")],
+        "confidence": [Interval("real", 0, 1, closed="neither")],
+        "compat": [Options(COMPAT_OPTIONS)],
+    }
+)
 def gini_roc(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -497,12 +487,8 @@ def gini_roc(
     >>> boot.bootstrap.auc.low <= boot.auc_agg <= boot.bootstrap.auc.high
     True
     """
-    check_option("compat", compat, COMPAT_OPTIONS)
-    check_option("gini_norm", gini_norm, GINI_NORMS)
-    check_option("averaging", averaging, AVERAGING_OPTIONS)
-    check_real("confidence", confidence, low=0, high=1)
-    grid = None if grid is None else check_positive_int("grid", grid, minimum=2)
-    n_boot = check_positive_int("n_boot", n_boot, minimum=0)
+    grid = None if grid is None else int(grid)
+    n_boot = int(n_boot)
     if compat == "reference":
         _check_compat_arguments(sample_weight, singular, ridge, gini_norm, grid, averaging)
     else:
@@ -683,7 +669,6 @@ def _checked_inputs(y_true, y_score, labels, sample_weight, reference_scores, ab
     Returns labels, scores, weights, classes, the mask of classes with samples
     and the reference scores.
     """
-    check_option("absent", absent, ABSENT_OPTIONS)
     y, scores, classes, weights = check_scores(
         y_true, y_score, labels=labels, sample_weight=sample_weight, require_simplex=False
     )

@@ -42,13 +42,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
+from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import _describe, check_option, check_real, check_real_array
+from polyroc.exceptions import WhiteningWarning
 from polyroc.gini._dispersion import relative_weights
 from polyroc.gini._view import whitening_notes
 
-__all__ = ["Whitening", "WhiteningWarning", "zca_cor_whitening"]
+__all__ = ["Whitening", "zca_cor_whitening"]
 
 SINGULAR_OPTIONS = ("limit", "ridge", "pinv", "diagonal", "raise")
 CONSTANT_OPTIONS = ("drop", "raise")
@@ -67,27 +69,6 @@ NULL_MEAN_RTOL = 1e-8
 #: Rows whose sums differ by at most this share of their largest magnitude (or
 #: of 1) have a constant sum, as probability rows do (float32 ones to ~1e-7).
 ROW_SUM_RTOL = 1e-6
-
-
-class WhiteningWarning(UserWarning):
-    """The whitening matrix needed a choice: singular correlation, constant columns, few samples.
-
-    See Also
-    --------
-    zca_cor_whitening : Issues it.
-    gini_roc : Issues it for the score matrix it whitens.
-    ScoreScaleWarning : The other warning of :func:`gini_roc`.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> X = np.array([[1.0, 2.0, 5.0], [2.0, 1.0, 5.0], [3.0, 5.0, 5.0], [4.0, 3.0, 5.0]])
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     w = zca_cor_whitening(X)  # the last column is constant
-    >>> caught[0].category.__name__, w.used.tolist()
-    ('WhiteningWarning', [True, True, False])
-    """
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -236,6 +217,7 @@ class Whitening(Result):
         ]
 
 
+@validate_params({"singular": [Options(SINGULAR_OPTIONS)], "constant": [Options(CONSTANT_OPTIONS)]})
 def zca_cor_whitening(
     X: ArrayLike,
     *,
@@ -327,8 +309,12 @@ def zca_cor_whitening(
 
 
 def check_whitening_options(singular, ridge, constant):
-    """Check the options of :func:`fit_whitening`; return the checked ``ridge``."""
-    check_option("singular", singular, SINGULAR_OPTIONS)
+    """Check ``ridge`` when ``singular="ridge"`` and ``constant``; return the checked ``ridge``.
+
+    ``singular`` is declared by every public function. ``constant`` is
+    declared too, except by :func:`~polyroc.gini.gini_roc`, which ignores it
+    with ``compat="reference"`` and so checks it here, on its other path.
+    """
     check_option("constant", constant, CONSTANT_OPTIONS)
     return check_real("ridge", ridge, low=0, high=1) if singular == "ridge" else ridge
 

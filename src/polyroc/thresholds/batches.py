@@ -26,14 +26,9 @@ from polyroc._counts import (
     threshold_counts,
 )
 from polyroc._parallel import chunk_map
+from polyroc._params import Interval, Options, validate_params
 from polyroc._progress import task
-from polyroc._validation import (
-    THRESHOLD_DOMAINS,
-    check_option,
-    check_positive_int,
-    check_random_state,
-    check_scores,
-)
+from polyroc._validation import THRESHOLD_DOMAINS, check_positive_int, check_scores
 from polyroc.thresholds.samplers import (
     barycentre,
     iter_lattice,
@@ -68,6 +63,7 @@ COORDINATE_START_COST = 5 * 10**7
 __all__ = ["coordinate_start_resolution", "default_resolution", "threshold_batches"]
 
 
+@validate_params({"n_classes": [Interval("integer", 2, None, closed="left")], "domain": [Options(THRESHOLD_DOMAINS)]})
 def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     """Largest resolution r <= 200 whose lattice has at most 25,000 points (at least 1).
 
@@ -107,7 +103,7 @@ def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     >>> default_resolution(3), default_resolution(4), default_resolution(10)
     (200, 51, 8)
     """
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
+    n_classes = int(n_classes)
     resolution = 1
     while (
         resolution < DEFAULT_MAX_RESOLUTION
@@ -117,6 +113,13 @@ def default_resolution(n_classes: int, *, domain: str = "simplex") -> int:
     return resolution
 
 
+@validate_params(
+    {
+        "n_samples": [Interval("integer", 1, None, closed="left")],
+        "n_classes": [Interval("integer", 2, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+    }
+)
 def coordinate_start_resolution(n_samples: int, n_classes: int, *, domain: str = "simplex") -> int | None:
     """Resolution of the lattice a coordinate search starts from by default (None: the barycentre only).
 
@@ -163,7 +166,7 @@ def coordinate_start_resolution(n_samples: int, n_classes: int, *, domain: str =
     >>> coordinate_start_resolution(10_000, 10), coordinate_start_resolution(10**6, 10)
     (3, None)
     """
-    n_samples = check_positive_int("n_samples", n_samples)
+    n_samples = int(n_samples)
     cap = default_resolution(n_classes, domain=domain)
     best = None
     for resolution in range(1, cap + 1):
@@ -185,6 +188,15 @@ def check_lattice_size(n_classes, resolution, domain):
     return size
 
 
+@validate_params(
+    {
+        "search": [Options(SAMPLED_SEARCHES)],
+        "resolution": [None, Interval("integer", 1, None, closed="left")],
+        "n_samples": [None, Interval("integer", 1, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+        "random_state": ["random_state"],
+    }
+)
 def threshold_batches(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -275,11 +287,9 @@ def threshold_batches(
     >>> batches[1][0].round(3).tolist(), int(np.trace(batches[1][1][0]))
     ([[0.333, 0.333, 0.333]], 3)
     """
-    check_option("search", search, SAMPLED_SEARCHES)
-    check_option("domain", domain, THRESHOLD_DOMAINS)
     targets = check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight)
     resolution, n_samples = resolve_search(search, resolution, n_samples, targets.classes.size, domain)
-    rng = check_random_state(random_state)  # checked for the lattice too, which does not read it
+    rng = np.random.default_rng(random_state)  # declared for the lattice too, which does not read it
     return iter_batches(
         targets, search, resolution, n_samples, domain, rng if search == "random" else None, include_barycentre
     )

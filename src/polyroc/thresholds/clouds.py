@@ -18,10 +18,10 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
+from polyroc._params import Interval, validate_params
 from polyroc._results import Drawable
 from polyroc._validation import (
     check_counts,
-    check_positive_int,
     check_real_array,
     check_scores,
     check_zero_division,
@@ -322,6 +322,12 @@ def dfp(counts: ArrayLike, *, zero_division: str | float = "nan") -> tuple[np.nd
     return _dfp_from_rates(*_rates(counts, zero_division))
 
 
+@validate_params(
+    {
+        "n_samples": [Interval("integer", 1, None, closed="left")],
+        "n_classes": [Interval("integer", 2, None, closed="left")],
+    }
+)
 def default_cloud_samples(n_samples: int, n_classes: int) -> int:
     """Default number of random thresholds of a ROC cloud: about 5 * 10^8 / (n m), within [100, 10,000].
 
@@ -366,8 +372,7 @@ def default_cloud_samples(n_samples: int, n_classes: int) -> int:
     >>> default_cloud_samples(10_000, 10), default_cloud_samples(100_000, 20), default_cloud_samples(10**6, 10)
     (5000, 250, 100)
     """
-    n_samples = check_positive_int("n_samples", n_samples)
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
+    n_samples, n_classes = int(n_samples), int(n_classes)
     return int(min(CLOUD_MAX_SAMPLES, max(CLOUD_MIN_SAMPLES, CLOUD_COST // (n_samples * n_classes))))
 
 
@@ -493,7 +498,7 @@ def roc_cloud(
     if thresholds is not None:
         taus = check_real_array("thresholds", thresholds, n_columns=n_classes)
         counts = threshold_counts(targets.y_true, targets.y_score, taus, targets.sample_weight)
-        settings = {"search": None}
+        settings: dict[str, Any] = {"search": None}
     else:
         search, n_samples, random_state = _resolve_cloud_search(
             search, resolution, n_samples, random_state, targets.y_score.shape

@@ -15,11 +15,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
+from polyroc._params import Interval, validate_params
 from polyroc._results import Result
 from polyroc._validation import (
     check_distance_matrix,
-    check_positive_float,
-    check_positive_int,
     check_scores,
     with_scaled_weights,
 )
@@ -109,6 +108,7 @@ class RuleComparison(Result):
             for rule, measure, column in RULE_MEASURES
         ]
 
+    @validate_params({"digits": [Interval("integer", 0, None, closed="left")]})
     def to_text(self, digits: int = 4) -> str:
         """The table as aligned plain text, one row per data split.
 
@@ -144,7 +144,7 @@ class RuleComparison(Result):
         validation            0.78          1.00          0.78          0.75          0.75          1.00
         test                  0.82          1.00          0.82          0.80          0.80          1.00
         """
-        digits = check_positive_int("digits", digits, minimum=0)
+        digits = int(digits)
         width = max(len(c) for c in COLUMNS) + 2
         header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
         settings = (
@@ -179,6 +179,7 @@ def _rule_row(targets, tau, distances, eps, score_counts):
     }
 
 
+@validate_params({"eps": [Interval("real", 0, None, closed="neither")]})
 def compare_rules(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -281,7 +282,7 @@ def compare_rules(
     >>> table.to_frame()["rule"].tolist()[:3]
     ['argmax', 'tuned', 'frechet']
     """
-    eps = check_positive_float("eps", eps)
+    eps = float(eps)
     score_counts = get_metric(metric)
     validation = with_scaled_weights(
         check_scores(

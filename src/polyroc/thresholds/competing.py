@@ -15,10 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
+from polyroc._params import Interval, validate_params
 from polyroc._validation import (
     check_distance_matrix,
-    check_positive_float,
-    check_positive_int,
     check_prediction_sets,
     check_real_array,
     check_score_matrix,
@@ -37,6 +36,7 @@ __all__ = [
 ]
 
 
+@validate_params({"n_classes": [Interval("integer", 2, None, closed="left")]})
 def ordinal_distance(n_classes: int) -> np.ndarray:
     """Distance ``|i - j|`` between ordered classes, an (m, m) matrix.
 
@@ -77,7 +77,6 @@ def ordinal_distance(n_classes: int) -> np.ndarray:
     >>> ordinal_distance(3).tolist()
     [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]
     """
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
     index = np.arange(n_classes, dtype=np.float64)
     return np.abs(index[:, None] - index[None, :])
 
@@ -181,11 +180,10 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     """
     scores = check_score_matrix(y_score)
     n_classes = scores.shape[1]
-    if distances is None:
-        distances = 1.0 - np.eye(n_classes)
-    else:
-        distances = check_distance_matrix(distances, n_classes, name="distances")
-    return np.argmin(scores @ (distances * distances), axis=1)
+    metric = (
+        1.0 - np.eye(n_classes) if distances is None else check_distance_matrix(distances, n_classes, name="distances")
+    )
+    return np.argmin(scores @ (metric * metric), axis=1)
 
 
 def _others_sorted(sorted_scores):
@@ -225,6 +223,7 @@ def _inflated_distances(scores, eps):
     return distances
 
 
+@validate_params({"eps": [Interval("real", 0, None, closed="neither")]})
 def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     """Epsilon-inflated argmax sets: {j : dist(w, R_j^eps) < eps} for every row w.
 
@@ -276,7 +275,7 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     >>> inflated_argmax([[0.6, 0.3, 0.1], [0.42, 0.40, 0.18]], eps=0.05).astype(int).tolist()
     [[1, 0, 0], [1, 1, 0]]
     """
-    eps = check_positive_float("eps", eps)
+    eps = float(eps)
     scores = check_score_matrix(y_score)
     sets = np.zeros(scores.shape, dtype=bool)
     if scores.size == 0:

@@ -11,28 +11,22 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn import get_config
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import check_cv
-from sklearn.utils import _safe_indexing
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
-from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
+from sklearn import get_config  # type: ignore[import-untyped]
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # type: ignore[import-untyped]
+from sklearn.exceptions import NotFittedError  # type: ignore[import-untyped]
+from sklearn.model_selection import check_cv  # type: ignore[import-untyped]
+from sklearn.utils import _safe_indexing  # type: ignore[import-untyped]
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing  # type: ignore[import-untyped]
+from sklearn.utils.metaestimators import available_if  # type: ignore[import-untyped]
+from sklearn.utils.multiclass import check_classification_targets  # type: ignore[import-untyped]
+from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable  # type: ignore[import-untyped]
 
-from polyroc._validation import (
-    THRESHOLD_DOMAINS,
-    check_label_kinds,
-    check_option,
-    check_random_state,
-    check_sample_weight,
-    encode_labels,
-)
+from polyroc._params import ConstraintLike, HasMethods, Interval, Options, check_params
+from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight, encode_labels
 from polyroc.counts import get_metric
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
@@ -258,23 +252,25 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         self.tie_break = tie_break
         self.random_state = random_state
 
+    #: The declared constraints of the parameters, checked when fitting, before any fit.
+    _fit_param_constraints: ClassVar[dict[str, list[ConstraintLike]]] = {
+        "estimator": [HasMethods(("fit", "predict_proba"))],
+        "refit": ["boolean"],
+        "search": [Options(SEARCHES)],
+        "resolution": [None, Interval("integer", 1, None, closed="left")],
+        "n_samples": [None, Interval("integer", 1, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+        "tie_break": [Options(TIE_BREAKS)],
+        "random_state": ["random_state"],
+    }
+
     def _check_params(self, y):
         """Validate the parameters before any fitting; return the checked cv."""
-        if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "predict_proba")):
-            raise TypeError(
-                "estimator must be a classifier with fit and predict_proba (probabilities are "
-                f"thresholded); got {self.estimator!r}"
-            )
+        check_params(self._fit_param_constraints, self.get_params(deep=False))
         try:
             get_metric(self.scoring)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"invalid scoring={self.scoring!r}: {exc}") from exc
-        if not isinstance(self.refit, (bool, np.bool_)):
-            raise TypeError(f"refit must be True or False, got {self.refit!r}")
-        check_option("search", self.search, SEARCHES)
-        check_option("domain", self.domain, THRESHOLD_DOMAINS)
-        check_option("tie_break", self.tie_break, TIE_BREAKS)
-        check_random_state(self.random_state)  # tune_thresholds checks it too, but only after the fitting
         cv = _check_cv(self.cv, y)
         if cv == "prefit":
             try:
@@ -321,12 +317,14 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             input types (string and number)") or holds bytes; if
             ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
             is not a bool, ``scoring`` is neither a name nor callable, ``cv``
-            is a float or a bool, or ``random_state`` is not None, an integer
+            is a float or a bool, ``resolution`` or ``n_samples`` is neither
+            None nor an integer, or ``random_state`` is not None, an integer
             or a Generator (before any fitting, whatever the search); with
             metadata routing enabled, for metadata that no child consumes.
         ValueError
             On an unknown ``scoring``, ``search``, ``domain`` or
-            ``tie_break``; a negative ``random_state``; a bad ``cv``;
+            ``tie_break``; a ``resolution`` or ``n_samples`` below 1 or a
+            negative ``random_state`` (before any fitting); a bad ``cv``;
             ``refit=False`` with several splits; non-classification targets;
             ``y`` with missing labels (None, NaN in an object array);
             bad ``sample_weight``; and whatever
@@ -361,11 +359,11 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         """
         if y is not None:
             check_label_kinds("y", y)  # mixed kinds, bytes, missing labels: named before any fitting
-        X, y = indexable(X, y)
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        cv = self._check_params(y)
-        weights = check_sample_weight(sample_weight, y.shape[0])
+        X, y_indexable = indexable(X, y)
+        targets: np.ndarray = column_or_1d(y_indexable, warn=True)
+        check_classification_targets(targets)
+        cv = self._check_params(targets)
+        weights = check_sample_weight(sample_weight, targets.shape[0])
         if get_config()["enable_metadata_routing"]:
             # Each child gets what it requested; the tuning always uses sample_weight.
             routed = process_routing(self, "fit", sample_weight=weights, **fit_params)
@@ -376,9 +374,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             split_params = {}
         if cv == "prefit":
             self.estimator_ = self.estimator
-            y_tune, proba, w_tune = y, self.estimator_.predict_proba(X), weights
+            y_tune, proba, w_tune = targets, self.estimator_.predict_proba(X), weights
         else:
-            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, y, weights, estimator_params, split_params)
+            y_tune, proba, w_tune = self._fit_out_of_fold(cv, X, targets, weights, estimator_params, split_params)
         self.tuning_result_ = tune_thresholds(
             y_tune,
             proba,

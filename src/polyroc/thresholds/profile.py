@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._params import Options, validate_params
 from polyroc._results import Drawable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
-    check_option,
     check_scores,
     check_thresholds,
     with_scaled_weights,
@@ -181,6 +181,7 @@ def _line_profile(
     return edges - threshold[coordinate], values
 
 
+@validate_params({"domain": [Options(THRESHOLD_DOMAINS)]})
 def coordinate_profile(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -265,7 +266,6 @@ def coordinate_profile(
     >>> round(coordinate_profile(y, P).score, 4)  # through the tuned tau*
     0.8667
     """
-    check_option("domain", domain, THRESHOLD_DOMAINS)
     objective = checked_metric(metric)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     n_classes = targets.classes.size
@@ -276,15 +276,13 @@ def coordinate_profile(
         )
         threshold = tuned.best_threshold
         settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
-    threshold = check_thresholds(threshold, n_classes, domain=domain)
+    tau = check_thresholds(threshold, n_classes, domain=domain)
     margin_score = margin_metric(metric)
-    edges, values = zip(
-        *(_line_profile(targets, threshold, j, objective, domain, margin_score) for j in range(n_classes))
-    )
+    edges, values = zip(*(_line_profile(targets, tau, j, objective, domain, margin_score) for j in range(n_classes)))
     return CoordinateProfile(
         classes=targets.classes,
-        threshold=threshold,
-        score=score_at(targets, threshold, objective),
+        threshold=tau,
+        score=score_at(targets, tau, objective),
         argmax_score=argmax_score(targets, objective),
         edges=tuple(edges),
         values=tuple(values),

@@ -17,10 +17,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import rule_offsets
+from polyroc._params import Options, validate_params
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_labels_argument,
-    check_option,
     check_score_matrix,
     check_thresholds,
 )
@@ -30,6 +30,7 @@ TIE_BREAK_OPTIONS = ("first", "reject")
 __all__ = ["apply_thresholds", "ovr_assign", "predict"]
 
 
+@validate_params({"tie_break": [Options(TIE_BREAK_OPTIONS)]})
 def predict(y_score: ArrayLike, thresholds: ArrayLike, *, tie_break: str = "first") -> np.ndarray:
     """Class indices argmax_j (p_j - tau_j) of the natural simplex regions.
 
@@ -80,7 +81,6 @@ def predict(y_score: ArrayLike, thresholds: ArrayLike, *, tie_break: str = "firs
     >>> predict(P, [0.0, 0.0, 0.0], tie_break="reject").tolist()
     [0, -1, 2]
     """
-    check_option("tie_break", tie_break, TIE_BREAK_OPTIONS)
     scores = check_score_matrix(y_score, require_simplex=False)
     tau = check_thresholds(thresholds, scores.shape[1])
     shifted = scores - rule_offsets(tau)
@@ -137,6 +137,7 @@ def ovr_assign(y_score: ArrayLike, thresholds: ArrayLike) -> np.ndarray:
     return scores > check_thresholds(thresholds, scores.shape[1])
 
 
+@validate_params({"domain": [Options(THRESHOLD_DOMAINS)]})
 def apply_thresholds(
     y_score: ArrayLike, thresholds: ArrayLike, *, domain: str = "simplex", labels: ArrayLike | None = None
 ) -> np.ndarray:
@@ -195,7 +196,6 @@ def apply_thresholds(
     ValueError: thresholds must lie on the probability simplex for
     domain='simplex' (non-negative, summing to 1); got min 0.1 and sum 1.1
     """
-    check_option("domain", domain, THRESHOLD_DOMAINS)
     classes = None if labels is None else check_labels_argument(labels)
     scores = check_score_matrix(y_score, classes=classes)
     tau = check_thresholds(thresholds, scores.shape[1], domain=domain)

@@ -15,12 +15,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from polyroc._validation import (
-    THRESHOLD_DOMAINS,
-    check_option,
-    check_positive_int,
-    check_random_state,
-)
+from polyroc._params import Interval, Options, validate_params
+from polyroc._validation import THRESHOLD_DOMAINS
 
 #: Default number of thresholds per chunk yielded by the samplers.
 CHUNK_POINTS = 2**16
@@ -33,6 +29,13 @@ __all__ = [
 ]
 
 
+@validate_params(
+    {
+        "n_classes": [Interval("integer", 2, None, closed="left")],
+        "resolution": [Interval("integer", 1, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+    }
+)
 def lattice_size(n_classes: int, resolution: int, *, domain: str = "simplex") -> int:
     """Number of points of the uniform lattice of resolution r.
 
@@ -76,14 +79,13 @@ def lattice_size(n_classes: int, resolution: int, *, domain: str = "simplex") ->
     >>> lattice_size(3, 200), lattice_size(4, 50), lattice_size(3, 200, domain="box")
     (20301, 23426, 120601)
     """
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
-    resolution = check_positive_int("resolution", resolution)
-    check_option("domain", domain, THRESHOLD_DOMAINS)
+    n_classes, resolution = int(n_classes), int(resolution)
     if domain == "simplex":
         return math.comb(resolution + n_classes - 1, n_classes - 1)
     return (resolution + 1) ** n_classes - resolution**n_classes
 
 
+@validate_params({"n_classes": [Interval("integer", 2, None, closed="left")], "domain": [Options(THRESHOLD_DOMAINS)]})
 def barycentre(n_classes: int, *, domain: str = "simplex") -> np.ndarray:
     """The threshold of plain argmax: (1/m, ..., 1/m) on the simplex, 0 in the box.
 
@@ -123,12 +125,19 @@ def barycentre(n_classes: int, *, domain: str = "simplex") -> np.ndarray:
     >>> barycentre(4).tolist(), barycentre(2, domain="box").tolist()
     ([0.25, 0.25, 0.25, 0.25], [0.0, 0.0])
     """
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
-    check_option("domain", domain, THRESHOLD_DOMAINS)
+    n_classes = int(n_classes)
     value = 1.0 / n_classes if domain == "simplex" else 0.0
     return np.full(n_classes, value)
 
 
+@validate_params(
+    {
+        "n_classes": [Interval("integer", 2, None, closed="left")],
+        "resolution": [Interval("integer", 1, int(np.iinfo(np.uint16).max), closed="both")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+        "chunk_size": [Interval("integer", 1, None, closed="left")],
+    }
+)
 def iter_lattice(
     n_classes: int, resolution: int, *, domain: str = "simplex", chunk_size: int = CHUNK_POINTS
 ) -> Iterator[np.ndarray]:
@@ -183,12 +192,10 @@ def iter_lattice(
     >>> np.concatenate(list(iter_lattice(2, 2, domain="box"))).tolist()
     [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0]]
     """
+    n_classes, resolution, chunk_size = int(n_classes), int(resolution), int(chunk_size)
     size = lattice_size(n_classes, resolution, domain=domain)
-    if resolution > np.iinfo(np.uint16).max:
-        raise ValueError(f"resolution must be <= 65535 for uint16 lattice points, got {resolution}")
     if size >= 2**62:
         raise ValueError(f"the lattice has {size:,} points, too many to enumerate; use random thresholds")
-    chunk_size = check_positive_int("chunk_size", chunk_size)
     unrank = _unrank_simplex if domain == "simplex" else _unrank_box
     return (
         unrank(np.arange(start, min(start + chunk_size, size), dtype=np.int64), n_classes, resolution)
@@ -242,6 +249,15 @@ def _unrank_box(ranks, n_classes, resolution):
     return points
 
 
+@validate_params(
+    {
+        "n_classes": [Interval("integer", 2, None, closed="left")],
+        "n_samples": [Interval("integer", 1, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+        "random_state": ["random_state"],
+        "chunk_size": [Interval("integer", 1, None, closed="left")],
+    }
+)
 def iter_random_thresholds(
     n_classes: int,
     n_samples: int,
@@ -303,11 +319,8 @@ def iter_random_thresholds(
     >>> bool(np.allclose(np.concatenate(chunks).sum(axis=1), 1.0))
     True
     """
-    n_classes = check_positive_int("n_classes", n_classes, minimum=2)
-    n_samples = check_positive_int("n_samples", n_samples)
-    check_option("domain", domain, THRESHOLD_DOMAINS)
-    chunk_size = check_positive_int("chunk_size", chunk_size)
-    rng = check_random_state(random_state)
+    n_classes, n_samples, chunk_size = int(n_classes), int(n_samples), int(chunk_size)
+    rng = np.random.default_rng(random_state)
     draw = _draw_simplex if domain == "simplex" else _draw_box
     return (draw(rng, min(chunk_size, n_samples - start), n_classes) for start in range(0, n_samples, chunk_size))
 

@@ -27,11 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
+from polyroc._params import Interval, Options, validate_params
 from polyroc._results import Drawable, html_table, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
-    check_option,
-    check_random_state,
     check_score_matrix,
     check_scores,
     with_scaled_weights,
@@ -383,6 +382,16 @@ def _start(targets, search, resolution, n_samples, options, objective):
     return (*_search_batches(batches, objective, tie_break, keep_surface), (resolution, n_samples))
 
 
+@validate_params(
+    {
+        "search": [Options(SEARCHES)],
+        "resolution": [None, Interval("integer", 1, None, closed="left")],
+        "n_samples": [None, Interval("integer", 1, None, closed="left")],
+        "domain": [Options(THRESHOLD_DOMAINS)],
+        "tie_break": [Options(TIE_BREAKS)],
+        "random_state": ["random_state"],
+    }
+)
 def tune_thresholds(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -517,10 +526,7 @@ def tune_thresholds(
     >>> result.predict(P).tolist()
     [0, 0, 1, 1, 2, 2]
     """
-    check_option("search", search, SEARCHES)
-    check_option("domain", domain, THRESHOLD_DOMAINS)
-    check_option("tie_break", tie_break, TIE_BREAKS)
-    rng = check_random_state(random_state)  # checked whatever the search, read only by random thresholds
+    rng = np.random.default_rng(random_state)  # declared whatever the search, read only by random thresholds
     objective = checked_metric(metric)
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
     if search == "coordinate" and resolution is not None and n_samples is not None:
