@@ -18,7 +18,7 @@ from sklearn import metrics as skm
 
 from polyroc.metrics import roc_auc_score
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 truth = importlib.import_module("_truth")
 
 #: An asymmetric model: every A(i|j), every component and every class weight differs.

@@ -17,7 +17,7 @@ import polyroc
 
 pytestmark = pytest.mark.slow  # reads the built site, headless Chromium: not in the quick run (-m "not slow")
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 SITE = DOCS / "_build" / "html"
 
 

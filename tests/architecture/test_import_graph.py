@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "polyroc"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "polyroc"
 OUTER_LAYERS = ("polyroc.plotting", "polyroc.report", "polyroc.cli")
 
 

@@ -10,51 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import binomtest, multinomial, norm
 
 from polyroc import compare_scores
 from polyroc.intervals import paired_difference_interval
-
-
-def _restricted_cell(b, c, n, d):
-    """P(only the second succeeds) maximising the multinomial likelihood given p(first only) - p(second only) = d."""
-    low, high = max(0.0, -d), (1.0 - d) / 2
-
-    def negative_log_likelihood(q):
-        terms = [(b, q + d), (c, q), (n - b - c, 1 - 2 * q - d)]
-        return -sum(count * np.log(max(p, 1e-300)) for count, p in terms if count)
-
-    if high - low < 1e-15:
-        return low
-    found = minimize_scalar(negative_log_likelihood, bounds=(low, high), method="bounded", options={"xatol": 1e-13})
-    # the bounded search never returns an end itself: compare with both ends
-    return min((low, found.x, high), key=negative_log_likelihood)
-
-
-def _statistic(b, c, n, d):
-    q = _restricted_cell(b, c, n, d)
-    variance = n * (2 * q + d * (1 - d))
-    numerator = b - c - n * d
-    if variance <= 0:
-        return 0.0 if numerator == 0 else np.sign(numerator) * np.inf
-    return numerator / np.sqrt(variance)
-
-
-def _oracle_interval(b, c, n, confidence=0.95, points=801):
-    z = norm.ppf(0.5 + confidence / 2)
-    grid = np.linspace(-1, 1, points)
-    inside = np.array([abs(_statistic(b, c, n, d)) <= z for d in grid])
-    first, last = np.flatnonzero(inside)[[0, -1]]
-    assert inside[first : last + 1].all()  # one interval
-
-    def end(outside, within, sign):
-        return brentq(lambda d: _statistic(b, c, n, d) - sign * z, outside, within, xtol=1e-13)
-
-    low = -1.0 if first == 0 else end(grid[first - 1], grid[first], 1)
-    high = 1.0 if last == points - 1 else end(grid[last], grid[last + 1], -1)
-    return low, high
-
+from tests._oracles.tango import tango_interval
 
 SMALL_TABLES = [(0, 0, 1), (1, 0, 1), (0, 1, 2), (1, 1, 2), (0, 0, 5), (3, 0, 3), (2, 0, 5), (0, 4, 6), (2, 1, 8)]
 SMALL_TABLES += [(1, 7, 21), (5, 5, 10), (7, 0, 30), (12, 3, 40)]
@@ -63,14 +23,14 @@ SMALL_TABLES += [(1, 7, 21), (5, 5, 10), (7, 0, 30), (12, 3, 40)]
 @pytest.mark.parametrize(("b", "c", "n"), SMALL_TABLES)
 def test_bounds_equal_a_grid_scan_of_the_score_statistic(b, c, n):
     low, high = paired_difference_interval(b, c, n)
-    expected = _oracle_interval(b, c, n)
+    expected = tango_interval(b, c, n)
     assert (low, high) == pytest.approx(expected, abs=1e-6)
 
 
 def test_other_confidence_levels_equal_the_grid_scan():
     for confidence in (0.8, 0.99):
         assert paired_difference_interval(4, 1, 12, confidence=confidence) == pytest.approx(
-            _oracle_interval(4, 1, 12, confidence), abs=1e-6
+            tango_interval(4, 1, 12, confidence), abs=1e-6
         )
 
 
@@ -156,7 +116,7 @@ def test_compare_scores_gives_tangos_interval_and_mcnemars_exact_p_value(b, c, n
     y, models = _models_with_table(b, c, n)
     (row,) = compare_scores(y, models, quantities=["accuracy"]).comparisons
     assert row["difference"] == pytest.approx((b - c) / n, abs=1e-15)
-    assert (row["low"], row["high"]) == pytest.approx(_oracle_interval(b, c, n), abs=1e-6)
+    assert (row["low"], row["high"]) == pytest.approx(tango_interval(b, c, n), abs=1e-6)
     assert row["p_value"] == pytest.approx(binomtest(b, b + c).pvalue if b + c else 1.0, abs=1e-15)
     assert row["method"] == "McNemar exact test; Tango score interval"
     if (b, c, n) == (492, 0, 14500):

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from scipy.special import expit
 from scipy.stats import binomtest, norm
-from test_delong_reference import PROC_PAIR, SCORE_A, SCORE_B, Y
-from test_paired_difference import _oracle_interval
 
 from polyroc import compare_scores
 from polyroc.comparison import holm_adjusted
 from polyroc.resampling import paired_rule_scores
+from tests._oracles.proc_figures import PROC_PAIR, SCORE_A, SCORE_B, Y
+from tests._oracles.tango import tango_interval
 
 
 def _two_columns(score):
@@ -59,7 +59,7 @@ def test_accuracy_is_mcnemars_exact_test_with_tangos_unconditional_interval():
     assert row["difference"] == pytest.approx((only_first - only_second) / y.size, abs=1e-15)
     assert row["p_value"] == pytest.approx(binomtest(only_first, discordant).pvalue, abs=1e-15)
     # the score interval by a grid scan of Tango's statistic with a numerical restricted maximum likelihood
-    expected = _oracle_interval(only_first, only_second, y.size, confidence=0.9)
+    expected = tango_interval(only_first, only_second, y.size, confidence=0.9)
     assert (row["low"], row["high"]) == pytest.approx(expected, abs=1e-6)
     assert row["low"] <= row["difference"] <= row["high"]
     assert result.estimates["accuracy"] == {name: float(hit.mean()) for name, hit in right.items()}

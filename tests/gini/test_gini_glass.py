@@ -68,7 +68,7 @@ def test_gini_auc_on_glass_sits_among_the_class_aucs(glass_split, name):
 @pytest.mark.slow
 def test_docs_tables_are_what_the_benchmark_prints():
     """docs/gini.md pastes the output of benchmarks/gini_glass_table.py (defaults): no drift."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     printed = subprocess.run(
         [sys.executable, str(root / "benchmarks" / "gini_glass_table.py")],
         capture_output=True,

@@ -38,6 +38,7 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from polyroc._delong import auc_difference, auc_influences, roc_auc_interval, stratified_covariance
+from tests._oracles.proc_figures import PROC_PAIR, SCORE_A, SCORE_B, Y
 
 NORMAL_COUNTS = [33, 6, 6, 11, 2]
 ABNORMAL_COUNTS = [3, 2, 2, 11, 33]
@@ -46,45 +47,6 @@ PROC_HANLEY_MCNEIL = {
     "auc": 0.89317106152805947,
     "var": 0.00094398927026298452,
     "ci": (0.83295232765817184, 0.95338979539794710),
-}
-
-Y = np.array([0] * 12 + [1] * 9)
-SCORE_A = np.array(
-    [0.0, 0.3, -0.3, -0.9, -0.5, -1.0, 0.1, 1.3, -0.5, -0.6, 0.5, 0.4, 1.3, 0.3, 1.2, 1.9, -0.1, 0.7, -0.7, -0.1, -0.6]
-)
-SCORE_B = np.array(
-    [
-        -0.2,
-        -0.8,
-        0.0,
-        -0.4,
-        -0.4,
-        -2.6,
-        -0.4,
-        0.7,
-        -0.2,
-        -1.6,
-        -0.1,
-        -0.5,
-        0.4,
-        1.3,
-        0.4,
-        1.4,
-        0.9,
-        0.3,
-        -0.2,
-        0.3,
-        -0.0,
-    ]
-)
-PROC_PAIR = {
-    "auc_a": 0.65277777777777779,
-    "auc_b": 0.91203703703703698,
-    "var_a": 0.016818941732136175,
-    "var_b": 0.0041931662302032669,
-    "cov": 0.004695391414141414,
-    "z": -2.4049522058755315,
-    "p": 0.016174580998930294,
 }
 
 

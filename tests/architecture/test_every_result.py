@@ -130,7 +130,7 @@ def test_plot_draws_a_result_made_with_default_settings(name):
 
 
 def test_the_readme_names_the_results_that_draw_and_when_the_lattice_is_searched():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     paragraph = readme[readme.index("The results that draw have") :]
     paragraph = paragraph[: paragraph.index("\n\n")]
     named = {name for name in re.findall(r"`(\w+)`", paragraph) if name in RESULTS}

@@ -22,11 +22,11 @@ pd = pytest.importorskip("pandas")
 
 import dask.dataframe as dd  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402
-from evaluation_checks import assert_same_evaluation  # noqa: E402
 
 import polyroc  # noqa: E402
 from polyroc.dask import evaluate, read_score_files  # noqa: E402
 from polyroc.dask._poisson import poisson_multiplicities  # noqa: E402
+from tests.evaluation.checks import assert_same_evaluation  # noqa: E402
 
 pytestmark = pytest.mark.slow  # local dask clusters: not in the quick run (-m "not slow")
 

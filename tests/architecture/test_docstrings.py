@@ -21,7 +21,7 @@ import pytest
 
 docscrape = pytest.importorskip("numpydoc.docscrape")
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _modules():

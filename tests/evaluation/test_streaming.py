@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 import pytest
-from evaluation_checks import assert_same_evaluation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
@@ -25,6 +24,7 @@ from polyroc import metrics
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.streaming import ConfusionAccumulator, EvaluationAccumulator, LossAccumulator, RankingAccumulator
 from polyroc.thresholds import apply_thresholds
+from tests.evaluation.checks import assert_same_evaluation
 
 LABELS = np.array([0, 1, 2, 3])
 RTOL = 1e-12
