@@ -12,8 +12,8 @@ from sklearn.metrics import roc_auc_score
 
 from polyroc._results import Result
 from polyroc.dmf import NonMonotoneCurveWarning, majority_cost_weights, roc_dmf
-from polyroc.dmf._simulation import simulate_paper_design
 from polyroc.exceptions import ConvergenceWarning, UndefinedMetricWarning
+from tests._oracles.dmf_simulation import simulate_paper_design
 
 
 def _informative(seed, n=150, k=3, signal=0.5):

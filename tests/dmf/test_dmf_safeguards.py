@@ -19,8 +19,8 @@ from sklearn.preprocessing import StandardScaler
 import polyroc.dmf._factorization as factorization
 from polyroc.datasets import load_glass
 from polyroc.dmf import NonMonotoneCurveWarning, roc_dmf
-from polyroc.dmf._simulation import simulate_rare_class_scores
 from polyroc.exceptions import ConvergenceWarning
+from tests._oracles.dmf_simulation import simulate_rare_class_scores
 
 #: Each safeguard made 10⁴ times less intrusive (a smaller floor, a larger bound, 2^13 more halvings).
 LOOSER = {

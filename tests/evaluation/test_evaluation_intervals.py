@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc._bootstrap_metrics import RankedScores, Rankings, binary_auc, ranking_aucs
 from polyroc.evaluation import evaluate
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.resampling import bootstrap_multiplicities
+from tests._oracles.ranking_batches import RankedScores, Rankings, binary_auc, ranking_aucs
 
 TOL = 1e-10
 SCORE_NAMES = [
