@@ -847,7 +847,7 @@ def _report(args):
 
 
 def _demo(args):
-    from polyroc.report._demo import glass_demo_scores
+    from polyroc.datasets._demo import glass_demo_scores
 
     with _report_output(args) as out, _showing_progress(args, lines=True) as display:
         display.step("fitting the demo models")

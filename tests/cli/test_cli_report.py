@@ -11,8 +11,8 @@ from sklearn.metrics import f1_score
 
 import polyroc.report._document as document_module
 from polyroc.cli import _Display, _showing_progress, main
+from polyroc.datasets._demo import glass_demo_scores
 from polyroc.intervals import proportion_interval
-from polyroc.report._demo import glass_demo_scores
 
 pytestmark = pytest.mark.slow  # whole reports and the demo from the command line: not in the quick run (-m "not slow")
 

@@ -13,8 +13,8 @@ import pytest
 from matplotlib.text import Text
 
 import polyroc.report._figures as report_figures
+from polyroc.datasets._demo import glass_demo_scores
 from polyroc.report import build_report
-from polyroc.report._demo import glass_demo_scores
 
 pytestmark = pytest.mark.slow  # builds whole reports and figures: not in the quick run (-m "not slow")
 

@@ -1,14 +1,37 @@
-"""The bundled demonstration: imbalance practice on the UCI glass data, scored for a report."""
+"""The demonstration models of ``polyroc demo``: imbalance practice on the bundled UCI glass data.
+
+:func:`glass_demo_models` splits the glass data and fits the demo's models once;
+:func:`glass_demo_scores` scores them on the validation and test rows, the input of the
+demo's report.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-__all__ = ["DemoScores", "glass_demo_scores"]
+if TYPE_CHECKING:
+    from sklearn.pipeline import Pipeline
+
+__all__ = ["DemoModels", "DemoScores", "glass_demo_models", "glass_demo_scores"]
 
 SPLIT = (0.50, 0.25, 0.25)
+
+SOURCE = "UCI glass identification (bundled), test split"
+
+
+@dataclass(frozen=True)
+class DemoModels:
+    """The demo's validation and test rows of glass, and its models fitted on the training rows, with notes."""
+
+    X_val: np.ndarray
+    y_val: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    models: dict[str, Pipeline]
+    notes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -24,7 +47,7 @@ class DemoScores:
     source: str
 
 
-def _smote_pipeline(y_train, random_state):
+def _smote_pipeline(y_train: np.ndarray, random_state: int) -> Pipeline | None:
     """Scaler, SMOTE (k below the smallest class size) and logistic regression; None without imblearn."""
     try:
         from imblearn.over_sampling import SMOTE
@@ -42,8 +65,8 @@ def _smote_pipeline(y_train, random_state):
     )
 
 
-def glass_demo_scores(random_state: int = 0) -> DemoScores:
-    """Fit the demo models on glass and score its validation and test rows.
+def glass_demo_models(random_state: int = 0) -> DemoModels:
+    """Split the bundled glass data and fit the demo models on its training rows.
 
     The bundled UCI glass data (214 rows, 6 classes from 76 to 9 rows) is split
     50/25/25 into train, validation and test, stratified and seeded. Three
@@ -60,7 +83,7 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
 
     Returns
     -------
-    DemoScores
+    DemoModels
 
     Raises
     ------
@@ -69,8 +92,8 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
 
     Examples
     --------
-    >>> demo = glass_demo_scores(random_state=0)
-    >>> demo.y_val.size, demo.y_test.size, list(demo.test_scores)[:2]
+    >>> demo = glass_demo_models(random_state=0)
+    >>> demo.y_val.size, demo.y_test.size, list(demo.models)[:2]
     (53, 54, ['logistic', 'logistic (class-weighted)'])
     """
     from sklearn.linear_model import LogisticRegression
@@ -108,16 +131,38 @@ def glass_demo_scores(random_state: int = 0) -> DemoScores:
         )
     else:
         models["logistic (SMOTE)"] = smote
-    val_scores, test_scores = {}, {}
-    for name, model in models.items():
+    for model in models.values():
         model.fit(X_train, y_train)
-        val_scores[name], test_scores[name] = model.predict_proba(X_val), model.predict_proba(X_test)
-    return DemoScores(
-        model.classes_,
-        y_val,
-        y_test,
-        val_scores,
-        test_scores,
-        tuple(notes),
-        "UCI glass identification (bundled), test split",
-    )
+    return DemoModels(X_val, y_val, X_test, y_test, models, tuple(notes))
+
+
+def glass_demo_scores(random_state: int = 0) -> DemoScores:
+    """The validation and test scores of the models of :func:`glass_demo_models`.
+
+    Parameters
+    ----------
+    random_state : int, default=0
+        Seed of the split and of SMOTE.
+
+    Returns
+    -------
+    DemoScores
+        The classes in the order of the score columns, the labels and each model's
+        scores of the validation and test rows, the notes and the source of the test rows.
+
+    Raises
+    ------
+    ValueError
+        As :func:`sklearn.model_selection.train_test_split` for a bad seed.
+
+    Examples
+    --------
+    >>> demo = glass_demo_scores(random_state=0)
+    >>> demo.y_val.size, demo.y_test.size, list(demo.test_scores)[:2]
+    (53, 54, ['logistic', 'logistic (class-weighted)'])
+    """
+    demo = glass_demo_models(random_state)
+    val_scores = {name: model.predict_proba(demo.X_val) for name, model in demo.models.items()}
+    test_scores = {name: model.predict_proba(demo.X_test) for name, model in demo.models.items()}
+    classes = next(iter(demo.models.values())).classes_
+    return DemoScores(classes, demo.y_val, demo.y_test, val_scores, test_scores, demo.notes, SOURCE)
