@@ -7,7 +7,8 @@ What counts as public:
 
 - a module is public when no part of its dotted path starts with an underscore (``polyroc.thresholds.tuning``
   is, ``polyroc.gini._roc`` is not);
-- a module's public names are its ``__all__``; a public module without ``__all__`` exposes the names it
+- a module's public names are its ``__all__`` (recorded apart too, as what ``from module import *`` gives);
+  a public module without ``__all__`` exposes the names it
   defines at its top level (functions, classes, assignments) that do not start with an underscore — the
   names it merely imports are not its own API;
 - a function's or class's API is its parameters (name, kind, default ``repr``; annotations are left out, so
@@ -137,10 +138,20 @@ def describe_api() -> dict[str, dict[str, Any]]:
     return api
 
 
+def star_exports() -> dict[str, list[str]]:
+    """``{module: sorted __all__}`` for every public module that has an ``__all__``."""
+    exports = {}
+    for module_name in public_modules():
+        exported = getattr(importlib.import_module(module_name), "__all__", None)
+        if exported is not None:
+            exports[module_name] = sorted(exported)
+    return exports
+
+
 def main() -> None:
     import polyroc
 
-    snapshot = {"version": polyroc.__version__, "modules": describe_api()}
+    snapshot = {"version": polyroc.__version__, "modules": describe_api(), "star_exports": star_exports()}
     SNAPSHOT.write_text(json.dumps(snapshot, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {SNAPSHOT} ({sum(map(len, snapshot['modules'].values()))} names)", file=sys.stderr)
 
