@@ -8,12 +8,16 @@ table: class sizes (7, 7, 10), TP, FP and the misclassification counts 7/8/10.
 Every point is at least 1/60 away from a region boundary for the three taus.
 """
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 from polyroc.counts import get_metric
 from polyroc.thresholds import predict, tune_thresholds
-from tests._oracles.toy_example import TAUS, F, P, Y, exact_counts
+from tests._oracles.toy_example import TAUS, P, Y, exact_counts
+
+F = Fraction
 
 # rows of the table: fpr, tpr, TP, FP, errors
 TABLE = [
