@@ -10,7 +10,7 @@ Dirichlet(``alphas[c]``). The truths hold at those class counts:
   expected log loss and Brier score of each class, by Monte Carlo.
 - A counts metric at the metric of the expected counts ``counts[c] * pi[c]``.
 
-The study (benchmarks/coverage.py) and the tests (tests/test_coverage_truth.py)
+The study (benchmarks/coverage.py) and the tests (tests/intervals/test_coverage_truth.py)
 import this module.
 """
 

@@ -18,8 +18,10 @@ Run: python benchmarks/dmf_checks.py [--n-boot B] [--skip-timing]
 """
 
 import argparse
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 from scipy.special import expit
@@ -36,7 +38,9 @@ from threadpoolctl import threadpool_limits
 import polyroc.dmf._factorization as factorization
 from polyroc.datasets import load_glass
 from polyroc.dmf import NonMonotoneCurveWarning, roc_dmf
-from polyroc.dmf._simulation import simulate_rare_class_scores
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root, for the tests' simulations
+from tests._oracles.dmf_simulation import simulate_rare_class_scores
 
 #: Each safeguard made 10⁴ times less intrusive.
 LOOSER = {

@@ -39,7 +39,8 @@ def cases():
     from _common import dirichlet_problem
     from sklearn.linear_model import LogisticRegression
 
-    from polyroc.dmf._simulation import simulate_paper_design
+    sys.path.insert(0, str(HERE.parent))  # the repository root, for the tests' simulations
+    from tests._oracles.dmf_simulation import simulate_paper_design
 
     y, P = dirichlet_problem(20000, 10, seed=0)
     out = [

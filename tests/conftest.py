@@ -114,8 +114,9 @@ def browser(tmp_path):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The report's doctests build whole reports: slow, like the report's tests."""
+    """The report's doctests build whole reports, the demo's fit its models: slow, like the report's tests."""
     report = os.path.join("src", "polyroc", "report") + os.sep
+    demo = os.path.join("src", "polyroc", "datasets", "_demo.py")
     for item in items:
-        if isinstance(item, pytest.DoctestItem) and report in str(item.path):
+        if isinstance(item, pytest.DoctestItem) and (report in str(item.path) or str(item.path).endswith(demo)):
             item.add_marker(pytest.mark.slow)

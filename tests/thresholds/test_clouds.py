@@ -6,13 +6,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from sklearn.metrics import roc_curve as sk_roc_curve
-from test_toy_example import TAUS as TOY_TAUS
-from test_toy_example import P as TOY_P
-from test_toy_example import Y as TOY_Y
-from test_toy_example import exact_counts
 
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.clouds import cloud_rates, default_cloud_samples, dfp, roc_cloud
+from tests._oracles.toy_example import TAUS as TOY_TAUS
+from tests._oracles.toy_example import P as TOY_P
+from tests._oracles.toy_example import Y as TOY_Y
+from tests._oracles.toy_example import exact_counts
 
 F = Fraction
 

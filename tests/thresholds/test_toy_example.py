@@ -15,30 +15,10 @@ import pytest
 
 from polyroc.counts import get_metric
 from polyroc.thresholds import predict, tune_thresholds
-
-# (label, numerators of p over 120, multiplicity)
-POINTS = [
-    (0, (120, 0, 0), 4),
-    (0, (57, 47, 16), 1),
-    (0, (54, 32, 34), 1),
-    (0, (0, 0, 120), 1),
-    (1, (120, 0, 0), 1),
-    (1, (54, 32, 34), 1),
-    (1, (40, 77, 3), 2),
-    (1, (0, 120, 0), 1),
-    (1, (5, 81, 34), 1),
-    (1, (0, 65, 55), 1),
-    (2, (120, 0, 0), 1),
-    (2, (54, 32, 34), 1),
-    (2, (40, 77, 3), 1),
-    (2, (0, 65, 55), 1),
-    (2, (0, 0, 120), 6),
-]
-Y = np.repeat([label for label, _, k in POINTS], [k for _, _, k in POINTS])
-P = np.repeat(np.array([p for _, p, _ in POINTS]) / 120, [k for _, _, k in POINTS], axis=0)
+from tests._oracles.toy_example import TAUS, P, Y, exact_counts
 
 F = Fraction
-TAUS = [(F(1, 3), F(1, 3), F(1, 3)), (F(1, 2), F(1, 3), F(1, 6)), (F(1, 8), F(3, 4), F(1, 8))]
+
 # rows of the table: fpr, tpr, TP, FP, errors
 TABLE = [
     ((F(4, 17), F(2, 17), F(1, 14)), (F(6, 7), F(5, 7), F(6, 10)), (6, 5, 6), (4, 2, 1), 7),
@@ -47,14 +27,6 @@ TABLE = [
 ]
 ACCURACY = [F(17, 24), F(2, 3), F(7, 12)]
 MACRO_F1 = [F(253, 357), F(280, 429), F(31, 60)]
-
-
-def exact_counts(tau):
-    """Confusion counts of argmax(p - tau), from the dataset, by a plain loop."""
-    counts = np.zeros((3, 3), dtype=int)
-    for label, p in zip(Y, P):
-        counts[label, int(np.argmax(p - np.array([float(t) for t in tau])))] += 1
-    return counts
 
 
 def ovr(counts):

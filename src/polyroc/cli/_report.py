@@ -17,7 +17,7 @@ def report_command(args):
 
 
 def demo_command(args):
-    from polyroc.report._demo import glass_demo_scores
+    from polyroc.datasets._demo import glass_demo_scores
 
     with _report_output(args) as out, showing_progress(args, lines=True) as display:
         display.step("fitting the demo models")

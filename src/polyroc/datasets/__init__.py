@@ -1,6 +1,7 @@
 """Small real data sets bundled with polyroc for demos, examples and tests.
 
-See ``data/README.md`` next to this file for sources and attribution.
+See ``data/README.md`` next to this file for sources and attribution. ``_demo``
+splits the glass data and fits the models of ``polyroc demo`` on it.
 """
 
 from __future__ import annotations

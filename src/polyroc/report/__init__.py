@@ -10,8 +10,8 @@ matplotlib.
 
 Modules: ``_inputs`` (checks), ``_analysis`` (the computation steps),
 ``_results`` (the JSON document), ``_readings`` (plain-words readings),
-``_figures`` (PNG figures), ``_document`` (assembly, HTML, writing),
-``_demo`` (the bundled glass demonstration).
+``_figures`` (PNG figures), ``_document`` (assembly, HTML, writing). The
+models of ``polyroc demo`` are built in ``polyroc.datasets._demo``.
 """
 
 from polyroc.report._document import Report, build_report, is_report_directory

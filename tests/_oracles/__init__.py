@@ -1,0 +1,1 @@
+"""Brute-force and reference computations the tests compare polyroc against; nothing here is part of polyroc."""

@@ -1,0 +1,1 @@
+"""Tests of the polyroc command line (polyroc.cli)."""

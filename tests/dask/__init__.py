@@ -1,0 +1,1 @@
+"""Tests of evaluation on a dask cluster (polyroc.dask)."""

@@ -1,0 +1,1 @@
+"""Tests of ROC-DMF (polyroc.dmf)."""

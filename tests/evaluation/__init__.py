@@ -1,0 +1,1 @@
+"""Tests of polyroc.evaluate, the streaming accumulators and compare_scores."""

@@ -1,0 +1,1 @@
+"""Tests of the Gini-weighted ROC (polyroc.gini)."""

@@ -1,0 +1,1 @@
+"""Tests of reading score files and writing outputs (polyroc.io)."""

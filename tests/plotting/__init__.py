@@ -1,0 +1,1 @@
+"""Tests of the Displays and drawing helpers (polyroc.plotting)."""

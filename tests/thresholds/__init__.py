@@ -1,0 +1,1 @@
+"""Tests of the simplex threshold rule (polyroc.thresholds)."""
