@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from polyroc import metrics
 from polyroc._counts import confusion_counts
 from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.metrics._report import report_of_counts
+from polyroc.metrics._scores import sample_brier_losses, sample_log_losses, sample_top_k_hits
 from polyroc.resampling import ConfidenceInterval
 
 __all__ = ["ClassMoments", "SummaryStatistics", "summary_evaluation"]
@@ -214,11 +215,11 @@ def row_losses(y: np.ndarray, scores: np.ndarray, eps: float) -> dict[str, np.nd
     The log loss clips at ``eps``, as :func:`polyroc.metrics.log_loss` with ``eps="auto"``.
     """
     losses = {
-        "log_loss": metrics._sample_log_losses(y, scores, eps),
-        "brier_score": metrics._sample_brier_losses(y, scores),
+        "log_loss": sample_log_losses(y, scores, eps),
+        "brier_score": sample_brier_losses(y, scores),
     }
     if scores.shape[1] > 2:
-        losses["top_2_accuracy"] = metrics._sample_top_k_hits(y, scores, 2).astype(np.float64)
+        losses["top_2_accuracy"] = sample_top_k_hits(y, scores, 2).astype(np.float64)
     return losses
 
 
@@ -268,8 +269,8 @@ def summary_evaluation(
     return Evaluation(
         classes=tuple(classes.tolist()),
         confusion_matrix=counts if summary.weighted else counts.astype(np.int64),
-        report=metrics._report_of_counts(summary.counts, names, output_dict=True, **report_options),
-        report_text=metrics._report_of_counts(summary.counts, names, digits=digits, **report_options),
+        report=report_of_counts(summary.counts, names, output_dict=True, **report_options),
+        report_text=report_of_counts(summary.counts, names, digits=digits, **report_options),
         scores=values,
         intervals=intervals,
         class_intervals=class_intervals,

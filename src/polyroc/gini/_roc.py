@@ -15,7 +15,6 @@ from polyroc._progress import task
 from polyroc._results import Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
-    _describe,
     check_class_support,
     check_min_samples,
     check_option,
@@ -24,6 +23,7 @@ from polyroc._validation import (
     check_real,
     check_real_array,
     check_scores,
+    describe,
 )
 from polyroc.gini._aggregate import (
     aggregate_threshold,
@@ -711,7 +711,7 @@ def _present_classes(support, classes, absent):
     present = support > 0
     if absent == "raise" and not present.all():
         raise ValueError(
-            f"labels {_describe(classes[~present])} have no samples in y_true, so their "
+            f"labels {describe(classes[~present])} have no samples in y_true, so their "
             "one-vs-rest TPR is 0/0; pass absent='drop' to leave them out (weight 0)"
         )
     return present
