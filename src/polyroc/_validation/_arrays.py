@@ -64,9 +64,15 @@ def numeric_array(name, array):
     return array.astype(np.float64)
 
 
+def _n_samples(values):
+    """Rows of an array (a sparse matrix too), else the length of a sequence."""
+    shape = getattr(values, "shape", None)
+    return shape[0] if shape else len(values)
+
+
 def check_same_length(**arrays):
-    """Raise if the named arrays do not all have the same number of samples."""
-    lengths = {name: len(a) for name, a in arrays.items()}
+    """Raise if the named arrays (or sparse matrices) do not all have the same number of samples."""
+    lengths = {name: _n_samples(a) for name, a in arrays.items()}
     if len(set(lengths.values())) > 1:
         found = ", ".join(f"{name} has {n}" for name, n in lengths.items())
         raise ValueError(f"inconsistent numbers of samples: {found}")

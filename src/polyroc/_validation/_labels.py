@@ -12,9 +12,10 @@ one class, labels outside ``labels=`` (the ``*_sklearn`` checks,
 from __future__ import annotations
 
 import numbers
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.sparse import issparse
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import type_of_target, unique_labels
@@ -137,6 +138,35 @@ def check_label_vector(name, y):
     return array
 
 
+def check_label_input_sklearn(name: str, y: object) -> np.ndarray:
+    """Labels as a numpy array, refused with a message naming ``name`` when they cannot be labels.
+
+    Tensors are detached first. One label per sample (1-D, or a column vector
+    raveled with a ``DataConversionWarning``) goes through polyroc's label
+    check: a list mixing strings and numbers (``[1, "1"]``, which numpy would
+    merge) and bytes are a ``TypeError``; missing values (None, NaN, pd.NA),
+    an empty array, a 0-d value and a sequence of sequences (scikit-learn's
+    former multilabel format) a ``ValueError``. 2-D indicator arrays, sparse
+    ones too, are returned as they are, for scikit-learn's ``type_of_target``;
+    other sparse input is a ``TypeError``, as scikit-learn.
+    """
+    if y is None:
+        raise ValueError(f"{name} is required, got None")
+    if issparse(y):
+        sparse: Any = y  # a scipy.sparse matrix (scipy ships no type information)
+        if sparse.shape[1] > 1:
+            return sparse
+        raise TypeError(f"{name} is sparse: sparse input is only supported when targets are of multilabel type")
+    array = as_array(name, y)
+    if array.dtype == object and array.ndim == 1 and array.size and isinstance(array[0], (list, tuple, np.ndarray)):
+        raise ValueError(f"{name} is a sequence of sequences: multilabel targets must be an indicator array")
+    if array.ndim == 0:
+        raise ValueError(f"{name} must be 1-D (one label per sample), got shape ()")
+    if array.ndim == 2 and array.shape[1] > 1:
+        return array
+    return check_label_vector(name, y if isinstance(y, (list, tuple)) else array)
+
+
 def unique_values(y):
     """Sorted distinct values of a 1-D array; small integers by counting (one pass), others by ``np.unique``.
 
@@ -174,6 +204,29 @@ def check_labels_argument(labels):
         raise ValueError(f"labels must be distinct; repeated: {describe(unique[counts > 1])}")
     if classes.size < 2:
         raise ValueError(f"labels must name at least 2 classes, got {describe(classes)}")
+    return classes
+
+
+@overload
+def check_labels_argument_sklearn(labels: None) -> None: ...
+
+
+@overload
+def check_labels_argument_sklearn(labels: ArrayLike) -> np.ndarray: ...
+
+
+def check_labels_argument_sklearn(labels: ArrayLike | None) -> np.ndarray | None:
+    """``labels=`` as a 1-D array of distinct labels (None stays None), as scikit-learn's metrics take it.
+
+    Unlike :func:`check_labels_argument`, one label is enough, and the repeated
+    labels are all listed.
+    """
+    if labels is None:
+        return None
+    classes = check_label_vector("labels", labels)
+    unique, counts = np.unique(classes, return_counts=True)
+    if np.any(counts > 1):
+        raise ValueError(f"labels must be distinct; repeated: {unique[counts > 1].tolist()}")
     return classes
 
 
@@ -217,6 +270,24 @@ def encode_labels(y, classes):
     return order[positions].astype(np.intp)
 
 
+def encode_labels_allowing_unknown(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Index of each label of ``y`` in ``classes``; -1 for a label not among them.
+
+    Unlike :func:`encode_labels`, ``classes`` need not hold every label of ``y``
+    (and may hold labels of another kind: strings against numbers).
+    """
+    if (y.dtype.kind in "OUS") != (np.asarray(classes).dtype.kind in "OUS"):
+        return np.full(y.shape[0], -1, dtype=np.intp)
+    if y.dtype.kind in "iu" and np.array_equal(classes, np.arange(classes.size)):
+        # labels 0, 1, ..., m - 1 are their own codes
+        return np.where((y >= 0) & (y < classes.size), y, -1).astype(np.intp)
+    order = np.argsort(classes, kind="stable")
+    ordered = classes[order]
+    position = np.clip(np.searchsorted(ordered, y), 0, ordered.size - 1)
+    found = ordered[position] == y
+    return np.where(found, order[position], -1).astype(np.intp)
+
+
 def check_targets(y_true, y_pred, *, labels=None, sample_weight=None):
     """Validate true and predicted labels; return them encoded as class indices.
 
@@ -244,52 +315,19 @@ class LabelPair(NamedTuple):
     sample_weight: np.ndarray | None
 
 
-def check_label_input_sklearn(name: str, y: Any) -> np.ndarray:
-    """Labels as a numpy array, refused with a message naming ``name`` when they cannot be labels.
+def check_label_pair_sklearn(
+    y_true: object,
+    y_pred: object,
+    sample_weight: ArrayLike | None,
+    names: tuple[str, str] = ("y_true", "y_pred"),
+) -> LabelPair:
+    """Check two label vectors as scikit-learn does; kind "binary", "multiclass" or "multilabel-indicator".
 
-    Tensors are detached first. One label per sample (1-D, or a column vector
-    raveled with a ``DataConversionWarning``) goes through polyroc's label
-    check: a list mixing strings and numbers (``[1, "1"]``, which numpy would
-    merge) and bytes are a ``TypeError``; missing values (None, NaN, pd.NA),
-    an empty array, a 0-d value and a sequence of sequences (scikit-learn's
-    former multilabel format) a ``ValueError``. 2-D indicator arrays, sparse
-    ones too, are returned as they are, for scikit-learn's ``type_of_target``;
-    other sparse input is a ``TypeError``, as scikit-learn.
+    The scikit-learn counterpart of :func:`check_targets`: indicator (and
+    sparse) targets pass, for scikit-learn's functions, and one class is enough.
     """
-    if y is None:
-        raise ValueError(f"{name} is required, got None")
-    if issparse(y):
-        if y.shape[1] > 1:
-            return y
-        raise TypeError(f"{name} is sparse: sparse input is only supported when targets are of multilabel type")
-    array = as_array(name, y)
-    if array.dtype == object and array.ndim == 1 and array.size and isinstance(array[0], (list, tuple, np.ndarray)):
-        raise ValueError(f"{name} is a sequence of sequences: multilabel targets must be an indicator array")
-    if array.ndim == 0:
-        raise ValueError(f"{name} must be 1-D (one label per sample), got shape ()")
-    if array.ndim == 2 and array.shape[1] > 1:
-        return array
-    return check_label_vector(name, y if isinstance(y, (list, tuple)) else array)
-
-
-def check_labels_argument_sklearn(labels: Any) -> np.ndarray | None:
-    """``labels=`` as a 1-D array of distinct labels (None stays None)."""
-    if labels is None:
-        return None
-    classes = check_label_vector("labels", labels)
-    unique, counts = np.unique(classes, return_counts=True)
-    if np.any(counts > 1):
-        raise ValueError(f"labels must be distinct; repeated: {unique[counts > 1].tolist()}")
-    return classes
-
-
-def check_label_pair_sklearn(y_true, y_pred, sample_weight, names=("y_true", "y_pred")) -> LabelPair:
-    """Check two label vectors as scikit-learn does; kind "binary", "multiclass" or "multilabel-indicator"."""
     y_true, y_pred = check_label_input_sklearn(names[0], y_true), check_label_input_sklearn(names[1], y_pred)
-    if y_true.shape[0] != y_pred.shape[0]:
-        raise ValueError(
-            f"inconsistent numbers of samples: {names[0]} has {y_true.shape[0]}, {names[1]} has {y_pred.shape[0]}"
-        )
+    check_same_length(**{names[0]: y_true, names[1]: y_pred})
     weights = check_sample_weight_sklearn(sample_weight, y_true.shape[0])
     true_checked, pred_checked = with_unique_values(y_true), with_unique_values(y_pred)  # one np.unique each
     kinds = {type_of_target(true_checked, input_name=names[0]), type_of_target(pred_checked, input_name=names[1])}
@@ -308,21 +346,7 @@ def check_label_pair_sklearn(y_true, y_pred, sample_weight, names=("y_true", "y_
     return LabelPair(kind, y_true, y_pred, present, weights)
 
 
-def encode_labels_allowing_unknown(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    """Index of each label of ``y`` in ``classes``; -1 for a label not among them."""
-    if (y.dtype.kind in "OUS") != (np.asarray(classes).dtype.kind in "OUS"):
-        return np.full(y.shape[0], -1, dtype=np.intp)
-    if y.dtype.kind in "iu" and np.array_equal(classes, np.arange(classes.size)):
-        # labels 0, 1, ..., m - 1 are their own codes
-        return np.where((y >= 0) & (y < classes.size), y, -1).astype(np.intp)
-    order = np.argsort(classes, kind="stable")
-    ordered = classes[order]
-    position = np.clip(np.searchsorted(ordered, y), 0, ordered.size - 1)
-    found = ordered[position] == y
-    return np.where(found, order[position], -1).astype(np.intp)
-
-
-def check_positive_label_sklearn(pos_label, y_true: np.ndarray):
+def check_positive_label_sklearn(pos_label: float | bool | str | None, y_true: np.ndarray) -> float | bool | str:
     """``pos_label``, or 1 when it is None and the labels are {0, 1}, {-1, 1} or a subset (else ValueError)."""
     if pos_label is not None:
         return pos_label
@@ -336,7 +360,7 @@ def check_positive_label_sklearn(pos_label, y_true: np.ndarray):
     return 1
 
 
-def check_column_labels_sklearn(labels, y_true: np.ndarray, n_columns: int, what: str) -> np.ndarray:
+def check_column_labels_sklearn(labels: ArrayLike, y_true: np.ndarray, n_columns: int, what: str) -> np.ndarray:
     """scikit-learn's checks of ``labels`` naming the score columns: unique, sorted, one per column."""
     given = check_labels_argument_sklearn(labels)
     classes = np.unique(given)

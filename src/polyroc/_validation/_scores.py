@@ -9,9 +9,10 @@ scikit-learn's rules (the ``*_sklearn`` checks).
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import softmax
 from sklearn.utils import check_array
 
@@ -323,8 +324,12 @@ def check_prediction_sets(y_true, sets, *, labels=None, sample_weight=None, name
     return targets._replace(y_score=mask.astype(bool))
 
 
-def check_score_input_sklearn(name: str, y_score: Any) -> np.ndarray:
+def check_score_input_sklearn(name: str, y_score: object) -> np.ndarray:
     """Scores as a numeric numpy array (tensors detached), refused with a message naming ``name``.
+
+    The scikit-learn counterpart of :func:`check_score_matrix`: one score per
+    sample (1-D) or per class (2-D), with no condition on their values but
+    finiteness.
 
     Missing values and NaN or infinite scores, strings and complex numbers
     are a ``ValueError`` (as scikit-learn), other objects a ``TypeError``.
@@ -343,12 +348,13 @@ def check_score_input_sklearn(name: str, y_score: Any) -> np.ndarray:
     return array
 
 
-def float_scores_sklearn(y_proba) -> np.ndarray:
+def float_scores_sklearn(y_proba: ArrayLike) -> np.ndarray:
     """Scores as a float array (float16/32/64 kept, others float64), finite, as scikit-learn's check."""
     return check_array(y_proba, ensure_2d=False, dtype=[np.float64, np.float32, np.float16])
 
 
 def check_probability_range_sklearn(y_proba: np.ndarray) -> None:
+    """Raise, as scikit-learn does, unless the probabilities lie in [0, 1]."""
     if np.max(y_proba) > 1:
         raise ValueError(f"y_proba contains values greater than 1: {np.max(y_proba)}")
     if np.min(y_proba) < 0:

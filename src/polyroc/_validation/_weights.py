@@ -7,9 +7,10 @@ functions of :mod:`polyroc.metrics`.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._validation._arrays import as_array, numeric_array
 
@@ -105,8 +106,12 @@ def with_scaled_weights(targets):
     return targets._replace(sample_weight=scale_weights(targets.sample_weight).weights)
 
 
-def check_sample_weight_sklearn(sample_weight: Any, n_samples: int) -> np.ndarray | None:
-    """Checked weights (non-negative, positive sum, one per sample) or None; complex ones a ValueError."""
+def check_sample_weight_sklearn(sample_weight: ArrayLike | None, n_samples: int) -> np.ndarray | None:
+    """Checked weights (non-negative, positive sum, one per sample) or None; complex ones a ValueError.
+
+    :func:`check_sample_weight` with scikit-learn's error for complex weights
+    (a ``ValueError``, where polyroc's own functions raise ``TypeError``).
+    """
     if sample_weight is None:
         return None
     if as_array("sample_weight", sample_weight).dtype.kind == "c":

@@ -99,13 +99,14 @@ def confusion_matrix(
     check_option("normalize", normalize, NORMALIZE_OPTIONS)
     pair = check_label_pair_sklearn(y_true, y_pred, sample_weight)
     classes, counts, scale = matrix_counts(pair, labels)
-    if normalize is None and sample_weight is not None and _integer_weights(sample_weight):
+    if normalize is None and pair.sample_weight is not None and _integer_weights(sample_weight):
         if pair.sample_weight.max() * pair.sample_weight.size >= 2**53:  # float64 sums could round
             return _integer_weight_counts(pair, classes, sample_weight)
     if normalize is None:
         counts = scale.restore(counts)
         return counts.astype(np.int64) if _integer_weights(sample_weight) else counts.astype(np.float64)
-    axis = {"true": 1, "pred": 0, "all": (0, 1)}[normalize]
+    axes: dict[str, int | tuple[int, int]] = {"true": 1, "pred": 0, "all": (0, 1)}
+    axis = axes[normalize]
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.nan_to_num(counts / counts.sum(axis=axis, keepdims=True))
 

@@ -646,12 +646,7 @@ def average_precision_score(
     warn_column_order(y_true, y_score)
     y_true, y_score = check_label_input_sklearn("y_true", y_true), check_score_input_sklearn("y_score", y_score)
     kind = type_of_target(y_true, input_name="y_true")
-    present = np.unique(y_true) if kind in ("binary", "multiclass") else None
-    if kind == "binary":
-        if present.size == 2 and pos_label not in present.tolist():
-            raise ValueError(f"pos_label={pos_label!r} is not a valid label: it should be one of {present.tolist()}")
-        return _binary_average_precision(_binary_curve_counts(y_true, y_score, pos_label, sample_weight))
-    if kind != "multiclass":
+    if kind not in ("binary", "multiclass"):
         return delegated(
             "average_precision_score",
             y_true,
@@ -660,6 +655,11 @@ def average_precision_score(
             pos_label=pos_label,
             sample_weight=sample_weight,
         )
+    present = np.unique(y_true)
+    if kind == "binary":
+        if present.size == 2 and pos_label not in present.tolist():
+            raise ValueError(f"pos_label={pos_label!r} is not a valid label: it should be one of {present.tolist()}")
+        return _binary_average_precision(_binary_curve_counts(y_true, y_score, pos_label, sample_weight))
     if pos_label != 1:
         raise ValueError("Parameter pos_label is fixed to 1 for multiclass y_true. Do not set pos_label.")
     if y_score.shape != (y_true.shape[0], present.size):

@@ -129,21 +129,21 @@ def classification_report(
             zero_division=zero_division,
         )
     labels_given = labels is not None
-    labels = check_labels_argument_sklearn(labels) if labels_given else pair.present
-    micro_is_accuracy = not labels_given or set(labels.tolist()) >= set(pair.present.tolist())
-    if target_names is not None and len(labels) != len(target_names):
+    classes = pair.present if labels is None else check_labels_argument_sklearn(labels)
+    micro_is_accuracy = not labels_given or set(classes.tolist()) >= set(pair.present.tolist())
+    if target_names is not None and len(classes) != len(target_names):
         if not labels_given:
             raise ValueError(
-                f"Number of classes, {len(labels)}, does not match size of target_names, "
+                f"Number of classes, {len(classes)}, does not match size of target_names, "
                 f"{len(target_names)}. Try specifying the labels parameter"
             )
         _warnings.warn(
-            f"labels size, {len(labels)}, does not match size of target_names, {len(target_names)}",
+            f"labels size, {len(classes)}, does not match size of target_names, {len(target_names)}",
             UserWarning,
         )
-    names = [f"{label}" for label in labels] if target_names is None else list(target_names)
+    names = [f"{label}" for label in classes] if target_names is None else list(target_names)
     # one count for every row: the per-class tables, then their averages
-    tables, support = ovr_tables(pair, labels if labels_given else None)
+    tables, support = ovr_tables(pair, classes if labels_given else None)
     support = support.astype(support_dtype(pair, sample_weight))
     return _report_of_tables(names, tables, support, micro_is_accuracy, zero_division, digits, output_dict)
 

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Sized
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -406,44 +407,44 @@ def top_k_accuracy_score(
     """
     k = check_positive_int("k", k)
     check_option("normalize", normalize, (True, False))
-    y_true = column_or_1d(check_label_input_sklearn("y_true", y_true), input_name="y_true")
-    kind = type_of_target(y_true, input_name="y_true")
-    if kind == "binary" and labels is not None and len(labels) > 2:
+    truth = column_or_1d(check_label_input_sklearn("y_true", y_true), input_name="y_true")
+    kind = type_of_target(truth, input_name="y_true")
+    if kind == "binary" and labels is not None and len(cast(Sized, labels)) > 2:
         kind = "multiclass"
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"y type must be 'binary' or 'multiclass', got '{kind}' instead.")
-    warn_column_order(y_true, y_score, labels)
-    y_score = check_score_input_sklearn("y_score", y_score)
+    warn_column_order(truth, y_score, labels)
+    scores = check_score_input_sklearn("y_score", y_score)
     if kind == "binary":
-        if y_score.ndim == 2 and y_score.shape[1] != 1:
+        if scores.ndim == 2 and scores.shape[1] != 1:
             raise ValueError(
-                f"y_true is binary while y_score is 2-D with {y_score.shape[1]} classes; if y_true lacks "
+                f"y_true is binary while y_score is 2-D with {scores.shape[1]} classes; if y_true lacks "
                 "some labels, pass them through labels"
             )
-        y_score = column_or_1d(y_score)
-    elif y_score.ndim != 2:
-        raise ValueError(f"y_score must be of shape (n_samples, n_classes) for multiclass y_true, got {y_score.shape}")
-    weights = check_sample_weight_sklearn(sample_weight, y_true.shape[0])
-    check_same_length(y_true=y_true, y_score=y_score)
-    n_columns = y_score.shape[1] if y_score.ndim == 2 else 2
+        scores = column_or_1d(scores)
+    elif scores.ndim != 2:
+        raise ValueError(f"y_score must be of shape (n_samples, n_classes) for multiclass y_true, got {scores.shape}")
+    weights = check_sample_weight_sklearn(sample_weight, truth.shape[0])
+    check_same_length(y_true=truth, y_score=scores)
+    n_columns = scores.shape[1] if scores.ndim == 2 else 2
     if labels is None:
-        classes = np.unique(y_true)
+        classes = np.unique(truth)
         if classes.size != n_columns:
             raise ValueError(
                 f"Number of classes in 'y_true' ({classes.size}) not equal to the number of classes in "
                 f"'y_score' ({n_columns}); pass every class through labels"
             )
     else:
-        classes = check_column_labels_sklearn(labels, y_true, n_columns, "classes in 'y_score'")
+        classes = check_column_labels_sklearn(labels, truth, n_columns, "classes in 'y_score'")
     if k >= classes.size:
         _warnings.warn(
             f"'k' ({k}) greater than or equal to 'n_classes' ({classes.size}) gives a perfect score",
             UndefinedMetricWarning,
         )
-    y = encode_labels_allowing_unknown(y_true, classes)
+    y = encode_labels_allowing_unknown(truth, classes)
     if kind == "binary":
-        threshold = 0.5 if y_score.min() >= 0 and y_score.max() <= 1 else 0
-        hits = (y_score > threshold).astype(np.intp) == y if k == 1 else np.ones(y.size, dtype=bool)
+        threshold = 0.5 if scores.min() >= 0 and scores.max() <= 1 else 0
+        hits = (scores > threshold).astype(np.intp) == y if k == 1 else np.ones(y.size, dtype=bool)
     else:
-        hits = sample_top_k_hits(y, y_score, k)
+        hits = sample_top_k_hits(y, scores, k)
     return _mean_or_sum(hits.astype(np.float64), weights, bool(normalize))
