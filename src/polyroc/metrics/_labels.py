@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc import counts as _counts
-from polyroc._validation._arrays import as_array
-from polyroc._validation._labels import LabelPair, check_label_pair_sklearn, encode_labels_allowing_unknown
-from polyroc._validation._options import check_boolean, check_option, check_real_or_nan
+from polyroc._validation import (
+    LabelPair,
+    as_array,
+    check_boolean,
+    check_label_pair_sklearn,
+    check_option,
+    check_real_or_nan,
+    encode_labels_allowing_unknown,
+)
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics._multilabel import delegated
 from polyroc.metrics._tables import at_least_two, matrix_counts
@@ -291,7 +299,7 @@ def cohen_kappa_score(
     y2: ArrayLike,
     *,
     labels: ArrayLike | None = None,
-    weights: str | None = None,
+    weights: Literal["linear", "quadratic"] | None = None,
     sample_weight: ArrayLike | None = None,
     replace_undefined_by: float = np.nan,
 ) -> float:

@@ -6,6 +6,7 @@ Precision, recall, F-scores and support, specificity, Youden's J and Heidke's sk
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -13,8 +14,13 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc import counts as _counts
 from polyroc._numeric import nan_average, zero_division_value
-from polyroc._validation._labels import LabelPair, check_label_pair_sklearn, check_labels_argument_sklearn
-from polyroc._validation._options import check_option, check_zero_division
+from polyroc._validation import (
+    LabelPair,
+    check_label_pair_sklearn,
+    check_labels_argument_sklearn,
+    check_option,
+    check_zero_division,
+)
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics._multilabel import delegated
 from polyroc.metrics._tables import ovr_tables, support_dtype
@@ -94,11 +100,11 @@ def precision_recall_fscore_support(
     beta: float = 1.0,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = None,
+    average: Literal["micro", "macro", "weighted", "samples", "binary"] | None = None,
     warn_for: Sequence[str] = PRF_METRICS,
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
-) -> tuple:
+    zero_division: Literal["warn"] | float = "warn",
+) -> tuple[float | np.ndarray, float | np.ndarray, float | np.ndarray, np.ndarray | None]:
     """Precision, recall, F-beta and support, as ``sklearn.metrics.precision_recall_fscore_support``.
 
     Computed from one counts matrix: the one-vs-rest table of each label
@@ -274,9 +280,9 @@ def precision_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "binary",
+    average: Literal["micro", "macro", "weighted", "samples", "binary"] | None = "binary",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.precision_score``.
 
@@ -326,9 +332,9 @@ def recall_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "binary",
+    average: Literal["micro", "macro", "weighted", "samples", "binary"] | None = "binary",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.recall_score``.
 
@@ -376,9 +382,9 @@ def f1_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "binary",
+    average: Literal["micro", "macro", "weighted", "samples", "binary"] | None = "binary",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.f1_score``.
 
@@ -427,9 +433,9 @@ def fbeta_score(
     beta: float,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "binary",
+    average: Literal["micro", "macro", "weighted", "samples", "binary"] | None = "binary",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """The {metric} {what}, as ``sklearn.metrics.fbeta_score``.
 
@@ -500,9 +506,9 @@ def specificity_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "macro",
+    average: Literal["micro", "macro", "weighted", "binary"] | None = "macro",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """Specificity TN / (TN + FP) of labels; see :func:`polyroc.counts.specificity`.
 
@@ -559,9 +565,9 @@ def youden_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "macro",
+    average: Literal["micro", "macro", "weighted", "binary"] | None = "macro",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """Youden's J (TSS) = recall + specificity - 1 of labels; see :func:`polyroc.counts.youden`.
 
@@ -623,9 +629,9 @@ def heidke_skill_score(
     *,
     labels: ArrayLike | None = None,
     pos_label: float | bool | str = 1,
-    average: str | None = "macro",
+    average: Literal["micro", "macro", "weighted", "binary"] | None = "macro",
     sample_weight: ArrayLike | None = None,
-    zero_division: str | float = "warn",
+    zero_division: Literal["warn"] | float = "warn",
 ) -> float | np.ndarray:
     """Heidke skill score of each label's one-vs-rest table; see :func:`polyroc.counts.heidke_skill`.
 

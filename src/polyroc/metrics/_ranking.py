@@ -5,7 +5,7 @@ ROC, precision-recall and DET curves, ``roc_auc_score`` and ``average_precision_
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,16 +29,20 @@ from polyroc._ranking import (
     without_zero_weights,
 )
 from polyroc._text import count_noun
-from polyroc._validation._arrays import check_same_length
-from polyroc._validation._labels import (
+from polyroc._validation import (
+    check_boolean,
     check_column_labels_sklearn,
     check_label_input_sklearn,
+    check_option,
     check_positive_label_sklearn,
+    check_real,
+    check_same_length,
+    check_sample_weight_sklearn,
+    check_score_input_sklearn,
     encode_labels_allowing_unknown,
+    scale_weights,
+    warn_column_order,
 )
-from polyroc._validation._options import check_boolean, check_option, check_real
-from polyroc._validation._scores import check_score_input_sklearn, warn_column_order
-from polyroc._validation._weights import check_sample_weight_sklearn, scale_weights
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics._multilabel import delegated
 
@@ -434,10 +438,10 @@ def roc_auc_score(
     y_true: ArrayLike,
     y_score: ArrayLike,
     *,
-    average: str | None = "macro",
+    average: Literal["micro", "macro", "samples", "weighted"] | None = "macro",
     sample_weight: ArrayLike | None = None,
     max_fpr: float | None = None,
-    multi_class: str = "raise",
+    multi_class: Literal["raise", "ovr", "ovo"] = "raise",
     labels: ArrayLike | None = None,
 ) -> float | np.ndarray:
     """Area under the ROC curve: binary, one-vs-rest or one-vs-one, as ``sklearn.metrics.roc_auc_score``.
@@ -578,7 +582,7 @@ def average_precision_score(
     y_true: ArrayLike,
     y_score: ArrayLike,
     *,
-    average: str | None = "macro",
+    average: Literal["micro", "samples", "weighted", "macro"] | None = "macro",
     pos_label: float | bool | str = 1,
     sample_weight: ArrayLike | None = None,
 ) -> float:

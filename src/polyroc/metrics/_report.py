@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._counts import per_class_counts
-from polyroc._validation._labels import check_label_pair_sklearn, check_labels_argument_sklearn
-from polyroc._validation._options import check_positive_int, check_zero_division
+from polyroc._validation import (
+    check_label_pair_sklearn,
+    check_labels_argument_sklearn,
+    check_positive_int,
+    check_zero_division,
+)
 from polyroc.metrics._multilabel import delegated
 from polyroc.metrics._prf import PRF_METRICS, prf_of_tables
 from polyroc.metrics._tables import at_least_two, ovr_tables, support_dtype
@@ -44,8 +49,8 @@ def classification_report(
     sample_weight: ArrayLike | None = None,
     digits: int = 2,
     output_dict: bool = False,
-    zero_division: str | float = "warn",
-) -> str | dict:
+    zero_division: Literal["warn"] | float = "warn",
+) -> str | dict[str, dict[str, float] | float]:
     """Text (or dict) report of precision, recall, F1 and support, as ``sklearn.metrics.classification_report``.
 
     One row per label, then ``accuracy`` (``micro avg`` when ``labels``

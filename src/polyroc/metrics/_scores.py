@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sized
-from typing import Any, NamedTuple, cast
+from typing import Literal, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -15,22 +15,22 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 
 from polyroc import _warnings
 from polyroc._text import count_noun
-from polyroc._validation._arrays import check_same_length
-from polyroc._validation._labels import (
+from polyroc._validation import (
     check_column_labels_sklearn,
     check_label_input_sklearn,
     check_labels_argument_sklearn,
+    check_option,
+    check_positive_int,
     check_positive_label_sklearn,
-    encode_labels_allowing_unknown,
-)
-from polyroc._validation._options import check_option, check_positive_int
-from polyroc._validation._scores import (
     check_probability_range_sklearn,
+    check_same_length,
+    check_sample_weight_sklearn,
     check_score_input_sklearn,
+    encode_labels_allowing_unknown,
     float_scores_sklearn,
+    scale_weights,
     warn_column_order,
 )
-from polyroc._validation._weights import check_sample_weight_sklearn, scale_weights
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics._multilabel import delegated
 
@@ -119,7 +119,7 @@ def log_loss(
     normalize: bool = True,
     sample_weight: ArrayLike | None = None,
     labels: ArrayLike | None = None,
-    y_pred: Any = "deprecated",
+    y_pred: ArrayLike = "deprecated",
 ) -> float:
     """Cross-entropy -log p(true class), as ``sklearn.metrics.log_loss``.
 
@@ -243,7 +243,7 @@ def brier_score_loss(
     sample_weight: ArrayLike | None = None,
     pos_label: float | bool | str | None = None,
     labels: ArrayLike | None = None,
-    scale_by_half: bool | str = "auto",
+    scale_by_half: bool | Literal["auto"] = "auto",
 ) -> float:
     """Brier score: mean squared distance of the probabilities to the one-hot truth, as scikit-learn.
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from polyroc import _warnings
 from polyroc._counts import confusion_counts, per_class_counts
-from polyroc._validation._labels import LabelPair, check_labels_argument_sklearn, encode_labels_allowing_unknown
-from polyroc._validation._weights import scale_weights
+from polyroc._validation import (
+    LabelPair,
+    ScaledWeights,
+    check_labels_argument_sklearn,
+    encode_labels_allowing_unknown,
+    scale_weights,
+)
 
 
 class Counted(NamedTuple):
@@ -17,7 +22,7 @@ class Counted(NamedTuple):
 
     classes: np.ndarray
     counts: np.ndarray
-    scale: Any
+    scale: ScaledWeights
 
 
 def count_pair(pair: LabelPair, classes: np.ndarray) -> Counted:
