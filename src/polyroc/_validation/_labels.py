@@ -196,12 +196,18 @@ def with_unique_values(y):
     return y.view(np.dtype(y.dtype, metadata={"unique": unique_values(y)}))
 
 
+def _repeated_labels(classes):
+    """The labels that ``classes`` (1-D) holds more than once, sorted."""
+    unique, counts = np.unique(classes, return_counts=True)
+    return unique[counts > 1]
+
+
 def check_labels_argument(labels):
     """Return ``labels`` as a 1-D array of distinct labels (at least two)."""
     classes = check_label_vector("labels", labels)
-    unique, counts = np.unique(classes, return_counts=True)
-    if np.any(counts > 1):
-        raise ValueError(f"labels must be distinct; repeated: {describe(unique[counts > 1])}")
+    repeated = _repeated_labels(classes)
+    if repeated.size:
+        raise ValueError(f"labels must be distinct; repeated: {describe(repeated)}")
     if classes.size < 2:
         raise ValueError(f"labels must name at least 2 classes, got {describe(classes)}")
     return classes
@@ -224,9 +230,9 @@ def check_labels_argument_sklearn(labels: ArrayLike | None) -> np.ndarray | None
     if labels is None:
         return None
     classes = check_label_vector("labels", labels)
-    unique, counts = np.unique(classes, return_counts=True)
-    if np.any(counts > 1):
-        raise ValueError(f"labels must be distinct; repeated: {unique[counts > 1].tolist()}")
+    repeated = _repeated_labels(classes)
+    if repeated.size:
+        raise ValueError(f"labels must be distinct; repeated: {repeated.tolist()}")
     return classes
 
 

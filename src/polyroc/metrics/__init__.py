@@ -39,6 +39,7 @@ polyroc's own label metrics ``specificity_score``, ``youden_score`` and
 scikit-learn has no such functions.
 """
 
+# The option tuples (NORMALIZE_OPTIONS, AVERAGE_OPTIONS, ...) stay importable from here, outside __all__.
 from polyroc.metrics._labels import NORMALIZE_OPTIONS as NORMALIZE_OPTIONS
 from polyroc.metrics._labels import (
     accuracy_score,
