@@ -3,7 +3,7 @@
 On Dirichlet-like probability scores (``dirichlet_problem``) at each ``--sizes``
 entry (n x m), prints the best wall time of:
 
-(a) the point AUCs alone: ``polyroc.metrics._multiclass_ranking_scores`` with
+(a) the point AUCs alone: ``polyroc.metrics._ranking.multiclass_ranking_scores`` with
     the four summary keys (OvR macro, weighted, micro; OvO macro), each score
     column sorted once;
 (a') the same without micro (the keys (b) covers);
@@ -27,7 +27,7 @@ from _common import best_time, dirichlet_problem
 
 import polyroc
 from polyroc._delong import auc_influences, stratified_covariance
-from polyroc.metrics import _multiclass_ranking_scores
+from polyroc.metrics._ranking import multiclass_ranking_scores
 
 SUMMARY_KEYS = [("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro")]
 COLUMN_KEYS = [("ovr", "macro"), ("ovo", "macro")]  # the keys (b) covers: no micro sort of the n m cells
@@ -35,7 +35,7 @@ DELONG_KEYS = [("ovr", None), ("ovr", "macro"), ("ovo", "macro")]
 
 
 def point_aucs(y, P, keys=SUMMARY_KEYS):
-    return _multiclass_ranking_scores(y, P, labels=np.arange(P.shape[1]), sample_weight=None, keys=keys)
+    return multiclass_ranking_scores(y, P, labels=np.arange(P.shape[1]), sample_weight=None, keys=keys)
 
 
 def delong(y, P):

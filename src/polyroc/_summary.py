@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from polyroc import metrics
 from polyroc._counts import confusion_counts
 from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.metrics._report import report_of_counts
+from polyroc.metrics._scores import sample_brier_losses, sample_log_losses, sample_top_k_hits
 from polyroc.resampling import ConfidenceInterval
 
 __all__ = ["ClassMoments", "SummaryStatistics", "evaluation_fields"]
@@ -215,11 +216,11 @@ def row_losses(y: np.ndarray, scores: np.ndarray, eps: float) -> dict[str, np.nd
     The log loss clips at ``eps``, as :func:`polyroc.metrics.log_loss` with ``eps="auto"``.
     """
     losses = {
-        "log_loss": metrics._sample_log_losses(y, scores, eps),
-        "brier_score": metrics._sample_brier_losses(y, scores),
+        "log_loss": sample_log_losses(y, scores, eps),
+        "brier_score": sample_brier_losses(y, scores),
     }
     if scores.shape[1] > 2:
-        losses["top_2_accuracy"] = metrics._sample_top_k_hits(y, scores, 2).astype(np.float64)
+        losses["top_2_accuracy"] = sample_top_k_hits(y, scores, 2).astype(np.float64)
     return losses
 
 
@@ -266,7 +267,7 @@ def evaluation_fields(
     """
     names = [str(c) for c in classes]
     report = functools.partial(
-        metrics._report_of_counts, summary.counts, names, weighted=summary.weighted, zero_division=0.0, restore=restore
+        report_of_counts, summary.counts, names, weighted=summary.weighted, zero_division=0.0, restore=restore
     )
     counts = summary.counts if restore is None else restore(summary.counts)
     return {

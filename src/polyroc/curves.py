@@ -47,10 +47,10 @@ from polyroc._ranking import (
 )
 from polyroc._results import Drawable
 from polyroc._validation import (
-    _describe,
     check_class_support,
     check_option,
     check_scores,
+    describe,
     scale_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
@@ -564,7 +564,7 @@ def _warn_undefined(classes, support, what):
     absent = classes[support == 0]
     if absent.size:
         _warnings.warn(
-            f"labels {_describe(absent)} have no samples of positive weight in y_true; "
+            f"labels {describe(absent)} have no samples of positive weight in y_true; "
             f"their {what} is undefined (NaN) and left out of averages",
             UndefinedMetricWarning,
         )

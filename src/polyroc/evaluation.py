@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc import _warnings, metrics
+from polyroc import _warnings
 from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
@@ -54,6 +54,8 @@ from polyroc._validation import (
 )
 from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
+from polyroc.metrics._ranking import encoded_ranking_scores
+from polyroc.metrics._scores import machine_epsilon
 from polyroc.resampling import (
     ConfidenceInterval,
     degenerate_interval,
@@ -554,7 +556,7 @@ def evaluate(
     weights = scale.weights
     delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
     aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
-    losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
+    losses = row_losses(y_idx, scores, machine_epsilon(y_score.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
@@ -777,9 +779,7 @@ def _ranking_scores(y, scores, classes, weights, delong_keys):
     """
     if classes.size > 2:
         ranked = ranked_influences(y, scores, weights, delong_keys, micro=True)
-        aucs = metrics._encoded_ranking_scores(
-            y, scores, classes, weights, RANKING_SCORES, (ranked.wins, ranked.micro_wins)
-        )
+        aucs = encoded_ranking_scores(y, scores, classes, weights, RANKING_SCORES, (ranked.wins, ranked.micro_wins))
         return aucs, ranked.influences
     options = {"labels": classes, "sample_weight": weights}
     y_labels = classes[y]

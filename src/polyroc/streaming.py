@@ -55,14 +55,8 @@ from polyroc._validation import (
     check_thresholds,
     check_weight_total,
 )
-from polyroc.metrics import (
-    _average_class_scores,
-    _machine_epsilon,
-    _sample_brier_losses,
-    _sample_log_losses,
-    _sample_top_k_hits,
-    _warn_classes_without_samples,
-)
+from polyroc.metrics._ranking import average_class_scores, warn_classes_without_samples
+from polyroc.metrics._scores import machine_epsilon, sample_brier_losses, sample_log_losses, sample_top_k_hits
 
 __all__ = ["ConfusionAccumulator", "EvaluationAccumulator", "LossAccumulator", "RankingAccumulator"]
 
@@ -355,10 +349,10 @@ class LossAccumulator(_Accumulator):
         scores = _in_score_dtype(scores, y_score)
         weights = np.ones(y.size) if weights is None else weights
         self.weight_total += float(weights.sum())
-        log_losses = _sample_log_losses(y, scores, _machine_epsilon(scores.dtype))
+        log_losses = sample_log_losses(y, scores, machine_epsilon(scores.dtype))
         self.log_loss_sum += float(weights @ log_losses.astype(np.float64))
-        self.brier_sum += float(weights @ _sample_brier_losses(y, scores).astype(np.float64))
-        self.top_k_hits += float(weights @ _sample_top_k_hits(y, scores, self.k))
+        self.brier_sum += float(weights @ sample_brier_losses(y, scores).astype(np.float64))
+        self.top_k_hits += float(weights @ sample_top_k_hits(y, scores, self.k))
 
     def _check_same_settings(self, other) -> None:
         if self.k != other.k:
@@ -444,8 +438,8 @@ def aucs_of_wins(wins, support, micro_wins, micro_pairs) -> dict:
     """The AUC dictionary from the pairwise ``wins[k, j]`` of class k over class j on column k and the micro wins."""
     per_class = ovr_auc(wins, support)
     return {
-        "roc_auc_ovr_macro": _average_class_scores(per_class, support, "macro"),
-        "roc_auc_ovr_weighted": _average_class_scores(per_class, support, "weighted"),
+        "roc_auc_ovr_macro": average_class_scores(per_class, support, "macro"),
+        "roc_auc_ovr_weighted": average_class_scores(per_class, support, "weighted"),
         "roc_auc_ovr_micro": float(micro_wins / micro_pairs),
         "roc_auc_ovo_macro": hand_till(wins, support, "macro"),
         "roc_auc_ovo_weighted": hand_till(wins, support, "weighted"),
@@ -654,7 +648,7 @@ class RankingAccumulator(_Accumulator):
         support = self.column_bins[0].sum(axis=0) if self.binned else self.support
         if not support.any():
             raise ValueError("no weighted rows were added: the AUCs are undefined")
-        _warn_classes_without_samples(self.labels, support, "ROC AUC")
+        warn_classes_without_samples(self.labels, support, "ROC AUC")
         total = support.sum()
         micro_pairs = total * total * (m - 1)
         if self.binned:
@@ -733,7 +727,7 @@ class EvaluationAccumulator(_Accumulator):
         return self.ranking.nbytes + sum(int(array.nbytes) for array in arrays)
 
     def _add(self, y, scores, weights, y_score) -> None:
-        losses = row_losses(y, scores, _machine_epsilon(as_array("y_score", y_score).dtype))
+        losses = row_losses(y, scores, machine_epsilon(as_array("y_score", y_score).dtype))
         self.summary = self.summary.merged(SummaryStatistics.of(y, scores, weights, losses))
         self.ranking._add(y, scores, weights, y_score)
 

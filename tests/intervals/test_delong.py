@@ -27,7 +27,8 @@ from polyroc._delong import (
     stratified_covariance,
 )
 from polyroc.exceptions import IntervalWarning
-from polyroc.metrics import _multiclass_ranking_scores, roc_auc_score
+from polyroc.metrics import roc_auc_score
+from polyroc.metrics._ranking import multiclass_ranking_scores
 
 SUMMARY_KEYS = [key for key in AUC_KEYS if key[1] is not None]
 Z95 = norm.ppf(0.975)
@@ -189,7 +190,7 @@ def test_estimates_are_polyroc_point_aucs(m, weighted):
     rng = np.random.default_rng(m)
     y, S, w = random_problem(rng, m, 400, weighted, decimals=2)
     found = auc_influences(y, S, w, AUC_KEYS)
-    point = _multiclass_ranking_scores(y, S, labels=np.arange(m), sample_weight=w, keys=AUC_KEYS)
+    point = multiclass_ranking_scores(y, S, labels=np.arange(m), sample_weight=w, keys=AUC_KEYS)
     for key in AUC_KEYS:
         np.testing.assert_allclose(found[key][0], point[key], rtol=0, atol=1e-12)
         if key[1] is not None:

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from polyroc import metrics
 from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
 from polyroc._progress import task
 from polyroc._summary import (
@@ -33,6 +32,7 @@ from polyroc.dask._ranking import (
 )
 from polyroc.dask._rows import FrameColumns, PartitionRows, frame_columns, partition_rows
 from polyroc.evaluation import AUC_SCORES, Evaluation, evaluation_of_statistics
+from polyroc.metrics._scores import machine_epsilon
 from polyroc.streaming import aucs_of_wins
 
 __all__ = ["POISSON_BOOTSTRAP", "evaluate"]
@@ -326,7 +326,7 @@ def _load(part, columns: FrameColumns, index: int, offset, transform, validate) 
 
 def _summarise(rows: PartitionRows, replicates, sample_size: int) -> dict:
     """A partition's summary statistics, ranking samples and (with replicates) replicate counts and losses."""
-    losses = row_losses(rows.codes, rows.scores, metrics._machine_epsilon(rows.score_dtype))
+    losses = row_losses(rows.codes, rows.scores, machine_epsilon(rows.score_dtype))
     summary = SummaryStatistics.of(rows.codes, rows.scores, rows.weights, losses)  # an empty partition too
     found = {"summary": summary, **ranking_samples(rows, sample_size)}
     if replicates is not None:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polyroc._ranking import binary_counts, class_counts, roc_points, trapezoid_area, vertical_average
-from polyroc._validation import _describe
+from polyroc._validation import describe
 
 
 class ClassCurves(NamedTuple):
@@ -115,7 +115,7 @@ def restrict_weights(weights, present, classes):
     kept = np.where(present, weights, 0.0)
     if kept.sum() <= 0:
         raise ValueError(
-            f"every class with samples ({_describe(classes[present])}) has Gini weight 0; "
+            f"every class with samples ({describe(classes[present])}) has Gini weight 0; "
             "the aggregated curve is undefined"
         )
     return kept / kept.sum()

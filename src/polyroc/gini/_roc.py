@@ -16,12 +16,12 @@ from polyroc._progress import task
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
-    _describe,
     check_class_support,
     check_min_samples,
     check_random_state,
     check_real_array,
     check_scores,
+    describe,
 )
 from polyroc.exceptions import ScoreScaleWarning, WhiteningWarning
 from polyroc.gini._aggregate import (
@@ -694,7 +694,7 @@ def _present_classes(support, classes, absent):
     present = support > 0
     if absent == "raise" and not present.all():
         raise ValueError(
-            f"labels {_describe(classes[~present])} have no samples in y_true, so their "
+            f"labels {describe(classes[~present])} have no samples in y_true, so their "
             "one-vs-rest TPR is 0/0; pass absent='drop' to leave them out (weight 0)"
         )
     return present

@@ -45,7 +45,7 @@ from polyroc import _warnings
 from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
-from polyroc._validation import _describe, check_option, check_real, check_real_array
+from polyroc._validation import check_option, check_real, check_real_array, describe
 from polyroc.exceptions import WhiteningWarning
 from polyroc.gini._dispersion import relative_weights
 from polyroc.gini._view import whitening_notes
@@ -457,7 +457,7 @@ def warn_about_whitening(whitening, classes, fitted_on):
     """Issue one :class:`WhiteningWarning` per choice the fit had to make."""
     if not whitening.used.all():
         _warnings.warn(
-            f"score columns of classes {_describe(classes[~whitening.used])} are constant in "
+            f"score columns of classes {describe(classes[~whitening.used])} are constant in "
             f"{fitted_on}; they are left out of the whitening and get weight 0",
             WhiteningWarning,
         )
