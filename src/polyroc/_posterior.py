@@ -313,7 +313,7 @@ def posterior_quantiles(
     *,
     estimate: ArrayLike | None = None,
     support: tuple[float, float] = (-np.inf, np.inf),
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray | float, np.ndarray | float]:
     """Equal-tailed posterior interval along axis 0, leaving NaN draws out; widened around ``estimate`` if given.
 
     With a few rows per class and a sharp classifier, the prior pulls the
@@ -478,7 +478,13 @@ def posterior_interval(
     estimate = float(score(counts))
     low, high = posterior_quantiles(values, confidence, estimate=estimate, support=metric_support(metric_name(metric)))
     return ConfidenceInterval.from_bounds(
-        estimate, low, high, confidence=confidence, interval_method=name, n_draws=n_draws, random_state=random_state
+        estimate,
+        float(low),
+        float(high),
+        confidence=confidence,
+        interval_method=name,
+        n_draws=n_draws,
+        random_state=random_state,
     )
 
 
@@ -565,14 +571,14 @@ def stratified_mean_interval(
     >>> estimate, round(low, 4), round(high, 4)  # Var = 2 * 2 * 2 * (1/8)**2 = 1/8, t with 2 degrees of freedom
     (2.5, 0.9788, 4.0212)
     """
-    values = check_real_array("values", values, ndims=(1,))
+    row_values = check_real_array("values", values, ndims=(1,))
     n_classes = check_positive_int("n_classes", n_classes)
-    codes = _check_classes(y, n_classes, values.shape[0])
-    weights = check_sample_weight(sample_weight, values.shape[0])
+    codes = _check_classes(y, n_classes, row_values.shape[0])
+    weights = check_sample_weight(sample_weight, row_values.shape[0])
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
     estimate, low, high = moments_mean_interval(
-        ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
+        ClassMoments.of(row_values, codes, n_classes, weights), confidence=confidence
     )
     if is_zero_width(low, high):
         _warnings.warn(

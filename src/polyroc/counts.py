@@ -204,9 +204,9 @@ def accuracy(counts: ArrayLike) -> float | np.ndarray:
     >>> accuracy([[[1, 0], [0, 1]], [[0, 1], [1, 0]]])
     array([1., 0.])
     """
-    counts = _float_counts(counts)
+    table = _float_counts(counts)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return finish(np.trace(counts, axis1=-2, axis2=-1) / counts.sum(axis=(-2, -1)))
+        return finish(np.trace(table, axis1=-2, axis2=-1) / table.sum(axis=(-2, -1)))
 
 
 def precision(
@@ -710,11 +710,11 @@ def cohen_kappa(
     """
     weights = _check_kappa_weights(weights)
     zero_division = check_zero_division(zero_division)
-    counts = _float_counts(counts)
-    weight_matrix = _kappa_weight_matrix(counts.shape[-1], weights)
-    true_totals, predicted_totals = counts.sum(axis=-1), counts.sum(axis=-2)
+    table = _float_counts(counts)
+    weight_matrix = _kappa_weight_matrix(table.shape[-1], weights)
+    true_totals, predicted_totals = table.sum(axis=-1), table.sum(axis=-2)
     total = true_totals.sum(axis=-1)
-    observed = (weight_matrix * counts).sum(axis=(-2, -1))
+    observed = (weight_matrix * table).sum(axis=(-2, -1))
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = np.einsum("...i,ij,...j->...", true_totals, weight_matrix, predicted_totals) / total
     expected = np.where(total == 0, 0.0, expected)
@@ -769,10 +769,10 @@ def matthews_corrcoef(counts: ArrayLike) -> float | np.ndarray:
     >>> matthews_corrcoef([[90, 0, 0], [5, 0, 0], [5, 0, 0]])
     0.0
     """
-    counts = _float_counts(counts)
-    true_totals, predicted_totals = counts.sum(axis=-1), counts.sum(axis=-2)
+    table = _float_counts(counts)
+    true_totals, predicted_totals = table.sum(axis=-1), table.sum(axis=-2)
     total = true_totals.sum(axis=-1)
-    correct = np.trace(counts, axis1=-2, axis2=-1)
+    correct = np.trace(table, axis1=-2, axis2=-1)
     covariance = correct * total - (true_totals * predicted_totals).sum(axis=-1)
     variances = (total**2 - (predicted_totals**2).sum(axis=-1)) * (total**2 - (true_totals**2).sum(axis=-1))
     degenerate = variances == 0

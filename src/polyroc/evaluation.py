@@ -347,7 +347,9 @@ class Evaluation(Result):
         ]
         methods = []
         for name, by_class in self.class_intervals.items():
-            classes_of = {}  # method -> its classes: a degenerate interval's method differs from the others'
+            classes_of: dict[
+                str, list[str]
+            ] = {}  # method -> its classes: a degenerate interval's method differs from the others'
             for label, interval in by_class.items():
                 classes_of.setdefault(_method_text(interval), []).append(str(label))
             if len(classes_of) == 1:
@@ -542,10 +544,10 @@ def evaluate(
     rng = check_random_state(random_state)
     plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = score_column_names(y_score)
-    y_score = as_array("y_score", y_score)
+    score_array = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,
-        y_score,
+        score_array,
         columns=columns,
         labels=labels,
         sample_weight=sample_weight,
@@ -557,7 +559,7 @@ def evaluate(
     weights = scale.weights
     delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
     aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
-    losses = row_losses(y_idx, scores, metrics._machine_epsilon(y_score.dtype))
+    losses = row_losses(y_idx, scores, metrics._machine_epsilon(score_array.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)

@@ -203,9 +203,9 @@ random_state, ci, evaluations, population
             "val_scores", "validation", y_val, val_named, classes, val_sample_weight, ("y_val", "val_sample_weight")
         )
         validation = {name: validation[name] for name in test}
-    evaluations = _checked_evaluations(evaluations, test, classes)
+    model_evaluations = _checked_evaluations(evaluations, test, classes)
     if population is not None:
-        if evaluations is None:
+        if model_evaluations is None:
             raise ValueError("population describes the rows of given evaluations: give it with evaluations")
         missing = {"n_samples", "class_counts", "class_weights"} - set(population)
         if missing:
@@ -224,7 +224,7 @@ random_state, ci, evaluations, population
         weights,
         val_weights,
         ci if isinstance(ci, str) else dict(ci),
-        evaluations,
+        model_evaluations,
         population,
     )
 

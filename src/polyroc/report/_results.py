@@ -24,6 +24,7 @@ class-prior classifier) has ``constant_scores: true``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ def compact(record: Any) -> Any:
     {'type': 'RocCloud', 'dfp': [0.5], 'inner': {'type': 'TuningResult'}}
     """
     if isinstance(record, dict):
-        dropped = OMITTED.get(record.get("type"), ())
+        dropped = OMITTED.get(record.get("type", ""), ())
         return {key: compact(value) for key, value in record.items() if key not in dropped}
     if isinstance(record, list):
         return [compact(value) for value in record]
@@ -124,7 +125,7 @@ def results_document(
     *,
     title: str,
     source: str,
-    notes: tuple[str, ...] | list[str],
+    notes: Sequence[str],
 ) -> dict[str, Any]:
     """Every number of the report, JSON-ready (NaN as null).
 
