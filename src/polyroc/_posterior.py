@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -113,8 +114,11 @@ PRIORS: dict[str, Callable[[int], np.ndarray]] = {
     "diagonal-jeffreys": _diagonal_jeffreys,
 }
 
+#: The names of :data:`PRIORS`, as a type.
+PriorName = Literal["jeffreys", "uniform", "perks", "diagonal-jeffreys"]
+
 #: The prior used unless one is given (chosen by ``benchmarks/posterior_prior.py``).
-DEFAULT_PRIOR = "diagonal-jeffreys"
+DEFAULT_PRIOR: PriorName = "diagonal-jeffreys"
 
 #: Target size of one chunk of posterior draws (gamma variates and their row sums).
 DRAW_CHUNK_BYTES = 32 * 2**20
@@ -123,7 +127,7 @@ DRAW_CHUNK_BYTES = 32 * 2**20
 # --------------------------------------------------------------------------- prior and sizes
 
 
-def prior_concentration(prior: str | float, n_classes: int) -> np.ndarray:
+def prior_concentration(prior: PriorName | float, n_classes: int) -> np.ndarray:
     """The Dirichlet concentrations (m, m) of ``prior`` (a name of :data:`PRIORS` or a number > 0 per cell)."""
     if isinstance(prior, str):
         if prior not in PRIORS:
@@ -132,7 +136,7 @@ def prior_concentration(prior: str | float, n_classes: int) -> np.ndarray:
     return np.full((n_classes, n_classes), check_real("prior", prior, low=0.0))
 
 
-def posterior_interval_name(prior: str | float = DEFAULT_PRIOR) -> str:
+def posterior_interval_name(prior: PriorName | float = DEFAULT_PRIOR) -> str:
     """The ``interval_method`` of a posterior interval under ``prior``.
 
     Parameters
@@ -240,7 +244,7 @@ def confusion_posterior(
     *,
     class_sizes: ArrayLike | None = None,
     effective_sizes: ArrayLike | None = None,
-    prior: str | float = DEFAULT_PRIOR,
+    prior: PriorName | float = DEFAULT_PRIOR,
     n_draws: int = 4000,
     random_state: int | np.random.Generator | None = None,
 ) -> np.ndarray:
@@ -384,7 +388,7 @@ def posterior_interval(
     metric: str | Callable = "f1_macro",
     labels: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
-    prior: str | float = DEFAULT_PRIOR,
+    prior: PriorName | float = DEFAULT_PRIOR,
     n_draws: int = 4000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,

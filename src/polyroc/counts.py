@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from types import MappingProxyType
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -60,6 +61,9 @@ __all__ = [
 
 AVERAGE_OPTIONS = ("macro", "micro", "weighted", None)
 KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+#: The ``average`` options other than None (no average: one value per class).
+Average = Literal["macro", "micro", "weighted"]
 NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 
 
@@ -210,7 +214,7 @@ def accuracy(counts: ArrayLike) -> float | np.ndarray:
 
 
 def precision(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Precision TP / (TP + FP): the fraction of the predictions of a class that are right.
 
@@ -263,7 +267,7 @@ def precision(
 
 
 def recall(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Recall (sensitivity, TPR) TP / (TP + FN): the fraction of a class that is found.
 
@@ -314,7 +318,7 @@ def recall(
 
 
 def specificity(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Specificity (TNR) TN / (TN + FP): the fraction of the other classes not predicted as the class.
 
@@ -362,7 +366,7 @@ def specificity(
 
 
 def fbeta(
-    counts: ArrayLike, *, beta: float, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, beta: float, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """F-beta score (1 + b²)·TP / ((1 + b²)·TP + b²·FN + FP): recall weighted b times precision.
 
@@ -414,7 +418,9 @@ def fbeta(
     )
 
 
-def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn") -> float | np.ndarray:
+def f1(
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """F1 score 2·TP / (2·TP + FP + FN), the harmonic mean of precision and recall.
 
     Parameters
@@ -457,7 +463,7 @@ def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str |
 
 
 def youden(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Youden's J (true skill statistic, TSS) per class: recall + specificity - 1.
 
@@ -512,7 +518,7 @@ def youden(
 
 
 def heidke_skill(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Heidke skill score per class from its one-vs-rest 2×2 table.
 

@@ -27,7 +27,7 @@ from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
 from polyroc._delong import DELONG_TIES, ranked_influences
-from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
+from polyroc._interval_plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Result, frame, html_table, interval_cells, interval_table
@@ -393,7 +393,7 @@ def evaluate(
     normalize_rows: bool = False,
     from_logits: bool = False,
     digits: int = 3,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,

@@ -34,6 +34,8 @@ weighted proportion p is the one of p * n_eff successes in n_eff trials.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -55,12 +57,15 @@ __all__ = [
 #: ``method`` of :func:`proportion_interval` -> the name an interval carries.
 PROPORTION_METHODS = {"wilson": "Wilson score interval", "clopper-pearson": "Clopper-Pearson exact interval"}
 
+#: The ``method`` options of the proportion intervals (the keys of :data:`PROPORTION_METHODS`).
+ProportionMethod = Literal["wilson", "clopper-pearson"]
+
 #: The name of :func:`paired_difference_interval`'s interval.
 TANGO_INTERVAL = "Tango score interval"
 
 
 def proportion_interval(
-    successes: ArrayLike, trials: ArrayLike, *, method: str = "wilson", confidence: float = 0.95
+    successes: ArrayLike, trials: ArrayLike, *, method: ProportionMethod = "wilson", confidence: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided confidence interval of a binomial proportion ``successes / trials``.
 
@@ -229,7 +234,11 @@ def _hits(hits):
 
 
 def weighted_proportion_interval(
-    hits: ArrayLike, sample_weight: ArrayLike | None = None, *, method: str = "wilson", confidence: float = 0.95
+    hits: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    *,
+    method: ProportionMethod = "wilson",
+    confidence: float = 0.95,
 ) -> tuple[float, float, float]:
     """Weighted proportion of hits with its Wilson or Clopper–Pearson interval at Kish's effective size.
 
@@ -310,7 +319,7 @@ def weighted_proportion_interval(
 
 
 def proportion_bounds(
-    hit_weight: float, total_weight: float, trials: float, *, method: str, confidence: float
+    hit_weight: float, total_weight: float, trials: float, *, method: ProportionMethod, confidence: float
 ) -> tuple[float, float, float]:
     """The proportion ``hit_weight / total_weight`` and its interval for that share of ``trials`` (checked inputs).
 

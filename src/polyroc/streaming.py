@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, threshold_counts
+from polyroc._interval_plan import CiChoice
 from polyroc._ranking import hand_till, ovr_auc, without_zero_weights
 from polyroc._sorted_runs import (
     Run,
@@ -753,7 +754,7 @@ class EvaluationAccumulator(_Accumulator):
     def compute(
         self,
         *,
-        ci: str | Mapping[str, str] = "auto",
+        ci: CiChoice | Mapping[str, str] = "auto",
         n_boot: int = 1000,
         confidence: float = 0.95,
         random_state: int | np.random.Generator | None = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -76,7 +76,7 @@ def tune_thresholds(
     score_cols: list[str] | None = None,
     sample_weight_col: str | None = None,
     metric: str | Callable = "f1_macro",
-    search: str = "auto",
+    search: Literal["auto", "lattice", "random"] = "auto",
     resolution: int | None = None,
     n_samples: int | None = None,
     domain: str = "simplex",

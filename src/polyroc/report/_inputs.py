@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, interval_plan
+from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
 from polyroc._row_ids import check_frames_in_one_order
 from polyroc._validation import (
     check_label_vector,
@@ -50,7 +50,7 @@ class ReportInputs:
     random_state: int | np.random.Generator | None
     sample_weight: np.ndarray | None = None
     val_sample_weight: np.ndarray | None = None
-    ci: str | Mapping[str, str] = "auto"
+    ci: CiChoice | Mapping[str, str] = "auto"
     evaluations: dict[str, Any] | None = None
     population: dict[str, Any] | None = None
 
@@ -135,7 +135,7 @@ def check_report_inputs(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     evaluations: Mapping[str, Any] | None = None,
     population: Mapping[str, Any] | None = None,
 ) -> ReportInputs:
