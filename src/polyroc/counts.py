@@ -61,10 +61,10 @@ __all__ = [
 
 AVERAGE_OPTIONS = ("macro", "micro", "weighted", None)
 KAPPA_WEIGHTS = (None, "linear", "quadratic")
+NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 
 #: The ``average`` options other than None (no average: one value per class).
 Average = Literal["macro", "micro", "weighted"]
-NORMALIZE_OPTIONS = (None, "true", "pred", "all")
 
 
 # --------------------------------------------------------------------------- helpers

@@ -347,9 +347,8 @@ class Evaluation(Result):
         ]
         methods = []
         for name, by_class in self.class_intervals.items():
-            classes_of: dict[
-                str, list[str]
-            ] = {}  # method -> its classes: a degenerate interval's method differs from the others'
+            # method -> its classes: a degenerate interval's method differs from the others'
+            classes_of: dict[str, list[str]] = {}
             for label, interval in by_class.items():
                 classes_of.setdefault(_method_text(interval), []).append(str(label))
             if len(classes_of) == 1:
