@@ -38,7 +38,7 @@ them; :func:`roc_auc_interval` is the checked public entry point.
 from __future__ import annotations
 
 from functools import partial
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -593,8 +593,8 @@ def roc_auc_interval(
     y_score: ArrayLike,
     *,
     labels: ArrayLike | None = None,
-    multi_class: str = "ovr",
-    average: str = "macro",
+    multi_class: Literal["ovr", "ovo"] = "ovr",
+    average: Literal["macro", "weighted", "micro"] = "macro",
     sample_weight: ArrayLike | None = None,
     confidence: float = 0.95,
 ) -> ConfidenceInterval:

@@ -20,7 +20,7 @@ family (:data:`CI_OPTIONS`), or maps quantities to methods; ``"none"``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
     "CI_CHOICES",
@@ -82,6 +82,9 @@ NO_INTERVALS = "none"
 
 #: Every string ``ci`` takes: a family or :data:`NO_INTERVALS`.
 CI_CHOICES = (*CI_OPTIONS, NO_INTERVALS)
+
+#: The strings of :data:`CI_CHOICES`, as a type.
+CiChoice = Literal["auto", "analytic", "bayes", "bootstrap", "none"]
 
 
 def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str, str]:

@@ -61,7 +61,7 @@ def chunk_map(function: Callable[[Item], Value], items: Iterable[Item], *, ahead
             yield function(item)
         return
     pool = ThreadPoolExecutor(max_workers=workers)
-    pending: deque[Future] = deque()
+    pending: deque[Future[Value]] = deque()
     finished = False
     try:
         for item in items:
@@ -77,7 +77,7 @@ def chunk_map(function: Callable[[Item], Value], items: Iterable[Item], *, ahead
         pool.shutdown(wait=finished, cancel_futures=True)
 
 
-def _result(future: Future) -> Value:
+def _result(future: Future[Value]) -> Value:
     """The result of ``future``, waited for in slices of :data:`WAIT_SLICE` with a look at the stop request."""
     while not wait((future,), timeout=WAIT_SLICE).done:
         raise_if_stopped()

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -113,8 +114,11 @@ PRIORS: dict[str, Callable[[int], np.ndarray]] = {
     "diagonal-jeffreys": _diagonal_jeffreys,
 }
 
+#: The names of :data:`PRIORS`, as a type.
+PriorName = Literal["jeffreys", "uniform", "perks", "diagonal-jeffreys"]
+
 #: The prior used unless one is given (chosen by ``benchmarks/posterior_prior.py``).
-DEFAULT_PRIOR = "diagonal-jeffreys"
+DEFAULT_PRIOR: PriorName = "diagonal-jeffreys"
 
 #: Target size of one chunk of posterior draws (gamma variates and their row sums).
 DRAW_CHUNK_BYTES = 32 * 2**20
@@ -123,7 +127,7 @@ DRAW_CHUNK_BYTES = 32 * 2**20
 # --------------------------------------------------------------------------- prior and sizes
 
 
-def prior_concentration(prior: str | float, n_classes: int) -> np.ndarray:
+def prior_concentration(prior: PriorName | float, n_classes: int) -> np.ndarray:
     """The Dirichlet concentrations (m, m) of ``prior`` (a name of :data:`PRIORS` or a number > 0 per cell)."""
     if isinstance(prior, str):
         if prior not in PRIORS:
@@ -132,7 +136,7 @@ def prior_concentration(prior: str | float, n_classes: int) -> np.ndarray:
     return np.full((n_classes, n_classes), check_real("prior", prior, low=0.0))
 
 
-def posterior_interval_name(prior: str | float = DEFAULT_PRIOR) -> str:
+def posterior_interval_name(prior: PriorName | float = DEFAULT_PRIOR) -> str:
     """The ``interval_method`` of a posterior interval under ``prior``.
 
     Parameters
@@ -240,7 +244,7 @@ def confusion_posterior(
     *,
     class_sizes: ArrayLike | None = None,
     effective_sizes: ArrayLike | None = None,
-    prior: str | float = DEFAULT_PRIOR,
+    prior: PriorName | float = DEFAULT_PRIOR,
     n_draws: int = 4000,
     random_state: int | np.random.Generator | None = None,
 ) -> np.ndarray:
@@ -313,7 +317,7 @@ def posterior_quantiles(
     *,
     estimate: ArrayLike | None = None,
     support: tuple[float, float] = (-np.inf, np.inf),
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray | float, np.ndarray | float]:
     """Equal-tailed posterior interval along axis 0, leaving NaN draws out; widened around ``estimate`` if given.
 
     With a few rows per class and a sharp classifier, the prior pulls the
@@ -384,7 +388,7 @@ def posterior_interval(
     metric: str | Callable = "f1_macro",
     labels: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
-    prior: str | float = DEFAULT_PRIOR,
+    prior: PriorName | float = DEFAULT_PRIOR,
     n_draws: int = 4000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
@@ -478,7 +482,13 @@ def posterior_interval(
     estimate = float(score(counts))
     low, high = posterior_quantiles(values, confidence, estimate=estimate, support=metric_support(metric_name(metric)))
     return ConfidenceInterval.from_bounds(
-        estimate, low, high, confidence=confidence, interval_method=name, n_draws=n_draws, random_state=random_state
+        estimate,
+        float(low),
+        float(high),
+        confidence=confidence,
+        interval_method=name,
+        n_draws=n_draws,
+        random_state=random_state,
     )
 
 
@@ -565,14 +575,14 @@ def stratified_mean_interval(
     >>> estimate, round(low, 4), round(high, 4)  # Var = 2 * 2 * 2 * (1/8)**2 = 1/8, t with 2 degrees of freedom
     (2.5, 0.9788, 4.0212)
     """
-    values = check_real_array("values", values, ndims=(1,))
+    row_values = check_real_array("values", values, ndims=(1,))
     n_classes = check_positive_int("n_classes", n_classes)
-    codes = _check_classes(y, n_classes, values.shape[0])
-    weights = check_sample_weight(sample_weight, values.shape[0])
+    codes = _check_classes(y, n_classes, row_values.shape[0])
+    weights = check_sample_weight(sample_weight, row_values.shape[0])
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
     estimate, low, high = moments_mean_interval(
-        ClassMoments.of(values, codes, n_classes, weights), confidence=confidence
+        ClassMoments.of(row_values, codes, n_classes, weights), confidence=confidence
     )
     if is_zero_width(low, high):
         _warnings.warn(

@@ -10,12 +10,16 @@ or None) and never check them; the public modules check first.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polyroc._numeric import divide, finish, nan_average
 from polyroc._parallel import chunk_map
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
+
+#: Weighted false and true positives at each distinct score, and those scores (the cut-offs), highest first.
+BinaryCounts = tuple[NDArray[np.float64], NDArray[np.float64], np.ndarray]
 
 
 def tie_ends(sorted_score):
@@ -68,7 +72,7 @@ def grid_codes(column):
     return (np.arange(int(high - low) + 1) + low) / denominator, codes
 
 
-def binary_counts(positive, score, weight=None):
+def binary_counts(positive, score, weight=None) -> BinaryCounts:
     """Weighted false and true positives at each distinct score, highest score first: (fps, tps, cut-offs).
 
     Like scikit-learn's binary curve core: ``fps[i]`` and ``tps[i]`` count the
@@ -80,10 +84,9 @@ def binary_counts(positive, score, weight=None):
     if grid is not None:
         values, codes = grid
         everyone = np.bincount(codes, weights=weight, minlength=values.size)[::-1]
-        tps = np.bincount(codes, weights=positive if weight is None else positive * weight, minlength=values.size)
-        tps = tps[::-1]
+        hits = np.bincount(codes, weights=positive if weight is None else positive * weight, minlength=values.size)
         present = everyone > 0
-        tps = np.cumsum(tps, dtype=np.float64)[present]
+        tps = np.cumsum(hits[::-1], dtype=np.float64)[present]
         return np.cumsum(everyone, dtype=np.float64)[present] - tps, tps, values[::-1][present]
     order = np.argsort(-score, kind="stable")
     score = score[order]
@@ -106,13 +109,13 @@ def without_zero_weights(y, scores, weights):
     return y[keep], scores[keep], weights[keep]
 
 
-def class_counts(y, scores, weights):
+def class_counts(y, scores, weights) -> list[BinaryCounts]:
     """``binary_counts`` of each class against the rest."""
     y, scores, weights = without_zero_weights(y, scores, weights)
     return [binary_counts(y == k, scores[:, k], weights) for k in range(scores.shape[1])]
 
 
-def micro_counts(y, scores, weights):
+def micro_counts(y, scores, weights) -> BinaryCounts:
     """``binary_counts`` of the binarized labels against the raveled scores."""
     y, scores, weights = without_zero_weights(y, scores, weights)
     n_classes = scores.shape[1]

@@ -27,8 +27,12 @@ from the columns' runs without building the raveled array.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polyroc._ranking import count_wins, tie_ends
+
+#: A run: scores (float64, sorted), class codes, weights (float64) or None when every entry weighs 1.
+Run = tuple[NDArray[np.float64], np.ndarray, NDArray[np.float64] | None]
 
 COLLAPSE_TIED_SHARE = 0.5  # a merged run is considered for collapsing when this share of its entries are ties
 

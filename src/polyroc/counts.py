@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from types import MappingProxyType
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -61,6 +62,9 @@ __all__ = [
 AVERAGE_OPTIONS = ("macro", "micro", "weighted", None)
 KAPPA_WEIGHTS = (None, "linear", "quadratic")
 NORMALIZE_OPTIONS = (None, "true", "pred", "all")
+
+#: The ``average`` options other than None (no average: one value per class).
+Average = Literal["macro", "micro", "weighted"]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -204,13 +208,13 @@ def accuracy(counts: ArrayLike) -> float | np.ndarray:
     >>> accuracy([[[1, 0], [0, 1]], [[0, 1], [1, 0]]])
     array([1., 0.])
     """
-    counts = _float_counts(counts)
+    table = _float_counts(counts)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return finish(np.trace(counts, axis1=-2, axis2=-1) / counts.sum(axis=(-2, -1)))
+        return finish(np.trace(table, axis1=-2, axis2=-1) / table.sum(axis=(-2, -1)))
 
 
 def precision(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Precision TP / (TP + FP): the fraction of the predictions of a class that are right.
 
@@ -263,7 +267,7 @@ def precision(
 
 
 def recall(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Recall (sensitivity, TPR) TP / (TP + FN): the fraction of a class that is found.
 
@@ -314,7 +318,7 @@ def recall(
 
 
 def specificity(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Specificity (TNR) TN / (TN + FP): the fraction of the other classes not predicted as the class.
 
@@ -362,7 +366,7 @@ def specificity(
 
 
 def fbeta(
-    counts: ArrayLike, *, beta: float, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, beta: float, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """F-beta score (1 + b²)·TP / ((1 + b²)·TP + b²·FN + FP): recall weighted b times precision.
 
@@ -414,7 +418,9 @@ def fbeta(
     )
 
 
-def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn") -> float | np.ndarray:
+def f1(
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
+) -> float | np.ndarray:
     """F1 score 2·TP / (2·TP + FP + FN), the harmonic mean of precision and recall.
 
     Parameters
@@ -457,7 +463,7 @@ def f1(counts: ArrayLike, *, average: str | None = "macro", zero_division: str |
 
 
 def youden(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Youden's J (true skill statistic, TSS) per class: recall + specificity - 1.
 
@@ -512,7 +518,7 @@ def youden(
 
 
 def heidke_skill(
-    counts: ArrayLike, *, average: str | None = "macro", zero_division: str | float = "warn"
+    counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
     """Heidke skill score per class from its one-vs-rest 2×2 table.
 
@@ -710,11 +716,11 @@ def cohen_kappa(
     """
     weights = _check_kappa_weights(weights)
     zero_division = check_zero_division(zero_division)
-    counts = _float_counts(counts)
-    weight_matrix = _kappa_weight_matrix(counts.shape[-1], weights)
-    true_totals, predicted_totals = counts.sum(axis=-1), counts.sum(axis=-2)
+    table = _float_counts(counts)
+    weight_matrix = _kappa_weight_matrix(table.shape[-1], weights)
+    true_totals, predicted_totals = table.sum(axis=-1), table.sum(axis=-2)
     total = true_totals.sum(axis=-1)
-    observed = (weight_matrix * counts).sum(axis=(-2, -1))
+    observed = (weight_matrix * table).sum(axis=(-2, -1))
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = np.einsum("...i,ij,...j->...", true_totals, weight_matrix, predicted_totals) / total
     expected = np.where(total == 0, 0.0, expected)
@@ -769,10 +775,10 @@ def matthews_corrcoef(counts: ArrayLike) -> float | np.ndarray:
     >>> matthews_corrcoef([[90, 0, 0], [5, 0, 0], [5, 0, 0]])
     0.0
     """
-    counts = _float_counts(counts)
-    true_totals, predicted_totals = counts.sum(axis=-1), counts.sum(axis=-2)
+    table = _float_counts(counts)
+    true_totals, predicted_totals = table.sum(axis=-1), table.sum(axis=-2)
     total = true_totals.sum(axis=-1)
-    correct = np.trace(counts, axis1=-2, axis2=-1)
+    correct = np.trace(table, axis1=-2, axis2=-1)
     covariance = correct * total - (true_totals * predicted_totals).sum(axis=-1)
     variances = (total**2 - (predicted_totals**2).sum(axis=-1)) * (total**2 - (true_totals**2).sum(axis=-1))
     degenerate = variances == 0

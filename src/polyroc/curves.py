@@ -429,9 +429,9 @@ def ovr_roc_curve(
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     counts = class_counts(y, scores, weights)
     per_class = [roc_points(*class_counts, drop_intermediate) for class_counts in counts]
-    micro = roc_points(*micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
+    micro_curve = roc_points(*micro_counts(y, scores, weights), drop_intermediate) if micro else (None,) * 3
     _warn_undefined(classes, support, "ROC curve")
-    return roc_curves_result(classes, per_class, micro, drop_intermediate)
+    return roc_curves_result(classes, per_class, micro_curve, drop_intermediate)
 
 
 def roc_curves_result(classes, per_class, micro, drop_intermediate, settings=None) -> OvrRocCurves:

@@ -27,7 +27,7 @@ from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong
 from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._counts import confusion_cells
 from polyroc._delong import DELONG_TIES, ranked_influences
-from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
+from polyroc._interval_plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc._parallel import chunk_map
 from polyroc._progress import task
 from polyroc._results import Drawable, frame, html_table, interval_cells, interval_table
@@ -346,7 +346,8 @@ class Evaluation(Drawable):
         ]
         methods = []
         for name, by_class in self.class_intervals.items():
-            classes_of = {}  # method -> its classes: a degenerate interval's method differs from the others'
+            # method -> its classes: a degenerate interval's method differs from the others'
+            classes_of: dict[str, list[str]] = {}
             for label, interval in by_class.items():
                 classes_of.setdefault(_method_text(interval), []).append(str(label))
             if len(classes_of) == 1:
@@ -390,7 +391,7 @@ def evaluate(
     normalize_rows: bool = False,
     from_logits: bool = False,
     digits: int = 3,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
@@ -541,10 +542,10 @@ def evaluate(
     rng = check_random_state(random_state)
     plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = score_column_names(y_score)
-    y_score = as_array("y_score", y_score)
+    score_array = as_array("y_score", y_score)
     y_idx, scores, classes, given_weights = check_scores(
         y_true,
-        y_score,
+        score_array,
         columns=columns,
         labels=labels,
         sample_weight=sample_weight,
@@ -556,7 +557,7 @@ def evaluate(
     weights = scale.weights
     delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
     aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
-    losses = row_losses(y_idx, scores, machine_epsilon(y_score.dtype))
+    losses = row_losses(y_idx, scores, machine_epsilon(score_array.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)

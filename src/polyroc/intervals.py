@@ -34,6 +34,8 @@ weighted proportion p is the one of p * n_eff successes in n_eff trials.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -55,12 +57,15 @@ __all__ = [
 #: ``method`` of :func:`proportion_interval` -> the name an interval carries.
 PROPORTION_METHODS = {"wilson": "Wilson score interval", "clopper-pearson": "Clopper-Pearson exact interval"}
 
+#: The ``method`` options of the proportion intervals (the keys of :data:`PROPORTION_METHODS`).
+ProportionMethod = Literal["wilson", "clopper-pearson"]
+
 #: The name of :func:`paired_difference_interval`'s interval.
 TANGO_INTERVAL = "Tango score interval"
 
 
 def proportion_interval(
-    successes: ArrayLike, trials: ArrayLike, *, method: str = "wilson", confidence: float = 0.95
+    successes: ArrayLike, trials: ArrayLike, *, method: ProportionMethod = "wilson", confidence: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided confidence interval of a binomial proportion ``successes / trials``.
 
@@ -229,7 +234,11 @@ def _hits(hits):
 
 
 def weighted_proportion_interval(
-    hits: ArrayLike, sample_weight: ArrayLike | None = None, *, method: str = "wilson", confidence: float = 0.95
+    hits: ArrayLike,
+    sample_weight: ArrayLike | None = None,
+    *,
+    method: ProportionMethod = "wilson",
+    confidence: float = 0.95,
 ) -> tuple[float, float, float]:
     """Weighted proportion of hits with its Wilson or Clopper–Pearson interval at Kish's effective size.
 
@@ -294,23 +303,23 @@ def weighted_proportion_interval(
     >>> bool(weighted_proportion_interval([False] * 4)[2] == proportion_interval(0, 4)[1])
     True
     """
-    hits = _hits(hits)
-    weights = check_sample_weight(sample_weight, hits.size)
+    hit_flags = _hits(hits)
+    weights = check_sample_weight(sample_weight, hit_flags.size)
     if method not in PROPORTION_METHODS:
         raise ValueError(f"method must be one of {sorted(PROPORTION_METHODS)}, got {method!r}")
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
     if weights is None or np.all(weights[weights > 0] == weights.max()):
-        counted = hits if weights is None else hits[weights > 0]
+        counted = hit_flags if weights is None else hit_flags[weights > 0]
         successes, trials = float(counted.sum()), float(counted.size)
         return proportion_bounds(successes, trials, trials, method=method, confidence=confidence)
     weights = scale_weights(weights).weights
     return proportion_bounds(
-        weights[hits].sum(), weights.sum(), effective_sample_size(weights), method=method, confidence=confidence
+        weights[hit_flags].sum(), weights.sum(), effective_sample_size(weights), method=method, confidence=confidence
     )
 
 
 def proportion_bounds(
-    hit_weight: float, total_weight: float, trials: float, *, method: str, confidence: float
+    hit_weight: float, total_weight: float, trials: float, *, method: ProportionMethod, confidence: float
 ) -> tuple[float, float, float]:
     """The proportion ``hit_weight / total_weight`` and its interval for that share of ``trials`` (checked inputs).
 
@@ -395,21 +404,21 @@ def paired_difference_interval(
     from scipy.stats import norm
 
     confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    b, c, n = (
+    b, c, rows = (
         float(_counts(name, value))
         for name, value in zip(("only_first", "only_second", "n"), (only_first, only_second, n))
     )
-    if n < 1 or b + c > n:
-        raise ValueError(f"n must be at least 1 and at least only_first + only_second, got n={n:g} for {b + c:g}")
+    if rows < 1 or b + c > rows:
+        raise ValueError(f"n must be at least 1 and at least only_first + only_second, got n={rows:g} for {b + c:g}")
     z = float(norm.ppf(0.5 + confidence / 2))
-    estimate = (b - c) / n
+    estimate = (b - c) / rows
 
     def bound_gap(d, sign):
-        return b - c - n * d + sign * z * np.sqrt(n * max(2 * _tango_cell(b, c, n, d) + d * (1 - d), 0.0))
+        return b - c - rows * d + sign * z * np.sqrt(rows * max(2 * _tango_cell(b, c, rows, d) + d * (1 - d), 0.0))
 
     # where the statistic's variance vanishes (no discordant row, or all rows discordant one way) it is 0/0 at
     # the estimate; half of z^2 / (n + z^2) away it already has its sign (the outer root is z^2 / (n + z^2) away)
-    step = 0.0 if b + c and abs(estimate) < 1 else 0.5 * z * z / (n + z * z)
+    step = 0.0 if b + c and abs(estimate) < 1 else 0.5 * z * z / (rows + z * z)
     high = 1.0 if estimate >= 1 else brentq(bound_gap, estimate + step, 1.0, args=(1,), xtol=1e-15)
     low = -1.0 if estimate <= -1 else brentq(bound_gap, -1.0, estimate - step, args=(-1,), xtol=1e-15)
     return float(low), float(high)

@@ -135,19 +135,19 @@ def one_hot(y: ArrayLike, n_classes: int | None = None, *, labels: ArrayLike | N
     """
     if n_classes is not None and labels is not None:
         raise ValueError("give n_classes or labels, not both")
-    y = check_label_vector("y", y)
+    targets = check_label_vector("y", y)
     if n_classes is None:
-        classes = resolve_classes(labels, y=y) if labels is not None else np.unique(y)
-        indices, n_classes = encode_labels(y, classes), classes.size
+        classes = resolve_classes(labels, y=targets) if labels is not None else np.unique(targets)
+        indices, n_classes = encode_labels(targets, classes), classes.size
     else:
         n_classes = check_positive_int("n_classes", n_classes)
-        if y.dtype.kind not in "biu":
-            raise TypeError(f"y must hold integer class indices when n_classes is given, got dtype {y.dtype}")
-        outside = (y < 0) | (y >= n_classes)
+        if targets.dtype.kind not in "biu":
+            raise TypeError(f"y must hold integer class indices when n_classes is given, got dtype {targets.dtype}")
+        outside = (targets < 0) | (targets >= n_classes)
         if np.any(outside):
             row = int(np.flatnonzero(outside)[0])
-            raise ValueError(f"y must hold indices in 0..{n_classes - 1}; y[{row}] is {y[row]}")
-        indices = y.astype(np.intp)
+            raise ValueError(f"y must hold indices in 0..{n_classes - 1}; y[{row}] is {targets[row]}")
+        indices = targets.astype(np.intp)
     encoded = np.zeros((indices.size, n_classes))
     encoded[np.arange(indices.size), indices] = 1.0
     return encoded

@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -194,13 +195,13 @@ def bootstrap_multiplicities(
     ((4, 5), [3, 3, 3, 3], [2, 2, 2, 2])
     """
     n_boot = check_positive_int("n_boot", n_boot)
-    y = check_label_vector("y", y)
+    targets = check_label_vector("y", y)
     check_option("stratify", stratify, (True, False))
     rng = check_random_state(random_state)
     if chunk_size is None:
-        chunk_size = chunk_length(y.size * 8)
+        chunk_size = chunk_length(targets.size * 8)
     chunk_size = check_positive_int("chunk_size", chunk_size)
-    return _multiplicity_chunks(y, n_boot, stratify, rng, chunk_size)
+    return _multiplicity_chunks(targets, n_boot, stratify, rng, chunk_size)
 
 
 def _multiplicity_chunks(y, n_boot, stratify, rng, chunk_size):
@@ -324,7 +325,7 @@ def percentile_interval(
     alpha = (1 - confidence) / 2
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
-        low, high = np.nanquantile(replicates, [alpha, 1 - alpha], axis=axis)
+        low, high = np.nanquantile(np.asanyarray(replicates), [alpha, 1 - alpha], axis=axis)
     return low, high
 
 
@@ -421,7 +422,9 @@ class ConfidenceInterval(Result):
         replicates = np.asarray(replicates, dtype=np.float64)
         low, high = percentile_interval(replicates, confidence=confidence)
         n_boot = int(replicates.size if n_boot is None else n_boot)
-        return cls(estimate, low, high, _interval_settings(confidence, n_boot, random_state, interval_method))
+        return cls(
+            estimate, float(low), float(high), _interval_settings(confidence, n_boot, random_state, interval_method)
+        )
 
     @classmethod
     def from_bounds(
@@ -771,22 +774,19 @@ def paired_rule_scores(
     replicates = _rule_replicates(
         y_idx, {name: t.y_pred for name, t in encoded.items()}, m, weights, score_counts, n_boot, rng
     )
-    options = {
-        "confidence": confidence,
-        "interval_method": PAIRED_STRATIFIED_PERCENTILE,
-        "n_boot": n_boot,
-        "random_state": random_state,
-    }
-    scores = {
-        name: ConfidenceInterval.from_replicates(estimates[name], replicates[name], **options) for name in encoded
-    }
+    interval = partial(
+        ConfidenceInterval.from_replicates,
+        confidence=confidence,
+        interval_method=PAIRED_STRATIFIED_PERCENTILE,
+        n_boot=n_boot,
+        random_state=random_state,
+    )
+    scores = {name: interval(estimates[name], replicates[name]) for name in encoded}
     differences = (
         {}
         if baseline is None
         else {
-            name: ConfidenceInterval.from_replicates(
-                estimates[name] - estimates[baseline], replicates[name] - replicates[baseline], **options
-            )
+            name: interval(estimates[name] - estimates[baseline], replicates[name] - replicates[baseline])
             for name in encoded
             if name != baseline
         }

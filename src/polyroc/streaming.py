@@ -26,13 +26,16 @@ from __future__ import annotations
 import copy
 import numbers
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts, threshold_counts
+from polyroc._interval_plan import CiChoice
 from polyroc._ranking import hand_till, ovr_auc, without_zero_weights
 from polyroc._sorted_runs import (
+    Run,
     batch_run,
     code_dtype,
     column_wins,
@@ -141,10 +144,10 @@ class _Accumulator:
         """
         batch = self._check_batch(y_true, y_score, sample_weight)
         if batch is not None:
-            y, _, weights = batch
+            y, scores, weights = batch
             total = self.weight_seen + (y.size if weights is None else float(weights.sum()))
             check_weight_total("sample_weight (of every batch so far)", total)
-            self._add(*batch, y_score)
+            self._add(y, scores, weights, y_score)
             self.weight_seen = total
         return self
 
@@ -536,7 +539,7 @@ class RankingAccumulator(_Accumulator):
         self.cutpoints = _check_cutoffs(cutoffs)
         m = self.n_classes
         if self.cutpoints is None:
-            self.runs = [[] for _ in range(m)]
+            self.runs: list[list[Run]] = [[] for _ in range(m)]
             self.support = np.zeros(m)
         else:
             n_bins = self.cutpoints.size + 1
@@ -583,8 +586,10 @@ class RankingAccumulator(_Accumulator):
             self.runs[j] = push_run(self.runs[j], batch_run(scores[:, j], codes, weights, m), m)
 
     def _add_binned(self, y, scores, weights, positive, cell_weights) -> None:
-        m, n_bins = self.n_classes, self.cutpoints.size + 1
-        bins = np.searchsorted(self.cutpoints, scores, side="right")
+        cutpoints = self.cutpoints
+        assert cutpoints is not None  # only binned accumulators add to bins
+        m, n_bins = self.n_classes, cutpoints.size + 1
+        bins = np.searchsorted(cutpoints, scores, side="right")
         column_bins = bins + n_bins * np.arange(m)  # bin of row i in column j, numbered within the stacked columns
         row_weights = None if weights is None else np.repeat(weights[:, None], m, axis=1).ravel()
         stacked = _binned_counts(column_bins.ravel(), np.repeat(y, m), row_weights, m * n_bins, m)
@@ -592,7 +597,9 @@ class RankingAccumulator(_Accumulator):
         self.cell_bins += _binned_counts(bins.ravel(), positive, cell_weights, n_bins, 2)
 
     def _check_same_settings(self, other) -> None:
-        if self.binned != other.binned or (self.binned and not np.array_equal(self.cutpoints, other.cutpoints)):
+        if self.binned != other.binned or (
+            self.cutpoints is not None and not np.array_equal(self.cutpoints, other.cutpoints)
+        ):
             raise ValueError("cannot merge accumulators with different cutoffs")
 
     def _absorb(self, other) -> None:
@@ -741,7 +748,7 @@ class EvaluationAccumulator(_Accumulator):
     def compute(
         self,
         *,
-        ci: str | Mapping[str, str] = "auto",
+        ci: CiChoice | Mapping[str, str] = "auto",
         n_boot: int = 1000,
         confidence: float = 0.95,
         random_state: int | np.random.Generator | None = None,
@@ -811,7 +818,11 @@ class EvaluationAccumulator(_Accumulator):
         if self.summary.counts.sum() == 0:
             raise ValueError("no weighted rows were added: the scores are undefined")
         aucs = self.ranking.compute()
-        settings = {"random_state": random_state, "ci": ci if isinstance(ci, str) else dict(ci), "engine": "stream"}
+        settings: dict[str, Any] = {
+            "random_state": random_state,
+            "ci": ci if isinstance(ci, str) else dict(ci),
+            "engine": "stream",
+        }
         if self.ranking.binned:
             settings["auc_error_bounds"] = {name: float(aucs["bounds"][name]) for name in AUC_SCORES}
         return evaluation_of_statistics(

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from polyroc import _warnings
-from polyroc._ranking import roc_points
+from polyroc._ranking import BinaryCounts, roc_points
 from polyroc._validation import check_option, check_positive_int, check_weight_total
 from polyroc.curves import OvrRocCurves, roc_curves_result
 from polyroc.dask._evaluate import _cell_passes, _is_dask_frame, _Partitions, ranking_samples
@@ -18,7 +18,7 @@ from polyroc.exceptions import UndefinedMetricWarning
 __all__ = ["ovr_roc_curve"]
 
 
-def _binary_counts(found, axis: Axis):
+def _binary_counts(found, axis: Axis) -> BinaryCounts:
     """False and true positives at each distinct score, highest first (as :func:`polyroc._ranking.binary_counts`)."""
     edges, totals, cells = found.edges[axis], found.totals[axis], found.cells[axis]
     values, positives, negatives = [], [], []
@@ -31,8 +31,8 @@ def _binary_counts(found, axis: Axis):
             values.append(np.array([edges[g]], dtype=np.float64))
             positives.append(point[[axis.positive]])
             negatives.append(np.array([point.sum() - point[axis.positive]]))
-    values, positives, negatives = (np.concatenate(parts)[::-1] for parts in (values, positives, negatives))
-    return np.cumsum(negatives), np.cumsum(positives), values
+    cutoffs, positive_steps, negative_steps = (np.concatenate(parts)[::-1] for parts in (values, positives, negatives))
+    return np.cumsum(negative_steps), np.cumsum(positive_steps), cutoffs
 
 
 def ovr_roc_curve(

@@ -86,7 +86,9 @@ class PlacementPlan:
         keep = self.inclusion[rows.codes] >= 1
         chance = ~keep
         if np.any(chance):
-            keep[chance] = _uniform(self.seed, rows.row_ids[chance]) < self.inclusion[rows.codes[chance]]
+            row_ids = rows.row_ids
+            assert row_ids is not None  # a sampled class draws its rows by their ids
+            keep[chance] = _uniform(self.seed, row_ids[chance]) < self.inclusion[rows.codes[chance]]
         return keep
 
     def terms(self, axis, values, codes, weights, positions, ids, below):

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from polyroc._interval_plan import QUANTITY_METHODS, planned_intervals
+from polyroc._interval_plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc._progress import task
 from polyroc._summary import (
     SummaryStatistics,
@@ -59,7 +59,7 @@ def evaluate(
     row_id_col: str | None = None,
     normalize_rows: bool = False,
     from_logits: bool = False,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,

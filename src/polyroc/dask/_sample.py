@@ -69,11 +69,13 @@ def _class_rows(rows: PartitionRows) -> np.ndarray:
 
 
 def _drawn(rows: PartitionRows, inclusion: np.ndarray, seed: int):
+    row_ids = rows.row_ids
+    assert row_ids is not None  # rows are drawn by their ids (positions in the frame, or the row-id column)
     keep = (np.ones(rows.size, bool) if rows.weights is None else rows.weights > 0) & (
-        _uniform(seed, rows.row_ids) < inclusion[rows.codes]
+        _uniform(seed, row_ids) < inclusion[rows.codes]
     )
     weights = np.ones(rows.size) if rows.weights is None else rows.weights
-    return rows.codes[keep], rows.scores[keep], weights[keep] / inclusion[rows.codes[keep]], rows.row_ids[keep]
+    return rows.codes[keep], rows.scores[keep], weights[keep] / inclusion[rows.codes[keep]], row_ids[keep]
 
 
 def sample_rows(

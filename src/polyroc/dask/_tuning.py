@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -76,7 +76,7 @@ def tune_thresholds(
     score_cols: list[str] | None = None,
     sample_weight_col: str | None = None,
     metric: str | Callable = "f1_macro",
-    search: str = "auto",
+    search: Literal["auto", "lattice", "random"] = "auto",
     resolution: int | None = None,
     n_samples: int | None = None,
     domain: str = "simplex",
@@ -160,8 +160,10 @@ def tune_thresholds(
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
     m = columns.n_classes
     if search == "auto":
-        search = "lattice" if resolution is not None else "random" if n_samples is not None else None
-        search = search or ("lattice" if m <= AUTO_LATTICE_MAX_CLASSES else "random")
+        if resolution is not None or n_samples is not None:
+            search = "lattice" if resolution is not None else "random"
+        else:
+            search = "lattice" if m <= AUTO_LATTICE_MAX_CLASSES else "random"
     resolution, n_samples = resolve_search(search, resolution, n_samples, m, domain)
     seed = None
     if search == "random":

@@ -49,7 +49,7 @@ class Dataset:
 
 
 def _read_csv(filename: str, label_column: str) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    text = resources.files(__package__).joinpath("data", filename).read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("data").joinpath(filename).read_text(encoding="utf-8")
     rows = list(csv.reader(text.splitlines()))
     header, body = rows[0], rows[1:]
     label_index = header.index(label_column)

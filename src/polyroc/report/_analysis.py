@@ -16,6 +16,7 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -262,14 +263,14 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
     -------
     list of (str, callable)
     """
-    steps = []
+    steps: list[tuple[str, Callable[[], Any]]] = []
     for analysis in analyses:
         name = analysis.name
-        steps.append((f"{name}: metrics with intervals", lambda a=analysis: _evaluation_step(inputs, a)))
+        steps.append((f"{name}: metrics with intervals", partial(_evaluation_step, inputs, analysis)))
         if inputs.validation is not None:
-            steps.append((f"{name}: threshold tuning", lambda a=analysis: _tuning_step(inputs, a)))
-        steps.append((f"{name}: ROC clouds", lambda a=analysis: _cloud_step(inputs, a)))
-        steps.append((f"{name}: Gini-weighted ROC", lambda a=analysis: _gini_step(inputs, a)))
+            steps.append((f"{name}: threshold tuning", partial(_tuning_step, inputs, analysis)))
+        steps.append((f"{name}: ROC clouds", partial(_cloud_step, inputs, analysis)))
+        steps.append((f"{name}: Gini-weighted ROC", partial(_gini_step, inputs, analysis)))
     if len(analyses) > 1:
         steps.append(("paired tests of the models", lambda: _paired_tests_step(inputs, analyses)))
     steps.append(("ROC-DMF with bootstrap", lambda: _dmf_step(inputs, analyses)))

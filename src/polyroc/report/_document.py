@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._interval_plan import CiChoice
 from polyroc._results import bounds_text, html_table, html_view, number_text
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
@@ -486,7 +487,7 @@ def build_report(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     title: str = "polyroc report",
     source: str = "scores given in Python",
     notes: Sequence[str] = (),

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, interval_plan
+from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
 from polyroc._validation import (
     check_label_vector,
     check_positive_int,
@@ -50,7 +50,7 @@ class ReportInputs:
     random_state: int | np.random.Generator | None
     sample_weight: np.ndarray | None = None
     val_sample_weight: np.ndarray | None = None
-    ci: str | Mapping[str, str] = "auto"
+    ci: CiChoice | Mapping[str, str] = "auto"
     evaluations: dict[str, Any] | None = None
     population: dict[str, Any] | None = None
 
@@ -135,7 +135,7 @@ def check_report_inputs(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
-    ci: str | Mapping[str, str] = "auto",
+    ci: CiChoice | Mapping[str, str] = "auto",
     evaluations: Mapping[str, Any] | None = None,
     population: Mapping[str, Any] | None = None,
 ) -> ReportInputs:
@@ -203,9 +203,9 @@ random_state, ci, evaluations, population
             "val_scores", "validation", y_val, val_named, classes, val_sample_weight, ("y_val", "val_sample_weight")
         )
         validation = {name: validation[name] for name in test}
-    evaluations = _checked_evaluations(evaluations, test, classes)
+    model_evaluations = _checked_evaluations(evaluations, test, classes)
     if population is not None:
-        if evaluations is None:
+        if model_evaluations is None:
             raise ValueError("population describes the rows of given evaluations: give it with evaluations")
         missing = {"n_samples", "class_counts", "class_weights"} - set(population)
         if missing:
@@ -224,7 +224,7 @@ random_state, ci, evaluations, population
         weights,
         val_weights,
         ci if isinstance(ci, str) else dict(ci),
-        evaluations,
+        model_evaluations,
         population,
     )
 

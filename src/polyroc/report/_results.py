@@ -24,6 +24,7 @@ class-prior classifier) has ``constant_scores: true``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ def results_document(
     *,
     title: str,
     source: str,
-    notes: tuple[str, ...] | list[str],
+    notes: Sequence[str],
 ) -> dict[str, Any]:
     """Every number of the report, JSON-ready (NaN as null).
 
