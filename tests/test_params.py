@@ -1,4 +1,4 @@
-"""The declared parameter constraints of :mod:`polyroc._params`, against brute-force expectations."""
+"""The declared parameter constraints of :mod:`polyroc._validation._params`, against brute-force expectations."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from polyroc._params import (
+from polyroc._validation._params import (
     ArrayLikes,
     Booleans,
     Callables,

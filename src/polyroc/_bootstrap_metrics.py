@@ -101,6 +101,7 @@ class PositiveGaps:
             np.take(weight_row, self.positives, out=cumulative[1:])
             np.cumsum(cumulative[1:], out=cumulative[1:])
         else:
+            assert scratch is not None, "scratch is needed when out and weight_row differ in type"
             gathered = np.take(weight_row, self.positives, out=scratch[: self.positives.size])
             np.cumsum(gathered, dtype=out.dtype, out=cumulative[1:])
         total = float(cumulative[-1])

@@ -47,6 +47,7 @@ from polyroc._delong import (
 from polyroc._results import Result, bounds_text, html_table
 from polyroc._validation import (
     as_array,
+    check_frames_in_one_order,
     check_label_vector,
     check_model_scores,
     check_positive_int,
@@ -59,7 +60,6 @@ from polyroc._validation import (
 )
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals import TANGO_INTERVAL, paired_difference_interval
-from polyroc.io._row_ids import check_frames_in_one_order
 from polyroc.resampling import _rule_replicates, percentile_interval
 
 __all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]

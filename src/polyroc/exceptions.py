@@ -7,8 +7,8 @@ of the Gini ROC are also importable from :mod:`polyroc.dmf` and
 :mod:`polyroc.gini`.
 """
 
-from sklearn.exceptions import ConvergenceWarning as _SkConvergenceWarning  # type: ignore[import-untyped]
-from sklearn.exceptions import UndefinedMetricWarning as _SkUndefinedMetricWarning  # type: ignore[import-untyped]
+from sklearn.exceptions import ConvergenceWarning as _SkConvergenceWarning
+from sklearn.exceptions import UndefinedMetricWarning as _SkUndefinedMetricWarning
 
 __all__ = [
     "ConvergenceWarning",

@@ -11,8 +11,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import softmax  # type: ignore[import-untyped]
 
-from polyroc._params import Interval, Options, validate_params
 from polyroc._validation import check_positive_int
+from polyroc._validation._params import Interval, Options, validate_params
 
 
 class Simulation(NamedTuple):

@@ -40,10 +40,10 @@ def glass_holdout_scores(random_state: int = 0) -> tuple[np.ndarray, np.ndarray,
     >>> P.shape, classes.tolist()
     ((65, 6), ['1', '2', '3', '5', '6', '7'])
     """
-    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
-    from sklearn.model_selection import train_test_split  # type: ignore[import-untyped]
-    from sklearn.pipeline import make_pipeline  # type: ignore[import-untyped]
-    from sklearn.preprocessing import StandardScaler  # type: ignore[import-untyped]
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     from polyroc.datasets import load_glass
 

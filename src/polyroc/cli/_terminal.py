@@ -74,7 +74,7 @@ class _Display:
         self.task_name = None
         if self.mode == "bars":
             self._close_bar()
-            from tqdm import tqdm  # type: ignore[import-untyped]
+            from tqdm import tqdm
 
             self.bar = tqdm(
                 desc=self.label, total=None, unit="", file=sys.stderr, leave=not self.transient, dynamic_ncols=True

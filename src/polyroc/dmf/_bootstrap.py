@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.special import expit  # type: ignore[import-untyped]
+from scipy.special import expit
 
 from polyroc._parallel import chunk_map, single_blas_thread
 from polyroc._progress import task

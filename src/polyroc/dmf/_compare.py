@@ -10,9 +10,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._parallel import single_blas_thread
-from polyroc._params import Interval, Options, validate_params
 from polyroc._results import Result
 from polyroc._validation import check_model_scores
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.dmf._bootstrap import replicate_fits, summarise
 from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import prepare_problem

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit  # type: ignore[import-untyped]
+from scipy.special import expit
 
 
 def roc_points(intercept, *, monotone=False):

@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import logit  # type: ignore[import-untyped]
+from scipy.special import logit
 
 METHODS = ("intercept", "algorithm1")
 ETA_BOUND = 30.0

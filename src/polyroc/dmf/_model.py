@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._params import ConstraintLike, Interval, Options
+from polyroc._validation._params import ConstraintLike, Interval, Options
 from polyroc.dmf._checks import check_bootstrap_work
 from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import METHODS, fit_factorization

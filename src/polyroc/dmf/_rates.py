@@ -45,7 +45,6 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._numeric import divide
-from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -55,6 +54,7 @@ from polyroc._validation import (
     check_scores,
     scale_weights,
 )
+from polyroc._validation._params import Options, validate_params
 from polyroc.exceptions import UndefinedMetricWarning
 
 CUTOFF_GRIDS = ("pooled", "column", "balanced")

@@ -7,14 +7,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import expit  # type: ignore[import-untyped]
+from scipy.special import expit
 
 from polyroc import _warnings
 from polyroc._numeric import divide
 from polyroc._parallel import single_blas_thread
-from polyroc._params import Interval, validate_params
 from polyroc._ranking import pairwise_wins
 from polyroc._results import Drawable, html_table, interval_table, jsonable
+from polyroc._validation._params import Interval, validate_params
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor

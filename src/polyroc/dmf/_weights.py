@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._params import Interval, Options, validate_params
 from polyroc._validation import (
     check_label_vector,
     check_option,
@@ -14,6 +13,7 @@ from polyroc._validation import (
     encode_labels,
     resolve_classes,
 )
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.dmf._rates import class_sizes, relative_weights
 
 WEIGHTINGS = ("unweighted", "weighted")

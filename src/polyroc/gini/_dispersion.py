@@ -30,8 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._params import Options, validate_params
 from polyroc._validation import check_real_array, check_sample_weight, scale_weights
+from polyroc._validation._params import Options, validate_params
 
 __all__ = ["gini_index", "gini_mean_difference"]
 

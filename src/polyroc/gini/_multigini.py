@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._validation import check_real_array
+from polyroc._validation._params import Options, validate_params
 from polyroc.gini._dispersion import GINI_NORMS, gini_mean_difference, relative_weights
 from polyroc.gini._view import whitening_notes
 from polyroc.gini._whitening import (

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import rankdata  # type: ignore[import-untyped]
+from scipy.stats import rankdata
 
 from polyroc.gini._aggregate import aggregate_vertical, class_curves, restrict_weights
 from polyroc.gini._dispersion import gini_mean_difference

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import sparse  # type: ignore[import-untyped]
+from scipy import sparse
 
 from polyroc._counts import CHUNK_BYTES, chunk_length
 from polyroc._ranking import tie_ends

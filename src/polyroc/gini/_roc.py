@@ -11,7 +11,6 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc._counts import chunk_length
 from polyroc._parallel import chunk_map, single_blas_thread
-from polyroc._params import Interval, Options, validate_params
 from polyroc._progress import task
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
@@ -23,6 +22,7 @@ from polyroc._validation import (
     check_scores,
     describe,
 )
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.exceptions import ScoreScaleWarning, WhiteningWarning
 from polyroc.gini._aggregate import (
     aggregate_threshold,

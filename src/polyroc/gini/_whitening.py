@@ -42,10 +42,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._params import Options, validate_params
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import check_option, check_real, check_real_array, describe
+from polyroc._validation._params import Options, validate_params
 from polyroc.exceptions import WhiteningWarning
 from polyroc.gini._dispersion import relative_weights
 from polyroc.gini._view import whitening_notes

@@ -227,7 +227,7 @@ def _read_csv_columns(chunks, path, text_names):
 
 def parquet_columns(path, text_names):
     try:
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq
     except ImportError:
         raise ValueError(f"{path}: reading Parquet needs pyarrow (pip install pyarrow)") from None
     with path.open("rb") as handle:

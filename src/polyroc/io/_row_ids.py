@@ -18,8 +18,7 @@ hold the same rows in another order, the one sign of rows paired wrongly.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
@@ -96,31 +95,3 @@ def row_orders(
         order = _row_order(these, path, present[0], paths[0], id_col)
         orders.append(None if np.array_equal(order, np.arange(order.size)) else order)
     return orders
-
-
-def check_frames_in_one_order(scores: Mapping[str, object], what: str = "scores") -> None:
-    """Raise ``ValueError`` when two models' DataFrames index the same rows in different orders.
-
-    ``scores`` maps model names to score matrices; only pandas DataFrames
-    carry an index (pandas is not imported here). Indexes of different rows
-    (or none) say nothing: the rows are paired by position.
-    """
-    pandas = sys.modules.get("pandas")
-    if pandas is None:
-        return
-    frames = {name: value.index for name, value in scores.items() if isinstance(value, pandas.DataFrame)}
-    names = list(frames)
-    for name in names[1:]:
-        first, index = frames[names[0]], frames[name]
-        if index.equals(first) or len(index) != len(first) or not index.is_unique:
-            continue
-        try:
-            reordered = index.sort_values().equals(first.sort_values())
-        except TypeError:  # labels that do not sort: no order to compare
-            continue
-        if reordered:
-            raise ValueError(
-                f"{what} of models {names[0]!r} and {name!r} are DataFrames indexing the same rows in different "
-                f"orders; the rows of the models are paired by position: put them in one order first, e.g. "
-                f"{what}[{name!r}].loc[{what}[{names[0]!r}].index]"
-            )

@@ -173,7 +173,7 @@ class Display:
         name = type(estimator).__name__ if name is None else name
         return from_predictions(y, estimator.predict_proba(X), ax=ax, name=name, **kwargs)
 
-    def plot(self, ax: Any = None, *, name: str | None = None) -> Display:  # pragma: no cover
+    def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any) -> Display:  # pragma: no cover
         """Draw on ``ax`` (default a new figure) and return ``self``.
 
         Each subclass implements it and adds its own keyword options; the

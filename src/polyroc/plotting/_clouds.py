@@ -171,7 +171,7 @@ class RocCloudDisplay(Display):
         )
         return cls(cloud).plot(ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

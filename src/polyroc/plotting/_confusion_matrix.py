@@ -305,7 +305,7 @@ class ConfusionMatrixDisplay(Display):
             **kwargs,
         )
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,
@@ -666,8 +666,8 @@ def __getattr__(name: str) -> Any:
 
 def _cluster_order(matrix: np.ndarray) -> np.ndarray:
     """Leaf order of an average-linkage clustering of the classes by mutual confusion."""
-    from scipy.cluster.hierarchy import leaves_list, linkage  # type: ignore[import-untyped]
-    from scipy.spatial.distance import squareform  # type: ignore[import-untyped]
+    from scipy.cluster.hierarchy import leaves_list, linkage
+    from scipy.spatial.distance import squareform
 
     n_classes = matrix.shape[0]
     if n_classes < 3:

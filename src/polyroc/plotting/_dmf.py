@@ -263,7 +263,7 @@ class DmfRocDisplay(Display):
             panel.set_title(f"ROC-DMF: {name}")
         return shown
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

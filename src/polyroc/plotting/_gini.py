@@ -160,7 +160,7 @@ class GiniRocDisplay(Display):
         )
         return cls(result).plot(ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

@@ -162,7 +162,7 @@ class TuningProfileDisplay(Display):
         )
         return cls(profile).plot(ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

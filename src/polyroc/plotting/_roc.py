@@ -126,7 +126,7 @@ class RocCurveDisplay(Display):
         )
         return cls(curves).plot(ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

@@ -265,7 +265,7 @@ class SimplexHeatmapDisplay(Display):
         )
         return cls.from_result(result, ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,
@@ -669,7 +669,7 @@ class DecisionRegionsDisplay(Display):
             **kwargs,
         )
 
-    def plot(
+    def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
         ax: Any = None,
         *,

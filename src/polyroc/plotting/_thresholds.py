@@ -64,7 +64,7 @@ class ThresholdsDisplay(Display):
         self.result = result
         self.name = name
 
-    def plot(self, ax: Any = None, *, name: str | None = None, bar_kw: dict | None = None) -> ThresholdsDisplay:
+    def plot(self, ax: Any = None, *, name: str | None = None, bar_kw: dict | None = None) -> ThresholdsDisplay:  # type: ignore[override]  # adds its own keywords to the base's ax and name
         """Draw the bars of τ* and the line of equal thresholds.
 
         Parameters

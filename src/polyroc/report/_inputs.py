@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
 from polyroc._validation import (
+    check_frames_in_one_order,
     check_label_vector,
     check_positive_int,
     check_random_state,
@@ -20,7 +21,6 @@ from polyroc._validation import (
     check_scores,
 )
 from polyroc.counts import get_metric
-from polyroc.io._row_ids import check_frames_in_one_order
 
 __all__ = ["DEFAULT_MODEL_NAME", "ReportInputs", "check_report_inputs"]
 

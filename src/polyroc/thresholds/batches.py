@@ -26,9 +26,9 @@ from polyroc._counts import (
     threshold_counts,
 )
 from polyroc._parallel import chunk_map
-from polyroc._params import Interval, Options, validate_params
 from polyroc._progress import task
 from polyroc._validation import THRESHOLD_DOMAINS, check_positive_int, check_scores
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.thresholds.samplers import (
     barycentre,
     iter_lattice,

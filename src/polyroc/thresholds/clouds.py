@@ -18,7 +18,6 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
-from polyroc._params import Interval, validate_params
 from polyroc._results import Drawable
 from polyroc._validation import (
     check_counts,
@@ -27,6 +26,7 @@ from polyroc._validation import (
     check_zero_division,
     with_scaled_weights,
 )
+from polyroc._validation._params import Interval, validate_params
 from polyroc.curves import ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, resolve_search, threshold_batches

@@ -15,13 +15,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import confusion_counts
-from polyroc._params import Interval, validate_params
 from polyroc._results import Result
 from polyroc._validation import (
     check_distance_matrix,
     check_scores,
     with_scaled_weights,
 )
+from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.thresholds.competing import (
     average_set_size,

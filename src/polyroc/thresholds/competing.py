@@ -15,13 +15,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import chunk_length
-from polyroc._params import Interval, validate_params
 from polyroc._validation import (
     check_distance_matrix,
     check_prediction_sets,
     check_real_array,
     check_score_matrix,
 )
+from polyroc._validation._params import Interval, validate_params
 
 __all__ = [
     "accuracy_among_singletons",

@@ -15,18 +15,18 @@ from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn import get_config  # type: ignore[import-untyped]
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone  # type: ignore[import-untyped]
-from sklearn.exceptions import NotFittedError  # type: ignore[import-untyped]
-from sklearn.model_selection import check_cv  # type: ignore[import-untyped]
-from sklearn.utils import _safe_indexing  # type: ignore[import-untyped]
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing  # type: ignore[import-untyped]
-from sklearn.utils.metaestimators import available_if  # type: ignore[import-untyped]
-from sklearn.utils.multiclass import check_classification_targets  # type: ignore[import-untyped]
-from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable  # type: ignore[import-untyped]
+from sklearn import get_config
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import check_cv
+from sklearn.utils import _safe_indexing
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
-from polyroc._params import ConstraintLike, HasMethods, Interval, Options, check_params
 from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight, encode_labels
+from polyroc._validation._params import ConstraintLike, HasMethods, Interval, Options, check_params
 from polyroc.counts import get_metric
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds

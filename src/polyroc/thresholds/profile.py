@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._params import Options, validate_params
 from polyroc._results import Drawable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -25,6 +24,7 @@ from polyroc._validation import (
     check_thresholds,
     with_scaled_weights,
 )
+from polyroc._validation._params import Options, validate_params
 from polyroc.counts import metric_name
 from polyroc.thresholds.search import (
     argmax_score,

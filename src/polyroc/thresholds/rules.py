@@ -17,13 +17,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._counts import rule_offsets
-from polyroc._params import Options, validate_params
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_labels_argument,
     check_score_matrix,
     check_thresholds,
 )
+from polyroc._validation._params import Options, validate_params
 
 TIE_BREAK_OPTIONS = ("first", "reject")
 

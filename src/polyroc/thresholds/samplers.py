@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from polyroc._params import Interval, Options, validate_params
 from polyroc._validation import THRESHOLD_DOMAINS
+from polyroc._validation._params import Interval, Options, validate_params
 
 #: Default number of thresholds per chunk yielded by the samplers.
 CHUNK_POINTS = 2**16

@@ -27,7 +27,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._params import Interval, Options, validate_params
 from polyroc._results import Drawable, html_table, jsonable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -35,6 +34,7 @@ from polyroc._validation import (
     check_scores,
     with_scaled_weights,
 )
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.counts import metric_name
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import (

@@ -24,7 +24,7 @@ None), a type (its instances), or one of the strings ``"boolean"``,
 
 Examples
 --------
->>> from polyroc._params import Interval, Options, validate_params
+>>> from polyroc._validation._params import Interval, Options, validate_params
 >>> @validate_params({"n_boot": [Interval("integer", 1, None, closed="left")], "kind": [Options(("a", "b"))]})
 ... def draw(n_boot, kind="a"):
 ...     return n_boot, kind
