@@ -21,9 +21,9 @@ import functools
 import numpy as np
 from scipy import integrate, special
 
-from polyroc._interval_plan import QUANTITY_METHODS
-from polyroc._summary import CLASS_SCORES, COUNTS_SCORES
 from polyroc.counts import get_metric
+from polyroc.evaluation._plan import QUANTITY_METHODS
+from polyroc.evaluation._summary import CLASS_SCORES, COUNTS_SCORES
 
 #: Every scalar score of ``polyroc.evaluate`` for m > 2 classes (the per-class scores are CLASS_SCORES).
 SCORES = tuple(name for name in QUANTITY_METHODS if name not in CLASS_SCORES)

@@ -26,7 +26,7 @@ import numpy as np
 from _common import best_time, dirichlet_problem
 
 import polyroc
-from polyroc._delong import auc_influences, stratified_covariance
+from polyroc.intervals._delong import auc_influences, stratified_covariance
 from polyroc.metrics._ranking import multiclass_ranking_scores
 
 SUMMARY_KEYS = [("ovr", "macro"), ("ovr", "weighted"), ("ovr", "micro"), ("ovo", "macro")]

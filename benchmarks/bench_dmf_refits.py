@@ -19,7 +19,7 @@ import time
 import numpy as np
 from _common import dirichlet_problem
 
-from polyroc._parallel import single_blas_thread
+from polyroc._engine.parallel import single_blas_thread
 from polyroc.dmf import _bootstrap, roc_dmf
 from polyroc.dmf._factorization import fit_factorization, linear_predictor
 

@@ -33,11 +33,11 @@ from _common import dirichlet_problem
 from sklearn import metrics as skm
 
 from polyroc import evaluation
-from polyroc._counts import replicate_confusion_counts
-from polyroc._numeric import divide
-from polyroc._ranking import average_classes, hand_till, ovr_auc
-from polyroc._summary import class_scores, counts_scores
+from polyroc._engine.counts import replicate_confusion_counts
+from polyroc._engine.numeric import divide
+from polyroc._engine.ranking import average_classes, hand_till, ovr_auc
 from polyroc.evaluation import evaluate
+from polyroc.evaluation._summary import class_scores, counts_scores
 from polyroc.resampling import bootstrap_multiplicities
 
 # --- the previous replicate engine, verbatim in substance -------------------------------------------------

@@ -12,7 +12,7 @@ For each case (m classes, class sizes, signal) and prior, 1000 data sets give
 the empirical coverage of the nominal 95% posterior interval of per-class
 recall, precision and F1 (the worst class), macro-F1, balanced accuracy,
 Cohen's kappa and MCC. The last part checks the normal interval of
-:func:`polyroc._posterior.stratified_mean_interval` (and a t quantile with
+:func:`polyroc.intervals._posterior.stratified_mean_interval` (and a t quantile with
 n - m degrees of freedom) for the mean log loss and Brier score, whose truth is
 the per-class mean loss by Monte Carlo, mixed at the data set's class sizes.
 
@@ -27,8 +27,8 @@ import zlib
 import numpy as np
 from scipy.stats import norm, t
 
-from polyroc._posterior import PRIORS, confusion_posterior, posterior_quantiles, stratified_mean_interval
 from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.intervals._posterior import PRIORS, confusion_posterior, posterior_quantiles, stratified_mean_interval
 
 TRUTH_ROWS = 10**6
 CLASS_SCORES = {"recall": recall, "precision": precision, "f1": f1}

@@ -1,3 +1,3 @@
 """The version of polyroc, in one place (``pyproject.toml`` reads it from here)."""
 
-__version__ = "1.4.0"
+__version__ = "1.5.0"

@@ -36,8 +36,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._counts import per_class_counts
-from polyroc._numeric import divide, finish, nan_average
+from polyroc._engine.counts import per_class_counts
+from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._validation import check_counts, check_option, check_real, check_zero_division
 from polyroc.exceptions import UndefinedMetricWarning
 

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._ranking import (
+from polyroc._engine.ranking import (
     class_counts,
     micro_counts,
     pr_points,

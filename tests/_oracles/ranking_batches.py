@@ -3,7 +3,7 @@
 :class:`Rankings` with :func:`ranking_aucs` and :func:`binary_auc` sort each score column once and
 transpose a batch of weight rows to (n, b), so that putting it in the order of a column gathers whole
 rows, through the pairwise wins of :func:`polyroc.metrics.roc_auc_score` (same ties, same averages).
-``polyroc.evaluate`` uses :class:`polyroc._bootstrap_metrics.GroupedRankings` instead.
+``polyroc.evaluate`` uses :class:`polyroc._engine.replicates.GroupedRankings` instead.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._counts import CHUNK_BYTES, chunk_length
-from polyroc._numeric import divide
-from polyroc._ranking import average_classes, count_wins, hand_till, ovr_auc, sum_per_class
+from polyroc._engine.counts import CHUNK_BYTES, chunk_length
+from polyroc._engine.numeric import divide
+from polyroc._engine.ranking import average_classes, count_wins, hand_till, ovr_auc, sum_per_class
 
 #: Size of one (values, rows) float array while ranking; about five are alive at
 #: once. Fewer rows per chunk make the row gathers of the transposed batch slow.
@@ -134,7 +134,7 @@ def ranking_aucs(rankings: Rankings, weight_rows: np.ndarray, support: np.ndarra
 
 
 def _pairwise_wins_of_columns(rankings: Rankings, weight_columns: np.ndarray) -> np.ndarray:
-    """Wins (b, m, m) of :func:`polyroc._ranking.pairwise_wins` for weight columns (n, b)."""
+    """Wins (b, m, m) of :func:`polyroc._engine.ranking.pairwise_wins` for weight columns (n, b)."""
     n_classes = len(rankings.columns)
     sorted_weights = np.empty_like(weight_columns)  # reused: one column's order at a time
     wins = [

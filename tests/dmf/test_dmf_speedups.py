@@ -15,7 +15,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import roc_auc_score
 
-from polyroc._progress import listening
+from polyroc._engine.progress import listening
 from polyroc.dmf import compare_models, pairwise_rates, roc_dmf
 from polyroc.dmf._rates import batch_rates, prepare_problem
 from polyroc.exceptions import ConvergenceWarning

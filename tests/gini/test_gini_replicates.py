@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from polyroc._progress import listening
+from polyroc._engine.progress import listening
 from polyroc._validation import check_random_state
 from polyroc.gini import WhiteningWarning, gini_roc, zca_cor_whitening
 from polyroc.gini._replicates import ReplicateDraws

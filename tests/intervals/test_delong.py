@@ -1,4 +1,4 @@
-"""DeLong's variance of binary and multiclass AUCs (polyroc._delong) against independent oracles.
+"""DeLong's variance of binary and multiclass AUCs (polyroc.intervals._delong) against independent oracles.
 
 - every statistic and its influence from explicit O(n^2) pair matrices (psi = 1, 1/2, 0)
   with the structural-components formula, weighted and not, with ties;
@@ -17,7 +17,8 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 from sklearn import metrics as sklearn_metrics
 
-from polyroc._delong import (
+from polyroc.exceptions import IntervalWarning
+from polyroc.intervals._delong import (
     AUC_KEYS,
     auc_difference,
     auc_influences,
@@ -26,7 +27,6 @@ from polyroc._delong import (
     roc_auc_interval,
     stratified_covariance,
 )
-from polyroc.exceptions import IntervalWarning
 from polyroc.metrics import roc_auc_score
 from polyroc.metrics._ranking import multiclass_ranking_scores
 

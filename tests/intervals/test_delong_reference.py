@@ -1,4 +1,4 @@
-"""DeLong variances and paired tests of polyroc._delong against pROC (R) and exact arithmetic.
+"""DeLong variances and paired tests of polyroc.intervals._delong against pROC (R) and exact arithmetic.
 
 The pROC figures were computed with R 4 and pROC 1.18.0 (Robin et al. 2011,
 doi:10.1186/1471-2105-12-77) by this script, and are hard-coded below::
@@ -37,7 +37,7 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
-from polyroc._delong import auc_difference, auc_influences, roc_auc_interval, stratified_covariance
+from polyroc.intervals._delong import auc_difference, auc_influences, roc_auc_interval, stratified_covariance
 from tests._oracles.proc_figures import PROC_PAIR, SCORE_A, SCORE_B, Y
 
 NORMAL_COUNTS = [33, 6, 6, 11, 2]

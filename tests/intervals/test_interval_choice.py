@@ -2,7 +2,7 @@
 
 import pytest
 
-from polyroc._interval_plan import CI_OPTIONS, INTERVAL_METHODS, QUANTITY_METHODS, interval_plan
+from polyroc.evaluation._plan import CI_OPTIONS, INTERVAL_METHODS, QUANTITY_METHODS, interval_plan
 
 QUANTITIES = tuple(QUANTITY_METHODS)
 PROPORTIONS = ("accuracy", "recall", "top_2_accuracy")

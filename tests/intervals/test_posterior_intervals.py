@@ -10,17 +10,17 @@ import pytest
 from scipy.stats import beta, t
 from sklearn import metrics as skm
 
-import polyroc._posterior as posterior_module
+import polyroc.intervals._posterior as posterior_module
 from polyroc import evaluate
-from polyroc._posterior import (
+from polyroc.counts import get_metric, precision, recall
+from polyroc.exceptions import IntervalWarning
+from polyroc.intervals._posterior import (
     confusion_posterior,
     posterior_interval,
     posterior_interval_name,
     posterior_quantiles,
     stratified_mean_interval,
 )
-from polyroc.counts import get_metric, precision, recall
-from polyroc.exceptions import IntervalWarning
 
 SKLEARN = {
     "accuracy": skm.accuracy_score,

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from polyroc._replicate_columns import TRANSPOSE_BLOCK, sample_major, transposed
+from polyroc._engine.replicate_columns import TRANSPOSE_BLOCK, sample_major, transposed
 
 
 @pytest.mark.parametrize("rows", [0, 1, 3, 33])

@@ -21,10 +21,10 @@ from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
 from polyroc import evaluation
-from polyroc._bootstrap_metrics import GroupedRankings, integer_weights_are_exact
-from polyroc._progress import listening
-from polyroc._summary import row_losses
+from polyroc._engine.progress import listening
+from polyroc._engine.replicates import GroupedRankings, integer_weights_are_exact
 from polyroc.evaluation import evaluate
+from polyroc.evaluation._summary import row_losses
 from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, stratum_multiplicities
 
 pytestmark = pytest.mark.slow  # replicates checked one by one against scikit-learn: not in -m "not slow"

@@ -12,9 +12,9 @@ import threading
 
 import pytest
 
-from polyroc._parallel import chunk_map
-from polyroc._progress import task
-from polyroc._stopping import Stopped, raise_if_stopped, stop_requested, stopping_on_signals
+from polyroc._engine.parallel import chunk_map
+from polyroc._engine.progress import task
+from polyroc._engine.stopping import Stopped, raise_if_stopped, stop_requested, stopping_on_signals
 from polyroc.cli import main
 from polyroc.io import OutputDirectory, OutputFile
 

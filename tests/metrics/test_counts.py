@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix as sk_confusion_matrix
 
-from polyroc import _counts
-from polyroc._counts import (
+from polyroc._engine import counts as _counts
+from polyroc._engine.counts import (
     argmax_shifted,
     batch_confusion_counts,
     confusion_counts,

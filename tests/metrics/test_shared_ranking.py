@@ -1,4 +1,4 @@
-"""One sort per score column shared by the point AUCs and DeLong's influences (polyroc._ranking, polyroc._delong).
+"""One sort per score column shared by the point AUCs and DeLong's influences (_engine.ranking, intervals._delong).
 
 - the pairwise and micro-average wins against brute-force Mann-Whitney counts over every pair,
   with heavy ties, all-equal columns and weights (zeros included);
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from sklearn import metrics as sklearn_metrics
 
 import polyroc
-from polyroc._delong import AUC_KEYS, auc_influences
-from polyroc._ranking import micro_auc
+from polyroc._engine.ranking import micro_auc
 from polyroc.intervals import roc_auc_interval
+from polyroc.intervals._delong import AUC_KEYS, auc_influences
 
 
 def mann_whitney(positive, negative, w_positive, w_negative):
@@ -52,8 +52,8 @@ def problems(draw):
 @settings(max_examples=150, deadline=None)
 @given(problems())
 def test_wins_match_brute_force_mann_whitney(problem):
-    from polyroc._delong import ranked_influences
-    from polyroc._ranking import ranking_wins
+    from polyroc._engine.ranking import ranking_wins
+    from polyroc.intervals._delong import ranked_influences
 
     y, S, w = problem
     n, m = S.shape
@@ -77,7 +77,7 @@ def test_wins_match_brute_force_mann_whitney(problem):
 @settings(max_examples=100, deadline=None)
 @given(problems())
 def test_shared_sorts_give_scikit_learns_aucs(problem):
-    from polyroc._delong import ranked_influences
+    from polyroc.intervals._delong import ranked_influences
 
     y, S, w = problem
     m = S.shape[1]

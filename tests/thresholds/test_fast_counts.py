@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import polyroc._counts as counts_module
-from polyroc._counts import (
+import polyroc._engine.counts as counts_module
+from polyroc._engine.counts import (
     argmax_shifted,
     dominance_is_faster,
     lattice_threshold_counts,

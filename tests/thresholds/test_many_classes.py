@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from polyroc._progress import listening
+from polyroc._engine.progress import listening
 from polyroc._validation import check_scores
 from polyroc.counts import get_metric
 from polyroc.thresholds import (

@@ -16,7 +16,7 @@ from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score, m
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsClassifier
 
-from polyroc._counts import confusion_counts, lattice_threshold_counts
+from polyroc._engine.counts import confusion_counts, lattice_threshold_counts
 from polyroc.counts import get_metric
 from polyroc.thresholds import apply_thresholds, iter_lattice, predict, roc_cloud, tune_thresholds
 

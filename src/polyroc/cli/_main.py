@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from polyroc._stopping import Stopped, disarm, stopping_on_signals
+from polyroc._engine.stopping import Stopped, disarm, stopping_on_signals
 from polyroc.cli._parser import build_parser
 from polyroc.cli._terminal import (
     EXIT_BAD_INPUT,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import functools
 
-from polyroc._interval_plan import CI_CHOICES, CI_OPTIONS
 from polyroc._version import __version__
 from polyroc.cli._apply import apply_command
 from polyroc.cli._evaluate import evaluate_command
@@ -17,6 +16,7 @@ from polyroc.cli._metrics import DEFAULT_METRIC, metrics_command
 from polyroc.cli._report import demo_command, report_command
 from polyroc.cli._terminal import EXIT_BAD_INPUT
 from polyroc.cli._tune import tune_command
+from polyroc.evaluation._plan import CI_CHOICES, CI_OPTIONS
 
 
 def build_parser() -> argparse.ArgumentParser:

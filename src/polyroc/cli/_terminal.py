@@ -54,7 +54,7 @@ class _Display:
 
     :meth:`step` is the ``progress(description, done, total)`` callback of
     :func:`polyroc.report.build_report`; :meth:`task` is the listener of
-    :mod:`polyroc._progress`, called as the library's loops advance.
+    :mod:`polyroc._engine.progress`, called as the library's loops advance.
     """
 
     #: Seconds between two task lines (the "lines" mode).
@@ -123,7 +123,7 @@ _DISPLAY = None
 @contextmanager
 def showing_progress(args, lines=False):
     """Show the progress of the block's work; ``lines``: also when standard error is not a terminal."""
-    from polyroc._progress import listening
+    from polyroc._engine.progress import listening
 
     global _DISPLAY
     mode = None

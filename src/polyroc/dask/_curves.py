@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from polyroc import _warnings
-from polyroc._ranking import BinaryCounts, roc_points
+from polyroc._engine.ranking import BinaryCounts, roc_points
 from polyroc._validation import check_option, check_positive_int, check_weight_total
 from polyroc.curves import OvrRocCurves, roc_curves_result
 from polyroc.dask._evaluate import _cell_passes, _is_dask_frame, _Partitions, ranking_samples
@@ -19,7 +19,7 @@ __all__ = ["ovr_roc_curve"]
 
 
 def _binary_counts(found, axis: Axis) -> BinaryCounts:
-    """False and true positives at each distinct score, highest first (as :func:`polyroc._ranking.binary_counts`)."""
+    """False and true positives at each distinct score, highest first (as `polyroc._engine.ranking.binary_counts`)."""
     edges, totals, cells = found.edges[axis], found.totals[axis], found.cells[axis]
     values, positives, negatives = [], [], []
     for g, (cell_values, cell_positives, cell_negatives) in enumerate(cells):

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._delong import _pair_coefficients, delong_method_name, logit_interval, smallest_class
-from polyroc._ranking import tie_ends
+from polyroc._engine.ranking import tie_ends
 from polyroc.dask._poisson import _GOLDEN, _mix
 from polyroc.dask._rows import PartitionRows
+from polyroc.intervals._delong import _pair_coefficients, delong_method_name, logit_interval, smallest_class
 from polyroc.resampling import ConfidenceInterval
 
 #: Rows per class beyond which a class's spread of influences is estimated from a sample of this many.

@@ -10,14 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from polyroc._interval_plan import QUANTITY_METHODS, CiChoice, planned_intervals
-from polyroc._progress import task
-from polyroc._summary import (
-    SummaryStatistics,
-    class_scores,
-    counts_scores,
-    row_losses,
-)
+from polyroc._engine.progress import task
 from polyroc._validation import check_option, check_positive_int, check_random_state, check_real, check_weight_total
 from polyroc.dask._delong import PlacementPlan, delong_intervals
 from polyroc.dask._ranking import (
@@ -32,6 +25,13 @@ from polyroc.dask._ranking import (
 )
 from polyroc.dask._rows import FrameColumns, PartitionRows, frame_columns, partition_rows
 from polyroc.evaluation import AUC_SCORES, Evaluation, evaluation_of_statistics
+from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
+from polyroc.evaluation._summary import (
+    SummaryStatistics,
+    class_scores,
+    counts_scores,
+    row_losses,
+)
 from polyroc.metrics._scores import machine_epsilon
 from polyroc.streaming import aucs_of_wins
 
@@ -72,7 +72,7 @@ def evaluate(
     Every number equals that of :func:`polyroc.evaluate` on the concatenated
     rows (up to the rounding of sums in another order), whatever the
     partitioning: the confusion counts, weight and loss moments are summed
-    over partitions (:class:`polyroc._summary.SummaryStatistics`), and the
+    over partitions (:class:`polyroc.evaluation._summary.SummaryStatistics`), and the
     AUCs come from exact pairwise wins, each score column (and the raveled
     cells, for the micro average) being cut into score ranges at sample
     quantiles, its rows moved to one task per range and sorted there
@@ -343,7 +343,7 @@ def ranking_samples(rows: PartitionRows, sample_size: int) -> dict:
 
 def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict:
     """Per replicate: confusion counts (b, m, m), loss sums (b, n_losses) and weight totals (b,)."""
-    from polyroc._counts import replicate_confusion_counts
+    from polyroc._engine.counts import replicate_confusion_counts
     from polyroc.dask._ranking import _weight_batch
 
     m = rows.scores.shape[1]

@@ -7,7 +7,7 @@ equal to an edge lies in that edge's *point cell*; every other score in the
 pair of rows in different cells is ordered by its cells alone: class k beats
 class j across cells in ``sum_c W_k(c) * W_j(cells below c)`` pairs, from
 per-cell class weights. Within an open cell the rows (gathered from every
-partition) are sorted and counted exactly (:func:`polyroc._ranking.count_wins`);
+partition) are sorted and counted exactly (:func:`polyroc._engine.ranking.count_wins`);
 within a point cell all scores tie, so k and j share ``W_k W_j / 2``. Summed,
 these are exactly the pairwise wins of the whole column, ties included, as
 one sort of all the rows would count them.
@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._ranking import count_wins
+from polyroc._engine.ranking import count_wins
 from polyroc.dask._poisson import poisson_multiplicities
 from polyroc.dask._rows import PartitionRows
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from polyroc._counts import confusion_counts, threshold_counts
+from polyroc._engine.counts import confusion_counts, threshold_counts
 from polyroc._validation import THRESHOLD_DOMAINS, ScoredTargets, check_option, check_random_state, check_weight_total
 from polyroc.counts import metric_name
 from polyroc.dask._evaluate import _is_dask_frame, _Partitions

@@ -15,15 +15,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from scipy.special import expit
 
-from polyroc._parallel import chunk_map, single_blas_thread
-from polyroc._progress import task
+from polyroc._engine.parallel import chunk_map, single_blas_thread
+from polyroc._engine.progress import task
 from polyroc._results import Result, interval_table
 from polyroc._validation import check_random_state
 from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
-from polyroc.resampling import ConfidenceInterval, stratum_multiplicities
+from polyroc.intervals._resampling import ConfidenceInterval, stratum_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
@@ -128,7 +128,7 @@ def replicate_fits(problems, points, settings):
     """Bootstrap replicates of every model (one :class:`Replicates` per model, paired by index).
 
     Each chunk of replicates is drawn, rebuilt and refitted on a worker of
-    :func:`polyroc._parallel.chunk_map`; the draws do not depend on the number
+    :func:`polyroc._engine.parallel.chunk_map`; the draws do not depend on the number
     of threads: a stratified replicate is drawn from its own generator, those
     of :func:`polyroc.resampling.bootstrap_multiplicities`, spawned in the
     calling thread (parametric chunks are simulated in the calling thread).

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._parallel import single_blas_thread
+from polyroc._engine.parallel import single_blas_thread
 from polyroc._results import Result
 from polyroc._validation import check_model_scores
 from polyroc._validation._params import Interval, Options, validate_params

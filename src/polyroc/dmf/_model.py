@@ -34,7 +34,7 @@ from polyroc.dmf._curve import roc_area, roc_points
 from polyroc.dmf._factorization import METHODS, fit_factorization
 from polyroc.dmf._rates import CUTOFF_GRIDS, batch_rates, pair_sizes
 from polyroc.dmf._weights import TRIALS, binomial_trials, fit_weights
-from polyroc.resampling import STRATIFIED_PERCENTILE
+from polyroc.intervals._resampling import STRATIFIED_PERCENTILE
 
 #: Pseudo-observations added to the successes and to the failures behind every rate.
 CONTINUITY = 0.5

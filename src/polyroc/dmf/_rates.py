@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._numeric import divide
+from polyroc._engine.numeric import divide
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import (

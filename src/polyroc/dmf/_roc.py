@@ -10,9 +10,9 @@ from numpy.typing import ArrayLike
 from scipy.special import expit
 
 from polyroc import _warnings
-from polyroc._numeric import divide
-from polyroc._parallel import single_blas_thread
-from polyroc._ranking import pairwise_wins
+from polyroc._engine.numeric import divide
+from polyroc._engine.parallel import single_blas_thread
+from polyroc._engine.ranking import pairwise_wins
 from polyroc._results import Drawable, html_table, interval_table, jsonable
 from polyroc._validation._params import Interval, validate_params
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
@@ -21,7 +21,7 @@ from polyroc.dmf._factorization import linear_predictor
 from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
-from polyroc.resampling import ConfidenceInterval
+from polyroc.intervals._resampling import ConfidenceInterval
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
 REVERSAL_TOLERANCE = 0.01

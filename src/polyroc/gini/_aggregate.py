@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polyroc._ranking import binary_counts, class_counts, roc_points, trapezoid_area, vertical_average
+from polyroc._engine.ranking import binary_counts, class_counts, roc_points, trapezoid_area, vertical_average
 from polyroc._validation import describe
 
 

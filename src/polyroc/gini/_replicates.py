@@ -31,11 +31,11 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from polyroc._counts import CHUNK_BYTES, chunk_length
-from polyroc._ranking import tie_ends
-from polyroc._replicate_columns import sample_major, transposed
+from polyroc._engine.counts import CHUNK_BYTES, chunk_length
+from polyroc._engine.ranking import tie_ends
+from polyroc._engine.replicate_columns import sample_major, transposed
 from polyroc.gini._whitening import has_constant_row_sum, whitening_from_moments
-from polyroc.resampling import class_strata, stratum_multiplicities
+from polyroc.intervals._resampling import class_strata, stratum_multiplicities
 
 __all__ = [
     "ClassRanking",

@@ -9,9 +9,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._counts import chunk_length
-from polyroc._parallel import chunk_map, single_blas_thread
-from polyroc._progress import task
+from polyroc._engine.counts import chunk_length
+from polyroc._engine.parallel import chunk_map, single_blas_thread
+from polyroc._engine.progress import task
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -60,7 +60,7 @@ from polyroc.gini._whitening import (
     fit_whitening,
     warn_about_whitening,
 )
-from polyroc.resampling import (
+from polyroc.intervals._resampling import (
     STRATIFIED_PERCENTILE,
     ConfidenceInterval,
     bootstrap_multiplicities,
@@ -403,7 +403,7 @@ def gini_roc(
         is given. Rows of weight 0 are not resampled. Chunks of replicates
         run on all cores (``POLYROC_THREADS`` limits them), with the same
         results whatever their number; progress is reported as the task
-        ``"bootstrap replicates"`` (:mod:`polyroc._progress`).
+        ``"bootstrap replicates"`` (:mod:`polyroc._engine.progress`).
     confidence : float, default=0.95
         Level of the bootstrap band and intervals.
     random_state : None, int or numpy.random.Generator, default=None

@@ -34,7 +34,7 @@ promises:
    while a lock is taken or files are staged and renamed are held back until
    that short phase has ended, then delivered; no temporary or lock is left.
    A write starts (signals held) by a last look at the stop request of
-   :mod:`polyroc._stopping`: a command stopped before it writes nothing, one
+   :mod:`polyroc._engine.stopping`: a command stopped before it writes nothing, one
    stopped during it has written everything.
 
 Files are created with mode ``0o666`` and directories with ``0o777``, less the
@@ -47,7 +47,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
-from polyroc._stopping import raise_if_stopped
+from polyroc._engine.stopping import raise_if_stopped
 from polyroc.io._locks import DIRECTORY_LOCK_NAME, acquire_lock, locked, release_lock
 from polyroc.io._manifests import MANIFEST_NAME, is_relative_name, read_manifest, replace_problem
 from polyroc.io._signals import signals_deferred

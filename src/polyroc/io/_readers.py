@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._progress import task
+from polyroc._engine.progress import task
 from polyroc._validation import check_weight_total
 
 

@@ -12,7 +12,7 @@ import signal
 import threading
 from contextlib import contextmanager
 
-from polyroc._stopping import STOP_SIGNALS
+from polyroc._engine.stopping import STOP_SIGNALS
 
 _STOP_SIGNALS = tuple(STOP_SIGNALS)
 

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc import counts as _counts
-from polyroc._numeric import nan_average, zero_division_value
+from polyroc._engine.numeric import nan_average, zero_division_value
 from polyroc._validation import (
     LabelPair,
     check_label_pair_sklearn,

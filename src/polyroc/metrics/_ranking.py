@@ -13,7 +13,7 @@ from sklearn.utils import column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
 from polyroc import _warnings
-from polyroc._ranking import (
+from polyroc._engine.ranking import (
     binary_counts,
     class_counts,
     drop_flat_recall,
@@ -395,7 +395,7 @@ def _multiclass_aucs(scored: _ScoredClasses, keys, ranked=None) -> dict:
     """AUCs of checked multiclass scores for each (multi_class, average) of ``keys``, each column sorted once.
 
     ``ranked`` is the (pairwise wins, micro wins) of these scores when their
-    columns were sorted already (:func:`polyroc._delong.ranked_influences`).
+    columns were sorted already (:func:`polyroc.intervals._delong.ranked_influences`).
     """
     micro = ("ovr", "micro") in keys
     pairwise = any(key != ("ovr", "micro") for key in keys)

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._counts import per_class_counts
+from polyroc._engine.counts import per_class_counts
 from polyroc._validation import (
     check_label_pair_sklearn,
     check_labels_argument_sklearn,

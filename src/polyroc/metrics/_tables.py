@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polyroc import _warnings
-from polyroc._counts import confusion_counts, per_class_counts
+from polyroc._engine.counts import confusion_counts, per_class_counts
 from polyroc._validation import (
     LabelPair,
     ScaledWeights,

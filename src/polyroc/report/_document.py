@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._interval_plan import CiChoice
 from polyroc._results import bounds_text, html_table, html_view, number_text
+from polyroc.evaluation._plan import CiChoice
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures

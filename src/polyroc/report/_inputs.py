@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._interval_plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
 from polyroc._validation import (
     check_frames_in_one_order,
     check_label_vector,
@@ -21,6 +20,7 @@ from polyroc._validation import (
     check_scores,
 )
 from polyroc.counts import get_metric
+from polyroc.evaluation._plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
 
 __all__ = ["DEFAULT_MODEL_NAME", "ReportInputs", "check_report_inputs"]
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-import polyroc
 from polyroc._results import jsonable
+from polyroc._version import __version__
 from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
 from polyroc.report._inputs import ReportInputs
 
@@ -166,7 +166,7 @@ def results_document(
             "title": title,
             "source": source,
             "notes": list(notes),
-            "polyroc_version": polyroc.__version__,
+            "polyroc_version": __version__,
             "settings": settings,
             "data": _data_section(inputs),
             "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},

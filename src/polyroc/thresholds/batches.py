@@ -6,7 +6,7 @@ takes the argmax of a metric over them; ROC clouds and DFP read per-class rates
 from the same counts. The lattice uses dominance counting when it is cheaper
 than the brute force; every path gives the counts of the float64 rule
 argmax(p - tau) at the yielded tau exactly, tied scores included (see
-:func:`polyroc._counts.lattice_threshold_counts`).
+:func:`polyroc._engine.counts.lattice_threshold_counts`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._counts import (
+from polyroc._engine.counts import (
     CHUNK_BYTES,
     chunk_length,
     confusion_counts,
@@ -25,8 +25,8 @@ from polyroc._counts import (
     score_columns,
     threshold_counts,
 )
-from polyroc._parallel import chunk_map
-from polyroc._progress import task
+from polyroc._engine.parallel import chunk_map
+from polyroc._engine.progress import task
 from polyroc._validation import THRESHOLD_DOMAINS, check_positive_int, check_scores
 from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.thresholds.samplers import (
@@ -372,7 +372,7 @@ def _random_batches(targets, n_samples, domain, rng):
 
 
 def _counted_chunks(targets, chunks, work):
-    """(thresholds, brute-force counts) of each chunk, computed by :func:`polyroc._parallel.chunk_map`.
+    """(thresholds, brute-force counts) of each chunk, computed by :func:`polyroc._engine.parallel.chunk_map`.
 
     Each chunk is counted on its own, so the results do not depend on the
     number of threads; progress advances here, in the calling thread.

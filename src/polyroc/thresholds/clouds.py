@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._counts import confusion_counts, per_class_counts, threshold_counts
+from polyroc._engine.counts import confusion_counts, per_class_counts, threshold_counts
 from polyroc._results import Drawable
 from polyroc._validation import (
     check_counts,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._counts import confusion_counts
+from polyroc._engine.counts import confusion_counts
 from polyroc._results import Result
 from polyroc._validation import (
     check_distance_matrix,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._counts import chunk_length
+from polyroc._engine.counts import chunk_length
 from polyroc._validation import (
     check_distance_matrix,
     check_prediction_sets,

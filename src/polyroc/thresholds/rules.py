@@ -7,7 +7,7 @@ predict argmax_j (p_j - tau_j); tau = c * 1 gives plain argmax and tau, tau + c 
 give the same predictions. In float64 the rule is evaluated as
 argmax(p - (tau - min tau)) everywhere, so the barycentre is exactly plain argmax
 and every fast path reproduces the rule bit for bit (see
-:func:`polyroc._counts.rule_offsets`). The one-vs-rest regions {z : z_j > tau_j}
+:func:`polyroc._engine.counts.rule_offsets`). The one-vs-rest regions {z : z_j > tau_j}
 assign a set of classes to each sample instead.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._counts import rule_offsets
+from polyroc._engine.counts import rule_offsets
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
     check_labels_argument,

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyroc._counts import (
+from polyroc._engine.counts import (
     confusion_counts,
     coordinate_breakpoints,
     line_sweep_counts,
     rule_offsets,
     threshold_counts,
 )
-from polyroc._progress import task
+from polyroc._engine.progress import task
 from polyroc.counts import METRICS, get_metric, metric_name
 
 #: Upper bound on the number of passes over all coordinates (sweeps) of a coordinate ascent.
@@ -196,7 +196,7 @@ def recentre(thresholds, domain):
 class TopTwo:
     """The rule's prediction and the two best classes of each row of p - tau, for line searches.
 
-    Rows are shifted by :func:`polyroc._counts.rule_offsets` (tau - min tau),
+    Rows are shifted by :func:`polyroc._engine.counts.rule_offsets` (tau - min tau),
     the float64 form of the rule, so ``first`` is exactly the prediction of
     :func:`polyroc.thresholds.apply_thresholds` (first index on ties). Along
     the line of coordinate j the runner-up of a sample is its best class
@@ -217,7 +217,7 @@ class TopTwo:
         self.counts = confusion_counts(targets.y_true, self.first, scores.shape[1], targets.sample_weight)
 
     def breakpoints(self, scores, coordinate):
-        """As :func:`polyroc._counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
+        """As :func:`polyroc._engine.counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
         is_first = self.first == coordinate
         runner_up = np.where(is_first, self.second, self.first)
         level = np.where(is_first, self.second_value, self.first_value) - self.minimum
@@ -386,7 +386,7 @@ def coordinate_ascent(targets, start, score_counts, *, domain, margin_score=None
     Each move is re-scored by the plain rule and kept only if strictly better,
     so the result is never worse than ``start``. Reaches a coordinate-wise
     optimum, not necessarily the global one, within ``max_sweeps`` passes over
-    the coordinates (each reported to :func:`polyroc._progress.task` as a
+    the coordinates (each reported to :func:`polyroc._engine.progress.task` as a
     ``"coordinate sweeps"`` unit). ``margin_score`` (see
     :func:`margin_metric`) makes each line search O(n log n). Returns
     (thresholds, score, number of sweeps).

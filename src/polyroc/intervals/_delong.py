@@ -47,10 +47,10 @@ from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from polyroc import _warnings
-from polyroc._numeric import finish
-from polyroc._parallel import chunk_map
-from polyroc._progress import task
-from polyroc._ranking import (
+from polyroc._engine.numeric import finish
+from polyroc._engine.parallel import chunk_map
+from polyroc._engine.progress import task
+from polyroc._engine.ranking import (
     PARALLEL_MIN_SAMPLES,
     Positives,
     RankedColumn,
@@ -74,7 +74,7 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.exceptions import IntervalWarning
-from polyroc.resampling import ConfidenceInterval, degenerate_interval, is_zero_width
+from polyroc.intervals._resampling import ConfidenceInterval, degenerate_interval, is_zero_width
 
 __all__ = [
     "AUC_KEYS",
@@ -160,8 +160,8 @@ def auc_influences(y, scores, weights, keys) -> dict:
 class RankedInfluences(NamedTuple):
     """What one sort per score column gives: the pairwise wins, the micro-average wins and the influences."""
 
-    wins: np.ndarray  # (m, m), those of polyroc._ranking.pairwise_wins
-    micro_wins: float | None  # those of polyroc._ranking.micro_auc (None unless asked for)
+    wins: np.ndarray  # (m, m), those of polyroc._engine.ranking.pairwise_wins
+    micro_wins: float | None  # those of polyroc._engine.ranking.micro_auc (None unless asked for)
     influences: dict  # key -> (estimate, influence), as auc_influences
 
 
@@ -171,7 +171,7 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     The same sorts give the pairwise wins of every column (the point OvR and
     OvO AUCs) and, with ``micro`` or the micro key, the micro-average wins:
     the n m cells are ranked against the sorted true-class cells
-    (:class:`polyroc._ranking.Positives`), never sorted. Each column's parts
+    (:class:`polyroc._engine.ranking.Positives`), never sorted. Each column's parts
     are added to the influences in column order, whatever the number of
     threads, so that the results do not depend on it; at most one column per
     thread is held at a time, and above :data:`PARALLEL_MAX_SAMPLES` rows one

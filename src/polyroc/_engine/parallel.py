@@ -8,7 +8,7 @@ progress is reported.
 
 The calling thread waits for each result in short slices, so that a stop
 signal (only ever handled in the main thread, and only between bytecodes) is
-acted on at once rather than after the chunk: see :mod:`polyroc._stopping`.
+acted on at once rather than after the chunk: see :mod:`polyroc._engine.stopping`.
 When the consumer stops early (an error, a stop, a generator closed), the
 chunks not yet started are cancelled and the ones running are not waited for.
 """
@@ -22,7 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from typing import TypeVar
 
-from polyroc._stopping import raise_if_stopped
+from polyroc._engine.stopping import raise_if_stopped
 
 __all__ = ["chunk_map", "n_workers", "single_blas_thread"]
 

@@ -1,17 +1,4 @@
-"""One-call evaluation of a classifier's scores: the standard multiclass summary.
-
-With ``n_boot > 0`` (the default) every number also gets a confidence
-interval, by the method ``ci`` gives its kind of quantity
-(:mod:`polyroc._interval_plan`): Wilson for proportions, DeLong for AUCs, the
-Dirichlet posterior of the confusion matrix for composites of counts, a normal
-interval for mean losses (:mod:`polyroc._analytic_intervals`), or the
-stratified percentile bootstrap. In a bootstrap replicate r, sample s weighs
-its multiplicity times its sample weight. The samples are grouped by class once, so that each
-replicate's draws fill contiguous rows; chunks of replicates run on every core:
-confusion counts (b, m, m) of a chunk feed the vectorised counts metrics,
-losses are weighted means, and AUCs come from the positives of each comparison
-sorted once (:class:`polyroc._bootstrap_metrics.GroupedRankings`).
-"""
+"""The :class:`Evaluation` result and :func:`evaluate` (public path: :mod:`polyroc.evaluation`)."""
 
 from __future__ import annotations
 
@@ -23,25 +10,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._analytic_intervals import ScoredSample, analytic_intervals, delong_intervals
-from polyroc._bootstrap_metrics import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
-from polyroc._counts import confusion_cells
-from polyroc._delong import DELONG_TIES, ranked_influences
-from polyroc._interval_plan import QUANTITY_METHODS, CiChoice, planned_intervals
-from polyroc._parallel import chunk_map
-from polyroc._progress import task
+from polyroc._engine.counts import confusion_cells
+from polyroc._engine.parallel import chunk_map
+from polyroc._engine.progress import task
+from polyroc._engine.replicates import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._results import Drawable, frame, html_table, interval_cells, interval_table
 from polyroc._results import interval_method_text as _method_text
-from polyroc._summary import (
-    CLASS_SCORES,
-    COUNTS_SCORES,
-    SummaryStatistics,
-    class_scores,
-    counts_scores,
-    evaluation_fields,
-    row_losses,
-    summary_values,
-)
 from polyroc._validation import (
     as_array,
     check_option,
@@ -52,16 +26,29 @@ from polyroc._validation import (
     scale_weights,
     score_column_names,
 )
+from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
+from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
+from polyroc.evaluation._summary import (
+    CLASS_SCORES,
+    COUNTS_SCORES,
+    SummaryStatistics,
+    class_scores,
+    counts_scores,
+    evaluation_fields,
+    row_losses,
+    summary_values,
+)
 from polyroc.exceptions import IntervalWarning
-from polyroc.metrics import roc_auc_score
-from polyroc.metrics._ranking import encoded_ranking_scores
-from polyroc.metrics._scores import machine_epsilon
-from polyroc.resampling import (
+from polyroc.intervals._delong import DELONG_TIES, ranked_influences
+from polyroc.intervals._resampling import (
     ConfidenceInterval,
     degenerate_interval,
     is_zero_width,
     stratum_multiplicities,
 )
+from polyroc.metrics import roc_auc_score
+from polyroc.metrics._ranking import encoded_ranking_scores
+from polyroc.metrics._scores import machine_epsilon
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -775,7 +762,7 @@ def _ranking_scores(y, scores, classes, weights, delong_keys):
 
     With more than two classes every score column is sorted once for all of
     the AUCs and for the DeLong influences of ``delong_keys``
-    (:func:`polyroc._delong.ranked_influences`); the influences are then
+    (:func:`polyroc.intervals._delong.ranked_influences`); the influences are then
     returned (key -> (estimate, influence)), else None.
     """
     if classes.size > 2:
@@ -803,7 +790,7 @@ def _bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
     (:func:`polyroc.resampling.stratum_multiplicities`, the draws of
     :func:`polyroc.resampling.bootstrap_multiplicities`) fill each class's block
     of columns of the weight rows (b, n) directly. Chunks of replicates run on every core
-    (:func:`polyroc._parallel.chunk_map`); each chunk depends only on its
+    (:func:`polyroc._engine.parallel.chunk_map`); each chunk depends only on its
     generators, so the results do not depend on the number of threads.
     """
     grouped = np.argsort(y, kind="stable")
@@ -862,7 +849,7 @@ class _ReplicateEngine:
         Without sample weights the AUCs take the multiplicities themselves as
         small integers (uint8 unless a count exceeds 255): their gathers move
         a fraction of the memory of float64 rows, for the same bits
-        (:func:`polyroc._bootstrap_metrics.integer_weights_are_exact`).
+        (:func:`polyroc._engine.replicates.integer_weights_are_exact`).
         """
         if not self.integer_auc_rows:
             rows = stratum_multiplicities(seeds, self.sizes)

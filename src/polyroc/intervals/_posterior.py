@@ -63,10 +63,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._counts import chunk_length, confusion_counts
-from polyroc._numeric import finish
-from polyroc._progress import task
-from polyroc._summary import ClassMoments, effective_sizes
+from polyroc._engine.counts import chunk_length, confusion_counts
+from polyroc._engine.numeric import finish
+from polyroc._engine.progress import task
 from polyroc._validation import (
     as_array,
     check_counts,
@@ -80,7 +79,8 @@ from polyroc._validation import (
 )
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
-from polyroc.resampling import ConfidenceInterval, is_zero_width, percentile_interval
+from polyroc.intervals._moments import ClassMoments, effective_sizes
+from polyroc.intervals._resampling import ConfidenceInterval, is_zero_width, percentile_interval
 
 __all__ = [
     "DEFAULT_PRIOR",

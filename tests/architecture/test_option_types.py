@@ -6,11 +6,12 @@ from typing import get_args, get_type_hints
 
 import pytest
 
-from polyroc import counts, intervals
-from polyroc._delong import AVERAGE_OPTIONS, roc_auc_interval
-from polyroc._interval_plan import CI_CHOICES, CiChoice
-from polyroc._posterior import DEFAULT_PRIOR, PRIORS, PriorName
+from polyroc import counts
 from polyroc.dask._tuning import tune_thresholds
+from polyroc.evaluation._plan import CI_CHOICES, CiChoice
+from polyroc.intervals import _proportions as intervals
+from polyroc.intervals._delong import AVERAGE_OPTIONS, roc_auc_interval
+from polyroc.intervals._posterior import DEFAULT_PRIOR, PRIORS, PriorName
 
 
 def test_the_average_of_the_counts_metrics():

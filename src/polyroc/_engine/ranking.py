@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from polyroc._numeric import divide, finish, nan_average
-from polyroc._parallel import chunk_map
+from polyroc._engine.numeric import divide, finish, nan_average
+from polyroc._engine.parallel import chunk_map
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from polyroc._counts import chunk_length
-from polyroc._numeric import divide
-from polyroc._parallel import chunk_map
-from polyroc._ranking import average_classes, hand_till, ovr_auc
+from polyroc._engine.counts import chunk_length
+from polyroc._engine.numeric import divide
+from polyroc._engine.parallel import chunk_map
+from polyroc._engine.ranking import average_classes, hand_till, ovr_auc
 
 __all__ = [
     "GroupedRankings",
@@ -198,7 +198,7 @@ class GroupedRankings:
     pairs are then a cumulative sum over the positives, one gather of it per
     compared score and one dot product per class: O(n m) per row, with no
     sort, no one-hot product and arrays that stay in cache. Pairs tied on
-    score count one half, as in :func:`polyroc._ranking.count_wins`.
+    score count one half, as in :func:`polyroc._engine.ranking.count_wins`.
 
     Weight rows may be float64 or integers (bootstrap multiplicities, e.g.
     uint8): integer rows keep the cumulative sums in int32 and the dot
@@ -228,12 +228,12 @@ class GroupedRankings:
         return cls(offsets, tuple(columns), cells)
 
     def row_wins(self, weight_row: np.ndarray) -> tuple[np.ndarray, float]:
-        """Pairwise wins (m, m) of :func:`polyroc._ranking.pairwise_wins` (diagonal 0) and micro-average wins.
+        """Pairwise wins (m, m) of :func:`polyroc._engine.ranking.pairwise_wins` (diagonal 0) and micro-average wins.
 
         ``weight_row`` (n,) is float64 or integer (see the class notes).
 
         The micro-average wins count (positive cell, negative cell) pairs of
-        :func:`polyroc._ranking.micro_auc`.
+        :func:`polyroc._engine.ranking.micro_auc`.
         """
         n_classes = len(self.columns)
         bounds = list(zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist()))

@@ -18,8 +18,8 @@ with them, for at most one entry per row of positive weight, and at most one
 per distinct (score, class) pair once collapsed.
 
 The AUCs need only the pairwise wins: :func:`column_wins` applies
-:func:`polyroc._ranking.count_wins`, the counting of
-:func:`polyroc._ranking.pairwise_wins`, to a column's single merged run, and
+:func:`polyroc._engine.ranking.count_wins`, the counting of
+:func:`polyroc._engine.ranking.pairwise_wins`, to a column's single merged run, and
 :func:`micro_wins` counts the wins of the raveled cells (the micro average)
 from the columns' runs without building the raveled array.
 """
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from polyroc._ranking import count_wins, tie_ends
+from polyroc._engine.ranking import count_wins, tie_ends
 
 #: A run: scores (float64, sorted), class codes, weights (float64) or None when every entry weighs 1.
 Run = tuple[NDArray[np.float64], np.ndarray, NDArray[np.float64] | None]

@@ -2,7 +2,7 @@
 
 Proportions (Wilson, Clopper–Pearson), the posterior of the confusion matrix
 and the t interval of the mean losses need only the additive statistics of a
-:class:`polyroc._summary.SummaryStatistics`, so streamed and distributed
+:class:`polyroc.evaluation._summary.SummaryStatistics`, so streamed and distributed
 evaluations get them too; DeLong's intervals need the rows
 (:class:`ScoredSample`). Each function returns each quantity's
 :class:`~polyroc.resampling.ConfidenceInterval` (per class for the per-class
@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from polyroc._summary import CLASS_SCORES, SummaryStatistics, class_score
 from polyroc.counts import get_metric
-from polyroc.intervals import PROPORTION_METHODS, proportion_bounds
-from polyroc.resampling import ConfidenceInterval
+from polyroc.evaluation._summary import CLASS_SCORES, SummaryStatistics, class_score
+from polyroc.intervals._proportions import PROPORTION_METHODS, proportion_bounds
+from polyroc.intervals._resampling import ConfidenceInterval
 
 __all__ = ["CLASS_SCORES", "ScoredSample", "analytic_intervals"]
 
@@ -115,7 +115,7 @@ def _proportion(hits, total, trials, method, confidence, label):
 
 def _posterior_intervals(quantities, summary, *, confidence, n_draws, rng, random_state):
     """Each quantity's equal-tailed interval over draws of the confusion matrix's posterior."""
-    from polyroc._posterior import (
+    from polyroc.intervals._posterior import (
         confusion_posterior,
         metric_support,
         posterior_interval_name,
@@ -146,10 +146,10 @@ def delong_intervals(quantities, sample, values, classes, *, confidence, influen
     """DeLong's logit interval of each AUC, from one pass of influences; NaN with a warning below 2 rows.
 
     ``influences`` (key -> (estimate, influence), as
-    :func:`polyroc._delong.auc_influences`) are used when they hold every
+    :func:`polyroc.intervals._delong.auc_influences`) are used when they hold every
     quantity's key, else computed.
     """
-    from polyroc._delong import (
+    from polyroc.intervals._delong import (
         auc_influences,
         class_rows,
         delong_method_name,
@@ -174,7 +174,7 @@ def delong_intervals(quantities, sample, values, classes, *, confidence, influen
 
 
 def _mean_intervals(quantities, summary, *, confidence):
-    from polyroc._posterior import moments_mean_interval
+    from polyroc.intervals._posterior import moments_mean_interval
 
     found = {}
     for quantity in quantities:

@@ -7,7 +7,7 @@ nothing. The command line installs a listener with :func:`listening` around a
 computation to draw its progress bars. Listeners are called from the thread
 that runs the loop (never from worker threads), so they need no locking.
 Each start and advance of a task is also a point where a stop requested by a
-signal is acted on (:func:`polyroc._stopping.raise_if_stopped`).
+signal is acted on (:func:`polyroc._engine.stopping.raise_if_stopped`).
 
 >>> events = []
 >>> with listening(lambda name, done, total: events.append((name, done, total))):
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from polyroc._stopping import raise_if_stopped
+from polyroc._engine.stopping import raise_if_stopped
 
 __all__ = ["Listener", "Task", "listening", "task"]
 

@@ -12,8 +12,8 @@ request is also kept, and:
   (:data:`sys.unraisablehook` sees it and has :func:`_thread.interrupt_main`
   run the handler again);
 - :func:`raise_if_stopped`, called where work waits or advances (the waits on
-  worker threads in :func:`polyroc._parallel.chunk_map`, every
-  :class:`polyroc._progress.Task` step, the start of an output's commit in
+  worker threads in :func:`polyroc._engine.parallel.chunk_map`, every
+  :class:`polyroc._engine.progress.Task` step, the start of an output's commit in
   :mod:`polyroc.io._outputs`), raises it again wherever it was lost.
 
 Only the first signal stops; later ones are ignored, so that they cannot cut

@@ -1,0 +1,492 @@
+"""Paired comparison of models scored on the same rows (public path: :mod:`polyroc.comparison`)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polyroc._engine.counts import confusion_counts
+from polyroc._results import Result, bounds_text, html_table
+from polyroc._validation import (
+    as_array,
+    check_frames_in_one_order,
+    check_label_vector,
+    check_model_scores,
+    check_positive_int,
+    check_random_state,
+    check_real,
+    check_sample_weight,
+    check_scores,
+    scale_weights,
+    score_column_names,
+)
+from polyroc.counts import get_metric, metric_name
+from polyroc.intervals._delong import (
+    auc_difference,
+    auc_influences,
+    class_rows,
+    delong_variance,
+    logit_interval,
+    smallest_class,
+)
+from polyroc.intervals._proportions import TANGO_INTERVAL, paired_difference_interval
+from polyroc.intervals._resampling import _rule_replicates, percentile_interval
+
+__all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
+
+#: AUC names compare_scores accepts -> (multi_class, average).
+AUC_QUANTITIES = {
+    "roc_auc_ovr_macro": ("ovr", "macro"),
+    "roc_auc_ovr_weighted": ("ovr", "weighted"),
+    "roc_auc_ovr_micro": ("ovr", "micro"),
+    "roc_auc_ovo_macro": ("ovo", "macro"),
+    "roc_auc_ovo_weighted": ("ovo", "weighted"),
+}
+
+DELONG_TEST = "DeLong paired test"
+MCNEMAR_TEST = f"McNemar exact test; {TANGO_INTERVAL}"
+PAIRED_BOOTSTRAP = "paired stratified percentile bootstrap"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ScoreComparison(Result):
+    """Differences between models scored on the same rows, with intervals and p-values.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The models, in the order given.
+    baseline : str or None
+        The model every other is compared with; None compares every pair.
+    estimates : dict
+        Quantity -> model -> its value on the data.
+    comparisons : list of dict
+        One per (quantity, model, other): ``quantity``, ``model``, ``other``,
+        ``difference`` (model − other), ``low``, ``high``, ``p_value``
+        (two-sided, of no difference), ``p_holm`` (Holm-adjusted over the
+        comparisons of the quantity; equal to ``p_value`` for one comparison),
+        ``method`` and, for a paired bootstrap, ``changed_rows``: the rows
+        the two models' argmax predictions differ on (None for the other
+        tests, which are valid at any number of them). Fewer than
+        :data:`polyroc.resampling.FEW_CHANGED_ROWS` such rows leave the
+        bootstrap interval without a direction (the rule of the report's
+        readings, ``polyroc.resampling.supported_sign``).
+    settings : dict
+        ``"quantities"``, ``"confidence"``, ``"n_boot"``, ``"random_state"``
+        (as given) and ``"adjustment"`` (``"holm"``).
+
+    See Also
+    --------
+    compare_scores : Make a ScoreComparison.
+    holm_adjusted : The adjustment of ``p_holm``.
+    polyroc.resampling.PairedRuleScores : Paired bootstrap scores of several decision rules.
+
+    Examples
+    --------
+    >>> y = np.repeat([0, 1, 2], 30)
+    >>> rng = np.random.default_rng(0)
+    >>> good = rng.dirichlet(np.ones(3), 90) + np.eye(3)[y]
+    >>> weak = rng.dirichlet(np.ones(3), 90) + 0.3 * np.eye(3)[y]
+    >>> result = compare_scores(y, {"good": good / 2, "weak": weak / 1.3}, random_state=0)
+    >>> row = result.comparisons[0]
+    >>> row["quantity"], row["model"], row["other"], row["method"]
+    ('roc_auc_ovr_macro', 'good', 'weak', 'DeLong paired test')
+    >>> row["difference"] > 0 and row["p_value"] < 0.001
+    True
+    """
+
+    models: tuple[str, ...]
+    baseline: str | None
+    estimates: dict[str, dict[str, float]]
+    comparisons: list[dict[str, Any]]
+    settings: dict[str, Any]
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.comparisons]
+
+    def _view_sections(self) -> list[str]:
+        """Each model's estimates, then each difference with its interval, p-values and method."""
+        percent = f"{100 * self.settings['confidence']:g}% CI"
+        estimates = [
+            [quantity, *(by_model[model] for model in self.models)] for quantity, by_model in self.estimates.items()
+        ]
+        differences = [
+            [
+                row["quantity"],
+                f"{row['model']} − {row['other']}",
+                row["difference"],
+                bounds_text(row["low"], row["high"]),
+                row["p_value"],
+                row["p_holm"],
+                row["method"],
+            ]
+            for row in self.comparisons
+        ]
+        header = ["quantity", "difference", "estimate", percent, "p-value", "p (Holm)", "method"]
+        return [
+            html_table(differences, header, "Differences (two-sided p-values of no difference)"),
+            html_table(estimates, ["quantity", *self.models], "Estimates"),
+        ]
+
+
+def compare_scores(
+    y_true: ArrayLike,
+    scores: Mapping[str, ArrayLike],
+    *,
+    quantities: Sequence[str] = ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy"),
+    baseline: str | None = None,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    random_state: int | np.random.Generator | None = None,
+) -> ScoreComparison:
+    """Compare models scored on the same rows: differences, intervals, p-values (Holm-adjusted).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels, shared by the models.
+    scores : mapping of str to array-like of shape (n_samples, n_classes)
+        Each model's class probabilities on the same rows, columns in the
+        order of ``labels``; at least two models.
+    quantities : sequence of str, default=("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy")
+        What to compare: AUC names (``"roc_auc_ovr_macro"``,
+        ``"roc_auc_ovr_weighted"``, ``"roc_auc_ovr_micro"``,
+        ``"roc_auc_ovo_macro"``, ``"roc_auc_ovo_weighted"``; with two classes
+        the OvR and OvO macro AUCs are the binary AUC) and counts metrics of
+        the argmax predictions (names of :data:`polyroc.counts.METRICS`).
+    baseline : str, default=None
+        Compare each other model with this one: each difference is that
+        model minus the baseline (as in
+        :func:`polyroc.resampling.paired_rule_scores`). Default every pair,
+        each as first minus second in the order given.
+    labels : array-like, default=None
+        Class order of the columns; default the sorted labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights of relative importance of the rows. With
+        weights, accuracy is compared by the paired bootstrap like the other
+        counts metrics: McNemar's test and Tango's interval count rows, and
+        are not applied to sums of weights.
+    confidence : float, default=0.95
+        Level of the intervals of the differences, in (0, 1).
+    n_boot : int, default=1000
+        Replicates of the paired bootstrap, for the quantities that use it.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the paired bootstrap.
+
+    Returns
+    -------
+    ScoreComparison
+
+    Raises
+    ------
+    TypeError
+        If ``scores`` is not a mapping or a model name (a key of ``scores``)
+        is not a string, ``n_boot`` not an integer,
+        ``confidence`` not a number, ``random_state`` not None, an integer
+        or a Generator, ``y_true`` mixes strings and numbers, ``sample_weight``
+        is not numeric, or a score matrix or the labels are of the wrong
+        type (the message names the model).
+    ValueError
+        If fewer than two models are given, ``baseline`` is not one of them,
+        ``quantities`` is empty or a single string, a quantity is unknown
+        (the message lists the valid ones), ``confidence`` is not in (0, 1),
+        ``n_boot`` < 1, ``random_state`` is a negative integer, ``y_true``
+        or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
+        (wrong shape, missing labels, negative or non-finite weights, a
+        total past the float64 range), or a score matrix does (the message
+        names the model); two models' scores are DataFrames indexing the
+        same rows in different orders (rows are paired by position).
+
+    Warns
+    -----
+    polyroc.exceptions.IntervalWarning
+        If a class has fewer than 2 rows: DeLong's test is then undefined
+        (NaN interval and p-value).
+
+    See Also
+    --------
+    polyroc.evaluate : one model's scores with intervals.
+    polyroc.resampling.paired_rule_scores : several decision rules' predictions.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988). Comparing the
+    areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. Biometrics 44, 837-845. doi:10.2307/2531595
+
+    McNemar, Q. (1947). Note on the sampling error of the difference between
+    correlated proportions or percentages. Psychometrika 12, 153-157.
+    doi:10.1007/BF02295996
+
+    Tango, T. (1998). Equivalence test and confidence interval for the
+    difference in proportions for the paired-sample design. Statistics in
+    Medicine 17, 891-902.
+    doi:10.1002/(SICI)1097-0258(19980430)17:8<891::AID-SIM780>3.0.CO;2-B
+
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+    Scandinavian Journal of Statistics 6, 65-70. https://www.jstor.org/stable/4615733
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 1, 1, 0, 1]
+    >>> a = [[.9, .1], [.8, .2], [.6, .4], [.3, .7], [.2, .8], [.4, .6], [.7, .3], [.1, .9]]
+    >>> b = [[.6, .4], [.4, .6], [.7, .3], [.5, .5], [.3, .7], [.6, .4], [.8, .2], [.45, .55]]
+    >>> result = compare_scores(y, {"a": a, "b": b}, quantities=["roc_auc_ovr_macro", "accuracy"])
+    >>> result.to_frame()[["quantity", "difference", "method"]]
+                quantity  difference                                    method
+    0  roc_auc_ovr_macro     0.21875                        DeLong paired test
+    1           accuracy     0.37500  McNemar exact test; Tango score interval
+    """
+    models, score_metrics = _check_comparison(scores, quantities, baseline)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    n_boot = check_positive_int("n_boot", n_boot)
+    rng = check_random_state(random_state)
+    # the labels and weights are every model's: their errors name no model
+    check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
+    check_frames_in_one_order(scores)
+    checked = {}
+    for name in models:
+        try:
+            checked[name] = check_scores(
+                y_true,
+                as_array(f"scores[{name!r}]", scores[name]),
+                labels=labels,
+                sample_weight=sample_weight,
+                name=f"scores[{name!r}]",
+                columns=score_column_names(scores[name]),
+            )
+        except (ValueError, TypeError) as error:
+            raise type(error)(f"scores of model {name!r}: {error}") from None
+    y, _, classes, given_weights = checked[models[0]]
+    weights = scale_weights(given_weights).weights
+    matrices = {name: targets[1] for name, targets in checked.items()}
+    pairs = (
+        [(other, baseline) for other in models if other != baseline]  # other − baseline, as paired_rule_scores
+        if baseline
+        else list(itertools.combinations(models, 2))
+    )
+    sample = _Sample(y, classes, weights)
+    estimates, comparisons = {}, []
+    for quantity in quantities:
+        if quantity in AUC_QUANTITIES:
+            values, rows = _delong_rows(quantity, sample, matrices, pairs, confidence)
+        elif quantity == "accuracy" and weights is None:
+            values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
+        else:
+            values, rows = _bootstrap_rows(
+                quantity,
+                score_metrics[quantity],
+                sample,
+                matrices,
+                pairs,
+                confidence=confidence,
+                n_boot=n_boot,
+                rng=rng,
+            )
+        adjusted = holm_adjusted([row["p_value"] for row in rows])
+        for row, p_holm in zip(rows, adjusted):
+            row["p_holm"] = float(p_holm)
+        estimates[quantity] = values
+        comparisons.extend(rows)
+    settings = {
+        "quantities": list(quantities),
+        "confidence": confidence,
+        "n_boot": n_boot,
+        "random_state": random_state,
+        "adjustment": "holm",
+    }
+    return ScoreComparison(tuple(models), baseline, estimates, comparisons, settings)
+
+
+@dataclass(frozen=True)
+class _Sample:
+    y: np.ndarray
+    classes: np.ndarray
+    weights: np.ndarray | None
+
+    @property
+    def n_classes(self) -> int:
+        return self.classes.size
+
+
+def _check_comparison(scores, quantities, baseline):
+    """The model names and the counts metric of each non-AUC quantity, or a clear error."""
+    models = list(check_model_scores(scores))
+    if baseline is not None and baseline not in scores:
+        raise ValueError(f"baseline {baseline!r} is not one of the models {models}")
+    if isinstance(quantities, str) or not len(quantities):
+        raise ValueError("quantities must be a non-empty sequence of names, e.g. ['roc_auc_ovr_macro', 'accuracy']")
+    score_metrics = {}
+    for quantity in quantities:
+        if quantity in AUC_QUANTITIES:
+            continue
+        try:
+            score_metrics[quantity] = get_metric(quantity)
+        except (ValueError, TypeError):
+            raise ValueError(
+                f"unknown quantity {quantity!r}; valid names are the AUCs {', '.join(AUC_QUANTITIES)} "
+                "and the counts metrics of polyroc.counts.METRICS"
+            ) from None
+    return models, score_metrics
+
+
+def _delong_rows(quantity, sample, matrices, pairs, confidence):
+    key = AUC_QUANTITIES[quantity]
+    influences = {
+        name: auc_influences(sample.y, matrix, sample.weights, [key])[key] for name, matrix in matrices.items()
+    }
+    n_min = smallest_class(class_rows(sample.y, sample.weights, sample.n_classes), sample.classes)
+    rows = []
+    for model, other in pairs:
+        (estimate_a, influence_a), (estimate_b, influence_b) = influences[model], influences[other]
+        difference, low, high, _, p_value = auc_difference(
+            estimate_a, influence_a, estimate_b, influence_b, sample.y, sample.n_classes, confidence, sample.weights
+        )
+        method = DELONG_TEST
+        if low == high and not np.array_equal(matrices[model], matrices[other]):
+            low, high = _bound_of_difference(sample, influences[model], influences[other], confidence, n_min)
+            method = f"{DELONG_TEST}; interval from each AUC's bound (Bonferroni)"
+        rows.append(_row(quantity, model, other, difference, low, high, p_value, method))
+    return {name: float(value[0]) for name, value in influences.items()}, rows
+
+
+def _bound_of_difference(sample, first, second, confidence, n_min):
+    """Bounds of a difference of AUCs from each AUC's own interval at level 1 - alpha/2 (Bonferroni).
+
+    For two AUCs at 0 or 1 the influences vanish and DeLong's variance of
+    their difference is 0, although the difference is not determined; each
+    AUC then has its exact bound (:func:`polyroc.intervals._delong.logit_interval`).
+    """
+    half_alpha = (1 - confidence) / 2
+    bounds = []
+    for estimate, influence in (first, second):
+        variance, df = delong_variance(influence, sample.y, sample.n_classes, sample.weights)
+        bounds.append(logit_interval(estimate, variance, 1 - half_alpha, n_min, df))
+    (low_a, high_a), (low_b, high_b) = bounds
+    return low_a - high_b, high_a - low_b
+
+
+def _mcnemar_rows(sample, matrices, pairs, confidence):
+    """McNemar's exact test of the discordant rows, and Tango's unconditional score interval of the difference."""
+    from scipy.stats import binomtest
+
+    right = {name: matrix.argmax(axis=1) == sample.y for name, matrix in matrices.items()}
+    n = sample.y.size
+    rows = []
+    for model, other in pairs:
+        only_model = int(np.sum(right[model] & ~right[other]))
+        only_other = int(np.sum(right[other] & ~right[model]))
+        discordant = only_model + only_other
+        p_value = binomtest(only_model, discordant, 0.5).pvalue if discordant else 1.0
+        low, high = paired_difference_interval(only_model, only_other, n, confidence=confidence)
+        difference = (only_model - only_other) / n
+        rows.append(_row("accuracy", model, other, difference, low, high, p_value, MCNEMAR_TEST))
+    return {name: float(hit.mean()) for name, hit in right.items()}, rows
+
+
+def _bootstrap_rows(quantity, score_counts, sample, matrices, pairs, *, confidence, n_boot, rng):
+    weights = np.ones(sample.y.size) if sample.weights is None else sample.weights
+    predicted = {name: matrix.argmax(axis=1) for name, matrix in matrices.items()}
+    values = {
+        name: float(score_counts(confusion_counts(sample.y, y_pred, sample.n_classes, weights)[None])[0])
+        for name, y_pred in predicted.items()
+    }
+    replicates = _rule_replicates(sample.y, predicted, sample.n_classes, weights, score_counts, n_boot, rng)
+    rows = []
+    for model, other in pairs:
+        differences = replicates[model] - replicates[other]
+        low, high = percentile_interval(differences, confidence=confidence)
+        rows.append(
+            _row(
+                metric_name(quantity),
+                model,
+                other,
+                values[model] - values[other],
+                float(low),
+                float(high),
+                _bootstrap_p_value(differences),
+                f"{PAIRED_BOOTSTRAP}, B={n_boot}",
+                int(np.sum((weights > 0) & (predicted[model] != predicted[other]))),
+            )
+        )
+    return values, rows
+
+
+def _bootstrap_p_value(differences):
+    """Two-sided p-value of no difference: the level at which the percentile interval first excludes 0."""
+    differences = differences[~np.isnan(differences)]
+    if differences.size == 0:
+        return float("nan")
+    below, above = np.mean(differences <= 0), np.mean(differences >= 0)
+    return float(min(1.0, 2 * min(below, above)))
+
+
+def _row(quantity, model, other, difference, low, high, p_value, method, changed_rows=None):
+    return {
+        "quantity": quantity,
+        "model": model,
+        "other": other,
+        "difference": float(difference),
+        "low": float(low),
+        "high": float(high),
+        "p_value": float(p_value),
+        "method": method,
+        "changed_rows": changed_rows,
+    }
+
+
+def holm_adjusted(p_values: ArrayLike) -> np.ndarray:
+    """Holm's step-down adjusted p-values, in the order given (NaN stays NaN and is not counted).
+
+    Parameters
+    ----------
+    p_values : array-like of shape (k,)
+        Unadjusted p-values in [0, 1].
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        ``max over j <= i of min(1, (k - j + 1) p_(j))`` for the i-th smallest,
+        put back in the order given.
+
+    Raises
+    ------
+    ValueError
+        If a p-value lies outside [0, 1], or ``p_values`` holds something
+        that is not a number (numpy's conversion error).
+
+    See Also
+    --------
+    compare_scores : Reports Holm-adjusted p-values of each quantity (``p_holm``).
+
+    Notes
+    -----
+    ``p_values`` of any shape is flattened: the result has one value per
+    entry, in row-major order.
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+    Scandinavian Journal of Statistics 6, 65-70. https://www.jstor.org/stable/4615733
+
+    Examples
+    --------
+    >>> holm_adjusted([0.01, 0.04, 0.03]).round(4).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=np.float64).ravel()
+    defined = ~np.isnan(p)
+    if np.any((p[defined] < 0) | (p[defined] > 1)):
+        raise ValueError("p_values must lie in [0, 1]")
+    adjusted = np.full(p.shape, np.nan)
+    order = np.flatnonzero(defined)[np.argsort(p[defined], kind="stable")]
+    factors = np.arange(order.size, 0, -1)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(factors * p[order]))
+    return adjusted
