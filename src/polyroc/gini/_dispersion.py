@@ -156,8 +156,8 @@ def gini_index(x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: st
     >>> gini_index([[2.0, 1.0], [2.0, 3.0]])
     array([0. , 0.5])
     """
-    difference = gini_mean_difference(x, sample_weight=sample_weight, norm=norm)
-    values = np.asarray(x, dtype=np.float64)
+    values = _power_of_two_scaled(check_real_array("x", x, ndims=(1, 2), min_samples=2))
+    difference = gini_mean_difference(values, sample_weight=sample_weight, norm=norm)
     weights = relative_weights(sample_weight, values.shape[0])
     mean = np.abs(np.average(values, axis=0, weights=weights))
     if np.any(mean == 0):
@@ -167,6 +167,18 @@ def gini_index(x: ArrayLike, *, sample_weight: ArrayLike | None = None, norm: st
         )
     index = difference / (2 * mean)
     return float(index) if np.ndim(index) == 0 else index
+
+
+def _power_of_two_scaled(values: np.ndarray) -> np.ndarray:
+    """``values`` times a power of two per column that brings its largest magnitude into [1, 2).
+
+    The Gini index does not depend on the scale, and a power of two scales
+    every sum, difference and product exactly, so the index is the same to the
+    last bit for values of normal magnitude; subnormal values (below 2.2e-308),
+    whose mean keeps only a few significant bits, are brought to full precision.
+    """
+    _, exponent = np.frexp(np.max(np.abs(values), axis=0))
+    return np.ldexp(values, -exponent + 1)
 
 
 def relative_weights(sample_weight, n_samples):
