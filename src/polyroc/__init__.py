@@ -30,9 +30,10 @@ no module of the core imports a Display.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from polyroc import _displays
+from polyroc._lazy import lazy_attributes
 from polyroc._version import __version__ as __version__
 
 #: Public name -> the module that defines it: the one table of the flat namespace.
@@ -83,17 +84,7 @@ _LOCATIONS: dict[str, str] = {
 __all__ = ["__version__", *_LOCATIONS]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LOCATIONS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'polyroc' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LOCATIONS))
+__getattr__, __dir__ = lazy_attributes("polyroc", globals(), _LOCATIONS)
 
 
 def _load_displays() -> object:

@@ -25,6 +25,7 @@ LAYERS = {
     "polyroc._warnings": 0,
     "polyroc._text": 0,
     "polyroc._class_names": 0,
+    "polyroc._lazy": 0,
     # the checks of every input and parameter
     "polyroc._validation": 1,
     # kernels on checked inputs, and the result protocol

@@ -234,8 +234,8 @@ def test_paired_replicates_have_the_exact_distribution_of_resampled_rows(path, m
     # ways of drawing must give the distribution of drawing the rows, enumerated exactly (3^3 * 4^4 sequences)
     from scipy.stats import chisquare
 
-    from polyroc import resampling
     from polyroc.counts import get_metric
+    from polyroc.intervals import _resampling as resampling
 
     if path == "rows":
         monkeypatch.setattr(resampling, "MAX_CELL_SHARE", 0.0, raising=False)
@@ -263,7 +263,7 @@ def test_paired_replicates_have_the_exact_distribution_of_resampled_rows(path, m
 
 def test_paired_bootstrap_of_few_cells_draws_no_row_multiplicities(monkeypatch):
     # a million rows make at most 3 x 3 x 3 x 2 joint cells: the replicates come from the cells, not the rows
-    from polyroc import resampling
+    from polyroc.intervals import _resampling as resampling
 
     def no_rows(*args, **kwargs):
         raise AssertionError("row multiplicities drawn")

@@ -20,9 +20,8 @@ Nothing heavy (numpy, scikit-learn, matplotlib) is imported until a
 subcommand runs, so ``polyroc --help`` answers at once.
 """
 
-from polyroc.cli._evaluate import glass_holdout_scores
-from polyroc.cli._main import main
-from polyroc.cli._parser import build_parser
-from polyroc.cli._terminal import EXIT_BAD_INPUT, EXIT_BROKEN_PIPE
-
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BROKEN_PIPE", "build_parser", "glass_holdout_scores", "main"]
+from polyroc.cli._evaluate import glass_holdout_scores as glass_holdout_scores
+from polyroc.cli._main import main as main
+from polyroc.cli._parser import build_parser as build_parser
+from polyroc.cli._terminal import EXIT_BAD_INPUT as EXIT_BAD_INPUT
+from polyroc.cli._terminal import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
