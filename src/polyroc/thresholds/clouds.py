@@ -27,7 +27,7 @@ from polyroc._validation import (
     with_scaled_weights,
 )
 from polyroc._validation._params import Interval, validate_params
-from polyroc.curves import ovr_roc_curve
+from polyroc.curves import OvrRocCurves, ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, resolve_search, threshold_batches
 
@@ -98,7 +98,7 @@ class RocCloud(Drawable):
     tpr: np.ndarray
     dfp: np.ndarray
     dfp_overall: float
-    ovr_curves: Any
+    ovr_curves: OvrRocCurves
     argmax_fpr: np.ndarray
     argmax_tpr: np.ndarray
     zero_division: str | float = "nan"
