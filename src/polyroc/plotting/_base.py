@@ -199,9 +199,9 @@ class Display:
         name = type(estimator).__name__ if name is None else name
         return from_predictions(y, estimator.predict_proba(X), ax=ax, name=name, **kwargs)
 
-    def plot(
+    def plot(  # pragma: no cover
         self: DisplayT, ax: Axes | None = None, *, name: str | None = None, **kwargs: Any
-    ) -> DisplayT:  # pragma: no cover
+    ) -> DisplayT:
         """Draw on ``ax`` (default a new figure) and return ``self``.
 
         Each subclass implements it and adds its own keyword options; the
