@@ -46,6 +46,10 @@ import numpy as np
 from polyroc._displays import display_for
 
 if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    from polyroc.intervals._resampling import ConfidenceInterval
     from polyroc.plotting import Display
 
 __all__ = [
@@ -102,7 +106,7 @@ def jsonable(value: Any) -> Any:
     return repr(value)
 
 
-def frame(rows: list[dict[str, Any]], caller: str) -> Any:
+def frame(rows: list[dict[str, Any]], caller: str) -> pd.DataFrame:
     """A pandas DataFrame of ``rows``; pandas is imported only here, and only when called.
 
     Raises ``ImportError`` naming ``caller`` if pandas is not installed.
@@ -151,7 +155,7 @@ class Result:
                 summary[field.name] = value.item() if isinstance(value, np.generic) else value
         return summary
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The result's main table as a pandas DataFrame.
 
         Returns
@@ -207,7 +211,7 @@ class Result:
 class Drawable(Result):
     """A result that a Display of :mod:`polyroc.plotting` draws: its :meth:`plot` finds the Display by its type."""
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Display:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the result with the Display registered for its type (see :mod:`polyroc._displays`).
 
         Parameters
@@ -260,7 +264,7 @@ def number_text(value: Any, digits: int = 4) -> str:
     return _short(value)
 
 
-def interval_cells(interval: Any, digits: int = 4) -> list[str]:
+def interval_cells(interval: ConfidenceInterval, digits: int = 4) -> list[str]:
     """``[estimate, "[low, high]", method]`` of a ConfidenceInterval (the method with its replicates).
 
     >>> from polyroc.resampling import ConfidenceInterval
@@ -275,7 +279,7 @@ def interval_cells(interval: Any, digits: int = 4) -> list[str]:
     ]
 
 
-def bounds_text(low: Any, high: Any, digits: int = 4) -> str:
+def bounds_text(low: float | None, high: float | None, digits: int = 4) -> str:
     """``"[low, high]"`` of an interval, each bound by :func:`number_text`.
 
     >>> bounds_text(0.25, float("nan"))
@@ -284,7 +288,7 @@ def bounds_text(low: Any, high: Any, digits: int = 4) -> str:
     return f"[{number_text(low, digits)}, {number_text(high, digits)}]"
 
 
-def interval_method_text(interval: Any) -> str:
+def interval_method_text(interval: ConfidenceInterval) -> str:
     """The method of a ConfidenceInterval, with its number of replicates for a bootstrap."""
     return interval.method if interval.n_boot is None else f"{interval.method}, B={interval.n_boot}"
 

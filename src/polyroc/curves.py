@@ -30,7 +30,7 @@ Conventions shared by every function of this module:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -54,6 +54,11 @@ from polyroc._validation import (
     scale_weights,
 )
 from polyroc.exceptions import UndefinedMetricWarning
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 __all__ = [
     "OvrPrecisionRecallCurves",
@@ -154,7 +159,7 @@ class OvrRocCurves(Drawable):
             rows.append({"class": "micro", "auc": float(self.micro_auc), "n_points": int(self.micro_fpr.size)})
         return rows
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the curves with :class:`polyroc.plotting.RocCurveDisplay` (returned).
 
         The same as ``RocCurveDisplay.from_result(self, ax=ax, **kwargs)``:
@@ -292,7 +297,7 @@ class OvrPrecisionRecallCurves(Drawable):
         )
         return rows
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the curves with :class:`polyroc.plotting.PrecisionRecallDisplay` (returned).
 
         The same as ``PrecisionRecallDisplay.from_result(self, ax=ax,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,6 +14,9 @@ from polyroc.dask._evaluate import _cell_passes, _is_dask_frame, _Partitions, ra
 from polyroc.dask._ranking import Axis, cell_runs
 from polyroc.dask._rows import frame_columns
 from polyroc.exceptions import UndefinedMetricWarning
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
 
 __all__ = ["ovr_roc_curve"]
 
@@ -36,7 +39,7 @@ def _binary_counts(found, axis: Axis) -> BinaryCounts:
 
 
 def ovr_roc_curve(
-    frame: Any,
+    frame: dd.DataFrame,
     *,
     label_col: str = "label",
     score_cols: list[str] | None = None,

@@ -6,7 +6,7 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from polyroc.evaluation._summary import (
 from polyroc.metrics._scores import machine_epsilon
 from polyroc.streaming import aucs_of_wins
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
 __all__ = ["POISSON_BOOTSTRAP", "evaluate"]
 
 POISSON_BOOTSTRAP = "Poisson bootstrap (percentile)"
@@ -51,7 +54,7 @@ def _is_dask_frame(frame) -> bool:
 
 
 def evaluate(
-    frame: Any,
+    frame: dd.DataFrame,
     *,
     label_col: str = "label",
     score_cols: list[str] | None = None,

@@ -6,9 +6,12 @@ import csv
 import glob
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
 
 SUFFIXES = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".txt": "csv"}
 
@@ -52,7 +55,7 @@ def _parquet_text_columns(path: Path, names, allowed) -> None:
 
 def read_score_files(
     paths: str | os.PathLike | list[str | os.PathLike], *, label_col: str = "label", text_cols: tuple[str, ...] = ()
-) -> Any:
+) -> dd.DataFrame:
     """Read score files (a glob pattern or a list of paths) into one dask DataFrame, one partition per file.
 
     Every file must have the same columns (in any order; the first file's

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,6 +11,9 @@ from polyroc._validation import check_positive_int
 from polyroc.dask._delong import _uniform
 from polyroc.dask._evaluate import _is_dask_frame, _Partitions, _row_offsets
 from polyroc.dask._rows import PartitionRows, frame_columns
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
 
 __all__ = ["RowSample", "sample_rows"]
 
@@ -79,7 +82,7 @@ def _drawn(rows: PartitionRows, inclusion: np.ndarray, seed: int):
 
 
 def sample_rows(
-    frame: Any,
+    frame: dd.DataFrame,
     *,
     label_col: str = "label",
     score_cols: list[str] | None = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from polyroc.thresholds.tuning import (
     search_settings,
     tuning_result,
 )
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
 
 __all__ = ["tune_thresholds"]
 
@@ -70,7 +73,7 @@ def _tree_sum(tasks):
 
 
 def tune_thresholds(
-    frame: Any,
+    frame: dd.DataFrame,
     *,
     label_col: str = "label",
     score_cols: list[str] | None = None,

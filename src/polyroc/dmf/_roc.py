@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -22,6 +22,11 @@ from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_poi
 from polyroc.dmf._rates import pair_sizes, prepare_problem
 from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
 from polyroc.intervals._resampling import ConfidenceInterval
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
 REVERSAL_TOLERANCE = 0.01
@@ -288,7 +293,7 @@ class DmfRoc(Drawable):
             for level, fpr, tpr in zip(self.levels, self.fpr, self.tpr)
         ]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the curve (and its bootstrap band) with :class:`polyroc.plotting.DmfRocDisplay`.
 
         Parameters

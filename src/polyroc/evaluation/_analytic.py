@@ -50,7 +50,7 @@ def analytic_intervals(
     confidence: float,
     n_draws: int,
     rng: np.random.Generator,
-    random_state: Any = None,
+    random_state: int | np.random.Generator | None = None,
     delong: Callable[[list[str]], dict[str, ConfidenceInterval]],
 ) -> tuple[dict[str, ConfidenceInterval], dict[str, dict[Any, ConfidenceInterval]]]:
     """Intervals of every quantity whose method in ``plan`` is not the bootstrap.

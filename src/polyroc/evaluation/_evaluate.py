@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -49,6 +49,12 @@ from polyroc.intervals._resampling import (
 from polyroc.metrics import roc_auc_score
 from polyroc.metrics._ranking import encoded_ranking_scores
 from polyroc.metrics._scores import machine_epsilon
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 __all__ = ["Evaluation", "evaluate"]
 
@@ -132,7 +138,7 @@ class Evaluation(Drawable):
     class_intervals: dict[str, dict[Any, ConfidenceInterval]] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
 
-    def to_frame(self, *, per_class: bool = False) -> Any:
+    def to_frame(self, *, per_class: bool = False) -> pd.DataFrame:
         """The scores (or, with ``per_class=True``, the per-class scores) as a pandas DataFrame.
 
         Parameters
@@ -230,7 +236,7 @@ class Evaluation(Drawable):
             return []
         return ["No intervals: made with n_boot=0 or ci='none' (evaluate(..., n_boot=1000) gives them)."]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the confusion matrix of the argmax predictions (:class:`polyroc.plotting.ConfusionMatrixDisplay`).
 
         The evaluation keeps the counts, not the scores: the curves are drawn

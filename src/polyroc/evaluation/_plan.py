@@ -20,7 +20,7 @@ family (:data:`CI_OPTIONS`), or maps quantities to methods; ``"none"``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 __all__ = [
     "CI_CHOICES",
@@ -87,7 +87,7 @@ CI_CHOICES = (*CI_OPTIONS, NO_INTERVALS)
 CiChoice = Literal["auto", "analytic", "bayes", "bootstrap", "none"]
 
 
-def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str, str]:
+def interval_plan(ci: CiChoice | Mapping[str, str], quantities: list[str] | tuple[str, ...]) -> dict[str, str]:
     """The method of each quantity under ``ci``.
 
     ``ci`` is a family of :data:`CI_OPTIONS`, or a mapping from quantities to
@@ -124,7 +124,9 @@ def interval_plan(ci: Any, quantities: list[str] | tuple[str, ...]) -> dict[str,
     return plan
 
 
-def planned_intervals(ci: Any, n_boot: int, quantities: list[str] | tuple[str, ...]) -> tuple[dict[str, str], int]:
+def planned_intervals(
+    ci: CiChoice | Mapping[str, str], n_boot: int, quantities: list[str] | tuple[str, ...]
+) -> tuple[dict[str, str], int]:
     """The methods of ``ci`` and the draws to make: ``"none"`` is no interval at all, as ``n_boot=0``.
 
     Any other ``ci`` is :func:`interval_plan`'s, with ``n_boot`` as given.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -66,6 +66,11 @@ from polyroc.intervals._resampling import (
     bootstrap_multiplicities,
     percentile_interval,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 __all__ = ["GiniBootstrap", "GiniRoc", "gini_roc"]
 
@@ -261,7 +266,7 @@ class GiniRoc(Drawable):
             for i, label in enumerate(self.classes)
         ]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the aggregated curve, the class curves and the bands with :class:`polyroc.plotting.GiniRocDisplay`.
 
         Parameters

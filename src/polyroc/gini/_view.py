@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from polyroc._results import bounds_text, html_table, interval_table, number_text
+
+if TYPE_CHECKING:
+    from polyroc.gini._roc import GiniRoc
 
 __all__ = ["view_notes", "view_sections", "whitening_notes"]
 
 
-def view_sections(result: Any) -> list[str]:
+def view_sections(result: GiniRoc) -> list[str]:
     """The aggregated AUC with its interval, G₁, then each class's weight (with its interval) and AUC."""
     boot = result.bootstrap
     areas = interval_table(
@@ -53,7 +56,7 @@ def whitening_notes(applied: str | None, condition: float | None) -> list[str]:
     return []
 
 
-def view_notes(result: Any) -> list[str]:
+def view_notes(result: GiniRoc) -> list[str]:
     """The whitening's note (:func:`whitening_notes`), then one on the classes of weight 0."""
     notes = whitening_notes(result.settings.get("whitening"), result.settings.get("condition_number"))
     if result.degenerate:

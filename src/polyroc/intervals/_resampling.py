@@ -497,7 +497,7 @@ class ConfidenceInterval(Result):
         return self.settings.get("n_draws")
 
     @property
-    def random_state(self) -> Any:
+    def random_state(self) -> int | np.random.Generator | None:
         """``settings["random_state"]``: the seed of the replicates or draws, as given."""
         return self.settings["random_state"]
 

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
+
+from numpy.typing import ArrayLike
 
 from polyroc.plotting._common import check_name, new_axes
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+
 __all__ = ["Display"]
+
+#: A Display class, as what its ``from_*`` classmethods and ``plot`` return: the class they are called on.
+DisplayT = TypeVar("DisplayT", bound="Display")
+
+
+class ScoringClassifier(Protocol):
+    """A fitted classifier as :meth:`Display.from_estimator` uses it: ``predict_proba(X)`` scores each class."""
+
+    def predict_proba(self, X: ArrayLike) -> ArrayLike:
+        """One score column per class for each row of ``X``."""
+        ...
 
 
 class Display:
@@ -50,8 +67,8 @@ class Display:
     #: Appended to the error for another result type: how to get the right one.
     result_hint: ClassVar[str] = ""
 
-    ax_: Any
-    figure_: Any
+    ax_: Any  # an Axes, or an array of Axes for a Display drawing several panels
+    figure_: Figure | SubFigure
 
     @classmethod
     def _check_result(cls, result: Any) -> None:
@@ -64,7 +81,9 @@ class Display:
             )
 
     @classmethod
-    def from_result(cls, result: Any, *, ax: Any = None, name: str | None = None, **kwargs: Any) -> Display:
+    def from_result(
+        cls: type[DisplayT], result: Any, *, ax: Axes | None = None, name: str | None = None, **kwargs: Any
+    ) -> DisplayT:
         """Draw a result of polyroc's core (``result.plot()`` is the same call).
 
         Parameters
@@ -104,13 +123,20 @@ class Display:
         >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         cls._check_result(result)
-        build = cast("Callable[[Any], Display]", cls)  # a subclass drawing a result takes it as its one argument
+        build = cast("Callable[[Any], DisplayT]", cls)  # a subclass drawing a result takes it as its one argument
         return build(result).plot(ax=ax, name=name, **kwargs)
 
     @classmethod
     def from_estimator(
-        cls, estimator: Any, X: Any, y: Any, *, ax: Any = None, name: str | None = None, **kwargs: Any
-    ) -> Display:
+        cls: type[DisplayT],
+        estimator: ScoringClassifier,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        ax: Axes | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> DisplayT:
         """Draw from a fitted estimator's ``predict_proba`` on ``X`` against ``y``.
 
         Calls ``from_predictions(y, estimator.predict_proba(X), ...)`` with,
@@ -173,7 +199,9 @@ class Display:
         name = type(estimator).__name__ if name is None else name
         return from_predictions(y, estimator.predict_proba(X), ax=ax, name=name, **kwargs)
 
-    def plot(self, ax: Any = None, *, name: str | None = None, **kwargs: Any) -> Display:  # pragma: no cover
+    def plot(  # pragma: no cover
+        self: DisplayT, ax: Axes | None = None, *, name: str | None = None, **kwargs: Any
+    ) -> DisplayT:
         """Draw on ``ax`` (default a new figure) and return ``self``.
 
         Each subclass implements it and adds its own keyword options; the

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polyroc._validation import check_option, check_positive_int
 from polyroc.plotting._base import Display
@@ -20,6 +21,9 @@ from polyroc.plotting._common import (
     with_name,
 )
 from polyroc.thresholds.clouds import RocCloud, roc_cloud
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["RocCloudDisplay"]
 
@@ -113,7 +117,7 @@ class RocCloudDisplay(Display):
         domain: str = "simplex",
         include_barycentre: bool = False,
         random_state: int | np.random.Generator | None = None,
-        ax: Any = None,
+        ax: Axes | Sequence[Axes] | NDArray[np.object_] | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> RocCloudDisplay:
@@ -173,7 +177,7 @@ class RocCloudDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | Sequence[Axes] | NDArray[np.object_] | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | list[dict] | None = None,

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["class_colors", "short_label", "simplex_to_cartesian"]
 
@@ -116,7 +120,7 @@ def class_colors(n_classes: int) -> list[str]:
     return list(_palette(int(n_classes)))
 
 
-def short_label(label: Any, max_chars: int = LABEL_CHARS) -> str:
+def short_label(label: object, max_chars: int = LABEL_CHARS) -> str:
     """``str(label)``, cut to ``max_chars`` characters ending in "…" when longer (tick labels, panel titles).
 
     >>> short_label("Mycobacterium tuberculosis complex")
@@ -128,7 +132,7 @@ def short_label(label: Any, max_chars: int = LABEL_CHARS) -> str:
     return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
 
 
-def new_axes(ax: Any, **subplots_kw: Any) -> Any:
+def new_axes(ax: object, **subplots_kw: Any) -> Axes:
     """``ax`` if given (checked to be an Axes), else the Axes of a new figure (``plt.subplots``).
 
     A new figure has a constrained layout (unless ``subplots_kw`` names
@@ -179,14 +183,14 @@ def place_legend(ax: Any, loc: str, *, widen: bool = False, **legend_kw: Any) ->
     return legend
 
 
-def check_name(name: Any) -> str | None:
+def check_name(name: object) -> str | None:
     """``name`` if it is a string or None, else a TypeError naming it."""
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a string or None, got {type(name).__name__}")
     return name
 
 
-def check_kwargs(argument: str, kwargs: Any) -> dict[str, Any]:
+def check_kwargs(argument: str, kwargs: object) -> dict[str, Any]:
     """A copy of a dict of keyword arguments (``{}`` for None); TypeError naming ``argument`` otherwise."""
     if kwargs is None:
         return {}
@@ -195,7 +199,7 @@ def check_kwargs(argument: str, kwargs: Any) -> dict[str, Any]:
     return dict(kwargs)
 
 
-def curve_kwargs_list(curve_kwargs: Any, n_curves: int) -> list[dict[str, Any]]:
+def curve_kwargs_list(curve_kwargs: object, n_curves: int) -> list[dict[str, Any]]:
     """Keyword arguments of each of ``n_curves`` curves, as in scikit-learn's multi-curve displays.
 
     None: none; a dict: the same for every curve; a list of ``n_curves``
@@ -213,7 +217,9 @@ def curve_kwargs_list(curve_kwargs: Any, n_curves: int) -> list[dict[str, Any]]:
     raise TypeError(f"curve_kwargs must be a dict, a list of dicts or None, got {type(curve_kwargs).__name__}")
 
 
-def draw_chance_level(ax: Any, x: ArrayLike, y: ArrayLike, label: str, chance_level_kw: Any) -> Any:
+def draw_chance_level(
+    ax: Axes, x: ArrayLike, y: ArrayLike, label: str, chance_level_kw: Mapping[str, Any] | None
+) -> Line2D:
     """The chance line from ``x`` to ``y`` (dashed grey); drawn once per Axes when several displays share it."""
     kwargs = {
         "color": "grey",
@@ -324,7 +330,7 @@ def simplex_to_cartesian(points: ArrayLike) -> np.ndarray:
     return centred @ TRIANGLE
 
 
-def n_score_columns(y_score: Any) -> int | None:
+def n_score_columns(y_score: ArrayLike) -> int | None:
     """Number of score columns, read before any expensive work (validation comes later)."""
     shape = np.shape(y_score)
     return shape[1] if len(shape) == 2 else None
@@ -352,7 +358,7 @@ VERTEX_LABELS = (
 )
 
 
-def draw_triangle(ax: Any, classes: Sequence[Any] | np.ndarray) -> list[Any]:
+def draw_triangle(ax: Axes, classes: Sequence[Any] | np.ndarray) -> list[Any]:
     """Outline of the simplex with each vertex labelled by its class (the Texts, returned); equal aspect, no axis.
 
     The equal aspect adjusts the data limits, not the Axes box (unless the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -13,6 +13,10 @@ from polyroc._validation import check_option, check_positive_int, check_targets
 from polyroc.metrics import confusion_matrix
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import LABEL_CHARS, check_kwargs, short_label
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
 
 __all__ = ["ConfusionMatrixDisplay"]
 
@@ -24,6 +28,27 @@ MIN_FONTSIZE = 6.0
 
 #: Width of an average character, in font sizes (DejaVu Sans digits are 0.64).
 CHAR_WIDTH = 0.64
+
+
+class LabellingClassifier(Protocol):
+    """A fitted classifier as :meth:`ConfusionMatrixDisplay.from_estimator` uses it: ``predict(X)`` labels rows."""
+
+    def predict(self, X: ArrayLike) -> ArrayLike:
+        """The predicted label of each row of ``X``."""
+        ...
+
+
+class LabellingRule(Protocol):
+    """A tuned rule as :meth:`ConfusionMatrixDisplay.from_result` uses it (a ``TuningResult``, say)."""
+
+    @property
+    def classes(self) -> np.ndarray:
+        """The class of each score column."""
+        ...
+
+    def predict(self, y_score: ArrayLike) -> np.ndarray:
+        """The label the rule gives each row of scores."""
+        ...
 
 
 class ConfusionMatrixDisplay(Display):
@@ -116,7 +141,7 @@ class ConfusionMatrixDisplay(Display):
         sample_weight: ArrayLike | None = None,
         normalize: str | None = None,
         display_labels: Sequence[Any] | np.ndarray | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> ConfusionMatrixDisplay:
@@ -178,13 +203,13 @@ class ConfusionMatrixDisplay(Display):
         return display.plot(ax=ax, name=name, **kwargs)
 
     @classmethod
-    def from_estimator(
+    def from_estimator(  # type: ignore[override]  # drawn from predict, not predict_proba
         cls,
-        estimator: Any,
+        estimator: LabellingClassifier,
         X: ArrayLike,
         y: ArrayLike,
         *,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> ConfusionMatrixDisplay:
@@ -238,13 +263,13 @@ class ConfusionMatrixDisplay(Display):
     @classmethod
     def from_result(  # type: ignore[override]  # its own arguments: a tuned rule applied to labelled scores
         cls,
-        result: Any,
+        result: LabellingRule,
         y_true: ArrayLike,
         y_score: ArrayLike,
         *,
         sample_weight: ArrayLike | None = None,
         normalize: str | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> ConfusionMatrixDisplay:
@@ -307,11 +332,11 @@ class ConfusionMatrixDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         include_values: bool | str = "auto",
-        cmap: Any = "viridis",
+        cmap: str | Colormap = "viridis",
         values_format: str | None = None,
         colorbar: bool = True,
         xticks_rotation: str | float = "auto",
@@ -459,7 +484,7 @@ class ConfusionMatrixDisplay(Display):
             widest = max(len(text) for text in shown) * CHAR_WIDTH * tick_size
             xticks_rotation = "horizontal" if widest <= 0.9 * cell else "vertical"
         for label in ax.get_xticklabels():
-            label.set_rotation(xticks_rotation)
+            label.set_rotation(xticks_rotation)  # type: ignore[arg-type]  # matplotlib takes "vertical" too
         title = [] if self.name is None else [self.name]
         if self.normalize is not None:
             title.append(f"normalize={self.normalize!r}")

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polyroc._validation import check_option
 from polyroc.dmf import DmfRoc, roc_dmf
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, new_axes, with_name
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["DmfRocDisplay"]
 
@@ -88,6 +92,9 @@ class DmfRocDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    line_: Line2D
+
     result_type = DmfRoc
 
     def __init__(self, result: DmfRoc, *, name: str | None = None) -> None:
@@ -113,7 +120,7 @@ class DmfRocDisplay(Display):
         n_boot: int = 1000,
         confidence: float = 0.95,
         random_state: int | np.random.Generator | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> DmfRocDisplay:
@@ -187,7 +194,7 @@ class DmfRocDisplay(Display):
         results: Mapping[str, DmfRoc],
         *,
         panels: bool = False,
-        ax: Any = None,
+        ax: Axes | Sequence[Axes] | NDArray[np.object_] | None = None,
         **kwargs: Any,
     ) -> list[DmfRocDisplay]:
         """Draw the ROC-DMF of several models: on one Axes, or one panel per model.
@@ -254,7 +261,7 @@ class DmfRocDisplay(Display):
                 1, len(names), squeeze=False, figsize=figsize, sharex=True, sharey=True, layout="constrained"
             )
             ax = row[0]
-        axes = list(np.ravel(ax))
+        axes = list(np.ravel(ax))  # type: ignore[arg-type]  # one Axes ravels to a list of one
         if len(axes) != len(names):
             raise ValueError(f"ax must hold one Axes per model ({len(names)}) with panels=True, got {len(axes)}")
         shown = []
@@ -265,7 +272,7 @@ class DmfRocDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | None = None,

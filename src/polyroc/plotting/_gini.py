@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -11,6 +11,10 @@ from polyroc._text import class_name
 from polyroc.gini import GiniRoc, gini_roc
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, draw_chance_level, place_legend, with_name
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["GiniRocDisplay"]
 
@@ -73,6 +77,9 @@ class GiniRocDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    line_: Line2D
+
     result_type = GiniRoc
 
     def __init__(self, result: GiniRoc, *, name: str | None = None) -> None:
@@ -93,7 +100,7 @@ class GiniRocDisplay(Display):
         n_boot: int = 1000,
         confidence: float = 0.95,
         random_state: int | np.random.Generator | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> GiniRocDisplay:
@@ -162,7 +169,7 @@ class GiniRocDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -10,6 +10,10 @@ from numpy.typing import ArrayLike
 from polyroc.curves import OvrPrecisionRecallCurves, ovr_precision_recall_curve
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend, with_name
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["PrecisionRecallDisplay"]
 
@@ -65,6 +69,10 @@ class PrecisionRecallDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    lines_: list[Line2D | None]
+    chance_levels_: list[Line2D | None]
+
     result_type = OvrPrecisionRecallCurves
 
     def __init__(self, curves: OvrPrecisionRecallCurves, *, name: str | None = None) -> None:
@@ -81,7 +89,7 @@ class PrecisionRecallDisplay(Display):
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         drop_intermediate: bool = False,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> PrecisionRecallDisplay:
@@ -135,7 +143,7 @@ class PrecisionRecallDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | list[dict] | None = None,

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, draw_steps, place_legend
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["TuningProfileDisplay"]
 
@@ -90,6 +95,9 @@ class TuningProfileDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    best_marker_: Line2D
+
     result_type = CoordinateProfile
     result_hint = (
         "; for the τ* of a TuningResult use TuningProfileDisplay.from_predictions(y_true, y_score, "
@@ -107,11 +115,11 @@ class TuningProfileDisplay(Display):
         y_score: ArrayLike,
         *,
         threshold: ArrayLike | None = None,
-        metric: Any = "f1_macro",
+        metric: str | Callable[[NDArray], NDArray] = "f1_macro",
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         domain: str = "simplex",
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> TuningProfileDisplay:
@@ -164,7 +172,7 @@ class TuningProfileDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | list[dict] | None = None,

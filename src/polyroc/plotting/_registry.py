@@ -10,7 +10,7 @@ it kept its score surface.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polyroc._displays import DrawFunction, register_display
 from polyroc.curves import OvrPrecisionRecallCurves, OvrRocCurves
@@ -31,16 +31,19 @@ from polyroc.thresholds.clouds import RocCloud
 from polyroc.thresholds.profile import CoordinateProfile
 from polyroc.thresholds.tuning import TuningResult
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["DISPLAYS", "evaluation_display", "register_displays", "tuning_display"]
 
 
-def evaluation_display(evaluation: Evaluation, ax: Any = None, **kwargs: Any) -> ConfusionMatrixDisplay:
+def evaluation_display(evaluation: Evaluation, ax: Axes | None = None, **kwargs: Any) -> ConfusionMatrixDisplay:
     """The confusion matrix of an evaluation's argmax predictions, drawn (``Evaluation.plot``)."""
     display = ConfusionMatrixDisplay(evaluation.confusion_matrix, display_labels=list(evaluation.classes))
     return display.plot(ax=ax, **kwargs)
 
 
-def tuning_display(result: TuningResult, ax: Any = None, **kwargs: Any) -> Display:
+def tuning_display(result: TuningResult, ax: Axes | None = None, **kwargs: Any) -> Display:
     """A tuned rule, drawn (``TuningResult.plot``).
 
     With 3 classes, its score surface on the simplex when it has one, else

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -10,6 +10,10 @@ from numpy.typing import ArrayLike
 from polyroc.curves import OvrRocCurves, macro_roc_curve, ovr_roc_curve
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import class_colors, curve_kwargs_list, draw_chance_level, place_legend, with_name
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
 
 __all__ = ["RocCurveDisplay"]
 
@@ -57,6 +61,9 @@ class RocCurveDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    lines_: list[Line2D | None]
+
     result_type = OvrRocCurves
 
     def __init__(self, curves: OvrRocCurves, *, name: str | None = None) -> None:
@@ -73,7 +80,7 @@ class RocCurveDisplay(Display):
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         drop_intermediate: bool = True,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> RocCurveDisplay:
@@ -128,7 +135,7 @@ class RocCurveDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         curve_kwargs: dict | list[dict] | None = None,
@@ -195,7 +202,7 @@ class RocCurveDisplay(Display):
                     style = {"color": colors[k], "label": f"{label} (AUC = {auc:.3f})", **styles[k]}
                     (self.lines_[k],) = ax.plot(fpr, tpr, **style)
         self.micro_line_ = self.macro_line_ = self.chance_level_ = None
-        if micro and curves.micro_fpr is not None:
+        if micro and curves.micro_fpr is not None and curves.micro_tpr is not None:  # (both or neither)
             (self.micro_line_,) = ax.plot(
                 curves.micro_fpr,
                 curves.micro_tpr,

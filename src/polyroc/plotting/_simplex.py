@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polyroc._validation import check_scores, check_thresholds
 from polyroc.plotting._base import Display
@@ -18,6 +19,11 @@ from polyroc.plotting._common import (
     simplex_to_cartesian,
 )
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
+    from matplotlib.lines import Line2D
 
 __all__ = ["DecisionRegionsDisplay", "SimplexHeatmapDisplay", "decision_region"]
 
@@ -105,6 +111,10 @@ class SimplexHeatmapDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    argmax_marker_: Line2D
+    best_marker_: Line2D
+
     result_type = TuningResult
 
     def __init__(
@@ -132,7 +142,7 @@ class SimplexHeatmapDisplay(Display):
 
     @classmethod
     def from_result(
-        cls, result: TuningResult, *, ax: Any = None, name: str | None = None, **kwargs: Any
+        cls, result: TuningResult, *, ax: Axes | None = None, name: str | None = None, **kwargs: Any
     ) -> SimplexHeatmapDisplay:
         """Plot the surface of a ``TuningResult`` tuned with ``return_surface=True``.
 
@@ -197,14 +207,14 @@ class SimplexHeatmapDisplay(Display):
         *,
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
-        metric: Any = "f1_macro",
+        metric: str | Callable[[NDArray], NDArray] = "f1_macro",
         search: str = "lattice",
         resolution: int | None = None,
         n_samples: int | None = None,
         domain: str = "simplex",
         tie_break: str = "closest",
         random_state: int | np.random.Generator | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> SimplexHeatmapDisplay:
@@ -267,11 +277,11 @@ class SimplexHeatmapDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
-        cmap: Any = "viridis",
-        shading: str = "gouraud",
+        cmap: str | Colormap = "viridis",
+        shading: Literal["gouraud", "flat"] = "gouraud",
         colorbar: bool = True,
         legend_kw: dict | None = None,
     ) -> SimplexHeatmapDisplay:
@@ -506,6 +516,9 @@ class DecisionRegionsDisplay(Display):
     >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
     """
 
+    # artists drawn by plot
+    threshold_marker_: Line2D
+
     result_type = TuningResult
 
     def __init__(
@@ -538,7 +551,7 @@ class DecisionRegionsDisplay(Display):
         threshold: ArrayLike | None = None,
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> DecisionRegionsDisplay:
@@ -604,7 +617,7 @@ class DecisionRegionsDisplay(Display):
         y_score: ArrayLike | None = None,
         *,
         sample_weight: ArrayLike | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
     ) -> DecisionRegionsDisplay:
@@ -671,7 +684,7 @@ class DecisionRegionsDisplay(Display):
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         region_alpha: float = 0.25,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, short_label, with_name
 from polyroc.thresholds.tuning import TuningResult
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["ThresholdsDisplay"]
 
@@ -64,7 +67,7 @@ class ThresholdsDisplay(Display):
         self.result = result
         self.name = name
 
-    def plot(self, ax: Any = None, *, name: str | None = None, bar_kw: dict | None = None) -> ThresholdsDisplay:  # type: ignore[override]  # adds its own keywords to the base's ax and name
+    def plot(self, ax: Axes | None = None, *, name: str | None = None, bar_kw: dict | None = None) -> ThresholdsDisplay:  # type: ignore[override]  # adds its own keywords to the base's ax and name
         """Draw the bars of τ* and the line of equal thresholds.
 
         Parameters

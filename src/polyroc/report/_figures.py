@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from polyroc.report._analysis import ModelAnalysis
+    from polyroc.report._inputs import ReportInputs
 
 __all__ = ["ReportFigure", "comparison_figures", "model_figures"]
 
@@ -266,7 +270,7 @@ def _gini_draw(analysis, inputs, ax):
     _compact_legend(ax, inputs.classes, "lower right")
 
 
-def model_figures(analysis: Any, inputs: Any) -> list[ReportFigure]:
+def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportFigure]:
     """The figures of one model's section, in the order they appear (none for a skipped section).
 
     Parameters

@@ -68,7 +68,7 @@ def _named(role: str, scores: Any) -> Mapping[str, Any]:
     return {DEFAULT_MODEL_NAME: scores}
 
 
-def check_model_name(role: str, name: Any) -> str:
+def check_model_name(role: str, name: object) -> str:
     """Return ``name`` if it can name a model: a non-empty string without a comma.
 
     The report and the command line list models separated by commas ("a, b and c"),

@@ -25,7 +25,7 @@ class-prior classifier) has ``constant_scores: true``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +33,10 @@ from polyroc._results import jsonable
 from polyroc._version import __version__
 from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
 from polyroc.report._inputs import ReportInputs
+
+if TYPE_CHECKING:
+    from polyroc.comparison import ScoreComparison
+    from polyroc.dmf import ModelComparison
 
 __all__ = ["OMITTED", "compact", "results_document"]
 
@@ -120,8 +124,8 @@ def _comparison_section(comparison: Any) -> dict[str, Any] | None:
 def results_document(
     inputs: ReportInputs,
     analyses: list[ModelAnalysis],
-    dmf_comparison: Any,
-    paired_tests: Any = None,
+    dmf_comparison: ModelComparison | SkippedComparison | None,
+    paired_tests: ScoreComparison | SkippedComparison | None = None,
     *,
     title: str,
     source: str,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -27,9 +27,14 @@ from polyroc._validation import (
     with_scaled_weights,
 )
 from polyroc._validation._params import Interval, validate_params
-from polyroc.curves import ovr_roc_curve
+from polyroc.curves import OvrRocCurves, ovr_roc_curve
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, resolve_search, threshold_batches
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 #: Cost (thresholds x rows x classes) aimed at by the default number of random thresholds.
 CLOUD_COST = 5 * 10**8
@@ -93,7 +98,7 @@ class RocCloud(Drawable):
     tpr: np.ndarray
     dfp: np.ndarray
     dfp_overall: float
-    ovr_curves: Any
+    ovr_curves: OvrRocCurves
     argmax_fpr: np.ndarray
     argmax_tpr: np.ndarray
     zero_division: str | float = "nan"
@@ -123,7 +128,7 @@ class RocCloud(Drawable):
             for j, label in enumerate(self.classes.tolist())
         ]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the clouds over the OvR curves (:class:`polyroc.plotting.RocCloudDisplay`).
 
         Parameters

@@ -10,11 +10,11 @@ with the tuned rule.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
@@ -31,7 +31,32 @@ from polyroc.counts import get_metric
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
 
+if TYPE_CHECKING:
+    from scipy.sparse import sparray, spmatrix
+
 __all__ = ["SimplexThresholdClassifier"]
+
+
+class ProbabilisticClassifier(Protocol):
+    """The classifier :class:`SimplexThresholdClassifier` wraps: ``fit(X, y)``, then ``predict_proba(X)``."""
+
+    def fit(self, X: ArrayLike, y: ArrayLike, /) -> object:
+        """Fit on the rows ``X`` and their labels ``y``."""
+        ...
+
+    def predict_proba(self, X: ArrayLike, /) -> ArrayLike:
+        """One score column per class (in ``classes_`` order) for each row of ``X``."""
+        ...
+
+
+class Splitter(Protocol):
+    """A cross-validation splitter (``KFold``, ``GroupKFold`` ...): ``split`` yields train and test indices."""
+
+    def split(
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
+    ) -> Iterator[tuple[NDArray[np.intp], NDArray[np.intp]]]:
+        """The (train, test) row indices of each fold."""
+        ...
 
 
 def _estimator_has(attr):
@@ -227,12 +252,15 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     [0.567, 0.333, 0.1]
     """
 
+    #: The fitted classifier, of the type ``estimator`` has (its optional methods are offered when it has them).
+    estimator_: Any
+
     def __init__(
         self,
-        estimator: Any,
+        estimator: ProbabilisticClassifier,
         *,
         scoring: str | Callable = "f1_macro",
-        cv: Any = 5,
+        cv: int | Literal["prefit"] | Splitter | Iterable[tuple[ArrayLike, ArrayLike]] = 5,
         refit: bool = True,
         search: str = "auto",
         resolution: int | None = None,
@@ -282,7 +310,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         return cv
 
     def fit(
-        self, X: Any, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
+        self, X: ArrayLike | spmatrix | sparray, y: ArrayLike, sample_weight: ArrayLike | None = None, **fit_params: Any
     ) -> SimplexThresholdClassifier:
         """Fit the classifier and tune the thresholds tau*.
 
@@ -421,7 +449,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
         return y[test], proba, None if weights is None else weights[test]
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Predict labels with the tuned rule argmax(p - tau*).
 
         Parameters
@@ -466,19 +494,19 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         return self.classes_.take(indices)
 
     @available_if(_estimator_has("predict_proba"))
-    def predict_proba(self, X: Any) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Class probabilities of ``estimator_`` (columns in ``classes_`` order)."""
         check_is_fitted(self)
         return self.estimator_.predict_proba(X)
 
     @available_if(_estimator_has("predict_log_proba"))
-    def predict_log_proba(self, X: Any) -> np.ndarray:
+    def predict_log_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Log class probabilities of ``estimator_``."""
         check_is_fitted(self)
         return self.estimator_.predict_log_proba(X)
 
     @available_if(_estimator_has("decision_function"))
-    def decision_function(self, X: Any) -> np.ndarray:
+    def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Decision function of ``estimator_`` (not shifted by tau*)."""
         check_is_fitted(self)
         return self.estimator_.decision_function(X)

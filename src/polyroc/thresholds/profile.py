@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -35,6 +35,11 @@ from polyroc.thresholds.search import (
     score_at,
 )
 from polyroc.thresholds.tuning import tune_thresholds
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 __all__ = ["CoordinateProfile", "coordinate_profile"]
 
@@ -129,7 +134,7 @@ class CoordinateProfile(Drawable):
             )
         ]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw one step line per class (see :class:`polyroc.plotting.TuningProfileDisplay`).
 
         Parameters

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -46,6 +46,11 @@ from polyroc.thresholds.batches import (
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
 from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, margin_metric, score_at
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from polyroc.plotting import Display
 
 SEARCHES = ("auto", "lattice", "random", "coordinate")
 TIE_BREAKS = ("closest", "first")
@@ -202,7 +207,7 @@ class TuningResult(Drawable):
             return []
         return ["τ* is the barycentre: no searched threshold beat argmax on the tuning data, so the rule is argmax."]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Display:
         """Draw the tuned rule: its score surface, its decision regions, or its thresholds.
 
         With 3 classes, the score surface on the simplex when the result has
