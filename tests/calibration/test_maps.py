@@ -349,6 +349,7 @@ def test_a_temperature_at_its_bound_is_not_converged_and_says_so():
         ({"sample_weight": [1.0, 1.0]}, ValueError, r"sample_weight must have shape \(4,\)"),
         ({"sample_weight": [0.0, 0.0, 0.0, 0.0]}, ValueError, "sample_weight sums to zero"),
         ({"labels": [0, 1, 2]}, ValueError, "val_scores has 2 columns but labels names 3 classes"),
+        ({"labels": [0, 2]}, ValueError, "y_val"),
     ],
 )
 def test_bad_options_name_the_argument(options, error, message):
@@ -397,6 +398,8 @@ def test_transform_refuses_another_number_of_classes_naming_both_counts(method):
         calibrator.transform(np.full((2, 4), 0.25))
     with pytest.raises(ValueError, match="rows of scores must sum to 1"):
         calibrator.transform([[0.5, 0.5, 0.5]])
+    with pytest.raises(ValueError, match="scores has negative values"):
+        calibrator.transform([[1.2, -0.2, 0.0]])
     with pytest.raises(ValueError, match="scores must be 2-D"):
         calibrator.transform([0.2, 0.3, 0.5])
     with pytest.raises(ValueError, match="scores contains NaN or infinity"):

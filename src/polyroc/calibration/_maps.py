@@ -252,12 +252,15 @@ def fit_calibrator(
     probabilities ``q``:
 
     - ``"temperature"``: ``q = softmax(z / T)``, the root in ``log T`` of the
-      exact derivative of the loss, searched in ``[-10, 10]``. On the same
-      logits this is scikit-learn's temperature scaling, which fits
-      ``1 / T`` by a bounded scalar search; scikit-learn takes the log of
-      ``p + 1e-12`` where this takes the log of ``p`` clipped at 2.2e-16,
-      the same logits up to ``1e-12 / p``. The temperature keeps each row's
-      argmax.
+      exact derivative of the loss, searched in ``[-10, 10]`` (at a bound,
+      ``converged`` is False). On the same logits this is scikit-learn's
+      temperature scaling (``CalibratedClassifierCV(method="temperature")``),
+      which fits ``1 / T`` in the same bounds by a bounded scalar search of
+      the same loss. scikit-learn takes the classifier's decision function
+      when it has one (pass it here with ``from_logits=True``), else the
+      log of ``predict_proba + 1e-12`` where this takes the log of ``p``
+      clipped at 2.2e-16: the same logits up to ``1e-12 / p``. The
+      temperature keeps each row's argmax.
     - ``"vector"``: ``q = softmax(a * z + b)``, per-class scales ``a`` and
       intercepts ``b`` (b is centred: adding a constant to every intercept
       does not change ``q``).
@@ -268,7 +271,9 @@ def fit_calibrator(
       map becomes the vector map.
     - ``"isotonic"``: for each class j, the isotonic (non-decreasing)
       regression of the indicator ``y == j`` on column j of the scores
-      (weighted, samples of weight 0 left out, equal scores pooled), linear
+      (weighted, samples of weight 0 left out, equal scores pooled into
+      their weighted mean; scikit-learn also pools scores less than 1e-15
+      apart), linear
       between the distinct scores and constant beyond them; the rows are then
       divided by their sums (a row of zeros becomes uniform). This is
       scikit-learn's ``IsotonicRegression(out_of_bounds="clip", y_min=0,
@@ -336,6 +341,7 @@ def fit_calibrator(
     Examples
     --------
     >>> import numpy as np
+    >>> from polyroc.probability import softmax
     >>> rng = np.random.default_rng(0)
     >>> z = rng.normal(size=(2000, 3)) * 2
     >>> y = np.array([rng.choice(3, p=p) for p in softmax(z, axis=1)])
