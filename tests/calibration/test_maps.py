@@ -282,6 +282,15 @@ def test_labels_order_the_columns_and_string_labels_work():
     assert calibrator.transform(P) == pytest.approx(plain.transform(P), abs=1e-9)
 
 
+def test_dataframe_columns_named_by_the_classes_are_taken_by_name():
+    y, P = _problem(n=300, m=3, seed=20)
+    names = np.array(["a", "b", "c"])[y]
+    frame = pd.DataFrame(P, columns=["a", "b", "c"])[["c", "a", "b"]]
+    by_name = fit_calibrator(names, frame, method="vector")
+    by_position = fit_calibrator(names, P, method="vector")
+    assert by_name.transform(frame) == pytest.approx(by_position.transform(P), abs=1e-9)
+
+
 def test_the_flat_namespace_names_the_calibration():
     assert polyroc.fit_calibrator is fit_calibrator
     assert polyroc.Calibrator is Calibrator

@@ -32,8 +32,9 @@ from scipy.special import logsumexp, softmax
 
 from polyroc._results import Result, html_table, number_text
 from polyroc._text import count_noun
-from polyroc._validation import check_score_matrix, check_scores
+from polyroc._validation import check_score_matrix, check_scores, score_column_names
 from polyroc._validation._params import Interval, Options, validate_params
+from polyroc._validation._scores import columns_in_class_order
 from polyroc.metrics._scores import machine_epsilon, sample_log_losses
 
 __all__ = ["Calibrator", "fit_calibrator"]
@@ -119,7 +120,8 @@ class Calibrator(Result):
         scores : array-like of shape (n_samples, n_classes)
             Probabilities (rows on the simplex), or logits if the calibrator
             was fitted with ``from_logits=True``; columns in the order of
-            :attr:`classes`.
+            :attr:`classes`, or a DataFrame whose column names are the
+            classes (taken by name, as in :func:`fit_calibrator`).
 
         Returns
         -------
@@ -154,6 +156,7 @@ class Calibrator(Result):
             )
         if not logits_given:
             check_score_matrix(matrix, name="scores")
+        matrix = columns_in_class_order(matrix, score_column_names(scores), self.classes, "scores")
         return self._apply(matrix, logits_given)
 
     def _apply(self, matrix: np.ndarray, logits_given: bool) -> np.ndarray:
