@@ -18,6 +18,7 @@ MODULES = (
     "polyroc.resampling",
     "polyroc.probability",
     "polyroc.thresholds",
+    "polyroc.calibration",
     "polyroc.dmf",
     "polyroc.gini",
     "polyroc.plotting",

@@ -73,6 +73,8 @@ _LOCATIONS: dict[str, str] = {
     "compare_models": "polyroc.dmf",
     "roc_dmf": "polyroc.dmf",
     "gini_roc": "polyroc.gini",
+    "Calibrator": "polyroc.calibration",
+    "fit_calibrator": "polyroc.calibration",
     "build_report": "polyroc.report",
     "one_hot": "polyroc.probability",
     "softmax": "polyroc.probability",
@@ -95,6 +97,8 @@ def _load_displays() -> object:
 _displays.set_display_loader(_load_displays)
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``name as name`` re-exports them
+    from polyroc.calibration import Calibrator as Calibrator
+    from polyroc.calibration import fit_calibrator as fit_calibrator
     from polyroc.comparison import ScoreComparison as ScoreComparison
     from polyroc.comparison import compare_scores as compare_scores
     from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve
