@@ -10,7 +10,9 @@ no key of the old names (``sampler``, ``ties``, ``thresholds`` for a mode).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
+import pkgutil
 import re
 import warnings
 from pathlib import Path
@@ -20,8 +22,9 @@ import pandas as pd
 import pytest
 
 import polyroc
+import polyroc.calibration
 from polyroc import dmf, gini
-from polyroc._results import Result
+from polyroc._results import Drawable, Result
 from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
 from polyroc.resampling import paired_rule_scores
 from polyroc.thresholds import coordinate_profile
@@ -68,14 +71,28 @@ def _results():
         "GiniBootstrap": gini_roc.bootstrap,
         "MultidimensionalGini": mgini,
         "Whitening": whitening,
+        "Calibrator": polyroc.calibration.fit_calibrator(y_val, P_val),
     }
 
 
 RESULTS = _results()
 
 
+def _result_types() -> set[str]:
+    """The name of every concrete result class of polyroc (every module imported first)."""
+    for module in pkgutil.walk_packages(polyroc.__path__, "polyroc."):
+        importlib.import_module(module.name)
+    found, stack = set(), [Result]
+    while stack:
+        for subclass in stack.pop().__subclasses__():
+            stack.append(subclass)
+            if subclass.__module__.startswith("polyroc.") and subclass is not Drawable:
+                found.add(subclass.__name__)
+    return found
+
+
 def test_every_result_type_is_covered():
-    assert len(RESULTS) == 18
+    assert set(RESULTS) == _result_types()
     assert all(type(result).__name__ == name for name, result in RESULTS.items())
 
 
