@@ -1,0 +1,24 @@
+"""Calibration of predicted probabilities: calibration errors and reliability curves with per-bin intervals.
+
+A classifier is calibrated when, among the rows it gives a probability p,
+the event happens with frequency p. :func:`calibration_error` measures the
+gap over bins of the scores (ECE, l2, maximum; top-label or classwise),
+:func:`squared_calibration_error` the squared l2 gap with its noise removed,
+:func:`smooth_calibration_error` the gap without bins (smooth ECE), and
+:func:`reliability_curve` shows the bins, each frequency with a binomial
+interval.
+"""
+
+from __future__ import annotations
+
+from polyroc.calibration._error import calibration_error, squared_calibration_error
+from polyroc.calibration._reliability import ReliabilityCurve, reliability_curve
+from polyroc.calibration._smooth import smooth_calibration_error
+
+__all__ = [
+    "ReliabilityCurve",
+    "calibration_error",
+    "reliability_curve",
+    "smooth_calibration_error",
+    "squared_calibration_error",
+]
