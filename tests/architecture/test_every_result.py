@@ -68,6 +68,7 @@ def _results():
         "GiniBootstrap": gini_roc.bootstrap,
         "MultidimensionalGini": mgini,
         "Whitening": whitening,
+        "ReliabilityCurve": polyroc.reliability_curve(y, P),
     }
 
 
@@ -75,7 +76,7 @@ RESULTS = _results()
 
 
 def test_every_result_type_is_covered():
-    assert len(RESULTS) == 18
+    assert len(RESULTS) == 19
     assert all(type(result).__name__ == name for name, result in RESULTS.items())
 
 

@@ -45,6 +45,7 @@ LAYERS = {
     "polyroc.thresholds": 5,
     "polyroc.dmf": 5,
     "polyroc.gini": 5,
+    "polyroc.calibration": 5,
     # drawing, files and bundled data
     "polyroc.plotting": 6,
     "polyroc.io": 6,

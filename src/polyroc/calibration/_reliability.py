@@ -17,7 +17,7 @@ from polyroc.intervals._proportions import PROPORTION_METHODS, ProportionMethod,
 __all__ = ["ReliabilityCurve", "reliability_curve"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ReliabilityCurve(Result):
     """Reliability curves: per curve and bin, the mean score, the observed frequency and its interval.
 
@@ -48,6 +48,18 @@ class ReliabilityCurve(Result):
     settings : dict
         ``calibration`` (the kind), ``n_bins``, ``strategy``, ``confidence``,
         ``interval`` and ``weighted``.
+
+    See Also
+    --------
+    reliability_curve : Makes it.
+    calibration_error : The calibration error of the same bins.
+
+    Examples
+    --------
+    >>> curve = reliability_curve([0, 1, 1, 2], [[0.8, 0.1, 0.1], [0.3, 0.6, 0.1], [0.2, 0.2, 0.6],
+    ...                                          [0.1, 0.1, 0.8]], kind="classwise", n_bins=2)
+    >>> curve.classes.tolist(), curve.count.tolist()
+    ([0, 1, 2], [[3, 1], [3, 1], [2, 2]])
     """
 
     classes: np.ndarray
@@ -87,6 +99,7 @@ class ReliabilityCurve(Result):
             return []
         return [f"{empty} of {self.count.size} bins are empty: count 0, no mean score, frequency or interval."]
 
+    @validate_params({"digits": [Interval("integer", 0, None, closed="left")]})
     def to_text(self, digits: int = 4) -> str:
         """The bins as aligned plain text, one line per curve and bin, under a line of the settings.
 
@@ -98,6 +111,20 @@ class ReliabilityCurve(Result):
         Returns
         -------
         str
+            A line of the settings and the ECE, a header, then one line per
+            curve and bin: edges, count, mean score, observed frequency and
+            its interval ("—" for an empty bin).
+
+        Raises
+        ------
+        ValueError
+            If ``digits`` is negative.
+        TypeError
+            If ``digits`` is not an int.
+
+        See Also
+        --------
+        to_frame : The same table as a pandas DataFrame.
 
         Examples
         --------
