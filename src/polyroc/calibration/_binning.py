@@ -109,7 +109,7 @@ def _quantile_column(score: np.ndarray, n_bins: int, weights: np.ndarray | None)
     else:
         ordered_weights = weights[order]
         before_weight = np.cumsum(ordered_weights) - ordered_weights
-        raw = np.floor(n_bins * (before_weight / ordered_weights.sum())).astype(np.intp)
+        raw = np.floor(n_bins * before_weight / ordered_weights.sum()).astype(np.intp)  # exact for integers
     first = np.ones(n, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     run_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))

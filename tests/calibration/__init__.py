@@ -1,0 +1,1 @@
+"""Tests of polyroc.calibration: calibration errors, the smooth ECE and reliability curves."""
