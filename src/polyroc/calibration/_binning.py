@@ -76,8 +76,8 @@ def bin_rows(
     being the weight of the rows of lower score and ``W`` the total; its
     ties go with it. So a row of integer weight k falls where k copies of it
     would, and a bin may be empty when ties fill the previous one. The edges
-    of quantile bins are 0, the lowest score of each following bin (1 past
-    the highest bin that holds a row) and 1; bin b holds the scores in
+    of quantile bins are 0, the lowest score of positive weight of each
+    following bin (1 past the highest bin that holds such a row) and 1; bin b holds the scores in
     ``[edges[b], edges[b + 1])``, the last one 1 too.
 
     >>> codes, edges = bin_rows(np.array([[0.0], [0.5], [0.99], [1.0]]), 2, "uniform", None)
@@ -116,8 +116,11 @@ def _quantile_column(score: np.ndarray, n_bins: int, weights: np.ndarray | None)
     sorted_codes = np.minimum(raw[run_start], n_bins - 1)
     codes = np.empty(n, dtype=np.intp)
     codes[order] = sorted_codes
+    if weights is not None:  # the edges are those of the rows that count
+        kept = ordered_weights > 0
+        sorted_codes, ordered = sorted_codes[kept], ordered[kept]
     starts = np.searchsorted(sorted_codes, np.arange(1, n_bins), side="left")
-    inner = np.where(starts < n, ordered[np.minimum(starts, n - 1)], 1.0)
+    inner = np.where(starts < ordered.size, ordered[np.minimum(starts, ordered.size - 1)], 1.0)
     return codes, np.concatenate(([0.0], inner, [1.0]))
 
 
