@@ -116,6 +116,20 @@ def test_empty_bins_count_for_nothing():
     assert calibration_error(y, proba, n_bins=10, norm="max") == pytest.approx(0.7, abs=1e-12)
 
 
+@pytest.mark.parametrize("n_bins", [3, 7, 10, 15])
+def test_scores_at_and_beside_the_edges_fall_in_the_bins_of_a_loop(n_bins):
+    grid = np.linspace(0.5, 1, 40)  # top-label scores of two classes
+    edges = np.linspace(0, 1, n_bins + 1)
+    near = np.concatenate([edges, np.nextafter(edges, 0), np.nextafter(edges, 1), grid])
+    confidence = np.unique(near[(near >= 0.5) & (near <= 1)])
+    proba = np.column_stack([confidence, 1 - confidence])
+    y = np.arange(confidence.size) % 2
+    hits = (y == 0).astype(float)
+    for norm in NORMS:
+        expected = loop_error(confidence, hits, None, edges[:-1], edges[1:], norm)
+        assert calibration_error(y, proba, n_bins=n_bins, norm=norm) == pytest.approx(expected, abs=1e-14)
+
+
 def test_a_score_of_one_falls_in_the_last_bin():
     proba = np.array([[1.0, 0.0], [0.95, 0.05], [0.2, 0.8]])
     y = np.array([0, 1, 1])

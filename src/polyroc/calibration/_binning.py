@@ -49,26 +49,27 @@ BinStrategy = Literal["uniform", "quantile"]
 
 
 def calibration_columns(y_true: np.ndarray, scores: np.ndarray, kind: CalibrationKind) -> tuple[np.ndarray, np.ndarray]:
-    """The scores and hits, both (n, c), of ``kind``: c = 1 for ``"top-label"``, the m classes for ``"classwise"``.
+    """The scores and hits, both (c, n), C-contiguous: one row per column, c = 1 for ``"top-label"``, m for
+    ``"classwise"``.
 
     ``y_true`` holds class indices (encoded), ``scores`` the (n, m)
     probabilities.
 
     >>> s, h = calibration_columns(np.array([0, 1]), np.array([[0.7, 0.3], [0.6, 0.4]]), "top-label")
-    >>> s.ravel().tolist(), h.ravel().tolist()
-    ([0.7, 0.6], [True, False])
+    >>> s.tolist(), h.tolist()
+    ([[0.7, 0.6]], [[True, False]])
     """
     if kind == "top-label":
         predicted = scores.argmax(axis=1)
         confidence = np.take_along_axis(scores, predicted[:, None], axis=1)
-        return confidence.astype(np.float64), (predicted == y_true)[:, None]
-    return scores.astype(np.float64), y_true[:, None] == np.arange(scores.shape[1])
+        return confidence.astype(np.float64).reshape(1, -1), (predicted == y_true).reshape(1, -1)
+    return np.ascontiguousarray(scores.T, dtype=np.float64), y_true[None, :] == np.arange(scores.shape[1])[:, None]
 
 
 def bin_rows(
     scores: np.ndarray, n_bins: int, strategy: BinStrategy, weights: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's bin in each column, intp (n, c), and the edges of the bins, float64 (c, n_bins + 1).
+    """Each row's bin in each column, intp (c, n) like ``scores``, and the edges of the bins, float64 (c, n_bins + 1).
 
     Uniform bins are ``[edges[b], edges[b + 1])``, the last one including
     1. Quantile bins: in the order of the scores, a row whose score is first
@@ -80,27 +81,30 @@ def bin_rows(
     following bin (1 past the highest bin that holds such a row) and 1; bin b holds the scores in
     ``[edges[b], edges[b + 1])``, the last one 1 too.
 
-    >>> codes, edges = bin_rows(np.array([[0.0], [0.5], [0.99], [1.0]]), 2, "uniform", None)
-    >>> codes.ravel().tolist(), edges.tolist()
-    ([0, 1, 1, 1], [[0.0, 0.5, 1.0]])
-    >>> codes, edges = bin_rows(np.array([[0.2], [0.1], [0.1], [0.7]]), 2, "quantile", None)
-    >>> codes.ravel().tolist(), edges.tolist()
-    ([1, 0, 0, 1], [[0.0, 0.2, 1.0]])
+    >>> codes, edges = bin_rows(np.array([[0.0, 0.5, 0.99, 1.0]]), 2, "uniform", None)
+    >>> codes.tolist(), edges.tolist()
+    ([[0, 1, 1, 1]], [[0.0, 0.5, 1.0]])
+    >>> codes, edges = bin_rows(np.array([[0.2, 0.1, 0.1, 0.7]]), 2, "quantile", None)
+    >>> codes.tolist(), edges.tolist()
+    ([[1, 0, 0, 1]], [[0.0, 0.2, 1.0]])
     """
     if strategy == "uniform":
         grid = np.linspace(0.0, 1.0, n_bins + 1)
-        codes = np.searchsorted(grid, scores, side="right") - 1
-        np.clip(codes, 0, n_bins - 1, out=codes)
-        return codes.astype(np.intp), np.tile(grid, (scores.shape[1], 1))
+        # floor(score * n_bins) is off by at most one bin at an edge: one step against the edges themselves
+        # gives searchsorted(grid, scores, side="right") - 1 (with 1 in the last bin) in half its time
+        codes = np.minimum((scores * n_bins).astype(np.intp), n_bins - 1)
+        codes -= scores < grid[codes]
+        codes += (scores >= grid[codes + 1]) & (codes < n_bins - 1)
+        return codes, np.tile(grid, (scores.shape[0], 1))
     codes = np.empty(scores.shape, dtype=np.intp)
-    edges = np.empty((scores.shape[1], n_bins + 1))
-    for column in range(scores.shape[1]):
-        codes[:, column], edges[column] = _quantile_column(scores[:, column], n_bins, weights)
+    edges = np.empty((scores.shape[0], n_bins + 1))
+    for column in range(scores.shape[0]):
+        codes[column], edges[column] = _quantile_column(scores[column], n_bins, weights)
     return codes, edges
 
 
 def _quantile_column(score: np.ndarray, n_bins: int, weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(score, kind="stable")
+    order = np.argsort(score)  # the order within ties does not matter: a tie goes to one bin
     ordered = score[order]
     n = ordered.size
     if weights is None:
@@ -138,16 +142,15 @@ class BinTotals(NamedTuple):
 def bin_totals(
     codes: np.ndarray, scores: np.ndarray, hits: np.ndarray, weights: np.ndarray | None, n_bins: int
 ) -> BinTotals:
-    """The :class:`BinTotals` of rows binned by ``codes`` (n, c); one ``bincount`` per total over all columns.
+    """The :class:`BinTotals` of rows binned by ``codes`` (c, n); one ``bincount`` per total over all columns.
 
-    >>> totals = bin_totals(np.array([[0], [1], [1]]), np.array([[0.2], [0.6], [0.8]]), np.array([[0], [1], [0]]),
-    ...                     None, 2)
+    >>> totals = bin_totals(np.array([[0, 1, 1]]), np.array([[0.2, 0.6, 0.8]]), np.array([[0, 1, 0]]), None, 2)
     >>> totals.rows.tolist(), totals.score.tolist(), totals.hits.tolist()
     ([[1, 2]], [[0.2, 1.4]], [[0.0, 1.0]])
     """
-    n_columns = codes.shape[1]
+    n_columns = codes.shape[0]
     size = n_columns * n_bins
-    flat = (codes + np.arange(n_columns) * n_bins).ravel()
+    flat = (codes + (np.arange(n_columns) * n_bins)[:, None]).ravel()
     shape = (n_columns, n_bins)
     count: np.ndarray
     weight: np.ndarray
@@ -158,7 +161,7 @@ def bin_totals(
         row_weights = None
         effective = weight
     else:
-        row_weights = np.repeat(weights, n_columns)
+        row_weights = np.tile(weights, n_columns)
         count = np.bincount(flat, weights=row_weights > 0, minlength=size).astype(np.int64)
         weight = np.bincount(flat, weights=row_weights, minlength=size)
         effective = class_effective_sizes(flat, size, row_weights)
@@ -172,7 +175,7 @@ def bin_totals(
 
 
 class CheckedColumns(NamedTuple):
-    """Checked inputs as calibration columns: scores and hits (n, c), weights scaled (or None), the classes."""
+    """Checked inputs as calibration columns: scores and hits (c, n), weights scaled (or None), the classes."""
 
     scores: np.ndarray
     hits: np.ndarray

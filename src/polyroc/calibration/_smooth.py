@@ -141,10 +141,7 @@ def smooth_calibration_error(
     0.17
     """
     columns = checked_columns(y_true, y_proba, labels, kind, sample_weight)
-    n = columns.scores.shape[0]
+    n = columns.scores.shape[1]
     shares = np.full(n, 1.0 / n) if columns.weights is None else columns.weights / columns.weights.sum()
-    errors = [
-        _column_error(columns.scores[:, c], shares * (columns.hits[:, c] - columns.scores[:, c]))
-        for c in range(columns.scores.shape[1])
-    ]
+    errors = [_column_error(scores, shares * (hits - scores)) for scores, hits in zip(columns.scores, columns.hits)]
     return float(np.mean(errors))
