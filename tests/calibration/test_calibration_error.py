@@ -186,3 +186,26 @@ def test_bad_data_is_named():
         calibration_error(y, proba, labels=[0, 1, 5])
     with pytest.raises(TypeError, match="y_proba"):
         calibration_error(y, np.array([["a", "b", "c"]] * 20))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quantile_bins_with_many_ties_follow_the_rank_rule_by_a_loop(seed):
+    rng = np.random.default_rng(seed)
+    n, n_bins = int(rng.integers(5, 80)), int(rng.integers(1, 12))
+    confidence = np.round(rng.uniform(0.5, 1, n), 1)  # few distinct values: ties cross the bin starts
+    proba = np.column_stack([confidence, 1 - confidence])
+    y = rng.integers(0, 2, n)
+    # each distinct score, in increasing order, goes with its first rank r to bin floor(r n_bins / n)
+    bins = np.empty(n, dtype=int)
+    rank = 0
+    for value in np.unique(confidence):
+        tied = confidence == value
+        bins[tied] = min(rank * n_bins // n, n_bins - 1)
+        rank += int(tied.sum())
+    hits = (y == 0).astype(float)
+    expected = sum(
+        tied.sum() / n * abs(hits[tied].mean() - confidence[tied].mean())
+        for tied in (bins == b for b in range(n_bins))
+        if tied.any()
+    )
+    assert calibration_error(y, proba, n_bins=n_bins, strategy="quantile") == pytest.approx(expected, abs=1e-14)

@@ -99,30 +99,64 @@ def bin_rows(
     codes = np.empty(scores.shape, dtype=np.intp)
     edges = np.empty((scores.shape[0], n_bins + 1))
     for column in range(scores.shape[0]):
-        codes[column], edges[column] = _quantile_column(scores[column], n_bins, weights)
+        if weights is None:
+            codes[column], edges[column] = _quantile_column(scores[column], n_bins)
+        else:
+            codes[column], edges[column] = _weighted_quantile_column(scores[column], n_bins, weights)
     return codes, edges
 
 
-def _quantile_column(score: np.ndarray, n_bins: int, weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _quantile_column(score: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Equal-count bins of one column by one partition at the ranks where the bins start.
+
+    Bin b starts at rank ``k_b = ceil(b n / n_bins)`` (the first rank r with
+    ``floor(r n_bins / n) >= b``). A row passes that start when its score
+    exceeds ``v_b``, the score at rank ``k_b``, or equals it and no row of
+    lower rank has it (its ties start at ``k_b``); its bin is the number of
+    starts it passes: the rule of :func:`_weighted_quantile_column` with
+    weights 1, without sorting.
+    """
+    n = score.size
+    starts = -((-np.arange(1, n_bins) * n) // n_bins)  # ceil(b n / n_bins), exact in integers
+    ranked = starts < n  # with fewer rows than bins, the last starts hold no row
+    ranks = starts[ranked]
+    parted = np.partition(score, np.unique(np.concatenate((ranks, ranks - 1))))
+    value, below = parted[ranks], parted[ranks - 1]
+    passes = np.full(n_bins - 1, np.inf)
+    passes[ranked] = np.where(below < value, value, np.nextafter(value, np.inf))  # score >= passes[b]
+    codes = np.searchsorted(passes[ranked], score, side="right").astype(np.intp)
+    inner = np.ones(n_bins - 1)
+    ends = np.append(ranks[1:], n)
+    for b, rank, end in zip(np.flatnonzero(ranked), ranks, ends):
+        # the lowest score that passes: v_b itself, or the lowest above it, found between this start and the next
+        # (the partition puts the ranks rank..end-1 there) or, past them, anywhere above
+        if passes[b] == value[b]:
+            inner[b] = value[b]
+            continue
+        segment = parted[rank:end]
+        above = segment[segment >= passes[b]]
+        if not above.size:
+            above = parted[end:][parted[end:] >= passes[b]]
+        inner[b] = above.min() if above.size else 1.0
+    return codes, np.concatenate(([0.0], inner, [1.0]))
+
+
+def _weighted_quantile_column(score: np.ndarray, n_bins: int, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equal-weight bins of one column by one argsort (see :func:`bin_rows`)."""
     order = np.argsort(score)  # the order within ties does not matter: a tie goes to one bin
     ordered = score[order]
     n = ordered.size
-    if weights is None:
-        before = np.arange(n, dtype=np.int64)  # integers: the bin of rank r is exact
-        raw = (before * n_bins) // n
-    else:
-        ordered_weights = weights[order]
-        before_weight = np.cumsum(ordered_weights) - ordered_weights
-        raw = np.floor(n_bins * before_weight / ordered_weights.sum()).astype(np.intp)  # exact for integers
+    ordered_weights = weights[order]
+    before_weight = np.cumsum(ordered_weights) - ordered_weights
+    raw = np.floor(n_bins * before_weight / ordered_weights.sum()).astype(np.intp)  # exact for integers
     first = np.ones(n, dtype=bool)
     first[1:] = ordered[1:] != ordered[:-1]
     run_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
     sorted_codes = np.minimum(raw[run_start], n_bins - 1)
     codes = np.empty(n, dtype=np.intp)
     codes[order] = sorted_codes
-    if weights is not None:  # the edges are those of the rows that count
-        kept = ordered_weights > 0
-        sorted_codes, ordered = sorted_codes[kept], ordered[kept]
+    kept = ordered_weights > 0  # the edges are those of the rows that count
+    sorted_codes, ordered = sorted_codes[kept], ordered[kept]
     starts = np.searchsorted(sorted_codes, np.arange(1, n_bins), side="left")
     inner = np.where(starts < ordered.size, ordered[np.minimum(starts, ordered.size - 1)], 1.0)
     return codes, np.concatenate(([0.0], inner, [1.0]))
