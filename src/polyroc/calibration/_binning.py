@@ -184,7 +184,9 @@ def bin_totals(
     """
     n_columns = codes.shape[0]
     size = n_columns * n_bins
-    flat = (codes + (np.arange(n_columns) * n_bins)[:, None]).ravel()
+    flat = codes + (np.arange(n_columns) * n_bins)[:, None]
+    flat = flat.ravel()
+    hit_mask = hits.ravel().astype(bool, copy=False)
     shape = (n_columns, n_bins)
     count: np.ndarray
     weight: np.ndarray
@@ -201,8 +203,10 @@ def bin_totals(
         effective = class_effective_sizes(flat, size, row_weights)
     score_values = scores.ravel() if row_weights is None else scores.ravel() * row_weights
     score = np.bincount(flat, weights=score_values, minlength=size)
-    hit_values = hits.ravel().astype(np.float64)
-    hit = np.bincount(flat, weights=hit_values if row_weights is None else hit_values * row_weights, minlength=size)
+    hit_codes = flat[hit_mask]  # the hits alone: n of them classwise, not n * m
+    hit = np.bincount(hit_codes, weights=None if row_weights is None else row_weights[hit_mask], minlength=size).astype(
+        np.float64
+    )
     return BinTotals(
         count.reshape(shape), weight.reshape(shape), score.reshape(shape), hit.reshape(shape), effective.reshape(shape)
     )
