@@ -13,6 +13,7 @@ MODULES = (
     "polyroc.counts",
     "polyroc.curves",
     "polyroc.evaluation",
+    "polyroc.calibration",
     "polyroc.intervals",
     "polyroc.comparison",
     "polyroc.resampling",

@@ -11,11 +11,13 @@ The flat namespace holds what most users reach for:
   :class:`SimplexThresholdClassifier`, :func:`roc_cloud`, :func:`compare_rules`;
 - ROC-DMF (:func:`roc_dmf`, :func:`compare_models`) and the Gini-weighted ROC
   (:func:`gini_roc`);
+- calibration: :func:`calibration_error`, :func:`squared_calibration_error`,
+  :func:`smooth_calibration_error` and :func:`reliability_curve`;
 - :func:`build_report`, the HTML report.
 
 The submodules hold the rest: :mod:`polyroc.counts` (metrics on confusion
 counts of any leading shape), :mod:`polyroc.curves` (one-vs-rest curves),
-:mod:`polyroc.thresholds`, :mod:`polyroc.dmf`, :mod:`polyroc.gini`,
+:mod:`polyroc.thresholds`, :mod:`polyroc.dmf`, :mod:`polyroc.gini`, :mod:`polyroc.calibration`,
 :mod:`polyroc.plotting` (Displays), :mod:`polyroc.report`, :mod:`polyroc.io`.
 
 Names are imported on first use, so ``import polyroc`` is fast. One table,
@@ -74,7 +76,12 @@ _LOCATIONS: dict[str, str] = {
     "roc_dmf": "polyroc.dmf",
     "gini_roc": "polyroc.gini",
     "Calibrator": "polyroc.calibration",
+    "ReliabilityCurve": "polyroc.calibration",
+    "calibration_error": "polyroc.calibration",
     "fit_calibrator": "polyroc.calibration",
+    "reliability_curve": "polyroc.calibration",
+    "smooth_calibration_error": "polyroc.calibration",
+    "squared_calibration_error": "polyroc.calibration",
     "build_report": "polyroc.report",
     "one_hot": "polyroc.probability",
     "softmax": "polyroc.probability",
@@ -98,7 +105,12 @@ _displays.set_display_loader(_load_displays)
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``name as name`` re-exports them
     from polyroc.calibration import Calibrator as Calibrator
+    from polyroc.calibration import ReliabilityCurve as ReliabilityCurve
+    from polyroc.calibration import calibration_error as calibration_error
     from polyroc.calibration import fit_calibrator as fit_calibrator
+    from polyroc.calibration import reliability_curve as reliability_curve
+    from polyroc.calibration import smooth_calibration_error as smooth_calibration_error
+    from polyroc.calibration import squared_calibration_error as squared_calibration_error
     from polyroc.comparison import ScoreComparison as ScoreComparison
     from polyroc.comparison import compare_scores as compare_scores
     from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve

@@ -72,6 +72,7 @@ def _results():
         "MultidimensionalGini": mgini,
         "Whitening": whitening,
         "Calibrator": polyroc.calibration.fit_calibrator(y_val, P_val),
+        "ReliabilityCurve": polyroc.reliability_curve(y, P),
     }
 
 

@@ -1,1 +1,1 @@
-"""Tests of polyroc.calibration."""
+"""Tests of polyroc.calibration: calibration errors, the smooth ECE, reliability curves and calibration maps."""

@@ -23,10 +23,14 @@ __all__ = [
 ]
 
 #: ``method`` of :func:`proportion_interval` -> the name an interval carries.
-PROPORTION_METHODS = {"wilson": "Wilson score interval", "clopper-pearson": "Clopper-Pearson exact interval"}
+PROPORTION_METHODS = {
+    "wilson": "Wilson score interval",
+    "clopper-pearson": "Clopper-Pearson exact interval",
+    "jeffreys": "Jeffreys interval",
+}
 
 #: The ``method`` options of the proportion intervals (the keys of :data:`PROPORTION_METHODS`).
-ProportionMethod = Literal["wilson", "clopper-pearson"]
+ProportionMethod = Literal["wilson", "clopper-pearson", "jeffreys"]
 
 #: The name of :func:`paired_difference_interval`'s interval.
 TANGO_INTERVAL = "Tango score interval"
@@ -44,10 +48,14 @@ def proportion_interval(
     trials : array-like of int
         Numbers of trials, broadcast against ``successes``; a proportion
         with 0 trials is undefined and gets NaN bounds.
-    method : {"wilson", "clopper-pearson"}, default="wilson"
+    method : {"wilson", "clopper-pearson", "jeffreys"}, default="wilson"
         ``"wilson"``: the score interval, which keeps close to its nominal
         coverage at small n. ``"clopper-pearson"``: the exact interval from
         beta quantiles, which never covers less than promised (and often more).
+        ``"jeffreys"``: the equal-tailed interval of the posterior
+        Beta(successes + 1/2, trials - successes + 1/2) under Jeffreys' prior,
+        with the lower bound 0 when there is no success and the upper bound 1
+        when there is no failure (Brown, Cai & DasGupta 2001).
     confidence : float, default=0.95
         Level of the interval, in (0, 1).
 
@@ -81,6 +89,10 @@ def proportion_interval(
     limits illustrated in the case of the binomial. Biometrika 26, 404-413.
     doi:10.1093/biomet/26.4.404
 
+    Brown, L. D., Cai, T. T. & DasGupta, A. (2001). Interval estimation for a
+    binomial proportion. Statistical Science 16, 101-133.
+    doi:10.1214/ss/1009213286
+
     Examples
     --------
     >>> low, high = proportion_interval([0, 4, 12], [4, 8, 12])
@@ -98,12 +110,22 @@ def proportion_interval(
     )
     if np.any(successes > trials):
         raise ValueError("successes must not exceed trials")
-    alpha = 1.0 - confidence
+    return checked_proportion_bounds(successes, trials, method=method, confidence=confidence)
+
+
+def checked_proportion_bounds(
+    successes: np.ndarray, trials: np.ndarray, *, method: ProportionMethod, confidence: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of :func:`proportion_interval` on checked float arrays; fractional counts are admitted.
+
+    ``successes`` and ``trials`` have one shape, ``0 <= successes <=
+    trials``; a proportion with 0 trials gets NaN bounds. Fractional counts
+    (a weighted proportion times an effective size) give the formulas'
+    continuous extension: Wilson's is algebraic, Clopper–Pearson's and
+    Jeffreys' bounds are beta quantiles.
+    """
     with np.errstate(invalid="ignore", divide="ignore"):
-        if method == "wilson":
-            low, high = _wilson(successes, trials, alpha)
-        else:
-            low, high = _clopper_pearson(successes, trials, alpha)
+        low, high = _BOUNDS[method](successes, trials, 1.0 - confidence)
     undefined = trials == 0
     return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
 
@@ -134,6 +156,18 @@ def _clopper_pearson(successes, trials, alpha):
     low = np.where(successes == 0, 0.0, beta.ppf(alpha / 2, successes, trials - successes + 1))
     high = np.where(successes == trials, 1.0, beta.ppf(1 - alpha / 2, successes + 1, trials - successes))
     return low, high
+
+
+def _jeffreys(successes, trials, alpha):
+    from scipy.stats import beta
+
+    low = np.where(successes == 0, 0.0, beta.ppf(alpha / 2, successes + 0.5, trials - successes + 0.5))
+    high = np.where(successes == trials, 1.0, beta.ppf(1 - alpha / 2, successes + 0.5, trials - successes + 0.5))
+    return low, high
+
+
+#: ``method`` -> the function of the bounds ``(successes, trials, alpha) -> (low, high)``.
+_BOUNDS = {"wilson": _wilson, "clopper-pearson": _clopper_pearson, "jeffreys": _jeffreys}
 
 
 def effective_sample_size(sample_weight: ArrayLike) -> float:
@@ -208,7 +242,7 @@ def weighted_proportion_interval(
     method: ProportionMethod = "wilson",
     confidence: float = 0.95,
 ) -> tuple[float, float, float]:
-    """Weighted proportion of hits with its Wilson or Clopper–Pearson interval at Kish's effective size.
+    """Weighted proportion of hits with its Wilson, Clopper–Pearson or Jeffreys interval at Kish's effective size.
 
     The estimate is the weighted mean p of ``hits``; the interval is
     :func:`proportion_interval`'s formula for p * n_eff successes in n_eff
@@ -224,7 +258,7 @@ def weighted_proportion_interval(
         Whether each row is a success.
     sample_weight : array-like of shape (n,), default=None
         Non-negative weights, not all 0.
-    method : {"wilson", "clopper-pearson"}, default="wilson"
+    method : {"wilson", "clopper-pearson", "jeffreys"}, default="wilson"
         The interval, as in :func:`proportion_interval`.
     confidence : float, default=0.95
         Level of the interval, in (0, 1).
@@ -297,7 +331,7 @@ def proportion_bounds(
     """
     estimate = float(hit_weight / total_weight)
     successes = float(hit_weight) if trials == total_weight else min(estimate * trials, trials)
-    bounds = _wilson if method == "wilson" else _clopper_pearson
+    bounds = _BOUNDS[method]
     with np.errstate(invalid="ignore", divide="ignore"):
         low, high = bounds(np.float64(successes), np.float64(trials), 1.0 - confidence)
     return estimate, float(low), float(high)
