@@ -32,10 +32,10 @@ import numpy as np
 from _common import dirichlet_problem
 from sklearn import metrics as skm
 
-from polyroc import evaluation
 from polyroc._engine.counts import replicate_confusion_counts
 from polyroc._engine.numeric import divide
 from polyroc._engine.ranking import average_classes, hand_till, ovr_auc
+from polyroc.evaluation import _evaluate as evaluation
 from polyroc.evaluation import evaluate
 from polyroc.evaluation._summary import class_scores, counts_scores
 from polyroc.resampling import bootstrap_multiplicities

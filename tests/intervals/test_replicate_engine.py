@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
-from polyroc import evaluation
 from polyroc._engine.progress import listening
 from polyroc._engine.replicates import GroupedRankings, integer_weights_are_exact
+from polyroc.evaluation import _evaluate as evaluation
 from polyroc.evaluation import evaluate
 from polyroc.evaluation._summary import row_losses
 from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, stratum_multiplicities
