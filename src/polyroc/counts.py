@@ -28,6 +28,7 @@ macro and weighted means, as in scikit-learn.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Literal
@@ -38,7 +39,8 @@ from numpy.typing import ArrayLike
 from polyroc import _warnings
 from polyroc._engine.counts import per_class_counts
 from polyroc._engine.numeric import divide, finish, nan_average
-from polyroc._validation import check_counts, check_option, check_real, check_zero_division
+from polyroc._validation import check_counts, check_zero_division
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -70,26 +72,8 @@ Average = Literal["macro", "micro", "weighted"]
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_average(average):
-    return check_option("average", average, AVERAGE_OPTIONS)
-
-
-def _check_kappa_weights(weights):
-    return check_option("weights", weights, KAPPA_WEIGHTS)
-
-
-def _check_beta(beta):
-    return check_real("beta", beta, low=0.0, closed="low")
-
-
-#: The checks of the options a label wrapper passes on, run before any counting.
-_OPTION_CHECKS = {
-    "average": _check_average,
-    "zero_division": check_zero_division,
-    "beta": _check_beta,
-    "weights": _check_kappa_weights,
-    "adjusted": bool,  # any value is taken for its truth
-}
+#: The declared ``average`` option of the one-vs-rest metrics.
+_AVERAGE = {"average": [Options(AVERAGE_OPTIONS)]}
 
 
 def _float_counts(counts):
@@ -97,8 +81,7 @@ def _float_counts(counts):
 
 
 def _ovr_score(counts, ratio, *, average, zero_division, undefined):
-    """Average the one-vs-rest ratio ``ratio(tp, fp, fn, tn) -> (num, den)`` over classes."""
-    average = _check_average(average)
+    """Average the one-vs-rest ratio ``ratio(tp, fp, fn, tn) -> (num, den)`` over classes (``average`` checked)."""
     zero_division = check_zero_division(zero_division)
     tp, fp, fn, tn = per_class_counts(_float_counts(counts))
     class_support = tp + fn
@@ -213,6 +196,7 @@ def accuracy(counts: ArrayLike) -> float | np.ndarray:
         return finish(np.trace(table, axis1=-2, axis2=-1) / table.sum(axis=(-2, -1)))
 
 
+@validate_params(_AVERAGE)
 def precision(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -266,6 +250,7 @@ def precision(
     )
 
 
+@validate_params(_AVERAGE)
 def recall(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -317,6 +302,7 @@ def recall(
     )
 
 
+@validate_params(_AVERAGE)
 def specificity(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -365,6 +351,7 @@ def specificity(
     )
 
 
+@validate_params({"beta": [Interval("real", 0, None, closed="left")], **_AVERAGE})
 def fbeta(
     counts: ArrayLike, *, beta: float, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -408,7 +395,11 @@ def fbeta(
     >>> fbeta(counts, beta=2.0, average=None).round(6)
     array([0.784314, 0.75    , 0.795455])
     """
-    beta2 = _check_beta(beta) ** 2
+    return _fbeta(counts, float(beta) ** 2, average, zero_division)
+
+
+def _fbeta(counts, beta2, average, zero_division):
+    """F-beta of checked options: ``beta2`` is beta squared."""
     return _ovr_score(
         counts,
         functools.partial(_fbeta_ratio, beta2=beta2),
@@ -418,6 +409,7 @@ def fbeta(
     )
 
 
+@validate_params(_AVERAGE)
 def f1(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -459,9 +451,10 @@ def f1(
     >>> round(f1(counts), 6), round(f1(counts, average="weighted"), 6)
     (0.778478, 0.778919)
     """
-    return fbeta(counts, beta=1.0, average=average, zero_division=zero_division)
+    return _fbeta(counts, 1.0, average, zero_division)
 
 
+@validate_params(_AVERAGE)
 def youden(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -517,6 +510,7 @@ def youden(
     )
 
 
+@validate_params(_AVERAGE)
 def heidke_skill(
     counts: ArrayLike, *, average: Average | None = "macro", zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -658,6 +652,7 @@ def _kappa_weight_matrix(n_classes, weights):
     return (distance != 0).astype(np.float64)
 
 
+@validate_params({"weights": [Options(KAPPA_WEIGHTS)]})
 def cohen_kappa(
     counts: ArrayLike, *, weights: str | None = None, zero_division: str | float = "warn"
 ) -> float | np.ndarray:
@@ -714,7 +709,6 @@ def cohen_kappa(
     >>> round(cohen_kappa(counts, weights="quadratic"), 6)
     0.682353
     """
-    weights = _check_kappa_weights(weights)
     zero_division = check_zero_division(zero_division)
     table = _float_counts(counts)
     weight_matrix = _kappa_weight_matrix(table.shape[-1], weights)
@@ -789,13 +783,16 @@ def matthews_corrcoef(counts: ArrayLike) -> float | np.ndarray:
 
 
 def _registry():
+    """The named metrics: their options are fixed and valid, so they call the undeclared functions (scored per
+    chunk of thresholds, they skip the per-call check)."""
     quiet = {"zero_division": 0.0}
+    kappa = inspect.unwrap(cohen_kappa)
     metrics = {
         "accuracy": accuracy,
         "balanced_accuracy": functools.partial(_balanced_accuracy, warn=False),
-        "cohen_kappa": functools.partial(cohen_kappa, **quiet),
-        "cohen_kappa_linear": functools.partial(cohen_kappa, weights="linear", **quiet),
-        "cohen_kappa_quadratic": functools.partial(cohen_kappa, weights="quadratic", **quiet),
+        "cohen_kappa": functools.partial(kappa, **quiet),
+        "cohen_kappa_linear": functools.partial(kappa, weights="linear", **quiet),
+        "cohen_kappa_quadratic": functools.partial(kappa, weights="quadratic", **quiet),
         "matthews_corrcoef": matthews_corrcoef,
     }
     for name, metric in [
@@ -807,7 +804,7 @@ def _registry():
         ("heidke_skill", heidke_skill),
     ]:
         for average in ("macro", "micro", "weighted"):
-            metrics[f"{name}_{average}"] = functools.partial(metric, average=average, **quiet)
+            metrics[f"{name}_{average}"] = functools.partial(inspect.unwrap(metric), average=average, **quiet)
     aliases = {"mcc": "matthews_corrcoef", "tss": "youden_macro", "hss": "heidke_skill_macro"}
     metrics.update({alias: metrics[name] for alias, name in aliases.items()})
     return MappingProxyType(dict(sorted(metrics.items())))
@@ -849,6 +846,7 @@ def metric_name(metric: str | Callable) -> str:
     return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
 
 
+@validate_params({"metric": [str, "callable"]})
 def get_metric(metric: str | Callable) -> Callable:
     """Return the counts metric named ``metric`` (or ``metric`` itself if callable).
 
@@ -885,8 +883,6 @@ def get_metric(metric: str | Callable) -> Callable:
     """
     if callable(metric):
         return metric
-    if not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name or a callable, got {type(metric).__name__}")
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; valid names are: {', '.join(METRICS)}")
     return METRICS[metric]

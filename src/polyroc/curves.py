@@ -48,11 +48,11 @@ from polyroc._engine.ranking import (
 from polyroc._results import Drawable
 from polyroc._validation import (
     check_class_support,
-    check_option,
     check_scores,
     describe,
     scale_weights,
 )
+from polyroc._validation._params import Options, validate_params
 from polyroc.exceptions import UndefinedMetricWarning
 
 if TYPE_CHECKING:
@@ -67,6 +67,10 @@ __all__ = [
     "ovr_precision_recall_curve",
     "ovr_roc_curve",
 ]
+
+
+#: True or False, compared with ``==``: 0 and 1 pass too, which ``"boolean"`` would refuse.
+_TRUTH = Options((True, False))
 
 
 def _by_class(classes: np.ndarray, per_class: tuple, micro: np.ndarray | None) -> dict:
@@ -349,6 +353,7 @@ class OvrPrecisionRecallCurves(Drawable):
         return super().plot(ax, **kwargs)
 
 
+@validate_params({"drop_intermediate": [_TRUTH], "micro": [_TRUTH]})
 def ovr_roc_curve(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -429,8 +434,6 @@ def ovr_roc_curve(
     >>> sorted(fpr), tpr["dog"]
     (['cat', 'dog', 'micro'], array([0. , 0.5, 0.5, 1. , 1. ]))
     """
-    check_option("drop_intermediate", drop_intermediate, (True, False))
-    check_option("micro", micro, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     counts = class_counts(y, scores, weights)
     per_class = [roc_points(*class_counts, drop_intermediate) for class_counts in counts]
@@ -457,6 +460,7 @@ def roc_curves_result(classes, per_class, micro, drop_intermediate, settings=Non
     )
 
 
+@validate_params({"drop_intermediate": [_TRUTH]})
 def ovr_precision_recall_curve(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -529,7 +533,6 @@ def ovr_precision_recall_curve(
     >>> recall[1]
     array([1. , 1. , 0.5, 0.5, 0. ])
     """
-    check_option("drop_intermediate", drop_intermediate, (True, False))
     y, scores, classes, weights, support = _checked(y_true, y_score, labels, sample_weight)
     counts = class_counts(y, scores, weights)
     per_class = [pr_points(*class_counts, drop_intermediate) for class_counts in counts]
@@ -575,6 +578,7 @@ def _warn_undefined(classes, support, what):
         )
 
 
+@validate_params({"curves": [OvrRocCurves]})
 def macro_roc_curve(curves: OvrRocCurves) -> tuple[np.ndarray, np.ndarray, float]:
     """Macro-average ROC curve: the mean TPR of the classes on the union FPR grid.
 
@@ -617,10 +621,6 @@ def macro_roc_curve(curves: OvrRocCurves) -> tuple[np.ndarray, np.ndarray, float
     >>> round(auc, 6) == round(float(curves.auc.mean()), 6)
     True
     """
-    if not isinstance(curves, OvrRocCurves):
-        raise TypeError(
-            f"curves must be an OvrRocCurves (what polyroc.curves.ovr_roc_curve returns), got {type(curves).__name__}"
-        )
     defined = ~np.isnan(curves.auc)
     weights = np.where(defined, 1.0 / defined.sum(), 0.0)
     fpr, tpr, _ = vertical_average(curves.fpr, curves.tpr, weights)

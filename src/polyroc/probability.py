@@ -15,15 +15,20 @@ from scipy.special import softmax as _scipy_softmax
 from polyroc._validation import (
     as_array,
     check_label_vector,
-    check_positive_int,
-    check_real,
     encode_labels,
     resolve_classes,
 )
+from polyroc._validation._params import Interval, validate_params
 
 __all__ = ["one_hot", "softmax"]
 
 
+@validate_params(
+    {
+        "temperature": [Interval("real", 0, None, closed="neither")],
+        "axis": [Interval("integer", None, None, closed="neither")],  # its range depends on z
+    }
+)
 def softmax(z: ArrayLike, *, temperature: float = 1.0, axis: int = -1) -> np.ndarray:
     """Softmax of logits along ``axis``: ``exp(z / T) / sum(exp(z / T))``.
 
@@ -78,14 +83,13 @@ def softmax(z: ArrayLike, *, temperature: float = 1.0, axis: int = -1) -> np.nda
         raise ValueError(f"z must have at least one dimension and one value, got shape {logits.shape}")
     if not np.all(np.isfinite(logits)):
         raise ValueError("z contains NaN or infinity")
-    temperature = check_real("temperature", temperature, low=0.0)
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"axis must be an integer, got {type(axis).__name__}")
+    temperature = float(temperature)
     if not -logits.ndim <= axis < logits.ndim:
         raise ValueError(f"axis {axis} is out of range for z with {logits.ndim} dimensions")
     return _scipy_softmax(logits.astype(np.float64) / temperature, axis=axis)
 
 
+@validate_params({"n_classes": [None, Interval("integer", 1, None, closed="left")]})
 def one_hot(y: ArrayLike, n_classes: int | None = None, *, labels: ArrayLike | None = None) -> np.ndarray:
     """Indicator rows of labels: row i has a 1 in the column of ``y[i]``'s class.
 
@@ -140,7 +144,7 @@ def one_hot(y: ArrayLike, n_classes: int | None = None, *, labels: ArrayLike | N
         classes = resolve_classes(labels, y=targets) if labels is not None else np.unique(targets)
         indices, n_classes = encode_labels(targets, classes), classes.size
     else:
-        n_classes = check_positive_int("n_classes", n_classes)
+        n_classes = int(n_classes)
         if targets.dtype.kind not in "biu":
             raise TypeError(f"y must hold integer class indices when n_classes is given, got dtype {targets.dtype}")
         outside = (targets < 0) | (targets >= n_classes)

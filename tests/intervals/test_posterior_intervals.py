@@ -192,7 +192,7 @@ def test_posterior_quantiles_leave_nan_out():
         ({"prior": None}, TypeError, "prior must be a real number"),
         ({"class_sizes": [1, 2, 3]}, ValueError, r"class_sizes must have shape \(2,\)"),
         ({"effective_sizes": [1, -2]}, ValueError, "effective_sizes must be finite and non-negative"),
-        ({"n_draws": 0}, ValueError, "n_draws must be >= 1"),
+        ({"n_draws": 0}, ValueError, r"^n_draws must be an int in \[1, inf\); got 0$"),
         ({"random_state": -1}, ValueError, "random_state"),
     ],
 )
@@ -258,7 +258,7 @@ def test_single_row_class_warns_and_bad_input_raises():
         stratified_mean_interval([1.0, 2.0], [0.5, 1.0], 2)
     with pytest.raises(ValueError, match="values contains NaN"):
         stratified_mean_interval([1.0, np.nan], [0, 1], 2)
-    with pytest.raises(ValueError, match="n_classes must be >= 1"):
+    with pytest.raises(ValueError, match=r"^n_classes must be an int in \[1, inf\); got 0$"):
         stratified_mean_interval([1.0, 2.0], [0, 0], 0)
 
 

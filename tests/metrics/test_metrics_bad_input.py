@@ -17,7 +17,7 @@ from tests.metrics.label_cases import O8, assert_close, quietly
         (lambda: pm.precision_score([0, 1], [0, 1], average="samples"), ValueError, "Samplewise metrics"),
         (lambda: pc.recall(O8, zero_division="ignore"), ValueError, "zero_division must be"),
         (lambda: pm.f1_score([0, 1], [0, 1], zero_division=0.5), ValueError, "zero_division must be"),
-        (lambda: pc.fbeta(O8, beta=-1.0), ValueError, "beta must be a finite number in \\[0, inf\\)"),
+        (lambda: pc.fbeta(O8, beta=-1.0), ValueError, r"^beta must be a real number in \[0, inf\); got -1.0$"),
         (lambda: pm.fbeta_score([0, 1], [0, 1], beta="1"), TypeError, "beta must be a real number"),
         (lambda: pc.cohen_kappa(O8, weights="cubic"), ValueError, "weights must be one of"),
         (lambda: pm.accuracy_score([0, 1, 1], [0, 1]), ValueError, "inconsistent numbers of samples"),
@@ -48,7 +48,7 @@ from tests.metrics.label_cases import O8, assert_close, quietly
             ValueError,
             "unknown metric 'f2_macro'; valid names are: .*f1_macro",
         ),
-        (lambda: pc.get_metric(3), TypeError, "metric must be a metric name or a callable"),
+        (lambda: pc.get_metric(3), TypeError, r"^metric must be a str or a callable; got int 3$"),
         (lambda: pm.top_k_accuracy_score([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=0), ValueError, "k must be >= 1"),
         (
             lambda: pm.top_k_accuracy_score([0, 1], [[0.5, 0.5], [0.2, 0.8]], k=1.5),

@@ -155,19 +155,22 @@ ERRORS = {
     ),
     # seeds
     "evaluate random_state=-1": Error(
-        lambda: pr.evaluate(Y, P, n_boot=5, random_state=-1), ValueError, "random_state", "non-negative"
+        lambda: pr.evaluate(Y, P, n_boot=5, random_state=-1),
+        ValueError,
+        "random_state",
+        r"or a numpy.random.Generator; got -1$",
     ),
     "bootstrap random_state=-1": Error(
-        lambda: list(bootstrap_multiplicities(Y, 3, random_state=-1)), ValueError, "random_state", "non-negative"
+        lambda: list(bootstrap_multiplicities(Y, 3, random_state=-1)), ValueError, "random_state", r"\[0, inf\)"
     ),
     "paired_rule_scores random_state=-5": Error(
         lambda: paired_rule_scores(Y, {"argmax": PRED}, n_boot=5, random_state=-5),
         ValueError,
         "random_state",
-        "non-negative",
+        r"\[0, inf\) or a numpy.random.Generator; got -5$",
     ),
     "evaluate random_state=1.5": Error(
-        lambda: pr.evaluate(Y, P, n_boot=5, random_state=1.5), TypeError, "random_state", "integer seed"
+        lambda: pr.evaluate(Y, P, n_boot=5, random_state=1.5), TypeError, "random_state", "got float 1.5"
     ),
     "evaluate random_state=True": Error(
         lambda: pr.evaluate(Y, P, n_boot=5, random_state=True), TypeError, "random_state", "got bool"
@@ -276,11 +279,13 @@ ERRORS = {
         lambda: apply_thresholds(P, [0.5, 0.5]), ValueError, "thresholds", r"shape \(3,\)"
     ),
     # bootstrap and intervals
-    "n_boot=0 for the bootstrap": Error(lambda: list(bootstrap_multiplicities(Y, 0)), ValueError, "n_boot", ">= 1"),
+    "n_boot=0 for the bootstrap": Error(
+        lambda: list(bootstrap_multiplicities(Y, 0)), ValueError, "n_boot", r"in \[1, inf\); got 0$"
+    ),
     "bootstrap strata with None": Error(
         lambda: list(bootstrap_multiplicities([0, None, 1], 2)), ValueError, "y", "missing values"
     ),
-    "evaluate n_boot=-1": Error(lambda: pr.evaluate(Y, P, n_boot=-1), ValueError, "n_boot", ">= 0"),
+    "evaluate n_boot=-1": Error(lambda: pr.evaluate(Y, P, n_boot=-1), ValueError, "n_boot", r"in \[0, inf\); got -1$"),
     "evaluate confidence=1.5": Error(
         lambda: pr.evaluate(Y, P, n_boot=5, confidence=1.5), ValueError, "confidence", r"\(0, 1\)"
     ),

@@ -18,14 +18,11 @@ from polyroc._results import Drawable, frame, html_table, interval_cells, interv
 from polyroc._results import interval_method_text as _method_text
 from polyroc._validation import (
     as_array,
-    check_option,
-    check_positive_int,
-    check_random_state,
-    check_real,
     check_scores,
     scale_weights,
     score_column_names,
 )
+from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
@@ -41,6 +38,7 @@ from polyroc.evaluation._summary import (
 from polyroc.exceptions import IntervalWarning
 from polyroc.intervals._delong import DELONG_TIES, ranked_influences
 from polyroc.intervals._resampling import (
+    CONFIDENCE,
     ConfidenceInterval,
     degenerate_interval,
     is_zero_width,
@@ -375,6 +373,18 @@ def _interval_text(interval: ConfidenceInterval) -> str:
     return f"{interval.estimate:.4f} [{interval.low:.4f}, {interval.high:.4f}]"
 
 
+#: The declared constraints of :func:`evaluate`'s options.
+EVALUATE_PARAMS: dict[str, list[ConstraintLike]] = {
+    "normalize_rows": [Options((True, False))],
+    "from_logits": [Options((True, False))],
+    "digits": [Interval("integer", 0, None, closed="left")],
+    "n_boot": [Interval("integer", 0, None, closed="left")],
+    "confidence": [CONFIDENCE],
+    "random_state": ["random_state"],
+}
+
+
+@validate_params(EVALUATE_PARAMS)
 def evaluate(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -527,12 +537,8 @@ def evaluate(
     >>> result.to_frame().loc[0, ["score", "low", "high"]].tolist()
     ['accuracy', np.float64(0.7), np.float64(0.9)]
     """
-    check_option("normalize_rows", normalize_rows, (True, False))
-    check_option("from_logits", from_logits, (True, False))
-    digits = check_positive_int("digits", digits, minimum=0)
-    n_boot = check_positive_int("n_boot", n_boot, minimum=0)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    rng = check_random_state(random_state)
+    digits, n_boot, confidence = int(digits), int(n_boot), float(confidence)
+    rng = np.random.default_rng(random_state)
     plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = score_column_names(y_score)
     score_array = as_array("y_score", y_score)

@@ -27,14 +27,14 @@ from polyroc._validation import (
     as_array,
     check_labels_argument,
     check_positive_int,
-    check_random_state,
-    check_real,
     check_same_length,
     check_score_matrix,
     check_scores,
     check_thresholds,
     check_weight_total,
 )
+from polyroc._validation._params import Interval, validate_params
+from polyroc.evaluation._evaluate import EVALUATE_PARAMS
 from polyroc.evaluation._plan import CiChoice
 from polyroc.evaluation._summary import SummaryStatistics, row_losses
 from polyroc.metrics._ranking import average_class_scores, warn_classes_without_samples
@@ -319,9 +319,10 @@ class LossAccumulator(_Accumulator):
     {'log_loss': 1.0397, 'brier_score': 0.625, 'top_1_accuracy': 0.5}
     """
 
+    @validate_params({"k": [Interval("integer", 1, None, closed="left")]})
     def __init__(self, labels: ArrayLike, k: int = 2) -> None:
         super().__init__(labels)
-        self.k = check_positive_int("k", k)
+        self.k = int(k)
         self.weight_total = 0.0
         self.log_loss_sum = 0.0
         self.brier_sum = 0.0
@@ -724,6 +725,7 @@ class EvaluationAccumulator(_Accumulator):
         self.summary = self.summary.merged(other.summary)
         self.ranking._absorb(other.ranking)
 
+    @validate_params({name: EVALUATE_PARAMS[name] for name in ("n_boot", "confidence", "random_state")})
     def compute(
         self,
         *,
@@ -788,9 +790,8 @@ class EvaluationAccumulator(_Accumulator):
         from polyroc.evaluation._evaluate import AUC_SCORES, evaluation_of_statistics
         from polyroc.evaluation._plan import QUANTITY_METHODS, planned_intervals
 
-        n_boot = check_positive_int("n_boot", n_boot, minimum=0)
-        confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-        rng = check_random_state(random_state)
+        n_boot, confidence = int(n_boot), float(confidence)
+        rng = np.random.default_rng(random_state)
         plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
         if "bootstrap" in plan.values() and n_boot:
             raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic', 'bayes' or 'none'")

@@ -17,14 +17,12 @@ from polyroc._validation import (
     check_frames_in_one_order,
     check_label_vector,
     check_model_scores,
-    check_positive_int,
-    check_random_state,
-    check_real,
     check_sample_weight,
     check_scores,
     scale_weights,
     score_column_names,
 )
+from polyroc._validation._params import validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals._delong import (
     auc_difference,
@@ -35,7 +33,7 @@ from polyroc.intervals._delong import (
     smallest_class,
 )
 from polyroc.intervals._proportions import TANGO_INTERVAL, paired_difference_interval
-from polyroc.intervals._resampling import _rule_replicates, percentile_interval
+from polyroc.intervals._resampling import CONFIDENCE, POSITIVE_COUNT, _rule_replicates, percentile_interval
 
 __all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
 
@@ -134,6 +132,7 @@ class ScoreComparison(Result):
         ]
 
 
+@validate_params({"confidence": [CONFIDENCE], "n_boot": [POSITIVE_COUNT], "random_state": ["random_state"]})
 def compare_scores(
     y_true: ArrayLike,
     scores: Mapping[str, ArrayLike],
@@ -245,9 +244,8 @@ def compare_scores(
     1           accuracy     0.37500  McNemar exact test; Tango score interval
     """
     models, score_metrics = _check_comparison(scores, quantities, baseline)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    n_boot = check_positive_int("n_boot", n_boot)
-    rng = check_random_state(random_state)
+    confidence, n_boot = float(confidence), int(n_boot)
+    rng = np.random.default_rng(random_state)
     # the labels and weights are every model's: their errors name no model
     check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
     check_frames_in_one_order(scores)

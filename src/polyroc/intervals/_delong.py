@@ -64,7 +64,6 @@ from polyroc._validation import (
     check_class_support,
     check_label_vector,
     check_option,
-    check_real,
     check_real_array,
     check_same_length,
     check_sample_weight,
@@ -73,8 +72,9 @@ from polyroc._validation import (
     resolve_classes,
     scale_weights,
 )
+from polyroc._validation._params import Options, validate_params
 from polyroc.exceptions import IntervalWarning
-from polyroc.intervals._resampling import ConfidenceInterval, degenerate_interval, is_zero_width
+from polyroc.intervals._resampling import CONFIDENCE, ConfidenceInterval, degenerate_interval, is_zero_width
 
 __all__ = [
     "AUC_KEYS",
@@ -588,6 +588,12 @@ def auc_difference(estimate_a, influence_a, estimate_b, influence_b, y, n_classe
 # --------------------------------------------------------------------------- public interval
 
 
+@validate_params(
+    {
+        "multi_class": [Options(tuple(AVERAGE_OPTIONS))],
+        "confidence": [CONFIDENCE],
+    }
+)
 def roc_auc_interval(
     y_true: ArrayLike,
     y_score: ArrayLike,
@@ -697,9 +703,8 @@ def roc_auc_interval(
     >>> print(roc_auc_interval(y, [0.1, 0.2, 0.3, 0.35, 0.4, 0.7, 0.8, 0.9]))
     1.0000 [95% CI 0.3976, 1.0000; DeLong (exact bound at AUC = 1)]
     """
-    multi_class = check_option("multi_class", multi_class, tuple(AVERAGE_OPTIONS))
     average = check_option(f"average (multi_class={multi_class!r})", average, AVERAGE_OPTIONS[multi_class])
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    confidence = float(confidence)
     y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
     check_class_support(y, classes, weights)
     rows = class_rows(y, weights, classes.size)

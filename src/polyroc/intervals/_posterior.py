@@ -69,18 +69,23 @@ from polyroc._engine.progress import task
 from polyroc._validation import (
     as_array,
     check_counts,
-    check_positive_int,
-    check_random_state,
     check_real,
     check_real_array,
     check_sample_weight,
     check_targets,
     scale_weights,
 )
+from polyroc._validation._params import validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
 from polyroc.intervals._moments import ClassMoments, effective_sizes
-from polyroc.intervals._resampling import ConfidenceInterval, is_zero_width, percentile_interval
+from polyroc.intervals._resampling import (
+    CONFIDENCE,
+    POSITIVE_COUNT,
+    ConfidenceInterval,
+    is_zero_width,
+    percentile_interval,
+)
 
 __all__ = [
     "DEFAULT_PRIOR",
@@ -239,6 +244,7 @@ class _Posterior:
             yield draws
 
 
+@validate_params({"n_draws": [POSITIVE_COUNT], "random_state": ["random_state"]})
 def confusion_posterior(
     counts: ArrayLike,
     *,
@@ -297,9 +303,7 @@ def confusion_posterior(
     ((5, 2, 2), [4.0, 4.0])
     """
     posterior = _posterior(counts, class_sizes, effective_sizes, prior)
-    n_draws = check_positive_int("n_draws", n_draws)
-    rng = check_random_state(random_state)
-    return np.concatenate(list(posterior.chunks(n_draws, rng)))
+    return np.concatenate(list(posterior.chunks(int(n_draws), np.random.default_rng(random_state))))
 
 
 def _posterior(counts, class_sizes, effective_sizes, prior):
@@ -381,6 +385,7 @@ def metric_support(name: str) -> tuple[float, float]:
     return (-np.inf, 1.0) if name.startswith(signed) else (0.0, 1.0)
 
 
+@validate_params({"n_draws": [POSITIVE_COUNT], "confidence": [CONFIDENCE], "random_state": ["random_state"]})
 def posterior_interval(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -468,9 +473,8 @@ def posterior_interval(
     targets = check_targets(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     score = get_metric(metric)
     name = posterior_interval_name(prior)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    n_draws = check_positive_int("n_draws", n_draws)
-    rng = check_random_state(random_state)
+    confidence, n_draws = float(confidence), int(n_draws)
+    rng = np.random.default_rng(random_state)
     m = targets.classes.size
     weights = scale_weights(targets.sample_weight).weights
     counts = confusion_counts(targets.y_true, targets.y_pred, m, weights).astype(np.float64)
@@ -504,6 +508,7 @@ def _check_classes(y, n_classes, n_samples):
     return codes.astype(np.intp)
 
 
+@validate_params({"n_classes": [POSITIVE_COUNT], "confidence": [CONFIDENCE]})
 def stratified_mean_interval(
     values: ArrayLike,
     y: ArrayLike,
@@ -576,10 +581,10 @@ def stratified_mean_interval(
     (2.5, 0.9788, 4.0212)
     """
     row_values = check_real_array("values", values, ndims=(1,))
-    n_classes = check_positive_int("n_classes", n_classes)
+    n_classes = int(n_classes)
     codes = _check_classes(y, n_classes, row_values.shape[0])
     weights = check_sample_weight(sample_weight, row_values.shape[0])
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    confidence = float(confidence)
     weights = scale_weights(weights).weights  # the interval is scale-free; scaled, no square overflows
     estimate, low, high = moments_mean_interval(
         ClassMoments.of(row_values, codes, n_classes, weights), confidence=confidence

@@ -7,9 +7,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._validation import as_array, check_real, check_sample_weight, scale_weights
+from polyroc._validation import as_array, check_sample_weight, scale_weights
+from polyroc._validation._params import ConstraintLike, Options, validate_params
 from polyroc.intervals._delong import roc_auc_interval
 from polyroc.intervals._posterior import class_effective_sizes, posterior_interval, stratified_mean_interval
+from polyroc.intervals._resampling import CONFIDENCE
 
 __all__ = [
     "PROPORTION_METHODS",
@@ -36,6 +38,14 @@ ProportionMethod = Literal["wilson", "clopper-pearson", "jeffreys"]
 TANGO_INTERVAL = "Tango score interval"
 
 
+#: The declared ``method`` and ``confidence`` of the proportion intervals.
+_PROPORTION_PARAMS: dict[str, list[ConstraintLike]] = {
+    "method": [Options(PROPORTION_METHODS)],
+    "confidence": [CONFIDENCE],
+}
+
+
+@validate_params(_PROPORTION_PARAMS)
 def proportion_interval(
     successes: ArrayLike, trials: ArrayLike, *, method: ProportionMethod = "wilson", confidence: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -102,9 +112,7 @@ def proportion_interval(
     >>> float(low), round(float(high), 4)
     (0.0, 0.6024)
     """
-    if method not in PROPORTION_METHODS:
-        raise ValueError(f"method must be one of {sorted(PROPORTION_METHODS)}, got {method!r}")
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    confidence = float(confidence)
     successes, trials = np.broadcast_arrays(
         _counts("successes", successes).astype(np.float64), _counts("trials", trials).astype(np.float64)
     )
@@ -235,6 +243,7 @@ def _hits(hits):
     return array.astype(bool)
 
 
+@validate_params(_PROPORTION_PARAMS)
 def weighted_proportion_interval(
     hits: ArrayLike,
     sample_weight: ArrayLike | None = None,
@@ -307,9 +316,7 @@ def weighted_proportion_interval(
     """
     hit_flags = _hits(hits)
     weights = check_sample_weight(sample_weight, hit_flags.size)
-    if method not in PROPORTION_METHODS:
-        raise ValueError(f"method must be one of {sorted(PROPORTION_METHODS)}, got {method!r}")
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    confidence = float(confidence)
     if weights is None or np.all(weights[weights > 0] == weights.max()):
         counted = hit_flags if weights is None else hit_flags[weights > 0]
         successes, trials = float(counted.sum()), float(counted.size)
@@ -337,6 +344,7 @@ def proportion_bounds(
     return estimate, float(low), float(high)
 
 
+@validate_params({"confidence": [CONFIDENCE]})
 def paired_difference_interval(
     only_first: int, only_second: int, n: int, *, confidence: float = 0.95
 ) -> tuple[float, float]:
@@ -405,7 +413,7 @@ def paired_difference_interval(
     from scipy.optimize import brentq
     from scipy.stats import norm
 
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
+    confidence = float(confidence)
     b, c, rows = (
         float(_counts(name, value))
         for name, value in zip(("only_first", "only_second", "n"), (only_first, only_second, n))

@@ -19,14 +19,11 @@ from polyroc._results import Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
     check_label_vector,
-    check_option,
-    check_positive_int,
-    check_random_state,
-    check_real,
     check_targets,
     resolve_classes,
     scale_weights,
 )
+from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
 
@@ -37,6 +34,12 @@ __all__ = [
     "paired_rule_scores",
     "percentile_interval",
 ]
+
+#: The declared constraint of every ``confidence``: a level in (0, 1).
+CONFIDENCE = Interval("real", 0, 1, closed="neither")
+
+#: The declared constraint of a number of replicates or draws: an int >= 1.
+POSITIVE_COUNT = Interval("integer", 1, None, closed="left")
 
 #: ``interval_method`` of the intervals of :func:`polyroc.evaluate`.
 STRATIFIED_PERCENTILE = "stratified percentile bootstrap"
@@ -113,6 +116,14 @@ def changed_rows(y: np.ndarray, y_pred: np.ndarray, baseline: np.ndarray, weight
     return {"rows": int(changed.sum()), "only_rule_right": better, "only_baseline_right": worse, "sign_test_p": p_value}
 
 
+@validate_params(
+    {
+        "n_boot": [POSITIVE_COUNT],
+        "stratify": [Options((True, False))],
+        "random_state": ["random_state"],
+        "chunk_size": [None, POSITIVE_COUNT],
+    }
+)
 def bootstrap_multiplicities(
     y: ArrayLike,
     n_boot: int,
@@ -183,14 +194,10 @@ def bootstrap_multiplicities(
     >>> reps.shape, reps[:, :3].sum(axis=1).tolist(), reps[:, 3:].sum(axis=1).tolist()
     ((4, 5), [3, 3, 3, 3], [2, 2, 2, 2])
     """
-    n_boot = check_positive_int("n_boot", n_boot)
     targets = check_label_vector("y", y)
-    check_option("stratify", stratify, (True, False))
-    rng = check_random_state(random_state)
-    if chunk_size is None:
-        chunk_size = chunk_length(targets.size * 8)
-    chunk_size = check_positive_int("chunk_size", chunk_size)
-    return _multiplicity_chunks(targets, n_boot, stratify, rng, chunk_size)
+    rng = np.random.default_rng(random_state)
+    chunk_size = chunk_length(targets.size * 8) if chunk_size is None else int(chunk_size)
+    return _multiplicity_chunks(targets, int(n_boot), stratify, rng, chunk_size)
 
 
 def _multiplicity_chunks(y, n_boot, stratify, rng, chunk_size):
@@ -258,6 +265,7 @@ def stratum_multiplicities(
     return out
 
 
+@validate_params({"confidence": [CONFIDENCE]})
 def percentile_interval(
     replicates: ArrayLike, *, confidence: float = 0.95, axis: int = 0
 ) -> tuple[np.ndarray | float, np.ndarray | float]:
@@ -310,8 +318,7 @@ def percentile_interval(
     >>> round(float(low), 9), round(float(high), 9)
     (5.0, 95.0)
     """
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    alpha = (1 - confidence) / 2
+    alpha = (1 - float(confidence)) / 2
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
         low, high = np.nanquantile(np.asanyarray(replicates), [alpha, 1 - alpha], axis=axis)
@@ -416,6 +423,7 @@ class ConfidenceInterval(Result):
         )
 
     @classmethod
+    @validate_params({"confidence": [CONFIDENCE], "n_draws": [None, POSITIVE_COUNT]})
     def from_bounds(
         cls,
         estimate: float,
@@ -471,10 +479,9 @@ class ConfidenceInterval(Result):
         ...                                      n_draws=4000, random_state=0))
         0.8000 [95% CI 0.6200, 0.9100; Dirichlet posterior, 4000 draws]
         """
-        confidence = check_real("confidence", confidence, low=0.0, high=1.0)
         settings = _interval_settings(confidence, None, random_state, interval_method)
         if n_draws is not None:
-            settings["n_draws"] = check_positive_int("n_draws", n_draws)
+            settings["n_draws"] = int(n_draws)
         return cls(estimate, low, high, settings)
 
     def __post_init__(self) -> None:
@@ -638,6 +645,7 @@ def _check_predictions(predictions: Any, baseline: str | None) -> None:
         raise ValueError(f"baseline {baseline!r} is not one of the rules {list(predictions)}")
 
 
+@validate_params({"n_boot": [POSITIVE_COUNT], "confidence": [CONFIDENCE], "random_state": ["random_state"]})
 def paired_rule_scores(
     y_true: ArrayLike,
     predictions: Mapping[str, ArrayLike],
@@ -743,9 +751,8 @@ def paired_rule_scores(
     """
     _check_predictions(predictions, baseline)
     score_counts = get_metric(metric)
-    n_boot = check_positive_int("n_boot", n_boot)
-    confidence = check_real("confidence", confidence, low=0.0, high=1.0)
-    rng = check_random_state(random_state)
+    n_boot, confidence = int(n_boot), float(confidence)
+    rng = np.random.default_rng(random_state)
     y_true = check_label_vector("y_true", y_true)
     predicted = {name: check_label_vector(f"predictions[{name!r}]", y) for name, y in predictions.items()}
     if labels is None:
