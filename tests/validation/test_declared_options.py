@@ -56,7 +56,7 @@ CASES = {
     "proportion_interval method": (
         lambda: proportion_interval(1, 2, method="exact"),
         ValueError,
-        "method must be one of 'wilson', 'clopper-pearson'; got 'exact'",
+        "method must be one of 'wilson', 'clopper-pearson', 'jeffreys'; got 'exact'",
     ),
     "weighted_proportion_interval confidence": (
         lambda: weighted_proportion_interval([True, False], confidence="0.9"),
