@@ -46,6 +46,7 @@ ValueError: kind must be one of 'a', 'b'; got 'c'
 
 from __future__ import annotations
 
+import abc
 import functools
 import inspect
 import math
@@ -88,7 +89,7 @@ def _shown(value: object) -> str:
     return _REPR.repr(value)
 
 
-class Constraint:
+class Constraint(abc.ABC):
     """A set of admissible values of one parameter.
 
     :meth:`is_satisfied_by` says whether a value is in the set,
@@ -99,9 +100,9 @@ class Constraint:
 
     __slots__ = ()
 
+    @abc.abstractmethod
     def is_satisfied_by(self, value: object) -> bool:
         """Whether ``value`` is admitted."""
-        raise NotImplementedError
 
     def speaks_of(self, value: object) -> bool:
         """Whether ``value`` is of this constraint's kind, admitted or not."""
