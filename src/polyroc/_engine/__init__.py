@@ -10,6 +10,9 @@
   replicate weights.
 - :mod:`~polyroc._engine.sorted_runs`: sorted runs that merge exactly, for
   streaming AUCs.
+- :mod:`~polyroc._engine.binning`: calibration columns, their bins, per-bin
+  totals and binned calibration errors.
+- :mod:`~polyroc._engine.effective_sizes`: Kish's effective sample sizes.
 - :mod:`~polyroc._engine.numeric`: division with a zero-division value and
   NaN-aware means.
 - :mod:`~polyroc._engine.parallel`, :mod:`~polyroc._engine.progress`,

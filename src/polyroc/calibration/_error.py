@@ -3,35 +3,27 @@ debiased squared l2 error."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
-from polyroc.calibration._binning import (
+from polyroc._engine.binning import (
     BIN_STRATEGIES,
     CALIBRATION_KINDS,
+    CALIBRATION_NORMS,
     BinStrategy,
-    BinTotals,
     CalibrationKind,
-    binned,
-    checked_columns,
+    CalibrationNorm,
+    bin_means,
+    binned_errors,
 )
+from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
+from polyroc.calibration._binning import binned, checked_columns
 
 __all__ = [
     "BINNING_CONSTRAINTS",
-    "CALIBRATION_NORMS",
-    "CalibrationNorm",
-    "bin_means",
-    "binned_errors",
     "calibration_error",
     "squared_calibration_error",
 ]
-
-#: The ``norm`` options of :func:`calibration_error`.
-CALIBRATION_NORMS = ("l1", "l2", "max")
-CalibrationNorm = Literal["l1", "l2", "max"]
 
 #: The constraints shared by the binned errors and the reliability curve.
 BINNING_CONSTRAINTS: dict[str, list[ConstraintLike]] = {
@@ -39,29 +31,6 @@ BINNING_CONSTRAINTS: dict[str, list[ConstraintLike]] = {
     "n_bins": [Interval("integer", 1, None, closed="left")],
     "strategy": [Options(BIN_STRATEGIES)],
 }
-
-
-def bin_means(totals: BinTotals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per column and bin: the bin's share of the weight, its mean score and its observed frequency.
-
-    Empty bins have share 0 and NaN mean score and frequency.
-    """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_score = totals.score / totals.weight
-        observed = totals.hits / totals.weight
-    share = totals.weight / totals.weight.sum(axis=1, keepdims=True)
-    return share, mean_score, observed
-
-
-def binned_errors(totals: BinTotals, norm: CalibrationNorm) -> np.ndarray:
-    """The calibration error of each column (c,), ``norm`` over its non-empty bins weighted by their shares."""
-    share, mean_score, observed = bin_means(totals)
-    distance = np.where(share > 0, np.abs(observed - mean_score), 0.0)
-    if norm == "l1":
-        return (share * distance).sum(axis=1)
-    if norm == "l2":
-        return np.sqrt((share * distance * distance).sum(axis=1))
-    return distance.max(axis=1)
 
 
 @validate_params({**BINNING_CONSTRAINTS, "norm": [Options(CALIBRATION_NORMS)]})

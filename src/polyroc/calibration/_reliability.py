@@ -8,10 +8,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.binning import BinStrategy, CalibrationKind, bin_means, binned_errors
 from polyroc._results import Result, number_text
 from polyroc._validation._params import Interval, Options, validate_params
-from polyroc.calibration._binning import BinStrategy, CalibrationKind, binned, checked_columns
-from polyroc.calibration._error import BINNING_CONSTRAINTS, bin_means, binned_errors
+from polyroc.calibration._binning import binned, checked_columns
+from polyroc.calibration._error import BINNING_CONSTRAINTS
 from polyroc.intervals._proportions import PROPORTION_METHODS, ProportionMethod, checked_proportion_bounds
 
 __all__ = ["ReliabilityCurve", "reliability_curve"]

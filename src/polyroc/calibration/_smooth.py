@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.binning import CALIBRATION_KINDS, CalibrationKind
 from polyroc._validation._params import Options, validate_params
-from polyroc.calibration._binning import CALIBRATION_KINDS, CalibrationKind, checked_columns
+from polyroc.calibration._binning import checked_columns
 
 __all__ = ["SMOOTH_GRID", "smooth_calibration_error", "smooth_error_at"]
 

@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 
 from polyroc._engine.counts import confusion_counts
+from polyroc._engine.effective_sizes import effective_sizes
 from polyroc.counts import f1, get_metric, precision, recall
-from polyroc.intervals._moments import ClassMoments, effective_sizes
+from polyroc.intervals._moments import ClassMoments
 from polyroc.intervals._resampling import ConfidenceInterval
 from polyroc.metrics._report import report_of_counts
 from polyroc.metrics._scores import sample_brier_losses, sample_log_losses, sample_top_k_hits

@@ -2,8 +2,8 @@
 
 :class:`ClassMoments` holds the additive moments of one per-row value by true
 class; two sets of rows merge by Chan's pairwise update, so the moments of
-batches and partitions add up to those of all rows. :func:`effective_sizes`
-gives Kish's effective size of each class from its weight moments.
+batches and partitions add up to those of all rows. Kish's effective
+sizes are :mod:`polyroc._engine.effective_sizes`'.
 """
 
 from __future__ import annotations
@@ -91,10 +91,3 @@ class ClassMoments:
             spread = squares - sums * sums / self.rows
         rounding = 4 * self.rows * np.finfo(np.float64).eps * squares
         return np.where((self.rows > 0) & (spread > rounding), spread, 0.0)
-
-
-def effective_sizes(rows, weight, square, smallest, largest):
-    """Kish's ``(sum w)^2 / sum w^2``, or the row count where the positive weights are equal; 0 without weight."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kish = weight * weight / square
-    return np.where(smallest == largest, rows, np.where(weight > 0, kish, 0.0))

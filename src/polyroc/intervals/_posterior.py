@@ -64,6 +64,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._engine.counts import chunk_length, confusion_counts
+from polyroc._engine.effective_sizes import class_effective_sizes
 from polyroc._engine.numeric import finish
 from polyroc._engine.progress import task
 from polyroc._validation import (
@@ -78,7 +79,7 @@ from polyroc._validation import (
 from polyroc._validation._params import validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
-from polyroc.intervals._moments import ClassMoments, effective_sizes
+from polyroc.intervals._moments import ClassMoments
 from polyroc.intervals._resampling import (
     CONFIDENCE,
     POSITIVE_COUNT,
@@ -90,7 +91,6 @@ from polyroc.intervals._resampling import (
 __all__ = [
     "DEFAULT_PRIOR",
     "PRIORS",
-    "class_effective_sizes",
     "confusion_posterior",
     "metric_support",
     "posterior_interval",
@@ -167,32 +167,6 @@ def posterior_interval_name(prior: PriorName | float = DEFAULT_PRIOR) -> str:
         prior_concentration(prior, 2)
         return f"Dirichlet posterior ({prior} prior)"
     return f"Dirichlet posterior ({check_real('prior', prior, low=0.0):g} per cell prior)"
-
-
-def class_effective_sizes(y: np.ndarray, n_classes: int, sample_weight: np.ndarray | None) -> np.ndarray:
-    """Kish's effective size ``(sum w)^2 / sum w^2`` of each class's rows (encoded ``y``), float64 (m,).
-
-    Rows of weight 0 do not count; a class whose positive weights are all
-    equal gets its number of such rows exactly, and a class without weight 0.
-
-    >>> class_effective_sizes(np.array([0, 0, 0, 0, 1, 1]), 3, np.array([1.0, 1, 1, 3, 2, 0])).tolist()
-    [3.0, 1.0, 0.0]
-    """
-    if sample_weight is None:
-        return np.bincount(y, minlength=n_classes).astype(np.float64)
-    weights = scale_weights(sample_weight).weights
-    positive = weights > 0
-    largest = np.zeros(n_classes)
-    np.maximum.at(largest, y, weights)
-    smallest = np.full(n_classes, np.inf)
-    np.minimum.at(smallest, y[positive], weights[positive])
-    return effective_sizes(
-        np.bincount(y, weights=positive, minlength=n_classes),
-        np.bincount(y, weights=weights, minlength=n_classes),
-        np.bincount(y, weights=weights * weights, minlength=n_classes),
-        smallest,
-        largest,
-    )
 
 
 # --------------------------------------------------------------------------- the posterior

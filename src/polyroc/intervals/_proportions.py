@@ -7,10 +7,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.effective_sizes import class_effective_sizes
 from polyroc._validation import as_array, check_sample_weight, scale_weights
 from polyroc._validation._params import ConstraintLike, Options, validate_params
 from polyroc.intervals._delong import roc_auc_interval
-from polyroc.intervals._posterior import class_effective_sizes, posterior_interval, stratified_mean_interval
+from polyroc.intervals._posterior import posterior_interval, stratified_mean_interval
 from polyroc.intervals._resampling import CONFIDENCE
 
 __all__ = [
