@@ -12,7 +12,8 @@ of that class (Kull et al. 2019).
 1)``, the last one closed (``[lo, 1]``); ``"quantile"`` bins hold equal
 weights of rows, by one ``argsort`` per column, all rows of one score in
 one bin. :func:`bin_totals` sums the rows, weights, scores and hits of every
-bin of every column with one ``bincount`` each; :func:`binned_errors` turns
+bin of every column with one ``bincount`` each (:func:`replicate_bin_totals`:
+those of many bootstrap replicates at once); :func:`binned_errors` turns
 totals into each column's calibration error.
 """
 
@@ -37,6 +38,7 @@ __all__ = [
     "bin_totals",
     "binned_errors",
     "calibration_columns",
+    "replicate_bin_totals",
 ]
 
 #: The ``kind`` options: what is calibrated.
@@ -225,16 +227,63 @@ def bin_means(totals: BinTotals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_score = totals.score / totals.weight
         observed = totals.hits / totals.weight
-    share = totals.weight / totals.weight.sum(axis=1, keepdims=True)
+        share = totals.weight / totals.weight.sum(axis=-1, keepdims=True)
     return share, mean_score, observed
 
 
 def binned_errors(totals: BinTotals, norm: CalibrationNorm) -> np.ndarray:
-    """The calibration error of each column (c,), ``norm`` over its non-empty bins weighted by their shares."""
+    """The calibration error of each column (..., c), ``norm`` over its non-empty bins weighted by their shares.
+
+    The totals may carry leading axes (those of :func:`replicate_bin_totals`);
+    the bins are the last axis.
+    """
     share, mean_score, observed = bin_means(totals)
     distance = np.where(share > 0, np.abs(observed - mean_score), 0.0)
     if norm == "l1":
-        return (share * distance).sum(axis=1)
+        return (share * distance).sum(axis=-1)
     if norm == "l2":
-        return np.sqrt((share * distance * distance).sum(axis=1))
-    return distance.max(axis=1)
+        return np.sqrt((share * distance * distance).sum(axis=-1))
+    return distance.max(axis=-1)
+
+
+def replicate_bin_totals(
+    codes: np.ndarray, scores: np.ndarray, hits: np.ndarray, replicate_weights: np.ndarray, n_bins: int
+) -> BinTotals:
+    """The :class:`BinTotals` (b, c, n_bins) of rows binned by ``codes`` (c, n) under b rows of weights (b, n).
+
+    Row r of ``replicate_weights`` weights every sample (bootstrap
+    multiplicities times sample weights); one sparse product per total gives
+    every replicate, as :func:`polyroc._engine.counts.replicate_confusion_counts`
+    does for the confusion counts. ``rows`` counts the samples of positive
+    replicate weight; ``effective_size`` is Kish's size of the replicate weights
+    within each bin.
+
+    >>> codes, scores, hits = np.array([[0, 1, 1]]), np.array([[0.2, 0.6, 0.8]]), np.array([[0, 1, 0]])
+    >>> totals = replicate_bin_totals(codes, scores, hits, np.array([[1.0, 2, 0], [0, 1, 1]]), 2)
+    >>> totals.weight.tolist(), totals.hits.tolist(), totals.score.tolist()
+    ([[[1.0, 2.0]], [[0.0, 2.0]]], [[[0.0, 2.0]], [[0.0, 1.0]]], [[[0.2, 1.2]], [[0.0, 1.4]]])
+    """
+    from scipy import sparse
+
+    n_columns, n_samples = codes.shape
+    size = n_columns * n_bins
+    flat = (codes + (np.arange(n_columns) * n_bins)[:, None]).ravel()
+    samples = np.tile(np.arange(n_samples), n_columns)
+
+    def summed(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        indicator = sparse.csr_matrix((values, (flat, samples)), shape=(size, n_samples))
+        return np.asarray(indicator @ weights.T).T.reshape(-1, n_columns, n_bins)
+
+    weights = np.asarray(replicate_weights, dtype=np.float64)
+    ones = np.ones(flat.size)
+    weight = summed(ones, weights)
+    square = summed(ones, weights * weights)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effective = np.where(weight > 0, weight * weight / square, 0.0)
+    return BinTotals(
+        summed(ones, (weights > 0).astype(np.float64)),
+        weight,
+        summed(scores.ravel().astype(np.float64), weights),
+        summed(hits.ravel().astype(np.float64), weights),
+        effective,
+    )
