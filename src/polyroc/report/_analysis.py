@@ -21,6 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from polyroc.calibration import (
+    Calibrator,
+    ReliabilityCurve,
+    fit_calibrator,
+    reliability_curve,
+    squared_calibration_error,
+)
 from polyroc.comparison import compare_scores
 from polyroc.dmf import DmfRoc, compare_models, roc_dmf
 from polyroc.evaluation import Evaluation, evaluate
@@ -29,12 +36,13 @@ from polyroc.report._inputs import ReportInputs
 from polyroc.resampling import PairedRuleScores, paired_rule_scores
 from polyroc.thresholds import RocCloud, RuleComparison, compare_rules, roc_cloud
 
-__all__ = ["ModelAnalysis", "SkippedComparison", "analysis_steps", "report_warnings"]
+__all__ = ["CalibrationAnalysis", "ModelAnalysis", "SkippedComparison", "analysis_steps", "report_warnings"]
 
 
 #: Section of the report that each step fills (keys of ``ModelAnalysis.skipped``).
 SECTIONS = {
     "metrics": "metrics",
+    "calibration": "calibration",
     "threshold tuning": "tuning",
     "ROC clouds": "roc_cloud",
     "Gini ROC": "gini",
@@ -43,17 +51,38 @@ SECTIONS = {
 
 
 @dataclass
+class CalibrationAnalysis:
+    """Calibration of one model's test scores, and of its temperature-scaled scores when it has validation scores.
+
+    ``top_label`` and ``classwise`` are the reliability curves (their bins
+    are those of the ECEs); ``squared_error`` and ``plain_squared_error``
+    the top-label squared l2 error with and without its noise removed
+    (Kumar, Liang & Ma 2019, arXiv:1909.10155), the check of the ECE on few
+    rows. ``calibrator`` is the temperature map fitted on validation,
+    ``calibrated`` the top-label curve of the test scores it maps.
+    """
+
+    top_label: ReliabilityCurve
+    classwise: ReliabilityCurve
+    squared_error: float
+    plain_squared_error: float
+    calibrator: Calibrator | None = None
+    calibrated: ReliabilityCurve | None = None
+
+
+@dataclass
 class ModelAnalysis:
     """Library results of one model; None for a step that was not run.
 
-    ``skipped`` maps a section (``"metrics"``, ``"tuning"``, ``"roc_cloud"``,
-    ``"dmf"``, ``"gini"``) to the reason it could not be computed.
+    ``skipped`` maps a section (``"metrics"``, ``"calibration"``, ``"tuning"``,
+    ``"roc_cloud"``, ``"dmf"``, ``"gini"``) to the reason it could not be computed.
     """
 
     name: str
     evaluation: Evaluation | None = None
     comparison: RuleComparison | None = None
     test_rules: PairedRuleScores | None = None
+    calibration: CalibrationAnalysis | None = None
     cloud: RocCloud | None = None
     dmf: DmfRoc | None = None
     gini: GiniRoc | None = None
@@ -109,6 +138,33 @@ def _evaluation_step(inputs, analysis):
             **_bootstrap_options(inputs),
         ),
     )
+
+
+def _calibration_step(inputs, analysis):
+    """Reliability curves, errors and the per-class test on test; the temperature map fitted on validation."""
+    y, scores, classes, weights = inputs.y_test, inputs.test[analysis.name], inputs.classes, inputs.sample_weight
+    curve = partial(reliability_curve, y, labels=classes, sample_weight=weights, confidence=inputs.confidence)
+    squared = partial(squared_calibration_error, y, scores, labels=classes, sample_weight=weights)
+
+    def calibrate():
+        result = CalibrationAnalysis(
+            top_label=curve(scores),
+            classwise=curve(scores, kind="classwise"),
+            squared_error=squared(),
+            plain_squared_error=squared(debiased=False),
+        )
+        if inputs.validation is not None:
+            result.calibrator = fit_calibrator(
+                inputs.y_val,
+                inputs.validation[analysis.name],
+                method="temperature",
+                labels=classes,
+                sample_weight=inputs.val_sample_weight,
+            )
+            result.calibrated = curve(result.calibrator.transform(scores))
+        return result
+
+    analysis.calibration = _section(analysis, "calibration", calibrate)
 
 
 def _tuning_step(inputs, analysis):
@@ -267,6 +323,7 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
     for analysis in analyses:
         name = analysis.name
         steps.append((f"{name}: metrics with intervals", partial(_evaluation_step, inputs, analysis)))
+        steps.append((f"{name}: calibration", partial(_calibration_step, inputs, analysis)))
         if inputs.validation is not None:
             steps.append((f"{name}: threshold tuning", partial(_tuning_step, inputs, analysis)))
         steps.append((f"{name}: ROC clouds", partial(_cloud_step, inputs, analysis)))

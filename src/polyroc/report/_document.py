@@ -609,7 +609,7 @@ def build_report(
     >>> report.results["data"]["test"]["class_counts"]
     {'a': 20, 'b': 20, 'c': 20}
     >>> sorted(report.results["models"]["model"])
-    ['constant_scores', 'dmf', 'gini', 'metrics', 'roc_cloud', 'skipped', 'tuning', 'warnings']
+    ['calibration', 'constant_scores', 'dmf', 'gini', 'metrics', 'roc_cloud', 'skipped', 'tuning', 'warnings']
     >>> report.results["models"]["model"]["metrics"]["intervals"]["accuracy"]["settings"]["interval_method"]
     'Wilson score interval'
     """

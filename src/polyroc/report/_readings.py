@@ -13,6 +13,7 @@ from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed
 __all__ = [
     "comparison_reading",
     "data_reading",
+    "driving_bins",
     "format_number",
     "format_p_value",
     "model_readings",
@@ -37,6 +38,12 @@ HIGH_ACCURACY = 0.8
 
 #: Gap between D and the OvR macro AUC worth explaining.
 D_AUC_GAP = 0.1
+
+#: Fewest rows of a reliability bin whose gap a reading names.
+BIN_ROWS = 10
+
+#: Share of the ECE's sum of gaps from which a bin is named as driving it.
+DRIVING_SHARE = 0.25
 
 
 def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
@@ -340,6 +347,125 @@ def _gini_reading(model):
     return text + "."
 
 
+def _share_text(share):
+    """A probability or frequency as a rounded percentage: ``61%``."""
+    return "undefined" if share is None else f"{100 * share:.0f}%"
+
+
+def _ece_text(record):
+    """``0.041 [0.030, 0.055]`` from an ECE record (the estimate alone when its interval is undefined)."""
+    if record.get("low") is None or record.get("high") is None:
+        return _number(record["estimate"])
+    return f"{_number(record['estimate'])} [{_number(record['low'])}, {_number(record['high'])}]"
+
+
+def driving_bins(bins: dict[str, Any], most: int = 2) -> list[dict[str, Any]]:
+    """The bins of a reliability curve that make most of its ECE, largest part first.
+
+    A bin's part is its share of the rows times its gap ``|observed - mean
+    score|``; bins of fewer than :data:`BIN_ROWS` rows are not named, nor
+    bins whose part is below :data:`DRIVING_SHARE` of the sum over the bins.
+
+    >>> bins = {"bin": [0, 9], "low_edge": [0.0, 0.9], "high_edge": [0.1, 1.0], "count": [5, 95],
+    ...         "mean_score": [0.05, 0.95], "observed": [0.5, 0.7], "observed_low": [0.2, 0.6],
+    ...         "observed_high": [0.8, 0.8]}
+    >>> [(b["low_edge"], b["share"], b["gap"]) for b in driving_bins(bins)]
+    [(0.9, 0.95, -0.25)]
+    """
+    total = sum(bins["count"])
+    rows = [
+        {
+            key: bins[key][k]
+            for key in ("low_edge", "high_edge", "count", "mean_score", "observed", "observed_low", "observed_high")
+        }
+        for k in range(len(bins["bin"]))
+    ]
+    for row in rows:
+        row["share"] = row["count"] / total
+        row["gap"] = row["observed"] - row["mean_score"]
+        row["part"] = row["share"] * abs(row["gap"])
+    parts = sum(row["part"] for row in rows)
+    named = [row for row in rows if row["count"] >= BIN_ROWS and parts > 0 and row["part"] >= DRIVING_SHARE * parts]
+    return sorted(named, key=lambda row: -row["part"])[:most]
+
+
+def _bin_sentence(row):
+    """One bin's gap in words: ``top-label probabilities 0.80 to 0.87 (31% of rows): 61% observed [48%, 72%] ...``."""
+    confident = "over-confident" if row["gap"] < 0 else "under-confident"
+    text = (
+        f"top-label probabilities {_number(row['low_edge'], 2)} to {_number(row['high_edge'], 2)} "
+        f"({_share_text(row['share'])} "
+        f"of rows): {_share_text(row['observed'])} observed [{_share_text(row['observed_low'])}, "
+        f"{_share_text(row['observed_high'])}] where {_share_text(row['mean_score'])} was predicted"
+    )
+    low, high = row["observed_low"], row["observed_high"]
+    if low is not None and high is not None and low <= row["mean_score"] <= high:
+        return text + f", a gap its interval does not exclude (it holds {_share_text(row['mean_score'])})"
+    return text + f", {confident}"
+
+
+def _overall_confidence(calibration, metrics):
+    """Mean top-label probability against accuracy: over- or under-confident when accuracy's interval says so."""
+    confidence, accuracy = calibration["mean_confidence"], calibration["accuracy"]
+    text = f"On average the top-label probability is {_number(confidence)} and accuracy {_number(accuracy)}"
+    interval = (metrics or {}).get("intervals", {}).get("accuracy")
+    low, high = (None, None) if interval is None else (interval["low"], interval["high"])
+    if low is not None and high is not None and low <= confidence <= high:
+        return text + f", inside accuracy's interval [{_number(low)}, {_number(high)}]: no overall lean either way."
+    if confidence > accuracy:
+        return text + ": the scores are over-confident overall (observed below predicted)."
+    return text + ": the scores are under-confident overall (observed above predicted)."
+
+
+def _squared_error_sentence(squared):
+    """The debiased squared error as the ECE's check on few rows."""
+    debiased, plain = squared["debiased"], squared["plain"]
+    text = f"The debiased squared error is {_number(debiased, 4)} (plain {_number(plain, 4)})"
+    if debiased is None or plain is None:
+        return text + "."
+    if debiased <= 0:
+        return (
+            text + ": once the noise of the bins' frequencies is taken out nothing is left, so the ECE is about "
+            "what calibrated scores would show on this many rows."
+        )
+    noise = 1 - debiased / plain if plain > 0 else 0.0
+    return (
+        text + f": about {_share_text(noise)} of the plain squared gap is the noise of the bins' frequencies; "
+        f"the rest is a root-mean-square gap of about {_number(debiased**0.5)}."
+    )
+
+
+def _calibration_reading(model):
+    calibration = model["calibration"]
+    ece = calibration["ece"]
+    text = (
+        f"Top-label ECE {_ece_text(ece['top_label'])}, classwise ECE {_ece_text(ece['classwise'])} on test. "
+        + _overall_confidence(calibration, model.get("metrics"))
+    )
+    driving = driving_bins(calibration["reliability"]["top_label"]["bins"][0])
+    if driving:
+        text += " The gap comes mostly from " + "; and from ".join(_bin_sentence(row) for row in driving) + "."
+    else:
+        text += f" No bin of {BIN_ROWS} or more rows holds a large part of the gap."
+    text += " " + _squared_error_sentence(calibration["squared_error"])
+    if calibration["temperature"] is not None:
+        text += " " + _temperature_sentence(calibration["temperature"])
+    return text
+
+
+def _temperature_sentence(temperature):
+    """The fitted temperature in words."""
+    value = temperature["temperature"]
+    effect = "softens the scores" if value > 1 else "sharpens the scores"
+    text = (
+        f"Temperature T = {_number(value, 2)} fitted on validation {effect} (validation log loss "
+        f"{_number(temperature['loss_before'])} to {_number(temperature['loss_after'])})"
+    )
+    if not temperature["converged"]:
+        text += "; it is at a bound of its search, so the validation loss keeps falling beyond it"
+    return text + "."
+
+
 def _baseline_reading():
     return (
         "This model gives every row the same scores (a constant baseline, such as a class-prior "
@@ -359,6 +485,7 @@ def model_readings(model: dict[str, Any], results: dict[str, Any]) -> dict[str, 
     """
     readers = {
         "metrics": lambda: _metrics_reading(model, results),
+        "calibration": lambda: _calibration_reading(model),
         "tuning": lambda: _tuning_reading(model),
         "roc_cloud": lambda: _cloud_reading(model, results["data"]["classes"]),
         "dmf": lambda: _dmf_reading(model, results["data"]["classes"]),

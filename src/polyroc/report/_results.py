@@ -31,6 +31,7 @@ import numpy as np
 
 from polyroc._results import jsonable
 from polyroc._version import __version__
+from polyroc.calibration import ReliabilityCurve
 from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
 from polyroc.report._inputs import ReportInputs
 
@@ -48,7 +49,12 @@ OMITTED = {
     "DmfBootstrap": ("D", "fpr", "tpr", "n_iter"),
     "GiniRoc": ("fpr", "tpr", "dispersion", "class_fpr", "class_tpr"),
     "ModelComparison": ("results", "replicates"),
+    "ReliabilityCurve": ("edges", "count", "mean_score", "observed", "observed_low", "observed_high"),
+    "Calibrator": ("coef", "intercept", "knots", "knot_values"),
 }
+
+#: The per-bin arrays of a reliability curve, kept in ``results.json`` for its non-empty bins only.
+BIN_FIELDS = ("count", "mean_score", "observed", "observed_low", "observed_high")
 
 
 def compact(record: Any) -> Any:
@@ -68,6 +74,44 @@ def compact(record: Any) -> Any:
 def _record(result: Any, **derived: Any) -> dict[str, Any] | None:
     """``result.to_dict()`` made compact, with ``derived`` values added; None for a skipped step."""
     return None if result is None else {**compact(result.to_dict()), **jsonable(derived)}
+
+
+def _curve_record(curve: ReliabilityCurve | None) -> dict[str, Any] | None:
+    """A reliability curve's record with ``bins``: per curve, its non-empty bins as columns (``bin`` numbers them)."""
+    if curve is None:
+        return None
+    bins = []
+    for row, name in enumerate(curve.classes.tolist()):
+        kept = np.flatnonzero(curve.count[row] > 0)
+        columns = {field: getattr(curve, field)[row, kept] for field in BIN_FIELDS}
+        edges = curve.edges[row]
+        bins.append({"class": name, "bin": kept, "low_edge": edges[kept], "high_edge": edges[kept + 1], **columns})
+    return _record(curve, bins=bins)
+
+
+def _calibration_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[str, Any] | None:
+    calibration = analysis.calibration
+    if calibration is None:
+        return None
+    top_label, classwise = calibration.top_label, calibration.classwise
+    scores = inputs.test[analysis.name]
+    hits = inputs.classes[np.argmax(scores, axis=1)] == inputs.y_test
+    return {
+        "mean_confidence": np.average(scores.max(axis=1), weights=inputs.sample_weight),
+        "accuracy": np.average(hits, weights=inputs.sample_weight),
+        "ece": {
+            "top_label": {"estimate": top_label.calibration_error, "low": None, "high": None, "method": None},
+            "classwise": {"estimate": classwise.calibration_error, "low": None, "high": None, "method": None},
+        },
+        "squared_error": {
+            "debiased": calibration.squared_error,
+            "plain": calibration.plain_squared_error,
+            "kind": "top-label",
+        },
+        "reliability": {"top_label": _curve_record(top_label), "classwise": _curve_record(classwise)},
+        "temperature": _record(calibration.calibrator),
+        "calibrated_reliability": _curve_record(calibration.calibrated),
+    }
 
 
 def _data_section(inputs: ReportInputs) -> dict[str, Any]:
@@ -99,11 +143,12 @@ def _tuning_section(analysis: ModelAnalysis) -> dict[str, Any] | None:
     return {"comparison": _record(analysis.comparison), "test_scores": _record(analysis.test_rules)}
 
 
-def _model_section(analysis: ModelAnalysis, scores: np.ndarray) -> dict[str, Any]:
-    cloud = analysis.cloud
+def _model_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[str, Any]:
+    cloud, scores = analysis.cloud, inputs.test[analysis.name]
     return {
         "constant_scores": bool(np.all(scores == scores[0])),
         "metrics": _record(analysis.evaluation),
+        "calibration": _calibration_section(analysis, inputs),
         "tuning": _tuning_section(analysis),
         "roc_cloud": None
         if cloud is None
@@ -173,7 +218,7 @@ def results_document(
             "polyroc_version": __version__,
             "settings": settings,
             "data": _data_section(inputs),
-            "models": {analysis.name: _model_section(analysis, inputs.test[analysis.name]) for analysis in analyses},
+            "models": {analysis.name: _model_section(analysis, inputs) for analysis in analyses},
             "model_comparison": _comparison_section(dmf_comparison),
             "paired_tests": _comparison_section(paired_tests),
             "skipped": {
