@@ -42,8 +42,8 @@ D_AUC_GAP = 0.1
 #: Fewest rows of a reliability bin whose gap a reading names.
 BIN_ROWS = 10
 
-#: Share of the ECE's sum of gaps from which a bin is named as driving it.
-DRIVING_SHARE = 0.25
+#: Share of the ECE that the bins a reading names as driving it hold together.
+DRIVING_SHARE = 0.5
 
 
 def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
@@ -359,49 +359,108 @@ def _ece_text(record):
     return f"{_number(record['estimate'])} [{_number(record['low'])}, {_number(record['high'])}]"
 
 
-def driving_bins(bins: dict[str, Any], most: int = 2) -> list[dict[str, Any]]:
-    """The bins of a reliability curve that make most of its ECE, largest part first.
-
-    A bin's part is its share of the rows times its gap ``|observed - mean
-    score|``; bins of fewer than :data:`BIN_ROWS` rows are not named, nor
-    bins whose part is below :data:`DRIVING_SHARE` of the sum over the bins.
-
-    >>> bins = {"bin": [0, 9], "low_edge": [0.0, 0.9], "high_edge": [0.1, 1.0], "count": [5, 95],
-    ...         "mean_score": [0.05, 0.95], "observed": [0.5, 0.7], "observed_low": [0.2, 0.6],
-    ...         "observed_high": [0.8, 0.8]}
-    >>> [(b["low_edge"], b["share"], b["gap"]) for b in driving_bins(bins)]
-    [(0.9, 0.95, -0.25)]
-    """
+def _bin_rows(bins):
+    """The non-empty bins of a curve's ``bins`` record as rows, each with its ``share`` of the rows, ``gap``
+    (observed minus mean score) and ``part`` of the ECE (share times absolute gap)."""
     total = sum(bins["count"])
-    rows = [
-        {
-            key: bins[key][k]
-            for key in ("low_edge", "high_edge", "count", "mean_score", "observed", "observed_low", "observed_high")
-        }
-        for k in range(len(bins["bin"]))
-    ]
+    keys = ("bin", "low_edge", "high_edge", "count", "mean_score", "observed", "observed_low", "observed_high")
+    rows = [{key: bins[key][k] for key in keys} for k in range(len(bins["bin"]))]
     for row in rows:
         row["share"] = row["count"] / total
         row["gap"] = row["observed"] - row["mean_score"]
         row["part"] = row["share"] * abs(row["gap"])
-    parts = sum(row["part"] for row in rows)
-    named = [row for row in rows if row["count"] >= BIN_ROWS and parts > 0 and row["part"] >= DRIVING_SHARE * parts]
-    return sorted(named, key=lambda row: -row["part"])[:most]
+    return rows
 
 
-def _bin_sentence(row):
-    """One bin's gap in words: ``top-label probabilities 0.80 to 0.87 (31% of rows): 61% observed [48%, 72%] ...``."""
-    confident = "over-confident" if row["gap"] < 0 else "under-confident"
-    text = (
-        f"top-label probabilities {_number(row['low_edge'], 2)} to {_number(row['high_edge'], 2)} "
-        f"({_share_text(row['share'])} "
-        f"of rows): {_share_text(row['observed'])} observed [{_share_text(row['observed_low'])}, "
-        f"{_share_text(row['observed_high'])}] where {_share_text(row['mean_score'])} was predicted"
-    )
+def _supported(row):
+    """The bin's interval excludes its mean score: the gap's direction is not noise at its level."""
     low, high = row["observed_low"], row["observed_high"]
-    if low is not None and high is not None and low <= row["mean_score"] <= high:
-        return text + f", a gap its interval does not exclude (it holds {_share_text(row['mean_score'])})"
-    return text + f", {confident}"
+    return low is not None and high is not None and not low <= row["mean_score"] <= high
+
+
+def _window(rows, parts):
+    """A window of neighbouring bins as one: its range, rows, pooled observed and mean score, part of the gap."""
+    count = sum(row["count"] for row in rows)
+    observed = sum(row["observed"] * row["count"] for row in rows) / count
+    mean_score = sum(row["mean_score"] * row["count"] for row in rows) / count
+    part = sum(row["part"] for row in rows)
+    return {
+        "low_edge": rows[0]["low_edge"],
+        "high_edge": rows[-1]["high_edge"],
+        "count": count,
+        "share": sum(row["share"] for row in rows),
+        "observed": observed,
+        "mean_score": mean_score,
+        "gap": observed - mean_score,
+        "part": part,
+        "of_gap": part / parts,
+        "bins": rows,
+        "supported": [row for row in rows if _supported(row)],
+    }
+
+
+def driving_bins(bins: dict[str, Any]) -> dict[str, Any] | None:
+    """The fewest neighbouring bins, gapped the same way, that hold :data:`DRIVING_SHARE` of a curve's ECE.
+
+    A bin's part of the ECE is its share of the rows times its gap
+    ``|observed - mean score|``. Among the windows of consecutive non-empty
+    bins whose gaps have one sign, of :data:`BIN_ROWS` rows or more, and
+    whose parts sum to at least :data:`DRIVING_SHARE` of the ECE, the one of
+    fewest bins is returned (the largest part among those): its range,
+    ``share`` of the rows, ``observed`` and ``mean_score`` pooled by rows,
+    ``gap``, ``of_gap`` (its part over the sum), its ``bins`` and the
+    ``supported`` ones, whose interval excludes their mean score. None when
+    no window qualifies (gaps that alternate, bins of few rows) or there is
+    no gap.
+
+    >>> bins = {"bin": [0, 8, 9], "low_edge": [0.0, 0.8, 0.9], "high_edge": [0.1, 0.9, 1.0], "count": [5, 40, 55],
+    ...         "mean_score": [0.05, 0.85, 0.95], "observed": [0.5, 0.6, 0.7], "observed_low": [0.2, 0.45, 0.6],
+    ...         "observed_high": [0.8, 0.74, 0.8]}
+    >>> window = driving_bins(bins)
+    >>> window["low_edge"], window["high_edge"], window["share"], round(window["gap"], 3), round(window["of_gap"], 2)
+    (0.8, 1.0, 0.95, -0.25, 0.91)
+    """
+    rows = _bin_rows(bins)
+    parts = sum(row["part"] for row in rows)
+    best = None
+    for first in range(len(rows)):
+        for last in range(first, len(rows)):
+            if (rows[last]["gap"] < 0) != (rows[first]["gap"] < 0):
+                break
+            window = rows[first : last + 1]
+            part = sum(row["part"] for row in window)
+            if parts <= 0 or part < DRIVING_SHARE * parts or sum(row["count"] for row in window) < BIN_ROWS:
+                continue
+            if best is None or (len(window), -part) < (len(best), -sum(row["part"] for row in best)):
+                best = window
+            break  # a longer window from the same first bin has more bins
+    return None if best is None else _window(best, parts)
+
+
+def _range_text(row):
+    return f"{_number(row['low_edge'], 2)} to {_number(row['high_edge'], 2)}"
+
+
+def _run_sentence(run):
+    """A run's gap in words, with the bin of it that shows its direction best (its interval, or that none does)."""
+    confident = "over-confident" if run["gap"] < 0 else "under-confident"
+    text = (
+        f"top-label probabilities {_range_text(run)} ({_share_text(run['share'])} of rows): "
+        f"{_share_text(run['observed'])} observed where {_share_text(run['mean_score'])} was predicted"
+    )
+    if not run["supported"]:
+        return text + (
+            f", {confident} in the point values, but no bin's interval there excludes its predicted value, "
+            "so this may be noise"
+        )
+    best = max(run["supported"], key=lambda row: row["part"])
+    if len(run["bins"]) == 1:
+        return text + (f" [{_share_text(best['observed_low'])}, {_share_text(best['observed_high'])}], {confident}")
+    return text + (
+        f", {confident} (in the bin {_range_text(best)}: {_share_text(best['observed'])} observed "
+        f"[{_share_text(best['observed_low'])}, {_share_text(best['observed_high'])}] where "
+        f"{_share_text(best['mean_score'])} was predicted)"
+    )
 
 
 def _overall_confidence(calibration, metrics):
@@ -442,11 +501,14 @@ def _calibration_reading(model):
         f"Top-label ECE {_ece_text(ece['top_label'])}, classwise ECE {_ece_text(ece['classwise'])} on test. "
         + _overall_confidence(calibration, model.get("metrics"))
     )
-    driving = driving_bins(calibration["reliability"]["top_label"]["bins"][0])
-    if driving:
-        text += " The gap comes mostly from " + "; and from ".join(_bin_sentence(row) for row in driving) + "."
+    window = driving_bins(calibration["reliability"]["top_label"]["bins"][0])
+    if window is not None:
+        text += f" {_share_text(window['of_gap'])} of the ECE comes from " + _run_sentence(window) + "."
     else:
-        text += f" No bin of {BIN_ROWS} or more rows holds a large part of the gap."
+        text += (
+            f" No neighbouring bins gapped the same way, with {BIN_ROWS} or more rows, hold half of the ECE: "
+            "the gap is spread over the scores."
+        )
     text += " " + _squared_error_sentence(calibration["squared_error"])
     if calibration["temperature"] is not None:
         text += " " + _temperature_sentence(calibration["temperature"])

@@ -1,0 +1,234 @@
+"""The report's calibration section: its numbers equal the library called directly and brute-force bins, its
+reading says over- or under-confident as scores made so by construction are, and it is present, absent or
+skipped as the data allow."""
+
+import numpy as np
+import pytest
+from scipy.special import softmax
+from sklearn.metrics import accuracy_score
+
+import polyroc.report._analysis as analysis_module
+from polyroc.calibration import (
+    calibration_error,
+    fit_calibrator,
+    reliability_curve,
+    squared_calibration_error,
+)
+from polyroc.report import build_report
+from polyroc.report._analysis import ModelAnalysis, analysis_steps
+from polyroc.report._inputs import check_report_inputs
+from polyroc.report._readings import BIN_ROWS, DRIVING_SHARE, driving_bins, model_readings
+from polyroc.report._results import results_document
+
+
+def _calibrated(rng, n, m, strength=1.5):
+    """Calibrated scores q and labels drawn from them: each row's class is drawn with probabilities q."""
+    q = softmax(rng.normal(size=(n, m)) + strength * np.eye(m)[rng.integers(0, m, n)], axis=1)
+    y = (rng.random(n)[:, None] > np.cumsum(q, axis=1)).sum(axis=1)
+    return np.minimum(y, m - 1), q
+
+
+def _tempered(q, temperature):
+    """softmax(log q / temperature): over-confident below 1, under-confident above 1."""
+    return softmax(np.log(q) / temperature, axis=1)
+
+
+def _results(y, scores, *, y_val=None, val_scores=None, sample_weight=None, n_boot=20):
+    """The results document of one model named "model", from the report's own steps (no figures)."""
+    inputs = check_report_inputs(
+        y,
+        {"model": scores},
+        y_val=y_val,
+        val_scores=None if val_scores is None else {"model": val_scores},
+        sample_weight=sample_weight,
+        n_boot=n_boot,
+        random_state=0,
+    )
+    analyses = [ModelAnalysis("model")]
+    for description, step in analysis_steps(inputs, analyses):
+        if description.startswith("model: ") and ("metrics" in description or "calibration" in description):
+            step()
+    return results_document(inputs, analyses, None, title="t", source="s", notes=())
+
+
+def _brute_force_ece(hit, confidence, n_bins=15):
+    """ECE over uniform bins [k/n, (k+1)/n), the last one closed, by a loop over the bins."""
+    total = 0.0
+    for k in range(n_bins):
+        inside = (confidence >= k / n_bins) & ((confidence < (k + 1) / n_bins) | (k == n_bins - 1))
+        if inside.any():
+            total += inside.mean() * abs(hit[inside].mean() - confidence[inside].mean())
+    return total
+
+
+@pytest.fixture(scope="module")
+def over_confident():
+    rng = np.random.default_rng(1)
+    y, q = _calibrated(rng, 1500, 4)
+    y_val, q_val = _calibrated(rng, 1000, 4)
+    scores, val_scores = _tempered(q, 0.5), _tempered(q_val, 0.5)
+    results = _results(y, scores, y_val=y_val, val_scores=val_scores)
+    return y, scores, y_val, val_scores, results
+
+
+def test_calibration_record_equals_the_library_called_directly(over_confident):
+    y, scores, y_val, val_scores, results = over_confident
+    record = results["models"]["model"]["calibration"]
+    assert record["ece"]["top_label"]["estimate"] == pytest.approx(calibration_error(y, scores), abs=1e-12)
+    assert record["ece"]["classwise"]["estimate"] == pytest.approx(
+        calibration_error(y, scores, kind="classwise"), abs=1e-12
+    )
+    assert record["squared_error"]["debiased"] == pytest.approx(squared_calibration_error(y, scores), abs=1e-12)
+    assert record["squared_error"]["plain"] == pytest.approx(
+        squared_calibration_error(y, scores, debiased=False), abs=1e-12
+    )
+    assert record["accuracy"] == pytest.approx(accuracy_score(y, scores.argmax(axis=1)), abs=1e-12)
+    assert record["mean_confidence"] == pytest.approx(scores.max(axis=1).mean(), abs=1e-12)
+    calibrator = fit_calibrator(y_val, val_scores, method="temperature")
+    assert record["temperature"]["temperature"] == pytest.approx(calibrator.temperature, rel=1e-12)
+    assert record["temperature"]["loss_after"] == pytest.approx(calibrator.loss_after, rel=1e-12)
+    assert "coef" not in record["temperature"]
+    after = reliability_curve(y, calibrator.transform(scores))
+    assert record["calibrated_reliability"]["calibration_error"] == pytest.approx(after.calibration_error, abs=1e-12)
+
+
+def test_reliability_bins_are_the_non_empty_bins_of_a_brute_force_binning(over_confident):
+    y, scores, *_, results = over_confident
+    curve = results["models"]["model"]["calibration"]["reliability"]["top_label"]
+    (bins,) = curve["bins"]
+    confidence, hit = scores.max(axis=1), scores.argmax(axis=1) == y
+    index = np.minimum((confidence * 15).astype(int), 14)
+    occupied = np.unique(index)
+    assert bins["bin"] == occupied.tolist() and bins["class"] == "top-label"
+    assert bins["count"] == [int(np.sum(index == k)) for k in occupied]
+    np.testing.assert_allclose(bins["observed"], [hit[index == k].mean() for k in occupied], atol=1e-12)
+    np.testing.assert_allclose(bins["mean_score"], [confidence[index == k].mean() for k in occupied], atol=1e-12)
+    np.testing.assert_allclose(bins["low_edge"], occupied / 15, atol=1e-12)
+    assert all(lo <= obs <= hi for lo, obs, hi in zip(bins["observed_low"], bins["observed"], bins["observed_high"]))
+    assert curve["calibration_error"] == pytest.approx(_brute_force_ece(hit, confidence), abs=1e-12)
+    classwise = results["models"]["model"]["calibration"]["reliability"]["classwise"]["bins"]
+    assert [b["class"] for b in classwise] == [0, 1, 2, 3]
+    assert "edges" not in curve and "observed" not in curve  # the full arrays are in bins, once
+
+
+def test_driving_bins_are_the_fewest_neighbours_holding_half_the_ece_by_brute_force():
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        k = int(rng.integers(1, 12))
+        bins = {
+            "bin": list(range(k)),
+            "low_edge": list(np.arange(k) / k),
+            "high_edge": list(np.arange(1, k + 1) / k),
+            "count": rng.integers(1, 40, k).tolist(),
+            "mean_score": rng.random(k).tolist(),
+            "observed": rng.random(k).tolist(),
+        }
+        bins["observed_low"] = [max(0.0, o - 0.1) for o in bins["observed"]]
+        bins["observed_high"] = [min(1.0, o + 0.1) for o in bins["observed"]]
+        total = sum(bins["count"])
+        parts = [c / total * abs(o - s) for c, o, s in zip(bins["count"], bins["observed"], bins["mean_score"])]
+        over = [o < s for o, s in zip(bins["observed"], bins["mean_score"])]
+        windows = [  # every window of one sign, enough rows and half the ECE: (bins, -part, first)
+            (last - first, -sum(parts[first : last + 1]), first, last)
+            for first in range(k)
+            for last in range(first, k)
+            if len(set(over[first : last + 1])) == 1
+            and sum(bins["count"][first : last + 1]) >= BIN_ROWS
+            and sum(parts[first : last + 1]) >= DRIVING_SHARE * sum(parts)
+        ]
+        window = driving_bins(bins)
+        if not windows:
+            assert window is None
+            continue
+        _, part, first, last = min(windows)
+        assert (window["low_edge"], window["high_edge"]) == (bins["low_edge"][first], bins["high_edge"][last])
+        assert window["of_gap"] == pytest.approx(-part / sum(parts))
+        hits = sum(bins["observed"][b] * bins["count"][b] for b in range(first, last + 1))
+        assert window["observed"] == pytest.approx(hits / sum(bins["count"][first : last + 1]))
+        assert (window["gap"] < 0) == over[first]
+
+
+def test_over_confident_scores_read_over_confident_and_a_temperature_above_one_softens_them(over_confident):
+    *_, results = over_confident
+    model = results["models"]["model"]
+    record = model["calibration"]
+    assert record["mean_confidence"] > record["accuracy"] + 0.05  # the truth, by construction
+    reading = model_readings(model, results)["calibration"]
+    assert "over-confident overall (observed below predicted)" in reading
+    assert "under-confident" not in reading
+    assert "of the ECE comes from" in reading and reading.count(", over-confident") == 1
+    assert record["temperature"]["temperature"] == pytest.approx(2.0, abs=0.3)  # the inverse of 0.5
+    assert "softens the scores" in reading
+
+
+def test_under_confident_scores_read_under_confident_and_a_temperature_below_one_sharpens_them():
+    rng = np.random.default_rng(2)
+    y, q = _calibrated(rng, 1500, 3, strength=2.5)
+    y_val, q_val = _calibrated(rng, 1000, 3, strength=2.5)
+    results = _results(y, _tempered(q, 2.0), y_val=y_val, val_scores=_tempered(q_val, 2.0))
+    model = results["models"]["model"]
+    assert model["calibration"]["mean_confidence"] < model["calibration"]["accuracy"] - 0.05
+    reading = model_readings(model, results)["calibration"]
+    assert "under-confident overall (observed above predicted)" in reading
+    assert "over-confident" not in reading and ", under-confident" in reading
+    assert model["calibration"]["temperature"]["temperature"] == pytest.approx(0.5, abs=0.1)
+    assert "sharpens the scores" in reading
+
+
+def test_calibrated_scores_are_not_read_as_leaning_either_way():
+    rng = np.random.default_rng(3)
+    y, q = _calibrated(rng, 2000, 3)
+    results = _results(y, q)
+    model = results["models"]["model"]
+    reading = model_readings(model, results)["calibration"]
+    assert "no overall lean either way" in reading
+    assert "over-confident overall" not in reading and "under-confident overall" not in reading
+    assert model["calibration"]["temperature"] is None and "Temperature" not in reading  # no validation
+
+
+def test_weighted_calibration_weighs_the_rows():
+    rng = np.random.default_rng(6)
+    y, q = _calibrated(rng, 600, 3)
+    scores = _tempered(q, 0.6)
+    weights = rng.integers(0, 4, y.size).astype(float)
+    record = _results(y, scores, sample_weight=weights)["models"]["model"]["calibration"]
+    expected = calibration_error(y, scores, sample_weight=weights)
+    assert record["ece"]["top_label"]["estimate"] == pytest.approx(expected, abs=1e-12)
+    assert expected != pytest.approx(calibration_error(y, scores), abs=1e-6)
+    repeated = np.repeat(np.arange(y.size), weights.astype(int))  # integer weights are copies of rows
+    assert record["ece"]["top_label"]["estimate"] == pytest.approx(
+        _brute_force_ece(scores[repeated].argmax(axis=1) == y[repeated], scores[repeated].max(axis=1)), abs=1e-12
+    )
+    assert record["accuracy"] == pytest.approx(
+        accuracy_score(y, scores.argmax(axis=1), sample_weight=weights), abs=1e-12
+    )
+
+
+@pytest.mark.slow
+def test_the_section_is_present_absent_of_the_map_or_skipped_in_the_page(monkeypatch):
+    rng = np.random.default_rng(8)
+    y, q = _calibrated(rng, 120, 3)
+    y_val, q_val = _calibrated(rng, 90, 3)
+    with_val = build_report(y, {"m": q}, y_val=y_val, val_scores={"m": q_val}, n_boot=10, random_state=0)
+    html = with_val.to_html()
+    assert 'id="calibration-m1-m"' in html and 'href="#calibration-m1-m"' in html
+    assert "Temperature scaling" in html
+    assert with_val.readings["m"]["calibration"].replace("'", "&#39;") in html
+
+    without = build_report(y, {"m": q}, n_boot=10, random_state=0)
+    assert without.results["models"]["m"]["calibration"]["temperature"] is None
+    assert 'id="calibration-m1-m"' in without.to_html() and "Temperature scaling" not in without.to_html()
+
+    def undefined(*args, **kwargs):
+        raise ValueError("no bins here")
+
+    monkeypatch.setattr(analysis_module, "reliability_curve", undefined)
+    skipped = build_report(y, {"m": q}, n_boot=10, random_state=0)
+    model = skipped.results["models"]["m"]
+    assert model["calibration"] is None and model["metrics"] is not None and model["gini"] is not None
+    assert model["skipped"]["calibration"] == "calibration could not be computed for these scores: no bins here"
+    reading = skipped.readings["m"]["calibration"]
+    assert reading.startswith("This section was skipped: calibration could not be computed")
+    page = skipped.to_html()
+    assert reading in page and 'href="#calibration-m1-m"' in page
+    assert not any(f.key in ("reliability", "classwise", "recalibrated") for f in skipped.figures["m"])
