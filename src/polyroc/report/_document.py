@@ -48,6 +48,8 @@ READABLE_NAMES = {
     "roc_auc_ovr_micro": "ROC AUC, OvR micro",
     "roc_auc_ovo_macro": "ROC AUC, OvO (Hand & Till)",
     "log_loss": "Log loss",
+    "ece_top_label": "ECE, top-label",
+    "ece_classwise": "ECE, classwise",
     "brier_score": "Brier score",
     "top_2_accuracy": "Top-2 accuracy",
     "f1_micro": "Micro-F1",

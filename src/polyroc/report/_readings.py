@@ -11,6 +11,7 @@ from polyroc._text import class_name, count_noun
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
+    "calibration_rejections",
     "comparison_reading",
     "data_reading",
     "driving_bins",
@@ -510,13 +511,62 @@ def _calibration_reading(model):
             "the gap is spread over the scores."
         )
     text += " " + _squared_error_sentence(calibration["squared_error"])
+    if calibration["test"] is not None:
+        text += " " + _calibration_test_sentence(calibration["test"])
     if calibration["temperature"] is not None:
-        text += " " + _temperature_sentence(calibration["temperature"])
+        text += " " + _temperature_sentence(calibration["temperature"], calibration["before_after"])
     return text
 
 
-def _temperature_sentence(temperature):
-    """The fitted temperature in words."""
+def calibration_rejections(test: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """``(row, direction, Holm p)`` of the rows of a calibration test that reject calibration at
+    :data:`SIGNIFICANCE` after Holm's adjustment, the top label last.
+
+    >>> calibration_rejections({"classes": ["a", "b", "top-label"], "p_holm": [0.2, 0.01, None],
+    ...                         "direction": ["balanced", "over-confident", "balanced"]})
+    [('b', 'over-confident', 0.01)]
+    """
+    return [
+        (str(name), direction, p)
+        for name, direction, p in zip(test["classes"], test["direction"], test["p_holm"])
+        if p is not None and p < SIGNIFICANCE
+    ]
+
+
+def _calibration_test_sentence(test):
+    """Which classes (and whether the top label) the per-class test rejects after Holm, with their direction."""
+    rejected = calibration_rejections(test)
+    family = f"{test['method']}, per class and of the top label, Holm-adjusted over the {len(test['classes'])} rows"
+    if not rejected:
+        return (
+            f"{family}, rejects calibration for no class nor the top label (level {SIGNIFICANCE:g}); "
+            "that does not prove calibration."
+        )
+    parts = [
+        f"{'the top label' if name == 'top-label' else class_name(name)} ({direction}, Holm p {format_p_value(p)})"
+        for name, direction, p in rejected
+    ]
+    return f"{family}, rejects calibration for {_listed(parts)}."
+
+
+#: The quantities of the before/after comparison, in words.
+CALIBRATION_QUANTITY_NAMES = {"log_loss": "log loss", "brier_score": "Brier score", "ece_top_label": "top-label ECE"}
+
+
+def _change_text(row):
+    """A paired difference after − before of a quantity where lower is better, in words true to its interval."""
+    name = CALIBRATION_QUANTITY_NAMES.get(row["quantity"], row["quantity"])
+    difference, low, high = row["difference"], row["low"], row["high"]
+    if low is not None and high is not None and low < high and high < 0:
+        return f"lowers {name} by {_number(-difference)} [{_number(-high)}, {_number(-low)}]"
+    if low is not None and high is not None and low < high and low > 0:
+        return f"raises {name} by {_number(difference)} [{_number(low)}, {_number(high)}]"
+    bounds = "no interval" if low is None or high is None else f"[{_number(low)}, {_number(high)}]"
+    return f"brings no clear change in {name} ({_number(difference)} {bounds})"
+
+
+def _temperature_sentence(temperature, before_after):
+    """The fitted temperature in words, and what it changes on test (each change as its interval supports)."""
     value = temperature["temperature"]
     effect = "softens the scores" if value > 1 else "sharpens the scores"
     text = (
@@ -524,7 +574,10 @@ def _temperature_sentence(temperature):
         f"{_number(temperature['loss_before'])} to {_number(temperature['loss_after'])})"
     )
     if not temperature["converged"]:
-        text += "; it is at a bound of its search, so the validation loss keeps falling beyond it"
+        text += ", at a bound of its search: the validation loss keeps falling beyond it"
+    if before_after is not None:
+        changes = [_change_text(row) for row in before_after["comparisons"]]
+        text += "; on test it " + _listed(changes)
     return text + "."
 
 
@@ -673,6 +726,24 @@ def _tuning_verdict(model):
     return "tuned thresholds and argmax cannot be told apart on test"
 
 
+def _calibration_verdict(calibration):
+    """One phrase on calibration: the rows the test rejects, and the temperature's clear effect on test log loss."""
+    if not calibration:
+        return None
+    phrases = []
+    rejected = calibration_rejections(calibration["test"]) if calibration["test"] else []
+    if rejected:
+        names = [("the top label" if name == "top-label" else name) for name, _, _ in rejected]
+        phrases.append(f"the calibration test rejects {_listed(names)} (Holm)")
+    log_loss = next(
+        (row for row in (calibration["before_after"] or {}).get("comparisons", []) if row["quantity"] == "log_loss"),
+        None,
+    )
+    if log_loss is not None and not _change_text(log_loss).startswith("brings no clear change"):
+        phrases.append(f"temperature scaling {_change_text(log_loss)} on test")
+    return "; ".join(phrases) or None
+
+
 def _model_verdict(name, model, classes):
     """``name: accuracy 0.912, balanced accuracy 0.870; flags`` in a line."""
     parts = []
@@ -692,6 +763,9 @@ def _model_verdict(name, model, classes):
     tuning = _tuning_verdict(model)
     if tuning:
         notes.append(tuning)
+    calibration = _calibration_verdict(model.get("calibration"))
+    if calibration:
+        notes.append(calibration)
     if model.get("skipped"):
         notes.append(f"skipped: {', '.join(sorted(model['skipped']))}")
     return text + ("; " + "; ".join(notes) if notes else "") + "."
