@@ -470,7 +470,10 @@ def _overall_confidence(calibration, metrics):
     text = f"On average the top-label probability is {_number(confidence)} and accuracy {_number(accuracy)}"
     interval = (metrics or {}).get("intervals", {}).get("accuracy")
     low, high = (None, None) if interval is None else (interval["low"], interval["high"])
-    if low is not None and high is not None and low <= confidence <= high:
+    if low is None or high is None:
+        lean = "below" if confidence > accuracy else "above"
+        return text + f": observed {lean} predicted, with no interval of accuracy to tell whether that is noise."
+    if low <= confidence <= high:
         return text + f", inside accuracy's interval [{_number(low)}, {_number(high)}]: no overall lean either way."
     if confidence > accuracy:
         return text + ": the scores are over-confident overall (observed below predicted)."
@@ -490,8 +493,8 @@ def _squared_error_sentence(squared):
         )
     noise = 1 - debiased / plain if plain > 0 else 0.0
     return (
-        text + f": about {_share_text(noise)} of the plain squared gap is the noise of the bins' frequencies; "
-        f"the rest is a root-mean-square gap of about {_number(debiased**0.5)}."
+        text + f": about {_share_text(noise)} of the plain squared gap is the noise of the bins' frequencies, "
+        f"which leaves an estimated root-mean-square gap of {_number(debiased**0.5)}."
     )
 
 
