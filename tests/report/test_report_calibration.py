@@ -16,8 +16,9 @@ from polyroc.calibration import (
 )
 from polyroc.report import build_report
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
+from polyroc.report._calibration_readings import BIN_ROWS, DRIVING_SHARE, driving_bins
 from polyroc.report._inputs import check_report_inputs
-from polyroc.report._readings import BIN_ROWS, DRIVING_SHARE, driving_bins, model_readings
+from polyroc.report._readings import model_readings
 from polyroc.report._results import results_document
 
 

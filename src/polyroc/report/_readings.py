@@ -6,15 +6,14 @@ from typing import Any
 
 import numpy as np
 
-from polyroc._results import fixed_decimals
 from polyroc._text import class_name, count_noun
+from polyroc.report._calibration_readings import calibration_reading, calibration_verdict
+from polyroc.report._wording import SIGNIFICANCE, format_number, format_p_value, listed
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
 __all__ = [
-    "calibration_rejections",
     "comparison_reading",
     "data_reading",
-    "driving_bins",
     "format_number",
     "format_p_value",
     "model_readings",
@@ -22,9 +21,6 @@ __all__ = [
     "ranking_values",
     "verdicts",
 ]
-
-#: Level below which a Holm-adjusted p-value counts as a difference.
-SIGNIFICANCE = 0.05
 
 SMALL_CLASS = 10
 
@@ -39,27 +35,6 @@ HIGH_ACCURACY = 0.8
 
 #: Gap between D and the OvR macro AUC worth explaining.
 D_AUC_GAP = 0.1
-
-#: Fewest rows of a reliability bin whose gap a reading names.
-BIN_ROWS = 10
-
-#: Share of the ECE that the bins a reading names as driving it hold together.
-DRIVING_SHARE = 0.5
-
-
-def format_number(value: float | None, digits: int = 3, missing: str = "undefined") -> str:
-    """``value`` with ``digits`` decimals; ``missing`` for None (NaN in ``results.json``); never "-0.000".
-
-    Unlike :func:`polyroc._results.number_text` of the notebook views, it keeps ``digits`` decimals
-    for every value (3.1e-09 reads 0.000): the readings quote an estimate beside its interval's bounds at
-    one precision, and name an undefined value in words; p-values have :func:`format_p_value`.
-
-    >>> format_number(-0.0001), format_number(0.1234, 2), format_number(None, missing="—")
-    ('0.000', '0.12', '—')
-    >>> format_number(3.1e-9)
-    '0.000'
-    """
-    return missing if value is None else fixed_decimals(value, digits)
 
 
 def _number(value, digits=3):
@@ -269,11 +244,6 @@ def _chance_classes(model, classes):
     return {c: auc for c, auc in _class_auc(model, classes).items() if auc <= NO_RANKING_AUC}
 
 
-def _listed(names):
-    names = [str(name) for name in names]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _dmf_contradictions(model, classes):
     """Plain-words flags where D, the OvR AUCs and accuracy tell different stories."""
     flags = []
@@ -289,7 +259,7 @@ def _dmf_contradictions(model, classes):
             else "The"
         )
         flags.append(
-            f"{lead} scores of {noun} {_listed(chance)} carry little or no ranking information (one-vs-rest "
+            f"{lead} scores of {noun} {listed(chance)} carry little or no ranking information (one-vs-rest "
             f"AUC {aucs}; 0.5 is chance): their rows are found by chance, or not at all, and D, the macro "
             "averages and accuracy, pooled over all classes, hide it."
         )
@@ -348,242 +318,6 @@ def _gini_reading(model):
     return text + "."
 
 
-def _share_text(share):
-    """A probability or frequency as a rounded percentage: ``61%``."""
-    return "undefined" if share is None else f"{100 * share:.0f}%"
-
-
-def _ece_text(record):
-    """``0.041 [0.030, 0.055]`` from an ECE record (the estimate alone when its interval is undefined)."""
-    if record.get("low") is None or record.get("high") is None:
-        return _number(record["estimate"])
-    return f"{_number(record['estimate'])} [{_number(record['low'])}, {_number(record['high'])}]"
-
-
-def _bin_rows(bins):
-    """The non-empty bins of a curve's ``bins`` record as rows, each with its ``share`` of the rows, ``gap``
-    (observed minus mean score) and ``part`` of the ECE (share times absolute gap)."""
-    total = sum(bins["count"])
-    keys = ("bin", "low_edge", "high_edge", "count", "mean_score", "observed", "observed_low", "observed_high")
-    rows = [{key: bins[key][k] for key in keys} for k in range(len(bins["bin"]))]
-    for row in rows:
-        row["share"] = row["count"] / total
-        row["gap"] = row["observed"] - row["mean_score"]
-        row["part"] = row["share"] * abs(row["gap"])
-    return rows
-
-
-def _supported(row):
-    """The bin's interval excludes its mean score: the gap's direction is not noise at its level."""
-    low, high = row["observed_low"], row["observed_high"]
-    return low is not None and high is not None and not low <= row["mean_score"] <= high
-
-
-def _window(rows, parts):
-    """A window of neighbouring bins as one: its range, rows, pooled observed and mean score, part of the gap."""
-    count = sum(row["count"] for row in rows)
-    observed = sum(row["observed"] * row["count"] for row in rows) / count
-    mean_score = sum(row["mean_score"] * row["count"] for row in rows) / count
-    part = sum(row["part"] for row in rows)
-    return {
-        "low_edge": rows[0]["low_edge"],
-        "high_edge": rows[-1]["high_edge"],
-        "count": count,
-        "share": sum(row["share"] for row in rows),
-        "observed": observed,
-        "mean_score": mean_score,
-        "gap": observed - mean_score,
-        "part": part,
-        "of_gap": part / parts,
-        "bins": rows,
-        "supported": [row for row in rows if _supported(row)],
-    }
-
-
-def driving_bins(bins: dict[str, Any]) -> dict[str, Any] | None:
-    """The fewest neighbouring bins, gapped the same way, that hold :data:`DRIVING_SHARE` of a curve's ECE.
-
-    A bin's part of the ECE is its share of the rows times its gap
-    ``|observed - mean score|``. Among the windows of consecutive non-empty
-    bins whose gaps have one sign, of :data:`BIN_ROWS` rows or more, and
-    whose parts sum to at least :data:`DRIVING_SHARE` of the ECE, the one of
-    fewest bins is returned (the largest part among those): its range,
-    ``share`` of the rows, ``observed`` and ``mean_score`` pooled by rows,
-    ``gap``, ``of_gap`` (its part over the sum), its ``bins`` and the
-    ``supported`` ones, whose interval excludes their mean score. None when
-    no window qualifies (gaps that alternate, bins of few rows) or there is
-    no gap.
-
-    >>> bins = {"bin": [0, 8, 9], "low_edge": [0.0, 0.8, 0.9], "high_edge": [0.1, 0.9, 1.0], "count": [5, 40, 55],
-    ...         "mean_score": [0.05, 0.85, 0.95], "observed": [0.5, 0.6, 0.7], "observed_low": [0.2, 0.45, 0.6],
-    ...         "observed_high": [0.8, 0.74, 0.8]}
-    >>> window = driving_bins(bins)
-    >>> window["low_edge"], window["high_edge"], window["share"], round(window["gap"], 3), round(window["of_gap"], 2)
-    (0.8, 1.0, 0.95, -0.25, 0.91)
-    """
-    rows = _bin_rows(bins)
-    parts = sum(row["part"] for row in rows)
-    best = None
-    for first in range(len(rows)):
-        for last in range(first, len(rows)):
-            if (rows[last]["gap"] < 0) != (rows[first]["gap"] < 0):
-                break
-            window = rows[first : last + 1]
-            part = sum(row["part"] for row in window)
-            if parts <= 0 or part < DRIVING_SHARE * parts or sum(row["count"] for row in window) < BIN_ROWS:
-                continue
-            if best is None or (len(window), -part) < (len(best), -sum(row["part"] for row in best)):
-                best = window
-            break  # a longer window from the same first bin has more bins
-    return None if best is None else _window(best, parts)
-
-
-def _range_text(row):
-    return f"{_number(row['low_edge'], 2)} to {_number(row['high_edge'], 2)}"
-
-
-def _run_sentence(run):
-    """A run's gap in words, with the bin of it that shows its direction best (its interval, or that none does)."""
-    confident = "over-confident" if run["gap"] < 0 else "under-confident"
-    text = (
-        f"top-label probabilities {_range_text(run)} ({_share_text(run['share'])} of rows): "
-        f"{_share_text(run['observed'])} observed where {_share_text(run['mean_score'])} was predicted"
-    )
-    if not run["supported"]:
-        return text + (
-            f", {confident} in the point values, but no bin's interval there excludes its predicted value, "
-            "so this may be noise"
-        )
-    best = max(run["supported"], key=lambda row: row["part"])
-    if len(run["bins"]) == 1:
-        return text + (f" [{_share_text(best['observed_low'])}, {_share_text(best['observed_high'])}], {confident}")
-    return text + (
-        f", {confident} (in the bin {_range_text(best)}: {_share_text(best['observed'])} observed "
-        f"[{_share_text(best['observed_low'])}, {_share_text(best['observed_high'])}] where "
-        f"{_share_text(best['mean_score'])} was predicted)"
-    )
-
-
-def _overall_confidence(calibration, metrics):
-    """Mean top-label probability against accuracy: over- or under-confident when accuracy's interval says so."""
-    confidence, accuracy = calibration["mean_confidence"], calibration["accuracy"]
-    text = f"On average the top-label probability is {_number(confidence)} and accuracy {_number(accuracy)}"
-    interval = (metrics or {}).get("intervals", {}).get("accuracy")
-    low, high = (None, None) if interval is None else (interval["low"], interval["high"])
-    if low is None or high is None:
-        lean = "below" if confidence > accuracy else "above"
-        return text + f": observed {lean} predicted, with no interval of accuracy to tell whether that is noise."
-    if low <= confidence <= high:
-        return text + f", inside accuracy's interval [{_number(low)}, {_number(high)}]: no overall lean either way."
-    if confidence > accuracy:
-        return text + ": the scores are over-confident overall (observed below predicted)."
-    return text + ": the scores are under-confident overall (observed above predicted)."
-
-
-def _squared_error_sentence(squared):
-    """The debiased squared error as the ECE's check on few rows."""
-    debiased, plain = squared["debiased"], squared["plain"]
-    text = f"The debiased squared error is {_number(debiased, 4)} (plain {_number(plain, 4)})"
-    if debiased is None or plain is None:
-        return text + "."
-    if debiased <= 0:
-        return (
-            text + ": once the noise of the bins' frequencies is taken out nothing is left, so the ECE is about "
-            "what calibrated scores would show on this many rows."
-        )
-    noise = 1 - debiased / plain if plain > 0 else 0.0
-    return (
-        text + f": about {_share_text(noise)} of the plain squared gap is the noise of the bins' frequencies, "
-        f"which leaves an estimated root-mean-square gap of {_number(debiased**0.5)}."
-    )
-
-
-def _calibration_reading(model):
-    calibration = model["calibration"]
-    ece = calibration["ece"]
-    text = (
-        f"Top-label ECE {_ece_text(ece['top_label'])}, classwise ECE {_ece_text(ece['classwise'])} on test. "
-        + _overall_confidence(calibration, model.get("metrics"))
-    )
-    window = driving_bins(calibration["reliability"]["top_label"]["bins"][0])
-    if window is not None:
-        text += f" {_share_text(window['of_gap'])} of the ECE comes from " + _run_sentence(window) + "."
-    else:
-        text += (
-            f" No neighbouring bins gapped the same way, with {BIN_ROWS} or more rows, hold half of the ECE: "
-            "the gap is spread over the scores."
-        )
-    text += " " + _squared_error_sentence(calibration["squared_error"])
-    if calibration["test"] is not None:
-        text += " " + _calibration_test_sentence(calibration["test"])
-    if calibration["temperature"] is not None:
-        text += " " + _temperature_sentence(calibration["temperature"], calibration["before_after"])
-    return text
-
-
-def calibration_rejections(test: dict[str, Any]) -> list[tuple[str, str, float]]:
-    """``(row, direction, Holm p)`` of the rows of a calibration test that reject calibration at
-    :data:`SIGNIFICANCE` after Holm's adjustment, the top label last.
-
-    >>> calibration_rejections({"classes": ["a", "b", "top-label"], "p_holm": [0.2, 0.01, None],
-    ...                         "direction": ["balanced", "over-confident", "balanced"]})
-    [('b', 'over-confident', 0.01)]
-    """
-    return [
-        (str(name), direction, p)
-        for name, direction, p in zip(test["classes"], test["direction"], test["p_holm"])
-        if p is not None and p < SIGNIFICANCE
-    ]
-
-
-def _calibration_test_sentence(test):
-    """Which classes (and whether the top label) the per-class test rejects after Holm, with their direction."""
-    rejected = calibration_rejections(test)
-    family = f"{test['method']}, per class and of the top label, Holm-adjusted over the {len(test['classes'])} rows"
-    if not rejected:
-        return (
-            f"{family}, rejects calibration for no class nor the top label (level {SIGNIFICANCE:g}); "
-            "that does not prove calibration."
-        )
-    parts = [
-        f"{'the top label' if name == 'top-label' else class_name(name)} ({direction}, Holm p {format_p_value(p)})"
-        for name, direction, p in rejected
-    ]
-    return f"{family}, rejects calibration for {_listed(parts)}."
-
-
-#: The quantities of the before/after comparison, in words.
-CALIBRATION_QUANTITY_NAMES = {"log_loss": "log loss", "brier_score": "Brier score", "ece_top_label": "top-label ECE"}
-
-
-def _change_text(row):
-    """A paired difference after − before of a quantity where lower is better, in words true to its interval."""
-    name = CALIBRATION_QUANTITY_NAMES.get(row["quantity"], row["quantity"])
-    difference, low, high = row["difference"], row["low"], row["high"]
-    if low is not None and high is not None and low < high and high < 0:
-        return f"lowers {name} by {_number(-difference)} [{_number(-high)}, {_number(-low)}]"
-    if low is not None and high is not None and low < high and low > 0:
-        return f"raises {name} by {_number(difference)} [{_number(low)}, {_number(high)}]"
-    bounds = "no interval" if low is None or high is None else f"[{_number(low)}, {_number(high)}]"
-    return f"brings no clear change in {name} ({_number(difference)} {bounds})"
-
-
-def _temperature_sentence(temperature, before_after):
-    """The fitted temperature in words, and what it changes on test (each change as its interval supports)."""
-    value = temperature["temperature"]
-    effect = "softens the scores" if value > 1 else "sharpens the scores"
-    text = (
-        f"Temperature T = {_number(value, 2)} fitted on validation {effect} (validation log loss "
-        f"{_number(temperature['loss_before'])} to {_number(temperature['loss_after'])})"
-    )
-    if not temperature["converged"]:
-        text += ", at a bound of its search: the validation loss keeps falling beyond it"
-    if before_after is not None:
-        changes = [_change_text(row) for row in before_after["comparisons"]]
-        text += "; on test it " + _listed(changes)
-    return text + "."
-
-
 def _baseline_reading():
     return (
         "This model gives every row the same scores (a constant baseline, such as a class-prior "
@@ -603,7 +337,7 @@ def model_readings(model: dict[str, Any], results: dict[str, Any]) -> dict[str, 
     """
     readers = {
         "metrics": lambda: _metrics_reading(model, results),
-        "calibration": lambda: _calibration_reading(model),
+        "calibration": lambda: calibration_reading(model),
         "tuning": lambda: _tuning_reading(model),
         "roc_cloud": lambda: _cloud_reading(model, results["data"]["classes"]),
         "dmf": lambda: _dmf_reading(model, results["data"]["classes"]),
@@ -697,17 +431,6 @@ def _holds(row):
     return supported_sign(low, high, row.get("changed_rows")) != 0
 
 
-def format_p_value(p: float | None) -> str:
-    """A p-value as text: three decimals, "< 0.001" below, "—" when undefined (None).
-
-    >>> format_p_value(0.04321), format_p_value(0.00002), format_p_value(None)
-    ('0.043', '< 0.001', '—')
-    """
-    if p is None:
-        return "—"
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
 def _tuning_verdict(model):
     """One phrase on the tuned thresholds of a model (None without tuning)."""
     tuning = model.get("tuning")
@@ -729,24 +452,6 @@ def _tuning_verdict(model):
     return "tuned thresholds and argmax cannot be told apart on test"
 
 
-def _calibration_verdict(calibration):
-    """One phrase on calibration: the rows the test rejects, and the temperature's clear effect on test log loss."""
-    if not calibration:
-        return None
-    phrases = []
-    rejected = calibration_rejections(calibration["test"]) if calibration["test"] else []
-    if rejected:
-        names = [("the top label" if name == "top-label" else name) for name, _, _ in rejected]
-        phrases.append(f"the calibration test rejects {_listed(names)} (Holm)")
-    log_loss = next(
-        (row for row in (calibration["before_after"] or {}).get("comparisons", []) if row["quantity"] == "log_loss"),
-        None,
-    )
-    if log_loss is not None and not _change_text(log_loss).startswith("brings no clear change"):
-        phrases.append(f"temperature scaling {_change_text(log_loss)} on test")
-    return "; ".join(phrases) or None
-
-
 def _model_verdict(name, model, classes):
     """``name: accuracy 0.912, balanced accuracy 0.870; flags`` in a line."""
     parts = []
@@ -762,11 +467,11 @@ def _model_verdict(name, model, classes):
         notes.append("a constant baseline (ranks nothing)")
     chance = _chance_classes(model, classes)
     if chance and not model.get("constant_scores"):
-        notes.append(f"scores of {_listed(chance)} rank at chance level (one-vs-rest AUC ≤ {NO_RANKING_AUC:g})")
+        notes.append(f"scores of {listed(chance)} rank at chance level (one-vs-rest AUC ≤ {NO_RANKING_AUC:g})")
     tuning = _tuning_verdict(model)
     if tuning:
         notes.append(tuning)
-    calibration = _calibration_verdict(model.get("calibration"))
+    calibration = calibration_verdict(model.get("calibration"))
     if calibration:
         notes.append(calibration)
     if model.get("skipped"):
