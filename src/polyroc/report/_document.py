@@ -501,7 +501,10 @@ def build_report(
 
     Sections: data summary; metrics with intervals (each named by its
     method, as :func:`polyroc.evaluate` makes them);
-    OvR ROC and PR curves; with validation data, thresholds tuned for
+    OvR ROC and PR curves; calibration (top-label and classwise ECE,
+    reliability diagrams, a per-class calibration test and, with validation
+    data, a temperature map fitted on validation and compared before and
+    after on test); with validation data, thresholds tuned for
     ``metric`` and compared on test with argmax, Fréchet and inflated-argmax
     rules (paired bootstrap of tuned − argmax; Legnaro, Guastavino & Marchetti
     (2025), arXiv:2511.21794); ROC clouds and DFP (same authors); ROC-DMF with

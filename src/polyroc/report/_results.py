@@ -16,6 +16,20 @@ computing, once, with the ``models`` it concerns (see
 :func:`~polyroc.report._analysis.report_warnings`); each model's
 ``warnings`` keep its own.
 
+A model's ``calibration`` is assembled here from the library results of
+its calibration step: ``ece`` (top-label and classwise, each ``estimate``,
+``low``, ``high`` and ``method``), ``squared_error`` (the top-label squared
+l2 error, ``debiased`` and ``plain``), ``mean_confidence`` and ``accuracy``
+(weighted means of the top-label probability and of its hit), ``reliability``
+(the top-label and classwise :class:`~polyroc.calibration.ReliabilityCurve`
+records, whose per-bin arrays are replaced by ``bins``: per curve, the
+non-empty bins as columns), ``test`` (the
+:class:`~polyroc.calibration.CalibrationTest`), and, with validation data,
+``temperature`` (the :class:`~polyroc.calibration.Calibrator`),
+``calibrated_reliability`` and ``before_after`` (the
+:class:`~polyroc.comparison.ScoreComparison` of the scores as given and
+temperature-scaled); null without validation data.
+
 A section that could not be computed is null, and ``skipped`` (per model, and
 at the top for the model comparison) maps its name to the reason. A model
 whose scores are the same on every row (a constant baseline, e.g. a
