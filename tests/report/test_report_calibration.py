@@ -233,3 +233,17 @@ def test_the_section_is_present_absent_of_the_map_or_skipped_in_the_page(monkeyp
     page = skipped.to_html()
     assert reading in page and 'href="#calibration-m1-m"' in page
     assert not any(f.key in ("reliability", "classwise", "recalibrated") for f in skipped.figures["m"])
+
+
+@pytest.mark.parametrize("m", [2, 22])
+def test_two_and_many_classes_give_a_record_per_class_and_a_reading(m):
+    rng = np.random.default_rng(m)
+    y, q = _calibrated(rng, 40 * m, m)
+    y_val, q_val = _calibrated(rng, 30 * m, m)
+    results = _results(y, q, y_val=y_val, val_scores=q_val)
+    record = results["models"]["model"]["calibration"]
+    classwise = record["reliability"]["classwise"]["bins"]
+    assert [b["class"] for b in classwise] == list(range(m))
+    assert record["ece"]["classwise"]["estimate"] == pytest.approx(calibration_error(y, q, kind="classwise"))
+    reading = model_readings(results["models"]["model"], results)["calibration"]
+    assert reading.startswith("Top-label ECE ") and "Temperature T = " in reading
