@@ -233,8 +233,8 @@ def _calibration_test_sentence(test):
     family = f"{test['method']}, per class and of the top label, Holm-adjusted over the {len(test['classes'])} rows"
     if not rejected:
         return (
-            f"{family}, rejects calibration for no class nor the top label (level {SIGNIFICANCE:g}); "
-            "that does not prove calibration."
+            f"{family}, rejects calibration for no class and not for the top label (level {SIGNIFICANCE:g}), "
+            "which does not prove calibration."
         )
     parts = [
         f"{'the top label' if name == 'top-label' else class_name(name)} ({direction}, Holm p {format_p_value(p)})"
