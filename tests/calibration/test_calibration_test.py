@@ -17,6 +17,9 @@ from polyroc.calibration import CalibrationTest, calibration_test
 from polyroc.exceptions import IntervalWarning
 from tests.calibration.cases import dirichlet_problem
 
+#: The warning on sparse groups is tested on its own below; elsewhere small inputs meet it on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore:calibration_test. a Hosmer-Lemeshow group:UserWarning")
+
 
 def columns_with_top_label(y, proba):
     """The scores and hits of each class, then of the top label (the first largest), written for the tests."""
@@ -195,6 +198,17 @@ def test_a_class_whose_scores_are_all_zero_gets_nan_and_a_warning(method):
     defined = [0, 1, 3]
     np.testing.assert_allclose(result.p_holm[defined], brute_force_holm(result.p_value[defined]), rtol=1e-12)
     assert "No test for 2" in result._repr_html_()
+
+
+def test_sparse_hosmer_lemeshow_groups_warn_and_full_ones_do_not():
+    """Expected events per group: about 400 * 0.1 / 10 = 4 in the lowest groups of a class at m = 10."""
+    y, proba = dirichlet_problem(400, 10, 14)
+    with pytest.warns(IntervalWarning, match="expects fewer than 5 events or non-events"):
+        calibration_test(y, proba, method="hosmer-lemeshow")
+    y, proba = dirichlet_problem(20_000, 3, 15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IntervalWarning)
+        calibration_test(y, proba, method="hosmer-lemeshow")
 
 
 def test_scores_of_one_half_leave_z_without_variance():
