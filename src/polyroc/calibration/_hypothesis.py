@@ -162,6 +162,10 @@ class CalibrationTest(Result):
         TypeError
             If ``digits`` is not an int or ``alpha`` not a real number.
 
+        See Also
+        --------
+        to_frame : The same table as a pandas DataFrame.
+
         Examples
         --------
         >>> y = [0, 0, 1, 1, 0, 1]
