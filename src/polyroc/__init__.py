@@ -12,7 +12,7 @@ The flat namespace holds what most users reach for:
 - ROC-DMF (:func:`roc_dmf`, :func:`compare_models`) and the Gini-weighted ROC
   (:func:`gini_roc`);
 - calibration: :func:`calibration_error`, :func:`squared_calibration_error`,
-  :func:`smooth_calibration_error` and :func:`reliability_curve`;
+  :func:`smooth_calibration_error`, :func:`reliability_curve` and :func:`calibration_test`;
 - :func:`build_report`, the HTML report.
 
 The submodules hold the rest: :mod:`polyroc.counts` (metrics on confusion
@@ -75,9 +75,11 @@ _LOCATIONS: dict[str, str] = {
     "compare_models": "polyroc.dmf",
     "roc_dmf": "polyroc.dmf",
     "gini_roc": "polyroc.gini",
+    "CalibrationTest": "polyroc.calibration",
     "Calibrator": "polyroc.calibration",
     "ReliabilityCurve": "polyroc.calibration",
     "calibration_error": "polyroc.calibration",
+    "calibration_test": "polyroc.calibration",
     "fit_calibrator": "polyroc.calibration",
     "reliability_curve": "polyroc.calibration",
     "smooth_calibration_error": "polyroc.calibration",
@@ -104,9 +106,11 @@ def _load_displays() -> object:
 _displays.set_display_loader(_load_displays)
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``name as name`` re-exports them
+    from polyroc.calibration import CalibrationTest as CalibrationTest
     from polyroc.calibration import Calibrator as Calibrator
     from polyroc.calibration import ReliabilityCurve as ReliabilityCurve
     from polyroc.calibration import calibration_error as calibration_error
+    from polyroc.calibration import calibration_test as calibration_test
     from polyroc.calibration import fit_calibrator as fit_calibrator
     from polyroc.calibration import reliability_curve as reliability_curve
     from polyroc.calibration import smooth_calibration_error as smooth_calibration_error

@@ -73,6 +73,7 @@ def _results():
         "Whitening": whitening,
         "Calibrator": polyroc.calibration.fit_calibrator(y_val, P_val),
         "ReliabilityCurve": polyroc.reliability_curve(y, P),
+        "CalibrationTest": polyroc.calibration_test(y, P),
     }
 
 

@@ -8,20 +8,25 @@ gap over bins of the scores (ECE, l2, maximum; top-label or classwise),
 :func:`reliability_curve` shows the bins, each frequency with a binomial
 interval. :func:`fit_calibrator` fits a map on validation scores
 (temperature, vector, matrix or isotonic) whose :meth:`Calibrator.transform`
-recalibrates other scores.
+recalibrates other scores. :func:`calibration_test` tests each class's
+probabilities, and the top label's, for calibration (Spiegelhalter's Z or
+Hosmer-Lemeshow), with Holm-adjusted p-values.
 """
 
 from __future__ import annotations
 
 from polyroc.calibration._error import calibration_error, squared_calibration_error
+from polyroc.calibration._hypothesis import CalibrationTest, calibration_test
 from polyroc.calibration._maps import Calibrator, fit_calibrator
 from polyroc.calibration._reliability import ReliabilityCurve, reliability_curve
 from polyroc.calibration._smooth import smooth_calibration_error
 
 __all__ = [
+    "CalibrationTest",
     "Calibrator",
     "ReliabilityCurve",
     "calibration_error",
+    "calibration_test",
     "fit_calibrator",
     "reliability_curve",
     "smooth_calibration_error",
