@@ -4,12 +4,15 @@ skipped as the data allow."""
 
 import numpy as np
 import pytest
+from markupsafe import escape
 from scipy.special import softmax
+from scipy.stats import norm
 from sklearn.metrics import accuracy_score
 
 import polyroc.report._analysis as analysis_module
 from polyroc.calibration import (
     calibration_error,
+    calibration_test,
     fit_calibrator,
     reliability_curve,
     squared_calibration_error,
@@ -91,6 +94,25 @@ def test_calibration_record_equals_the_library_called_directly(over_confident):
     assert "coef" not in record["temperature"]
     after = reliability_curve(y, calibrator.transform(scores))
     assert record["calibrated_reliability"]["calibration_error"] == pytest.approx(after.calibration_error, abs=1e-12)
+
+
+def test_calibration_test_equals_the_library_and_spiegelhalters_formula(over_confident):
+    y, scores, *_, results = over_confident
+    record = results["models"]["model"]["calibration"]
+    direct = calibration_test(y, scores)
+    assert record["test"]["classes"] == [0, 1, 2, 3, "top-label"]
+    np.testing.assert_allclose(record["test"]["p_holm"], direct.p_holm, atol=1e-12)
+    np.testing.assert_allclose(record["test"]["statistic"], direct.statistic, atol=1e-12)
+    confidence, hit = scores.max(axis=1), (scores.argmax(axis=1) == y).astype(float)
+    z = np.sum((hit - confidence) * (1 - 2 * confidence)) / np.sqrt(
+        np.sum((1 - 2 * confidence) ** 2 * confidence * (1 - confidence))
+    )
+    assert record["test"]["statistic"][-1] == pytest.approx(z, rel=1e-9)
+    assert record["test"]["p_value"][-1] == pytest.approx(2 * norm.sf(abs(z)), rel=1e-9)
+    # over-confident by construction: the top label is rejected, and the reading names it
+    reading = model_readings(results["models"]["model"], results)["calibration"]
+    assert record["test"]["p_holm"][-1] < 0.05 and record["test"]["direction"][-1] == "over-confident"
+    assert "the top label (over-confident, Holm p < 0.001)" in reading
 
 
 def test_reliability_bins_are_the_non_empty_bins_of_a_brute_force_binning(over_confident):
@@ -214,7 +236,7 @@ def test_the_section_is_present_absent_of_the_map_or_skipped_in_the_page(monkeyp
     html = with_val.to_html()
     assert 'id="calibration-m1-m"' in html and 'href="#calibration-m1-m"' in html
     assert "Temperature scaling" in html
-    assert with_val.readings["m"]["calibration"].replace("'", "&#39;") in html
+    assert escape(with_val.readings["m"]["calibration"]) in html
 
     without = build_report(y, {"m": q}, n_boot=10, random_state=0)
     assert without.results["models"]["m"]["calibration"]["temperature"] is None
@@ -231,7 +253,7 @@ def test_the_section_is_present_absent_of_the_map_or_skipped_in_the_page(monkeyp
     reading = skipped.readings["m"]["calibration"]
     assert reading.startswith("This section was skipped: calibration could not be computed")
     page = skipped.to_html()
-    assert reading in page and 'href="#calibration-m1-m"' in page
+    assert escape(reading) in page and 'href="#calibration-m1-m"' in page
     assert not any(f.key in ("reliability", "classwise", "recalibrated") for f in skipped.figures["m"])
 
 

@@ -22,8 +22,10 @@ from typing import Any
 import numpy as np
 
 from polyroc.calibration import (
+    CalibrationTest,
     Calibrator,
     ReliabilityCurve,
+    calibration_test,
     fit_calibrator,
     reliability_curve,
     squared_calibration_error,
@@ -58,7 +60,8 @@ class CalibrationAnalysis:
     are those of the ECEs); ``squared_error`` and ``plain_squared_error``
     the top-label squared l2 error with and without its noise removed
     (Kumar, Liang & Ma 2019, arXiv:1909.10155), the check of the ECE on few
-    rows. ``calibrator`` is the temperature map fitted on validation,
+    rows; ``test`` the per-class calibration test (Spiegelhalter's Z, Holm's
+    p-values). ``calibrator`` is the temperature map fitted on validation,
     ``calibrated`` the top-label curve of the test scores it maps.
     """
 
@@ -66,6 +69,7 @@ class CalibrationAnalysis:
     classwise: ReliabilityCurve
     squared_error: float
     plain_squared_error: float
+    test: CalibrationTest
     calibrator: Calibrator | None = None
     calibrated: ReliabilityCurve | None = None
 
@@ -152,6 +156,7 @@ def _calibration_step(inputs, analysis):
             classwise=curve(scores, kind="classwise"),
             squared_error=squared(),
             plain_squared_error=squared(debiased=False),
+            test=calibration_test(y, scores, labels=classes, sample_weight=weights),
         )
         if inputs.validation is not None:
             result.calibrator = fit_calibrator(

@@ -123,7 +123,7 @@ def _calibration_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[
             "kind": "top-label",
         },
         "reliability": {"top_label": _curve_record(top_label), "classwise": _curve_record(classwise)},
-        "test": None,
+        "test": _record(calibration.test),
         "temperature": _record(calibration.calibrator),
         "calibrated_reliability": _curve_record(calibration.calibrated),
         "before_after": None,
