@@ -26,7 +26,7 @@ def apply_command(args):
         calibration = read_calibration(args)
         classes = _checked_classes(args, tau, calibration)
         with showing_progress(args) as display:
-            table = _read_labelled_if_possible(args, classes, display)
+            table = _read_labelled_if_possible(args, classes, display, f"--tau {args.tau}" if tau else None)
             y_score = scores_of(args, table, calibration)
         with blamed_on(table.source):
             predictions, scores = _predictions(table, y_score, tau)
@@ -82,15 +82,24 @@ def _checked_classes(args, tau, calibration):
     return tau["classes"]
 
 
-def _read_labelled_if_possible(args, classes, display):
-    """The score file of ``apply``, with its labels when it has the label column (``--label-col``, default label)."""
+def _read_labelled_if_possible(args, classes, display, classes_of=None):
+    """The score file of ``apply``, with its labels when it has the label column (``--label-col``, default label).
+
+    Its score columns are ``classes``: those of ``classes_of`` (``--tau``), else of ``--calibration``.
+    """
     name = args.label_col or "label"
+    classes_of = classes_of or f"--calibration {args.calibration}"
     try:
-        return read_table(args, args.scores, classes=classes, label_col=name, display=display)
+        try:
+            return read_table(args, args.scores, classes=classes, label_col=name, display=display)
+        except ValueError as error:
+            if args.label_col is not None or f"no label column {name!r}" not in str(error):
+                raise
+        return read_table(args, args.scores, classes=classes, label_col=None)
     except ValueError as error:
-        if args.label_col is not None or f"no label column {name!r}" not in str(error):
-            raise
-    return read_table(args, args.scores, classes=classes, label_col=None)
+        if "score columns" in str(error) and "not found" in str(error):
+            raise ValueError(f"{error} (the classes of {classes_of})") from None
+        raise
 
 
 def _applied_scores(table, y_score, tau):
