@@ -209,3 +209,14 @@ def test_the_map_may_not_be_the_output(files, capsys):
     assert main([*args, "--out", str(tmp_path / "cal.json")]) == 2
     assert "is also the --calibration input" in capsys.readouterr().err
     assert (tmp_path / "cal.json").read_bytes() == before
+
+
+def test_apply_refuses_a_class_named_as_an_output_column(write_scores, tmp_path, capsys):
+    y, P = _scores(3, n=60)
+    names = dict(zip(CLASSES, ["prediction", "x", "y"]))
+    val = write_scores([names[label] for label in y], P, list(names.values()), name="val.csv")
+    assert main(["calibrate", "--scores", str(val), "-q", "--out", str(tmp_path / "cal.json")]) == 0
+    args = ["apply", "--scores", str(val), "--calibration", str(tmp_path / "cal.json")]
+    assert main([*args, "--out", str(tmp_path / "pred.csv")]) == 2
+    assert "classes named ['prediction'] cannot be columns of the predictions" in capsys.readouterr().err
+    assert not (tmp_path / "pred.csv").exists()

@@ -25,6 +25,12 @@ def apply_command(args):
         tau = None if args.tau is None else read_thresholds(args.tau)
         calibration = read_calibration(args)
         classes = _checked_classes(args, tau, calibration)
+        taken = sorted({"id", "prediction", "label"} & set(classes)) if calibration is not None else []
+        if taken:
+            raise ValueError(
+                f"--calibration {args.calibration}: classes named {taken} cannot be columns of the predictions "
+                "beside their id and prediction columns"
+            )
         with showing_progress(args) as display:
             table = _read_labelled_if_possible(args, classes, display, f"--tau {args.tau}" if tau else None)
             y_score = scores_of(args, table, calibration)
