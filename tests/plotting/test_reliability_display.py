@@ -1,5 +1,8 @@
 """ReliabilityDisplay: the drawn points, bars, panels, legend and histograms against the curve and brute force."""
 
+import inspect
+import itertools
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -7,6 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.colors import to_rgb
 from scipy import stats
 from sklearn.datasets import load_iris
@@ -184,3 +189,58 @@ def test_bad_input_names_the_argument():
         ReliabilityDisplay.from_predictions(y, proba, name=3)
     with pytest.raises(TypeError, match="draws a ReliabilityCurve; result is a OvrRocCurves"):
         ReliabilityDisplay.from_result(ovr_roc_curve(y, proba))
+
+
+def test_from_predictions_takes_reliability_curves_parameters_with_its_defaults():
+    curve_params = inspect.signature(reliability_curve).parameters
+    display_params = inspect.signature(ReliabilityDisplay.from_predictions).parameters
+    for name, parameter in curve_params.items():
+        assert display_params[name].default == parameter.default, name
+        assert display_params[name].kind == parameter.kind, name
+
+
+def test_weights_and_quantile_bins_reach_the_curve():
+    y, proba = _scores(n=300, m=3, seed=3)
+    weights = np.random.default_rng(4).uniform(0.0, 2.0, size=y.size)
+    disp = ReliabilityDisplay.from_predictions(y, proba, n_bins=6, strategy="quantile", sample_weight=weights)
+    assert disp.curve.settings["weighted"] and disp.curve.settings["strategy"] == "quantile"
+    top, hit = proba.max(axis=1), proba.argmax(axis=1) == y
+    values, edges = disp.hists_[0].get_data()[:2]
+    np.testing.assert_allclose(edges, disp.curve.edges[0])
+    inside = [(top >= low) & ((top < high) | (b == 5)) for b, (low, high) in enumerate(itertools.pairwise(edges))]
+    np.testing.assert_array_equal(values, [int(np.sum(rows & (weights > 0))) for rows in inside])
+    np.testing.assert_allclose(  # weighted means of each bin, by brute force
+        disp.lines_[0].get_xydata(),
+        [
+            [np.average(top[rows], weights=weights[rows]), np.average(hit[rows], weights=weights[rows])]
+            for rows in inside
+        ],
+    )
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    n=st.integers(5, 60),
+    n_bins=st.integers(1, 12),
+    kind=st.sampled_from(["top-label", "classwise"]),
+)
+def test_the_drawn_points_and_bars_are_the_non_empty_bins(seed, n, n_bins, kind):
+    y, proba = _scores(n=n, m=3, seed=seed)
+    proba = np.round(proba, 2)
+    proba[:, 2] = 1.0 - proba[:, 0] - proba[:, 1]  # ties and bin edges hit exactly
+    proba = np.clip(proba, 0.0, 1.0)
+    proba /= proba.sum(axis=1, keepdims=True)
+    disp = ReliabilityDisplay.from_predictions(y, proba, labels=[0, 1, 2], kind=kind, n_bins=n_bins, hist=False)
+    curve = disp.curve
+    for k, (line, bars) in enumerate(zip(disp.lines_, disp.errorbars_)):
+        filled = curve.count[k] > 0
+        if not filled.any():
+            assert line is None and bars is None
+            continue
+        np.testing.assert_array_equal(line.get_xdata(), curve.mean_score[k, filled])
+        np.testing.assert_array_equal(line.get_ydata(), curve.observed[k, filled])
+        segments = np.array(bars.lines[2][0].get_segments())
+        np.testing.assert_allclose(segments[:, 0, 1], curve.observed_low[k, filled], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(segments[:, 1, 1], curve.observed_high[k, filled], rtol=0, atol=1e-12)
+    plt.close("all")
