@@ -17,7 +17,7 @@ from scipy import stats
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression
 
-from polyroc.calibration import reliability_curve
+from polyroc.calibration import calibration_error, reliability_curve
 from polyroc.curves import ovr_roc_curve
 from polyroc.plotting import ReliabilityDisplay, class_colors
 
@@ -136,6 +136,15 @@ def test_several_models_on_classwise_panels_keep_the_class_colours():
         y, proba**2 / (proba**2).sum(1, keepdims=True), kind="classwise", ax=first.ax_, name="b"
     )
     assert len(first.figure_.axes) == 6
+    (legend,) = first.figure_.legends  # one figure legend, redrawn with the second model
+    texts = [text.get_text() for text in legend.get_texts()]
+    ece = [calibration_error(y, p, kind="classwise") for p in (proba, proba**2 / (proba**2).sum(1, keepdims=True))]
+    assert texts == [
+        "perfect calibration",
+        f"a (mean classwise ECE = {ece[0]:.3f})\n95% Clopper-Pearson exact interval",
+        f"b (mean classwise ECE = {ece[1]:.3f})\n95% Clopper-Pearson exact interval",
+    ]
+    assert all(panel.get_legend() is None for panel in first.ax_)
     for line_a, line_b in zip(first.lines_, second.lines_):
         assert line_a.get_color() == line_b.get_color() and line_a.get_linestyle() != line_b.get_linestyle()
 
@@ -147,6 +156,10 @@ def test_own_axes_get_an_inset_histogram_or_none():
     assert disp.hist_axes_[0] in axes[0].child_axes and disp.figure_ is fig
     bare = ReliabilityDisplay.from_predictions(y, proba, ax=axes[1], hist=False)
     assert bare.hist_axes_ == [None] and bare.hists_ == [None] and not axes[1].child_axes
+    _, grid = plt.subplots(2, 2)  # no constrained layout: the classwise legend is the first panel's
+    panels = ReliabilityDisplay.from_predictions(y, proba, kind="classwise", ax=grid, name="net")
+    assert not panels.figure_.legends and len(panels.ax_[0].get_legend().get_texts()) == 2
+    assert all(panel.get_legend() is None for panel in panels.ax_[1:])
 
 
 def test_from_estimator_equals_from_predictions():

@@ -35,6 +35,9 @@ CURVE_GID = "polyroc-reliability-curve"
 #: gid of the histogram Axes under a reliability diagram, found again when another model is drawn there.
 HIST_GID = "polyroc-reliability-histogram"
 
+#: gid of the figure legend of classwise panels, replaced when another model is drawn on them.
+LEGEND_GID = "polyroc-reliability-legend"
+
 #: Where the histogram sits, in the main Axes' fraction: (x0, y0, width, height), under the x axis.
 HIST_BOUNDS = (0.0, -0.32, 1.0, 0.26)
 
@@ -95,6 +98,25 @@ def _new_panels(n_curves: int, ncols: int | None, hist: bool) -> NDArray[np.obje
     return panels[:n_curves]
 
 
+def _classwise_legend(panel: Any) -> Any:
+    """The legend of classwise panels, from the first panel's entries (every model drawn on the panels).
+
+    In a figure with a constrained layout, it is one figure legend under the panels, replaced when
+    another model is drawn on them; in any other figure, the first panel's legend.
+    """
+    figure = panel.figure
+    engine = figure.get_layout_engine()
+    if engine is None or type(engine).__name__ != "ConstrainedLayoutEngine":
+        return place_legend(panel, "upper left", fontsize="x-small")
+    for legend in list(figure.legends):
+        if legend.get_gid() == LEGEND_GID:
+            legend.remove()
+    handles, labels = panel.get_legend_handles_labels()
+    legend = figure.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3), fontsize="small")
+    legend.set_gid(LEGEND_GID)
+    return legend
+
+
 class ReliabilityDisplay(Display):
     """Reliability diagram: per bin, the observed frequency against the mean score, with its interval.
 
@@ -111,7 +133,10 @@ class ReliabilityDisplay(Display):
     its curve, its legend entry and its histogram, in the next colour. A
     classwise curve is drawn as one panel per class, in the class colours of
     :func:`class_colors`; another model drawn on the same panels
-    (``ax=disp.ax_``) keeps the class colours with the next line style.
+    (``ax=disp.ax_``) keeps the class colours with the next line style. Their
+    legend, the same for every panel, is a figure legend under the panels in
+    a figure with a constrained layout (the figures this Display makes), else
+    the first panel's.
 
     Parameters
     ----------
@@ -438,5 +463,7 @@ class ReliabilityDisplay(Display):
             panel.set_xlabel("")
             hist_ax.set(xlabel=f"Mean {what}", ylabel="Rows")
             hist_ax.set_ylim(bottom=0.0)
-        if top_label or k == 0:  # (the classwise legend is the same in every panel: drawn once)
-            place_legend(panel, "upper left", widen=widen, **({} if top_label else {"fontsize": "x-small"}))
+        if top_label:
+            place_legend(panel, "upper left", widen=widen)
+        elif k == 0:  # (the classwise legend is the same in every panel: drawn once)
+            _classwise_legend(panel)
