@@ -16,9 +16,7 @@ as the read returns with the data the test sends after it, still before any
 output is written.
 """
 
-import errno
 import gc
-import hashlib
 import json
 import os
 import queue
@@ -37,45 +35,29 @@ import pytest
 from polyroc.cli import _parser, main
 from polyroc.io import MANIFEST_NAME
 from polyroc.io._locks import DIRECTORY_LOCK_NAME
+from tests.cli.signal_driver import (
+    DRIVER,
+    ONE_THREAD,
+    TIMEOUT,
+    VERBS,
+    assert_manifest_matches,
+    default_stop_signals,
+    leftovers,
+    one_line,
+    run_python,
+    scores_csv_text,
+    start_blocked,
+    stop,
+)
 
 pytestmark = [
     pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs POSIX signals and named pipes"),
     pytest.mark.slow,  # subprocesses stopped at every moment: not in the quick run (-m "not slow")
 ]
 
-TIMEOUT = 300  # seconds; only reached if the command hangs, which is itself the failure
-
-DRIVER = """
-import importlib, os, signal, sys
-target, call, name, *argv = sys.argv[1:]
-module_name, attribute = target.rsplit(".", 1)
-module = importlib.import_module(module_name)
-original, calls = getattr(module, attribute), []
-
-def signalling(*args, **kwargs):
-    result = original(*args, **kwargs)
-    calls.append(1)
-    if len(calls) == int(call):
-        os.kill(os.getpid(), getattr(signal, name))
-    return result
-
-setattr(module, attribute, signalling)
-from polyroc.cli import main
-sys.exit(main(argv))
-"""
-
-
-def _scores_csv_text(seed, n=40):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    P = rng.dirichlet(np.ones(3), n) + np.eye(3)[y]
-    P /= P.sum(axis=1, keepdims=True)
-    rows = [",".join([*(f"{v:.17g}" for v in p), "abc"[t]]) for p, t in zip(P, y)]
-    return "\n".join(["a,b,c,label", *rows]) + "\n"
-
 
 def _scores_csv(path, seed):
-    path.write_text(_scores_csv_text(seed))
+    path.write_text(scores_csv_text(seed))
     return path
 
 
@@ -101,49 +83,6 @@ def _tree(root):
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def _leftovers(root):
-    """Temporaries, locks and broken-lock files anywhere below ``root``."""
-    return [p.name for p in root.rglob("*") if p.name.endswith((".tmp", ".lock", ".stale"))]
-
-
-def _assert_manifest_matches(directory, output):
-    """Every file of ``output`` listed in the manifest has exactly the listed digest; nothing pending."""
-    manifest = json.loads((directory / MANIFEST_NAME).read_text())
-    assert manifest["pending"] == []
-    for name, entry in manifest["files"].items():
-        if entry["output"] == output:
-            assert entry["sha256"] == [hashlib.sha256((directory / name).read_bytes()).hexdigest()], name
-
-
-ONE_THREAD = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def _default_stop_signals():
-    """In the child before it runs Python: the stop signals as a fresh process has them (not ignored by nohup)."""
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, signal.SIG_DFL)
-
-
-def _run(args, cwd):
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-        env=ONE_THREAD,
-        preexec_fn=_default_stop_signals,
-    )
-
-
-def _one_line(stderr):
-    lines = stderr.splitlines()
-    assert len(lines) == 1 and "Traceback" not in stderr, stderr
-    return lines[0]
-
-
-VERBS = {"SIGINT": "interrupted", "SIGTERM": "terminated", "SIGHUP": "hung up"}
 TUNE_POINTS = [
     # (function after whose N-th call the signal comes, N, is the new output written?, signal)
     ("polyroc.io.read_scores", 1, False, "SIGINT"),
@@ -160,7 +99,7 @@ TUNE_POINTS = [
 def test_tune_stopped_at_each_point(work, target, call, written, name):
     code, verb = 128 + getattr(signal, name), VERBS[name]
     before = (work / "tau.json").read_bytes()
-    result = _run(
+    result = run_python(
         [
             "-c",
             DRIVER,
@@ -181,12 +120,12 @@ def test_tune_stopped_at_each_point(work, target, call, written, name):
     )
     assert result.returncode == code
     outcome = " after writing --out tau.json" if written else "; --out tau.json left as it was"
-    assert _one_line(result.stderr) == f"polyroc tune: {verb} by {name}{outcome}"
-    assert _leftovers(work) == []
+    assert one_line(result.stderr) == f"polyroc tune: {verb} by {name}{outcome}"
+    assert leftovers(work) == []
     document = json.loads((work / "tau.json").read_text())
     if written:
         assert document["metric"] == "f1_macro"
-        _assert_manifest_matches(work, "tau.json")
+        assert_manifest_matches(work, "tau.json")
     else:
         assert (work / "tau.json").read_bytes() == before
 
@@ -203,7 +142,7 @@ REPORT_POINTS = [
 @pytest.mark.parametrize("target, call, written, name", REPORT_POINTS)
 def test_report_stopped_at_each_point(work, target, call, written, name):
     before = _tree(work / "report")
-    result = _run(
+    result = run_python(
         [
             "-c",
             DRIVER,
@@ -223,13 +162,13 @@ def test_report_stopped_at_each_point(work, target, call, written, name):
     )
     signum = getattr(signal, name)
     assert result.returncode == 128 + signum
-    line = _one_line(result.stderr)
+    line = one_line(result.stderr)
     assert line.startswith("polyroc report: ") and f"by {name}" in line
     assert line.endswith("after writing --out report" if written else "--out report left as it was")
-    assert _leftovers(work) == []
+    assert leftovers(work) == []
     if written:
         assert json.loads((work / "report" / "results.json").read_text())["settings"]["n_boot"] == 6
-        _assert_manifest_matches(work / "report", ".")
+        assert_manifest_matches(work / "report", ".")
     else:
         assert _tree(work / "report") == before
 
@@ -284,100 +223,54 @@ def test_a_stop_dropped_by_careless_code_still_leaves_the_output_as_it_was(monke
     assert _tree(work) == before
 
 
-def _open_fifo_writer(fifo, process):
-    """Open the write end of ``fifo`` once ``process`` has opened it for reading."""
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        try:
-            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as error:
-            if error.errno != errno.ENXIO:
-                raise
-        if process.poll() is not None:
-            pytest.fail(f"the command ended before reading its input: {process.stderr.read()}")
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("the command never opened its input")
-        time.sleep(0.01)
-
-
-def _start_blocked(args, work, fifo_name="pipe.csv"):
-    """Start ``polyroc ARGS`` whose score file is a FIFO; return it once it waits for data."""
-    fifo = work / fifo_name
-    os.mkfifo(fifo)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "polyroc.cli", *args],
-        cwd=work,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ONE_THREAD,
-        preexec_fn=_default_stop_signals,
-    )
-    return process, _open_fifo_writer(fifo, process)
-
-
-def _stop(process, writer, signum):
-    """Send ``signum``, then the score file's data; return the exit code and standard error."""
-    process.send_signal(signum)
-    try:
-        os.write(writer, _scores_csv_text(0).encode())
-    except BrokenPipeError:
-        pass  # the command stopped before reading on
-    finally:
-        os.close(writer)
-    _, err = process.communicate(timeout=TIMEOUT)
-    return process.returncode, err
-
-
 @pytest.mark.parametrize(
     "signum, code, verb",
     [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung up")],
 )
 def test_signal_while_reading_keeps_the_earlier_report(work, signum, code, verb):
     before = _tree(work / "report")
-    process, writer = _start_blocked(
+    process, writer = start_blocked(
         ["report", "--scores", "pipe.csv", "--n-boot", "5", "--no-progress", "--out", "report"], work
     )
-    returncode, err = _stop(process, writer, signum)
+    returncode, err = stop(process, writer, signum)
     assert returncode == code
-    assert _one_line(err) == f"polyroc report: {verb} by {signal.Signals(signum).name}; --out report left as it was"
+    assert one_line(err) == f"polyroc report: {verb} by {signal.Signals(signum).name}; --out report left as it was"
     assert _tree(work / "report") == before
-    assert _leftovers(work) == []
+    assert leftovers(work) == []
 
 
 def test_signal_while_reading_removes_a_report_directory_it_created(work):
-    process, writer = _start_blocked(["report", "--scores", "pipe.csv", "--quiet", "--out", "new-report"], work)
+    process, writer = start_blocked(["report", "--scores", "pipe.csv", "--quiet", "--out", "new-report"], work)
     assert (work / "new-report" / DIRECTORY_LOCK_NAME).is_file()
-    returncode, err = _stop(process, writer, signal.SIGTERM)
-    assert returncode == 143 and "terminated by SIGTERM" in _one_line(err)
+    returncode, err = stop(process, writer, signal.SIGTERM)
+    assert returncode == 143 and "terminated by SIGTERM" in one_line(err)
     assert not (work / "new-report").exists()
 
 
 def test_second_writer_is_refused_while_the_first_works(work):
     before = _tree(work / "report")
-    first, writer = _start_blocked(["report", "--scores", "pipe.csv", "--out", "report"], work)
-    second = _run(
+    first, writer = start_blocked(["report", "--scores", "pipe.csv", "--out", "report"], work)
+    second = run_python(
         ["-m", "polyroc.cli", "report", "--scores", "scores.csv", "--n-boot", "5", "--no-progress", "--out", "report"],
         work,
     )
     assert second.returncode == 2
-    assert _one_line(second.stderr).startswith(
+    assert one_line(second.stderr).startswith(
         f"polyroc report: error: --out report: another polyroc process {first.pid} on "
     )
     assert (work / "report" / DIRECTORY_LOCK_NAME).read_text().startswith(f"{first.pid} ")
-    returncode, _ = _stop(first, writer, signal.SIGINT)
+    returncode, _ = stop(first, writer, signal.SIGINT)
     assert returncode == 130
-    assert _tree(work / "report") == before and _leftovers(work) == []
+    assert _tree(work / "report") == before and leftovers(work) == []
 
 
 def test_second_tune_is_refused_while_the_first_works(work):
-    first, writer = _start_blocked(["tune", "--scores", "pipe.csv", "--out", "tau.json"], work)
-    second = _run(["-m", "polyroc.cli", "tune", "--scores", "scores.csv", "--out", "tau.json"], work)
+    first, writer = start_blocked(["tune", "--scores", "pipe.csv", "--out", "tau.json"], work)
+    second = run_python(["-m", "polyroc.cli", "tune", "--scores", "scores.csv", "--out", "tau.json"], work)
     assert second.returncode == 2
-    assert f"--out tau.json: another polyroc process {first.pid} on " in _one_line(second.stderr)
-    assert _stop(first, writer, signal.SIGINT)[0] == 130
-    assert _leftovers(work) == []
+    assert f"--out tau.json: another polyroc process {first.pid} on " in one_line(second.stderr)
+    assert stop(first, writer, signal.SIGINT)[0] == 130
+    assert leftovers(work) == []
 
 
 def test_broken_pipe_ends_quietly(tmp_path):
@@ -447,7 +340,7 @@ class _Running:
             stderr=subprocess.PIPE,
             text=True,
             env=ONE_THREAD,
-            preexec_fn=_default_stop_signals,
+            preexec_fn=default_stop_signals,
         )
         self.lines = queue.Queue()
         self.stderr = []
@@ -543,7 +436,7 @@ def _complete_report(directory, n_boot):
     """``directory`` holds a complete report of ``n_boot`` replicates: its files as its manifest lists them."""
     assert json.loads((directory / "results.json").read_text())["settings"]["n_boot"] == n_boot
     assert (directory / "report.html").is_file()
-    _assert_manifest_matches(directory, ".")
+    assert_manifest_matches(directory, ".")
     listed = json.loads((directory / MANIFEST_NAME).read_text())["files"]
     assert {"report.html", "results.json"} <= set(listed)
     on_disk = {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
@@ -639,7 +532,7 @@ def test_report_stops_at_every_moment_of_a_run(timed_report, tmp_path):
         code, out, err, ended = run.stop(signum)
         try:
             written = _check_stopped(signum, code, out, err, ended, command="report", output_label="--out report")
-            assert _leftovers(work) == []
+            assert leftovers(work) == []
             if written:
                 _complete_report(work / "report", 2)
             elif earlier:
@@ -682,10 +575,10 @@ def test_tune_stops_at_every_moment_of_a_run(timed_tune, tmp_path):
         code, out, err, ended = run.stop(signum)
         try:
             written = _check_stopped(signum, code, out, err, ended, command="tune", output_label="--out tau.json")
-            assert _leftovers(work) == []
+            assert leftovers(work) == []
             if written:
                 assert json.loads((work / "tau.json").read_text())["metric"] == "accuracy"
-                _assert_manifest_matches(work, "tau.json")
+                assert_manifest_matches(work, "tau.json")
             elif earlier:
                 assert _tree(work) == before
             else:

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._engine.binning import BinStrategy, CalibrationKind, bin_means, binned_errors
-from polyroc._results import Result, number_text
+from polyroc._results import Drawable, number_text
 from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.calibration._binning import binned, checked_columns
 from polyroc.calibration._error import BINNING_CONSTRAINTS
@@ -19,12 +19,14 @@ __all__ = ["ReliabilityCurve", "reliability_curve"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ReliabilityCurve(Result):
+class ReliabilityCurve(Drawable):
     """Reliability curves: per curve and bin, the mean score, the observed frequency and its interval.
 
     Arrays of shape (c, n_bins) hold one row per curve: one for
     ``kind="top-label"``, one per class for ``"classwise"``. An empty bin has
     count 0 and NaN mean score, frequency and bounds.
+    Its ``plot()`` draws the reliability diagram
+    (:class:`polyroc.plotting.ReliabilityDisplay`).
 
     Attributes
     ----------

@@ -1,39 +1,111 @@
-"""``polyroc apply``: tuned thresholds applied to a score file, the predictions written as CSV."""
+"""``polyroc apply``: tuned thresholds and/or a calibration map applied to a score file, the predictions written as CSV.
+
+With ``--calibration``, the scores go through the map first and the CSV holds
+the calibrated probabilities too, one column per class after ``prediction``;
+without ``--tau`` the prediction is the argmax of the calibrated
+probabilities.
+"""
 
 from __future__ import annotations
 
-from polyroc.cli._scores import blamed_on, probabilities, read_table
+from polyroc.cli._calibrate import check_map_classes, read_calibration, scores_of
+from polyroc.cli._scores import blamed_on, read_table
 from polyroc.cli._terminal import record_output, showing_progress
 
 
 def apply_command(args):
     from polyroc.io import OutputFile, read_thresholds, write_predictions
-    from polyroc.thresholds import apply_thresholds
 
-    inputs = {"--scores": args.scores, "--tau": args.tau}
+    if args.tau is None and args.calibration is None:
+        raise ValueError(
+            "give --tau (thresholds from polyroc tune), --calibration (a map from polyroc calibrate) or both"
+        )
+    inputs = {"--scores": args.scores, "--tau": args.tau, "--calibration": args.calibration}
     with record_output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
-        tau = read_thresholds(args.tau)
+        tau = None if args.tau is None else read_thresholds(args.tau)
+        calibration = read_calibration(args)
+        classes = _checked_classes(args, tau, calibration)
+        taken = sorted({"id", "prediction", "label"} & set(classes)) if calibration is not None else []
+        if taken:
+            raise ValueError(
+                f"--calibration {args.calibration}: classes named {taken} cannot be columns of the predictions "
+                "beside their id and prediction columns"
+            )
         with showing_progress(args) as display:
-            table = _read_labelled_if_possible(args, tau["classes"], display)
-            y_score = probabilities(args, table)
+            table = _read_labelled_if_possible(args, classes, display, f"--tau {args.tau}" if tau else None)
+            y_score = scores_of(args, table, calibration)
         with blamed_on(table.source):
-            predictions = apply_thresholds(y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
-            scores = _applied_scores(table, y_score, tau)
-        write_predictions(out, predictions, ids=table.ids)
-    print(f"{len(predictions)} predictions written to {args.out}")
+            predictions, scores = _predictions(table, y_score, tau)
+        columns = None if calibration is None else {str(c): y_score[:, j] for j, c in enumerate(table.classes)}
+        write_predictions(out, predictions, ids=table.ids, columns=columns)
+    calibrated = "" if calibration is None else f", with the probabilities calibrated by {args.calibration}"
+    print(f"{len(predictions)} predictions written to {args.out}{calibrated}")
     if scores is not None:
         print(f"  {tau['metric']} on {table.source}: {scores[0]:.6f} (argmax {scores[1]:.6f})")
 
 
-def _read_labelled_if_possible(args, classes, display):
-    """The score file of ``apply``, with its labels when it has the label column (``--label-col``, default label)."""
+def _predictions(table, y_score, tau):
+    """The predicted labels (argmax(p - tau), or argmax without ``tau``) and what ``_applied_scores`` gives."""
+    import numpy as np
+
+    from polyroc.thresholds import apply_thresholds
+
+    if tau is None:  # ties go to the first class in the order of the map's classes
+        return np.asarray(table.classes)[np.argmax(y_score, axis=1)], None
+    predictions = apply_thresholds(y_score, tau["threshold"], domain=tau["domain"], labels=table.classes)
+    return predictions, _applied_scores(table, y_score, tau)
+
+
+def _checked_classes(args, tau, calibration):
+    """The score columns to read: the classes of ``--tau``, else of the map; the two must agree, as their tuning.
+
+    Thresholds tuned on scores calibrated by a map (recorded with its SHA-256)
+    apply only to scores calibrated by the same map, and thresholds tuned on
+    uncalibrated scores only to uncalibrated scores: anything else is refused.
+    """
+    if tau is None:
+        return [str(label) for label in calibration[0].classes.tolist()]
+    recorded = tau.get("calibration")
+    if recorded is not None and not (isinstance(recorded, dict) and isinstance(recorded.get("sha256"), str)):
+        raise ValueError(f"{args.tau}: 'calibration' must be an object with the map's 'file' and 'sha256'")
+    if recorded is not None and calibration is None:
+        raise ValueError(
+            f"--tau {args.tau} was tuned on scores calibrated by {recorded.get('file')} "
+            f"(sha256 {recorded['sha256'][:12]}...); give that map with --calibration"
+        )
+    if recorded is None and calibration is not None:
+        raise ValueError(
+            f"--tau {args.tau} was tuned on uncalibrated scores, not on scores calibrated by --calibration "
+            f"{args.calibration}; drop --calibration, or tune with --calibration {args.calibration}"
+        )
+    if calibration is not None:
+        if recorded["sha256"] != calibration[1]:
+            raise ValueError(
+                f"--calibration {args.calibration} is not the map --tau {args.tau} was tuned with "
+                f"({recorded.get('file')}, sha256 {recorded['sha256'][:12]}...; this one has {calibration[1][:12]}...)"
+            )
+        check_map_classes(args, calibration[0], tau["classes"], args.tau)
+    return tau["classes"]
+
+
+def _read_labelled_if_possible(args, classes, display, classes_of=None):
+    """The score file of ``apply``, with its labels when it has the label column (``--label-col``, default label).
+
+    Its score columns are ``classes``: those of ``classes_of`` (``--tau``), else of ``--calibration``.
+    """
     name = args.label_col or "label"
+    classes_of = classes_of or f"--calibration {args.calibration}"
     try:
-        return read_table(args, args.scores, classes=classes, label_col=name, display=display)
+        try:
+            return read_table(args, args.scores, classes=classes, label_col=name, display=display)
+        except ValueError as error:
+            if args.label_col is not None or f"no label column {name!r}" not in str(error):
+                raise
+        return read_table(args, args.scores, classes=classes, label_col=None)
     except ValueError as error:
-        if args.label_col is not None or f"no label column {name!r}" not in str(error):
-            raise
-    return read_table(args, args.scores, classes=classes, label_col=None)
+        if "score columns" in str(error) and "not found" in str(error):
+            raise ValueError(f"{error} (the classes of {classes_of})") from None
+        raise
 
 
 def _applied_scores(table, y_score, tau):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from polyroc.cli._calibrate import read_calibration, scores_of
 from polyroc.cli._dask import evaluate_on_dask
-from polyroc.cli._scores import blamed_on, in_class_order, probabilities, read_table
+from polyroc.cli._scores import blamed_on, in_class_order, read_table
 from polyroc.cli._terminal import showing_progress
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ def glass_holdout_scores(random_state: int = 0) -> tuple[np.ndarray, np.ndarray,
 def evaluate_command(args):
     from polyroc.evaluation import evaluate
 
+    if args.calibration is not None and (args.engine == "dask" or args.scores is None):
+        raise ValueError("--calibration needs --scores and --engine memory")
     if args.engine == "dask":
         return evaluate_on_dask(args)
     if args.scheduler is not None or args.workers is not None:
@@ -74,10 +77,14 @@ def evaluate_command(args):
                 f"stratified 70/30 split (random_state={args.random_state}), {len(y_true)} test rows"
             )
         else:
+            calibration = read_calibration(args)
             table = read_table(args, args.scores, display=display)
             source, sample_weight = table.source, table.sample_weight
-            classes, y_true, (y_score,) = in_class_order(table.classes, table.y_true, [probabilities(args, table)])
+            y_score = scores_of(args, table, calibration)
+            classes, y_true, (y_score,) = in_class_order(table.classes, table.y_true, [y_score])
             title = f"polyroc evaluate: {table.source}, {len(y_true)} rows, {len(classes)} classes"
+            if calibration is not None:
+                title += f", calibrated by {args.calibration} ({calibration[0].method})"
         display.step("evaluating")
         with blamed_on(source):
             result = evaluate(

@@ -11,6 +11,7 @@ import functools
 
 from polyroc._version import __version__
 from polyroc.cli._apply import apply_command
+from polyroc.cli._calibrate import calibrate_command
 from polyroc.cli._evaluate import evaluate_command
 from polyroc.cli._metrics import DEFAULT_METRIC, metrics_command
 from polyroc.cli._report import demo_command, report_command
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     Returns
     -------
     argparse.ArgumentParser
-        Subcommands ``evaluate``, ``tune``, ``apply``, ``report``, ``demo`` and ``metrics``.
+        Subcommands ``evaluate``, ``tune``, ``calibrate``, ``apply``, ``report``, ``demo`` and ``metrics``.
 
     Examples
     --------
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (
         _add_evaluate_command,
         _add_tune_command,
+        _add_calibrate_command,
         _add_apply_command,
         _add_report_command,
         _add_demo_command,
@@ -72,6 +74,7 @@ def _add_evaluate_command(command):
         help="CSV, Parquet or NPZ file of per-class scores and true labels (default: the bundled glass demo)",
     )
     _add_input_options(ev)
+    _add_calibration_option(ev, "evaluate the scores it calibrates")
     _add_interval_options(ev, allow_none=True)
     _add_engine_options(ev)
     ev.add_argument(
@@ -97,6 +100,7 @@ def _add_tune_command(command):
         help="validation score file (default: none, required)",
     )
     _add_input_options(tune)
+    _add_calibration_option(tune, "tune on the scores it calibrates; tau* records the map (file and SHA-256)")
     _add_metric_option(tune, "metric to maximise")
     tune.add_argument(
         "--search",
@@ -146,9 +150,11 @@ def _add_apply_command(command):
     """Add ``polyroc apply``: tuned thresholds applied to a score file."""
     apply = command(
         "apply",
-        help="apply tuned thresholds to a score file and write the predictions as CSV",
+        help="apply tuned thresholds and/or a calibration map to a score file and write the predictions as CSV",
         description="Predict argmax(p - tau*) for every row; the output has the id column "
-        "(with --id-col, or the unnamed first column pandas writes) and a prediction column.",
+        "(with --id-col, or the unnamed first column pandas writes) and a prediction column. With "
+        "--calibration, p are the calibrated probabilities, written as one column per class after the "
+        "prediction; with --calibration alone, the prediction is their argmax.",
     )
     apply.add_argument(
         "--scores",
@@ -177,8 +183,14 @@ def _add_apply_command(command):
         metavar="JSON",
         action=_Once,
         type=_path,
-        required=True,
-        help="thresholds from polyroc tune (default: none, required)",
+        default=None,
+        help="thresholds from polyroc tune (default: none: the argmax of the --calibration map's probabilities; "
+        "one of --tau and --calibration is required)",
+    )
+    _add_calibration_option(
+        apply,
+        "apply it before the thresholds and write the calibrated probabilities as columns; it must be the map "
+        "--tau was tuned with (none if tau was tuned on uncalibrated scores)",
     )
     apply.add_argument(
         "--out",
@@ -190,6 +202,55 @@ def _add_apply_command(command):
     )
     _add_quiet_option(apply)
     apply.set_defaults(run=apply_command, label_col=None, score_cols=None)
+
+
+def _add_calibrate_command(command):
+    """Add ``polyroc calibrate``: a calibration map fitted on validation scores."""
+    calibrate = command(
+        "calibrate",
+        help="fit a calibration map on validation scores and write it as JSON",
+        description="Fit a map from scores to calibrated probabilities on validation scores: temperature "
+        "(softmax(z / T)), vector (softmax(a * z + b)), matrix (softmax(W z + b), ODIR-penalised) or isotonic "
+        "(per class, renormalised); z are the logits, log p of probabilities or the scores with --from-logits. "
+        "apply, tune and evaluate use the map with --calibration.",
+    )
+    calibrate.add_argument(
+        "--scores",
+        metavar="FILE",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="validation score file (default: none, required)",
+    )
+    _add_input_options(calibrate)
+    calibrate.add_argument(
+        "--method",
+        action=_Once,
+        default="temperature",
+        choices=["temperature", "vector", "matrix", "isotonic"],
+        help="the map, as polyroc.calibration.fit_calibrator fits it",
+    )
+    calibrate.add_argument(
+        "--out",
+        metavar="JSON",
+        action=_Once,
+        type=_path,
+        required=True,
+        help="where to write the map (a new file, or one polyroc wrote) (default: none, required)",
+    )
+    _add_quiet_option(calibrate)
+    calibrate.set_defaults(run=calibrate_command)
+
+
+def _add_calibration_option(parser, purpose):
+    parser.add_argument(
+        "--calibration",
+        metavar="JSON",
+        action=_Once,
+        type=_path,
+        default=None,
+        help=f"calibration map from polyroc calibrate: {purpose} (default: none, the scores as given)",
+    )
 
 
 def _add_report_command(command):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from polyroc._text import count_noun
-from polyroc.cli._scores import blamed_on, in_class_order, probabilities, read_table
+from polyroc.cli._calibrate import calibration_record, read_calibration, scores_of
+from polyroc.cli._scores import blamed_on, in_class_order, read_table
 from polyroc.cli._terminal import record_output, showing_progress
 
 
@@ -11,10 +12,13 @@ def tune_command(args):
     from polyroc.io import OutputFile, write_thresholds
     from polyroc.thresholds import tune_thresholds
 
-    with record_output(args, OutputFile(args.out, inputs={"--scores": args.scores}, option="--out")) as out:
+    inputs = {"--scores": args.scores, "--calibration": args.calibration}
+    with record_output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
+        calibration = read_calibration(args)
         with showing_progress(args) as display:
             table = read_table(args, args.scores, display=display)
-            classes, y_true, (y_score,) = in_class_order(table.classes, table.y_true, [probabilities(args, table)])
+            y_score = scores_of(args, table, calibration)
+            classes, y_true, (y_score,) = in_class_order(table.classes, table.y_true, [y_score])
             display.step(f"tuning {args.metric} by {args.search} search")
             with blamed_on(table.source):
                 result = tune_thresholds(
@@ -29,9 +33,10 @@ def tune_command(args):
                     sample_weight=table.sample_weight,
                     random_state=args.random_state,
                 )
-        write_thresholds(out, result)
+        write_thresholds(out, result, calibration=calibration_record(args, calibration))
+    calibrated = "" if calibration is None else f" calibrated by {args.calibration}"
     print(
-        f"tuned {result.metric} on {table.source}: {result.best_score:.6f} "
+        f"tuned {result.metric} on {table.source}{calibrated}: {result.best_score:.6f} "
         f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}"
     )
     for line in _tuning_summary(result):

@@ -31,13 +31,17 @@ must be a finite number.
 NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
 optionally ``labels`` (n,), ``ids`` (n,) and a weight array named by ``weight_col``.
 
-Outputs (predictions, tuned thresholds) are written through
+Fitted calibration maps are JSON files too (:func:`write_calibrator`,
+:func:`read_calibrator`).
+
+Outputs (predictions, tuned thresholds, calibration maps) are written through
 :class:`polyroc.io.OutputFile`, which never overwrites a file polyroc did
 not write; see :mod:`polyroc.io._outputs` for the guarantees.
 """
 
 from __future__ import annotations
 
+from polyroc.io._calibrators import read_calibrator, write_calibrator
 from polyroc.io._manifests import MANIFEST_NAME
 from polyroc.io._outputs import OutputDirectory, OutputFile, directory_refusal
 from polyroc.io._scores import ScoreTable, read_scores, write_predictions
@@ -49,8 +53,10 @@ __all__ = [
     "OutputFile",
     "ScoreTable",
     "directory_refusal",
+    "read_calibrator",
     "read_scores",
     "read_thresholds",
+    "write_calibrator",
     "write_predictions",
     "write_thresholds",
 ]

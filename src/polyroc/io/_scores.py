@@ -12,7 +12,7 @@ import csv
 import io
 import numbers
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -334,8 +334,9 @@ def write_predictions(
     *,
     ids: ArrayLike | None = None,
     y_true: ArrayLike | None = None,
+    columns: Mapping[str, ArrayLike] | None = None,
 ) -> None:
-    """Write predicted labels as CSV (``id`` if given, ``prediction``, ``label`` if given).
+    """Write predicted labels as CSV (``id`` if given, ``prediction``, ``columns`` if given, ``label`` if given).
 
     Parameters
     ----------
@@ -348,6 +349,9 @@ def write_predictions(
         Row ids, written first.
     y_true : array-like of shape (n,), default=None
         True labels, written last.
+    columns : mapping of str to array-like of shape (n,), default=None
+        Further columns by name (e.g. calibrated probabilities), written
+        after ``prediction``.
 
     Returns
     -------
@@ -356,9 +360,10 @@ def write_predictions(
     Raises
     ------
     ValueError
-        If ``predictions``, ``ids`` or ``y_true`` is not 1-D, or ``ids`` or
-        ``y_true`` has a different length from ``predictions`` (checked
-        before anything is written).
+        If ``predictions``, ``ids``, ``y_true`` or a column of ``columns``
+        is not 1-D or has a different length from ``predictions``, or a name
+        of ``columns`` is ``id``, ``prediction`` or ``label`` (checked before
+        anything is written).
     FileExistsError, OSError
         As :class:`OutputFile`.
 
@@ -378,16 +383,21 @@ def write_predictions(
     7,a
     8,b
     """
+    extra = dict(columns or {})
+    taken = sorted({"id", "prediction", "label"} & set(extra))
+    if taken:
+        raise ValueError(f"columns may not be named {taken}: the names of the id, prediction and label columns")
     given = {"predictions": predictions, "ids": ids, "y_true": y_true}
+    given |= {f"column {name!r}": values for name, values in extra.items()}
     arrays = {name: as_array(name, values) for name, values in given.items() if values is not None}
     for name, array in arrays.items():
         if array.ndim != 1:
             raise ValueError(f"{name} must be 1-D (one value per row), got shape {array.shape}")
     check_same_length(**arrays)
-    columns = {"id": ids, "prediction": predictions, "label": y_true}
-    columns = {name: values for name, values in columns.items() if values is not None}
+    written: dict[str, ArrayLike | None] = {"id": ids, "prediction": predictions, **extra, "label": y_true}
+    table = {name: values for name, values in written.items() if values is not None}
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(zip(*columns.values()))
+    writer.writerow(table)
+    writer.writerows(zip(*table.values()))
     write_to(path, buffer.getvalue())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +106,9 @@ def read_thresholds(path: str | os.PathLike) -> dict[str, Any]:
     return {**document, "classes": classes, "threshold": threshold}
 
 
-def write_thresholds(path: str | os.PathLike | OutputFile, result: TuningResult) -> None:
+def write_thresholds(
+    path: str | os.PathLike | OutputFile, result: TuningResult, *, calibration: Mapping[str, str] | None = None
+) -> None:
     """Write the tuned thresholds of a :class:`~polyroc.thresholds.TuningResult` as JSON.
 
     The floats round-trip exactly; :func:`read_thresholds` reads the file back.
@@ -117,6 +120,11 @@ def write_thresholds(path: str | os.PathLike | OutputFile, result: TuningResult)
         (never over a file polyroc did not write).
     result : TuningResult
         What :func:`polyroc.tune_thresholds` returned.
+    calibration : mapping of str to str, default=None
+        The calibration map the tuning scores went through, written as the
+        document's ``calibration`` (e.g. ``{"file": ..., "sha256": ...,
+        "method": ...}``, as ``polyroc tune --calibration`` records it);
+        None: the scores were not calibrated, no such key.
 
     Returns
     -------
@@ -164,4 +172,6 @@ def write_thresholds(path: str | os.PathLike | OutputFile, result: TuningResult)
         "n_samples": result.n_samples,
         "n_thresholds": result.n_thresholds,
     }
+    if calibration is not None:
+        document["calibration"] = dict(calibration)
     write_to(path, json.dumps(document, indent=2) + "\n")

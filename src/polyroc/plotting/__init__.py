@@ -21,6 +21,7 @@ until a display is drawn. Classes get the colours of
 - :class:`ThresholdsDisplay`: the tuned thresholds τ* against equal ones (any m, from the result alone).
 - :class:`DmfRocDisplay`: the ROC-DMF curve, its bootstrap band and D.
 - :class:`GiniRocDisplay`: the Gini-weighted ROC curve between the class curves, with its bands.
+- :class:`ReliabilityDisplay`: reliability diagrams (top-label or classwise) with per-bin intervals.
 """
 
 from polyroc.plotting._base import Display
@@ -32,6 +33,7 @@ from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
 from polyroc.plotting._registry import register_displays
+from polyroc.plotting._reliability import ReliabilityDisplay
 from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay, decision_region
 from polyroc.plotting._thresholds import ThresholdsDisplay
@@ -43,6 +45,7 @@ __all__ = [
     "DmfRocDisplay",
     "GiniRocDisplay",
     "PrecisionRecallDisplay",
+    "ReliabilityDisplay",
     "RocCloudDisplay",
     "RocCurveDisplay",
     "SimplexHeatmapDisplay",

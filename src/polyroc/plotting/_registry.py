@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from polyroc._displays import DrawFunction, register_display
+from polyroc.calibration import ReliabilityCurve
 from polyroc.curves import OvrPrecisionRecallCurves, OvrRocCurves
 from polyroc.dmf import DmfRoc
 from polyroc.evaluation import Evaluation
@@ -24,6 +25,7 @@ from polyroc.plotting._dmf import DmfRocDisplay
 from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
 from polyroc.plotting._profile import TuningProfileDisplay
+from polyroc.plotting._reliability import ReliabilityDisplay
 from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay
 from polyroc.plotting._thresholds import ThresholdsDisplay
@@ -66,6 +68,7 @@ DISPLAYS: dict[type, DrawFunction] = {
     RocCloud: RocCloudDisplay.from_result,
     DmfRoc: DmfRocDisplay.from_result,
     GiniRoc: GiniRocDisplay.from_result,
+    ReliabilityCurve: ReliabilityDisplay.from_result,
 }
 
 
