@@ -172,7 +172,7 @@ def test_html_is_self_contained_and_shows_every_figure(report):
     assert "<script" not in html.lower()
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", html)
     n_figures = sum(len(figures) for figures in report.figures.values()) + len(report.shared_figures)
-    assert html.count('src="data:image/png;base64,') == n_figures == 2 * 5 + 1
+    assert html.count('src="data:image/png;base64,') == n_figures == 2 * 8 + 1
     good = report.results["models"]["good"]["metrics"]["intervals"]["accuracy"]
     assert f"{good['estimate']:.3f}" in html and f"{good['low']:.3f}" in html
     for reading in report.readings["good"].values():
@@ -183,7 +183,14 @@ def test_without_validation_there_is_no_tuning_section(data):
     single = build_report(data["y_test"], {"good": data["test"]["good"]}, n_boot=20)
     model = single.results["models"]["good"]
     assert model["tuning"] is None and single.results["model_comparison"] is None
-    assert [f.key for f in single.figures["good"]] == ["confusion", "roc_pr", "clouds", "gini"]
+    assert [f.key for f in single.figures["good"]] == [
+        "confusion",
+        "roc_pr",
+        "reliability",
+        "classwise",
+        "clouds",
+        "gini",
+    ]
     assert "Threshold tuning: argmax" not in single.to_html()
 
 
@@ -240,7 +247,7 @@ def test_write_creates_report_json_and_figures(report, tmp_path):
     out = report.write(tmp_path / "out")
     assert sorted(p.name for p in out.iterdir()) == [".polyroc-manifest.json", "figures", "report.html", "results.json"]
     assert json.loads((out / "results.json").read_text()) == report.results
-    assert len(list((out / "figures").glob("*.png"))) == 11
+    assert len(list((out / "figures").glob("*.png"))) == 17
     report.write(out)  # an earlier report is replaced
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
@@ -384,7 +391,13 @@ def test_a_section_undefined_for_the_scores_is_skipped_with_its_reason(glass_wit
     assert model["metrics"] is not None and model["roc_cloud"] is not None and model["dmf"] is not None
     reading = report.readings["nearly constant"]["gini"]
     assert reading.startswith("This section was skipped: Gini ROC could not be computed")
-    assert [f.key for f in report.figures["nearly constant"]] == ["confusion", "roc_pr", "clouds"]
+    assert [f.key for f in report.figures["nearly constant"]] == [
+        "confusion",
+        "roc_pr",
+        "reliability",
+        "classwise",
+        "clouds",
+    ]
     assert report.results["models"]["logistic"]["gini"] is not None
     html = report.to_html()
     assert reading.replace("'", "&#39;") in html

@@ -40,6 +40,24 @@ def written_report(tmp_path_factory):
     return report, out
 
 
+#: Per model section, the images after its calibration heading and before the next heading: (key, complete, width,
+#: height), the key read from the figure's id (``fig-<model id>-<key>``).
+CALIBRATION_IMAGES = """
+const found = {};
+for (const heading of document.querySelectorAll('h3[id^="calibration-"]')) {
+  const id = heading.id.slice('calibration-'.length);
+  found[id] = [];
+  for (let node = heading.nextElementSibling; node && node.tagName !== 'H3'; node = node.nextElementSibling) {
+    for (const img of node.querySelectorAll('img')) {
+      const key = node.id.slice(('fig-' + id + '-').length);
+      found[id].push([key, img.complete, img.naturalWidth, img.naturalHeight]);
+    }
+  }
+}
+return found;
+"""
+
+
 def _png_size(path):
     with open(path, "rb") as handle:
         return struct.unpack(">II", handle.read(24)[16:24])
@@ -55,8 +73,16 @@ def test_report_loads_in_chromium_with_every_image(browser, written_report, tmp_
     images = browser.execute_script(
         "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight, i.alt])"
     )
-    assert len(images) == n_figures == 11
+    assert len(images) == n_figures == 17
     assert all(complete and width > 0 and height > 0 for complete, width, height, _ in images)
+    # each model's calibration figures are on the page, decoded, under the calibration heading
+    calibration = browser.execute_script(CALIBRATION_IMAGES)
+    captions = {figure.key: figure.caption for figure in report.figures["sharp"]}
+    for model_id in ("m1-sharp", "m2-blunt"):
+        shown = {key: size for key, *size in calibration[model_id]}
+        assert set(shown) == {"reliability", "classwise", "recalibrated"}
+        assert all(complete and width > 0 and height > 0 for complete, width, height in shown.values())
+    assert {alt for *_, alt in images} >= {captions[key] for key in ("reliability", "classwise", "recalibrated")}
     expected_sizes = sorted(_png_size(p) for p in (out / "figures").iterdir())
     assert sorted((w, h) for _, w, h, _ in images) == expected_sizes
     # No resource other than the page itself was requested (images are data URIs).

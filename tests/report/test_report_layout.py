@@ -247,7 +247,7 @@ def test_each_model_is_a_collapsible_section_after_the_summary_and_the_models_ta
 def test_images_have_twice_the_pixels_of_their_displayed_size(many_classes):
     _, html = many_classes
     images = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]*" width="(\d+)" height="(\d+)">', html)
-    assert len(images) == 2 * 5 + 1
+    assert len(images) == 2 * 8 + 1
     for data, width, height in images:
         png = base64.b64decode(data)
         pixels = struct.unpack(">II", png[16:24])

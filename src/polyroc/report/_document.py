@@ -258,7 +258,7 @@ class Report:
         >>> report = build_report(y, scores, n_boot=1, random_state=0)
         >>> html = report.to_html()
         >>> html.startswith("<!DOCTYPE html>"), "<script" in html, html.count("data:image/png;base64,")
-        (True, False, 5)
+        (True, False, 7)
         """
         from jinja2 import (
             Environment,
@@ -323,8 +323,9 @@ class Report:
         >>> scores = np.full((10, 2), 0.3) + 0.4 * np.eye(2)[np.arange(10) % 2]
         >>> report = build_report(y, scores, n_boot=1, random_state=0)
         >>> list(report.files())  # doctest: +NORMALIZE_WHITESPACE
-        ['figures/m1-model-confusion.png', 'figures/m1-model-roc_pr.png', 'figures/m1-model-clouds.png',
-         'figures/m1-model-gini.png', 'figures/all-dmf.png', 'results.json', 'report.html']
+        ['figures/m1-model-confusion.png', 'figures/m1-model-roc_pr.png', 'figures/m1-model-reliability.png',
+         'figures/m1-model-classwise.png', 'figures/m1-model-clouds.png', 'figures/m1-model-gini.png',
+         'figures/all-dmf.png', 'results.json', 'report.html']
         """
         named = [(_model_id(index, name), figures) for index, (name, figures) in enumerate(self.figures.items())]
         files = {

@@ -270,6 +270,95 @@ def _gini_draw(analysis, inputs, ax):
     _compact_legend(ax, inputs.classes, "lower right")
 
 
+def _reliability(analysis, inputs):
+    curve = analysis.calibration.top_label
+    caption = (
+        f"Top-label reliability diagram on test: per {curve.settings['strategy']} bin of the largest probability, "
+        "the share of rows whose top label is right against the mean probability, with the bin's "
+        f"{_percent(curve.settings['confidence'])} {curve.interval_method}; below, the rows per bin. "
+        "Points under the diagonal are over-confident."
+    )
+
+    def draw(figure, ax):
+        curve.plot(ax=ax)
+        _legend_below(figure, ax)
+
+    return _render("reliability", caption, draw, figsize=(6.0, 6.9), layout="constrained")
+
+
+def _legend_below(figure, ax):
+    """Move the legend of ``ax`` under the figure, one entry a line, so that it hides no bin of the diagram."""
+    handles, labels = ax.get_legend_handles_labels()
+    ax.get_legend().remove()
+    figure.legend(handles, labels, loc="outside lower center", fontsize="small", frameon=False)
+
+
+def _percent(confidence):
+    return f"{100 * confidence:g}%"
+
+
+def _shown_classes(analysis, n_classes):
+    """Indices of the classes with a classwise panel: every class up to MANY_CLASSES, else the MANY_CLASSES
+    whose calibration test has the smallest p-values (in class order), and the caption's words for them."""
+    if n_classes <= MANY_CLASSES:
+        return np.arange(n_classes), "one panel per class"
+    p_values = np.nan_to_num(analysis.calibration.test.p_value[:n_classes], nan=np.inf)
+    shown = np.sort(np.argsort(p_values, kind="stable")[:MANY_CLASSES])
+    return shown, (
+        f"the {MANY_CLASSES} of the {n_classes} classes whose calibration test has the smallest p-values "
+        "(the least calibrated by the test); results.json holds every class's bins"
+    )
+
+
+def _classwise(analysis, inputs):
+    from dataclasses import replace
+
+    curve = analysis.calibration.classwise
+    shown, which = _shown_classes(analysis, curve.classes.size)
+    arrays = ("classes", "edges", "count", "mean_score", "observed", "observed_low", "observed_high")
+    panels_curve = replace(curve, **{name: getattr(curve, name)[shown] for name in arrays})
+    n_panels = shown.size
+    nrows = -(-n_panels // 5)
+    ncols = -(-n_panels // nrows)
+
+    def draw(figure, axes):
+        axes = np.asarray(axes).ravel()
+        for extra in axes[n_panels:]:
+            extra.remove()
+        panels_curve.plot(ax=axes[:n_panels])
+
+    caption = (
+        f"Classwise reliability diagrams on test, {which}: per bin of the class's probability, the share of rows "
+        "of the class against the mean probability, with the bin's interval; below each, the rows per bin."
+    )
+    return _render(
+        "classwise",
+        caption,
+        draw,
+        figsize=(2.9 * ncols, 3.5 * nrows + 0.7),
+        layout="constrained",
+        nrows=nrows,
+        ncols=ncols,
+        squeeze=False,
+    )
+
+
+def _recalibrated(analysis, inputs):
+    calibration = analysis.calibration
+    temperature = calibration.calibrator.temperature
+
+    def draw(figure, ax):
+        calibration.top_label.plot(ax=ax, name="as given")
+        calibration.calibrated.plot(ax=ax, name=f"temperature-scaled, T = {temperature:.2f}")
+        _legend_below(figure, ax)
+
+    caption = (
+        "Top-label reliability on test before and after the temperature map fitted on validation, "
+        "with each bin's interval; below, the rows per bin of each."
+    )
+    return _render("recalibrated", caption, draw, figsize=(6.0, 7.2), layout="constrained")
+
+
 def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportFigure]:
     """The figures of one model's section, in the order they appear (none for a skipped section).
 
@@ -285,6 +374,10 @@ def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportF
     list of ReportFigure
     """
     figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
+    if analysis.calibration is not None:
+        figures += [_reliability(analysis, inputs), _classwise(analysis, inputs)]
+        if analysis.calibration.calibrator is not None:
+            figures.append(_recalibrated(analysis, inputs))
     if analysis.comparison is not None:
         figures.append(_tuning(analysis, inputs))
     if analysis.cloud is not None:
