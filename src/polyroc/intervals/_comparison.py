@@ -210,10 +210,16 @@ def compare_scores(
     the differences) and tested by the same t. The calibration errors and
     the other counts metrics: a paired bootstrap stratified by class, the
     same replicates for every model; the calibration errors take the basic
-    interval (the percentile interval reflected about the estimate), which
-    corrects the upward bias of binned errors at small bins and keeps
-    nearer 95% than the percentile interval in
-    ``benchmarks/coverage_comparison.py``. Two models with identical scores
+    interval (the percentile interval reflected about the estimate). A
+    binned ECE is biased upward by the noise of each bin's frequency, the
+    more so the better calibrated the model, and its difference is biased
+    by as much as the width of its interval: in
+    ``benchmarks/coverage_comparison.py`` (over-confident scores against
+    calibrated ones) the basic interval covers the population difference
+    far less often than 95%, and the percentile interval less often still;
+    every miss understates how much better the calibrated model is. Read
+    an ECE difference with ``docs/coverage-tables.md``; the mean losses'
+    t intervals are near 95% there. Two models with identical scores
     differ by exactly 0: their row says so in ``method`` (``degenerate
     (zero width)``), as does any other interval of zero width.
 
