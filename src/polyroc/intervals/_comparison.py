@@ -199,31 +199,6 @@ def compare_scores(
     -------
     ScoreComparison
 
-    Notes
-    -----
-    Each quantity has its test. AUCs: DeLong's paired test. Accuracy
-    without weights: McNemar's exact test with Tango's interval. A mean
-    loss: its difference is the mean of the per-row differences of the
-    losses, bounded by the t interval of that mean from its variance
-    stratified by class (``"paired t (stratified variance)"``, the
-    interval :func:`polyroc.evaluate` gives one model's mean loss, here on
-    the differences) and tested by the same t. The calibration errors and
-    the other counts metrics: a paired bootstrap stratified by class, the
-    same replicates for every model; the calibration errors take the basic
-    interval (the percentile interval reflected about the estimate). A
-    binned ECE is biased upward by the noise of each bin's frequency, the
-    more so the better calibrated the model, and its difference is biased
-    by as much as the width of its interval: in
-    ``benchmarks/coverage_comparison.py`` (over-confident scores against
-    calibrated ones) the basic interval covers the population difference
-    70% to 86% (top-label) and 1% to 38% (classwise) of the time, the
-    percentile interval less often still; nearly every miss understates how
-    much better the calibrated model is. Read
-    an ECE difference with ``docs/coverage-tables.md``; the mean losses'
-    t intervals are near 95% there. Two models with identical scores
-    differ by exactly 0: their row says so in ``method`` (``degenerate
-    (zero width)``), as does any other interval of zero width.
-
     Raises
     ------
     TypeError
@@ -259,6 +234,32 @@ def compare_scores(
     polyroc.resampling.paired_rule_scores : several decision rules' predictions.
     polyroc.calibration.calibration_error : One model's binned calibration error.
     polyroc.intervals.stratified_mean_interval : One model's mean loss with its t interval.
+
+    Notes
+    -----
+    Each quantity has its test. AUCs: DeLong's paired test. Accuracy
+    without weights: McNemar's exact test with Tango's interval. A mean
+    loss: its difference is the mean of the per-row differences of the
+    losses, bounded by the t interval of that mean from its variance
+    stratified by class (``"paired t (stratified variance)"``, the
+    interval :func:`polyroc.evaluate` gives one model's mean loss, here on
+    the differences) and tested by the same t. The calibration errors and
+    the other counts metrics: a paired bootstrap stratified by class, the
+    same replicates for every model; the calibration errors take the basic
+    interval (the percentile interval reflected about the estimate). A
+    binned ECE is biased upward by the noise of each bin's frequency, the
+    more so the better calibrated the model, and its difference is biased
+    by as much as the width of its interval: in
+    ``benchmarks/coverage_comparison.py`` (over-confident scores against
+    calibrated ones) the basic interval covers the population difference
+    70% to 86% (top-label) and 1% to 38% (classwise) of the time, the
+    percentile interval less often still; nearly every miss understates how
+    much better the calibrated model is. Read
+    an ECE difference with ``docs/coverage-tables.md``; the mean losses'
+    t intervals are near 95% there. For the mean losses and calibration
+    errors, two models with identical scores differ by exactly 0 and their
+    row says so in ``method`` (``degenerate (zero width)``), as does any
+    other interval of zero width of these quantities.
 
     References
     ----------
