@@ -32,8 +32,17 @@ from polyroc.intervals._delong import (
     logit_interval,
     smallest_class,
 )
+from polyroc.intervals._paired_losses import (
+    CALIBRATION_QUANTITIES,
+    LOSS_QUANTITIES,
+    bootstrap_p_value,
+    calibration_rows,
+    comparison_row,
+    loss_rows,
+)
 from polyroc.intervals._proportions import TANGO_INTERVAL, paired_difference_interval
 from polyroc.intervals._resampling import CONFIDENCE, POSITIVE_COUNT, _rule_replicates, percentile_interval
+from polyroc.metrics._scores import machine_epsilon
 
 __all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
 
@@ -68,9 +77,9 @@ class ScoreComparison(Result):
         ``difference`` (model − other), ``low``, ``high``, ``p_value``
         (two-sided, of no difference), ``p_holm`` (Holm-adjusted over the
         comparisons of the quantity; equal to ``p_value`` for one comparison),
-        ``method`` and, for a paired bootstrap, ``changed_rows``: the rows
-        the two models' argmax predictions differ on (None for the other
-        tests, which are valid at any number of them). Fewer than
+        ``method`` and, for a paired bootstrap of a counts metric,
+        ``changed_rows``: the rows the two models' argmax predictions differ
+        on (None for the other quantities, whose tests do not hang on them). Fewer than
         :data:`polyroc.resampling.FEW_CHANGED_ROWS` such rows leave the
         bootstrap interval without a direction (the rule of the report's
         readings, ``polyroc.resampling.supported_sign``).
@@ -158,8 +167,15 @@ def compare_scores(
         What to compare: AUC names (``"roc_auc_ovr_macro"``,
         ``"roc_auc_ovr_weighted"``, ``"roc_auc_ovr_micro"``,
         ``"roc_auc_ovo_macro"``, ``"roc_auc_ovo_weighted"``; with two classes
-        the OvR and OvO macro AUCs are the binary AUC) and counts metrics of
-        the argmax predictions (names of :data:`polyroc.counts.METRICS`).
+        the OvR and OvO macro AUCs are the binary AUC), the mean losses
+        ``"log_loss"`` (clipped as :func:`polyroc.metrics.log_loss`, at the
+        machine epsilon of the dtype of each model's scores) and
+        ``"brier_score"`` (the squared distance to the one-hot truth, summed
+        over the classes, as :func:`polyroc.evaluate`'s), the binned
+        calibration errors ``"ece_top_label"`` and ``"ece_classwise"``
+        (:func:`polyroc.calibration.calibration_error` of that ``kind``, 15
+        uniform bins, l1) and counts metrics of the argmax predictions
+        (names of :data:`polyroc.counts.METRICS`).
     baseline : str, default=None
         Compare each other model with this one: each difference is that
         model minus the baseline (as in
@@ -195,7 +211,9 @@ def compare_scores(
     ValueError
         If fewer than two models are given, ``baseline`` is not one of them,
         ``quantities`` is empty or a single string, a quantity is unknown
-        (the message lists the valid ones), ``confidence`` is not in (0, 1),
+        (the message lists the valid ones: the AUCs, ``"log_loss"``,
+        ``"brier_score"``, ``"ece_top_label"``, ``"ece_classwise"`` and the
+        counts metrics), ``confidence`` is not in (0, 1),
         ``n_boot`` < 1, ``random_state`` is a negative integer, ``y_true``
         or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
         (wrong shape, missing labels, negative or non-finite weights, a
@@ -207,12 +225,41 @@ def compare_scores(
     -----
     polyroc.exceptions.IntervalWarning
         If a class has fewer than 2 rows: DeLong's test is then undefined
-        (NaN interval and p-value).
+        (NaN interval and p-value), and the class adds nothing to the
+        variance of a difference of mean losses.
 
     See Also
     --------
     polyroc.evaluate : one model's scores with intervals.
     polyroc.resampling.paired_rule_scores : several decision rules' predictions.
+    polyroc.calibration.calibration_error : One model's binned calibration error.
+    polyroc.intervals.stratified_mean_interval : One model's mean loss with its t interval.
+
+    Notes
+    -----
+    Each quantity has its test. AUCs: DeLong's paired test. Accuracy
+    without weights: McNemar's exact test with Tango's interval. A mean
+    loss: its difference is the mean of the per-row differences of the
+    losses, bounded by the t interval of that mean from its variance
+    stratified by class (``"paired t (stratified variance)"``, the
+    interval :func:`polyroc.evaluate` gives one model's mean loss, here on
+    the differences) and tested by the same t. The calibration errors and
+    the other counts metrics: a paired bootstrap stratified by class, the
+    same replicates for every model; the calibration errors take the basic
+    interval (the percentile interval reflected about the estimate). A
+    binned ECE is biased upward by the noise of each bin's frequency, the
+    more so the better calibrated the model, and its difference is biased
+    by as much as the width of its interval: in
+    ``benchmarks/coverage_comparison.py`` (over-confident scores against
+    calibrated ones) the basic interval covers the population difference
+    70% to 86% (top-label) and 1% to 38% (classwise) of the time, the
+    percentile interval less often still; nearly every miss understates how
+    much better the calibrated model is. Read
+    an ECE difference with ``docs/coverage-tables.md``; the mean losses'
+    t intervals are near 95% there. For the mean losses and calibration
+    errors, two models with identical scores differ by exactly 0 and their
+    row says so in ``method`` (``degenerate (zero width)``), as does any
+    other interval of zero width of these quantities.
 
     References
     ----------
@@ -223,6 +270,9 @@ def compare_scores(
     McNemar, Q. (1947). Note on the sampling error of the difference between
     correlated proportions or percentages. Psychometrika 12, 153-157.
     doi:10.1007/BF02295996
+
+    Guo, C., Pleiss, G., Sun, Y. & Weinberger, K. Q. (2017). On calibration
+    of modern neural networks. ICML. arXiv:1706.04599
 
     Tango, T. (1998). Equivalence test and confidence interval for the
     difference in proportions for the paired-sample design. Statistics in
@@ -242,6 +292,28 @@ def compare_scores(
                 quantity  difference                                    method
     0  roc_auc_ovr_macro     0.21875                        DeLong paired test
     1           accuracy     0.37500  McNemar exact test; Tango score interval
+
+    Did recalibrating help? Over-confident scores, a temperature fitted on
+    the first half of the rows, both judged on the second half:
+
+    >>> from polyroc import fit_calibrator
+    >>> from polyroc.probability import softmax
+    >>> rng = np.random.default_rng(1)
+    >>> q = rng.dirichlet(np.ones(3), 2000)  # the true class probabilities
+    >>> y = (rng.random(2000)[:, None] > q.cumsum(axis=1)).sum(axis=1)
+    >>> raw = softmax(np.log(q) / 0.6)
+    >>> calibrator = fit_calibrator(y[:1000], raw[:1000])
+    >>> test = {"raw": raw[1000:], "temperature": calibrator.transform(raw[1000:])}
+    >>> quantities = ["log_loss", "brier_score", "ece_top_label", "ece_classwise"]
+    >>> result = compare_scores(y[1000:], test, quantities=quantities, baseline="raw", n_boot=200, random_state=0)
+    >>> result.to_frame()[["quantity", "difference", "low", "high"]].round(3)
+            quantity  difference    low   high
+    0       log_loss      -0.067 -0.093 -0.040
+    1    brier_score      -0.018 -0.028 -0.008
+    2  ece_top_label      -0.066 -0.111 -0.039
+    3  ece_classwise      -0.032 -0.050 -0.016
+    >>> sorted({row["method"] for row in result.comparisons})
+    ['paired stratified basic bootstrap, B=200', 'paired t (stratified variance)']
     """
     models, score_metrics = _check_comparison(scores, quantities, baseline)
     confidence, n_boot = float(confidence), int(n_boot)
@@ -249,12 +321,14 @@ def compare_scores(
     # the labels and weights are every model's: their errors name no model
     check_sample_weight(sample_weight, check_label_vector("y_true", y_true).shape[0])
     check_frames_in_one_order(scores)
-    checked = {}
+    checked, eps = {}, {}
     for name in models:
         try:
+            given = as_array(f"scores[{name!r}]", scores[name])
+            eps[name] = machine_epsilon(given.dtype)  # the log loss clips as log_loss's eps="auto" of the given dtype
             checked[name] = check_scores(
                 y_true,
-                as_array(f"scores[{name!r}]", scores[name]),
+                given,
                 labels=labels,
                 sample_weight=sample_weight,
                 name=f"scores[{name!r}]",
@@ -277,6 +351,12 @@ def compare_scores(
             values, rows = _delong_rows(quantity, sample, matrices, pairs, confidence)
         elif quantity == "accuracy" and weights is None:
             values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
+        elif quantity in LOSS_QUANTITIES:
+            values, rows = loss_rows(quantity, y, sample.n_classes, weights, matrices, eps, pairs, confidence)
+        elif quantity in CALIBRATION_QUANTITIES:
+            values, rows = calibration_rows(
+                quantity, y, sample.n_classes, weights, matrices, pairs, confidence=confidence, n_boot=n_boot, rng=rng
+            )
         else:
             values, rows = _bootstrap_rows(
                 quantity,
@@ -323,14 +403,15 @@ def _check_comparison(scores, quantities, baseline):
         raise ValueError("quantities must be a non-empty sequence of names, e.g. ['roc_auc_ovr_macro', 'accuracy']")
     score_metrics = {}
     for quantity in quantities:
-        if quantity in AUC_QUANTITIES:
+        if quantity in AUC_QUANTITIES or quantity in LOSS_QUANTITIES or quantity in CALIBRATION_QUANTITIES:
             continue
         try:
             score_metrics[quantity] = get_metric(quantity)
         except (ValueError, TypeError):
             raise ValueError(
-                f"unknown quantity {quantity!r}; valid names are the AUCs {', '.join(AUC_QUANTITIES)} "
-                "and the counts metrics of polyroc.counts.METRICS"
+                f"unknown quantity {quantity!r}; valid names are the AUCs {', '.join(AUC_QUANTITIES)}, "
+                f"the mean losses {', '.join(LOSS_QUANTITIES)}, the calibration errors "
+                f"{', '.join(CALIBRATION_QUANTITIES)} and the counts metrics of polyroc.counts.METRICS"
             ) from None
     return models, score_metrics
 
@@ -351,7 +432,7 @@ def _delong_rows(quantity, sample, matrices, pairs, confidence):
         if low == high and not np.array_equal(matrices[model], matrices[other]):
             low, high = _bound_of_difference(sample, influences[model], influences[other], confidence, n_min)
             method = f"{DELONG_TEST}; interval from each AUC's bound (Bonferroni)"
-        rows.append(_row(quantity, model, other, difference, low, high, p_value, method))
+        rows.append(comparison_row(quantity, model, other, difference, low, high, p_value, method))
     return {name: float(value[0]) for name, value in influences.items()}, rows
 
 
@@ -385,7 +466,7 @@ def _mcnemar_rows(sample, matrices, pairs, confidence):
         p_value = binomtest(only_model, discordant, 0.5).pvalue if discordant else 1.0
         low, high = paired_difference_interval(only_model, only_other, n, confidence=confidence)
         difference = (only_model - only_other) / n
-        rows.append(_row("accuracy", model, other, difference, low, high, p_value, MCNEMAR_TEST))
+        rows.append(comparison_row("accuracy", model, other, difference, low, high, p_value, MCNEMAR_TEST))
     return {name: float(hit.mean()) for name, hit in right.items()}, rows
 
 
@@ -402,42 +483,19 @@ def _bootstrap_rows(quantity, score_counts, sample, matrices, pairs, *, confiden
         differences = replicates[model] - replicates[other]
         low, high = percentile_interval(differences, confidence=confidence)
         rows.append(
-            _row(
+            comparison_row(
                 metric_name(quantity),
                 model,
                 other,
                 values[model] - values[other],
                 float(low),
                 float(high),
-                _bootstrap_p_value(differences),
+                bootstrap_p_value(differences),
                 f"{PAIRED_BOOTSTRAP}, B={n_boot}",
                 int(np.sum((weights > 0) & (predicted[model] != predicted[other]))),
             )
         )
     return values, rows
-
-
-def _bootstrap_p_value(differences):
-    """Two-sided p-value of no difference: the level at which the percentile interval first excludes 0."""
-    differences = differences[~np.isnan(differences)]
-    if differences.size == 0:
-        return float("nan")
-    below, above = np.mean(differences <= 0), np.mean(differences >= 0)
-    return float(min(1.0, 2 * min(below, above)))
-
-
-def _row(quantity, model, other, difference, low, high, p_value, method, changed_rows=None):
-    return {
-        "quantity": quantity,
-        "model": model,
-        "other": other,
-        "difference": float(difference),
-        "low": float(low),
-        "high": float(high),
-        "p_value": float(p_value),
-        "method": method,
-        "changed_rows": changed_rows,
-    }
 
 
 def holm_adjusted(p_values: ArrayLike) -> np.ndarray:

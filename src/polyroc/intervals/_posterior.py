@@ -574,6 +574,16 @@ def stratified_mean_interval(
 
 def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[float, float, float]:
     """:func:`stratified_mean_interval` from the per-class moments of the values (checked ``confidence``)."""
+    mean, variance, freedom = moments_mean_variance(moments)
+    from scipy.stats import t
+
+    half = t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance)
+    return mean, float(mean - half), float(mean + half)
+
+
+def moments_mean_variance(moments: ClassMoments) -> tuple[float, float, int]:
+    """The weighted mean, its stratified variance (>= 0) and the t's degrees of freedom of
+    :func:`stratified_mean_interval`, from the per-class moments of the values."""
     rows = moments.rows
     if np.any(rows == 1):
         _warnings.warn(
@@ -584,8 +594,5 @@ def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[
     with np.errstate(divide="ignore", invalid="ignore"):
         correction = np.where(rows > 1, rows / (rows - 1.0), 0.0)
     variance = float(np.sum(correction * moments.influence_spread(mean)))
-    from scipy.stats import t
-
     freedom = max(1, int(rows.sum()) - int(np.count_nonzero(rows)))
-    half = t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(max(variance, 0.0))
-    return mean, float(mean - half), float(mean + half)
+    return mean, max(variance, 0.0), freedom
