@@ -7,7 +7,7 @@ import pytest
 from markupsafe import escape
 from scipy.special import softmax
 from scipy.stats import norm
-from sklearn.metrics import accuracy_score
+from sklearn.metrics import accuracy_score, log_loss
 
 import polyroc.report._analysis as analysis_module
 from polyroc.calibration import (
@@ -17,6 +17,7 @@ from polyroc.calibration import (
     reliability_curve,
     squared_calibration_error,
 )
+from polyroc.comparison import compare_scores
 from polyroc.report import build_report
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._calibration_readings import BIN_ROWS, DRIVING_SHARE, driving_bins
@@ -113,6 +114,33 @@ def test_calibration_test_equals_the_library_and_spiegelhalters_formula(over_con
     reading = model_readings(results["models"]["model"], results)["calibration"]
     assert record["test"]["p_holm"][-1] < 0.05 and record["test"]["direction"][-1] == "over-confident"
     assert "the top label (over-confident, Holm p < 0.001)" in reading
+
+
+def test_before_after_equals_the_library_and_scikit_learn(over_confident):
+    y, scores, y_val, val_scores, results = over_confident
+    record = results["models"]["model"]["calibration"]
+    scaled = fit_calibrator(y_val, val_scores).transform(scores)
+    rows = {row["quantity"]: row for row in record["before_after"]["comparisons"]}
+    assert list(rows) == ["log_loss", "brier_score", "ece_top_label"]
+    assert {(row["model"], row["other"]) for row in rows.values()} == {("temperature-scaled", "as given")}
+    assert rows["log_loss"]["difference"] == pytest.approx(log_loss(y, scaled) - log_loss(y, scores), abs=1e-9)
+    brier = np.mean(np.sum((scaled - np.eye(4)[y]) ** 2, axis=1) - np.sum((scores - np.eye(4)[y]) ** 2, axis=1))
+    assert rows["brier_score"]["difference"] == pytest.approx(brier, abs=1e-12)
+    assert rows["ece_top_label"]["difference"] == pytest.approx(
+        calibration_error(y, scaled) - calibration_error(y, scores), abs=1e-12
+    )
+    direct = compare_scores(
+        y,
+        {"as given": scores, "temperature-scaled": scaled},
+        quantities=["log_loss", "brier_score", "ece_top_label"],
+        baseline="as given",
+        n_boot=20,
+        random_state=0,
+    )
+    assert record["before_after"]["comparisons"] == direct.to_dict()["comparisons"]
+    reading = model_readings(results["models"]["model"], results)["calibration"]
+    low, high = -rows["log_loss"]["high"], -rows["log_loss"]["low"]
+    assert high > 0 and f"lowers log loss by {-rows['log_loss']['difference']:.3f} [{low:.3f}, {high:.3f}]" in reading
 
 
 def test_reliability_bins_are_the_non_empty_bins_of_a_brute_force_binning(over_confident):

@@ -30,7 +30,7 @@ from polyroc.calibration import (
     reliability_curve,
     squared_calibration_error,
 )
-from polyroc.comparison import compare_scores
+from polyroc.comparison import ScoreComparison, compare_scores
 from polyroc.dmf import DmfRoc, compare_models, roc_dmf
 from polyroc.evaluation import Evaluation, evaluate
 from polyroc.gini import GiniRoc, gini_roc
@@ -72,6 +72,7 @@ class CalibrationAnalysis:
     test: CalibrationTest
     calibrator: Calibrator | None = None
     calibrated: ReliabilityCurve | None = None
+    before_after: ScoreComparison | None = None
 
 
 @dataclass
@@ -144,6 +145,10 @@ def _evaluation_step(inputs, analysis):
     )
 
 
+#: What the before/after comparison of the temperature map compares on test (lower is better for each).
+CALIBRATION_QUANTITIES = ("log_loss", "brier_score", "ece_top_label")
+
+
 def _calibration_step(inputs, analysis):
     """Reliability curves, errors and the per-class test on test; the temperature map fitted on validation."""
     y, scores, classes, weights = inputs.y_test, inputs.test[analysis.name], inputs.classes, inputs.sample_weight
@@ -166,7 +171,17 @@ def _calibration_step(inputs, analysis):
                 labels=classes,
                 sample_weight=inputs.val_sample_weight,
             )
-            result.calibrated = curve(result.calibrator.transform(scores))
+            scaled = result.calibrator.transform(scores)
+            result.calibrated = curve(scaled)
+            result.before_after = compare_scores(
+                y,
+                {"as given": scores, "temperature-scaled": scaled},
+                quantities=CALIBRATION_QUANTITIES,
+                baseline="as given",
+                labels=classes,
+                sample_weight=weights,
+                **_bootstrap_options(inputs),
+            )
         return result
 
     analysis.calibration = _section(analysis, "calibration", calibrate)

@@ -126,7 +126,7 @@ def _calibration_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[
         "test": _record(calibration.test),
         "temperature": _record(calibration.calibrator),
         "calibrated_reliability": _curve_record(calibration.calibrated),
-        "before_after": None,
+        "before_after": _record(calibration.before_after),
     }
 
 
