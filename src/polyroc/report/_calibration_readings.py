@@ -188,12 +188,25 @@ def _squared_error_sentence(squared):
     )
 
 
+def _reaching_zero(ece):
+    """A sentence when an ECE's interval reaches 0: its binned gap alone does not show miscalibration."""
+    reaching = [name for name in ("top_label", "classwise") if ece[name]["low"] is not None and ece[name]["low"] <= 0]
+    if not reaching:
+        return ""
+    which = (
+        "Both intervals reach" if len(reaching) == 2 else f"The {reaching[0].replace('_', '-')} ECE's interval reaches"
+    )
+    return f" {which} 0: by the binned gaps alone, calibrated scores could show this much on this many rows."
+
+
 def calibration_reading(model: dict[str, Any]) -> str:
     """The reading of a model's calibration section, from its record in ``results.json``."""
     calibration = model["calibration"]
     ece = calibration["ece"]
     text = (
-        f"Top-label ECE {_ece_text(ece['top_label'])}, classwise ECE {_ece_text(ece['classwise'])} on test. "
+        f"Top-label ECE {_ece_text(ece['top_label'])}, classwise ECE {_ece_text(ece['classwise'])} on test."
+        + _reaching_zero(ece)
+        + " "
         + _overall_confidence(calibration, model.get("metrics"))
     )
     window = driving_bins(calibration["reliability"]["top_label"]["bins"][0])
@@ -205,8 +218,7 @@ def calibration_reading(model: dict[str, Any]) -> str:
             "the gap is spread over the scores."
         )
     text += " " + _squared_error_sentence(calibration["squared_error"])
-    if calibration["test"] is not None:
-        text += " " + _calibration_test_sentence(calibration["test"])
+    text += " " + _calibration_test_sentence(calibration["test"])
     if calibration["temperature"] is not None:
         text += " " + _temperature_sentence(calibration["temperature"], calibration["before_after"])
     return text
@@ -269,10 +281,8 @@ def _temperature_sentence(temperature, before_after):
     )
     if not temperature["converged"]:
         text += ", at a bound of its search: the validation loss keeps falling beyond it"
-    if before_after is not None:
-        changes = [_change_text(row) for row in before_after["comparisons"]]
-        text += "; on test it " + listed(changes)
-    return text + "."
+    changes = [_change_text(row) for row in before_after["comparisons"]]
+    return text + "; on test it " + listed(changes) + "."
 
 
 def calibration_verdict(calibration: dict[str, Any] | None) -> str | None:
@@ -280,14 +290,12 @@ def calibration_verdict(calibration: dict[str, Any] | None) -> str | None:
     if not calibration:
         return None
     phrases = []
-    rejected = calibration_rejections(calibration["test"]) if calibration["test"] else []
+    rejected = calibration_rejections(calibration["test"])
     if rejected:
         names = [("the top label" if name == "top-label" else name) for name, _, _ in rejected]
         phrases.append(f"the calibration test rejects {listed(names)} (Holm)")
-    log_loss = next(
-        (row for row in (calibration["before_after"] or {}).get("comparisons", []) if row["quantity"] == "log_loss"),
-        None,
-    )
-    if log_loss is not None and not _change_text(log_loss).startswith("brings no clear change"):
-        phrases.append(f"temperature scaling {_change_text(log_loss)} on test")
+    if calibration["before_after"] is not None:  # with validation data
+        (log_loss,) = [row for row in calibration["before_after"]["comparisons"] if row["quantity"] == "log_loss"]
+        if not _change_text(log_loss).startswith("brings no clear change"):
+            phrases.append(f"temperature scaling {_change_text(log_loss)} on test")
     return "; ".join(phrases) or None
