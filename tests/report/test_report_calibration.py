@@ -10,6 +10,7 @@ from scipy.stats import norm
 from sklearn.metrics import accuracy_score, log_loss
 
 import polyroc.report._analysis as analysis_module
+import polyroc.report._calibration_readings as calibration_readings
 from polyroc.calibration import (
     calibration_error,
     calibration_test,
@@ -22,7 +23,7 @@ from polyroc.report import build_report
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._calibration_readings import BIN_ROWS, DRIVING_SHARE, driving_bins
 from polyroc.report._inputs import check_report_inputs
-from polyroc.report._readings import model_readings
+from polyroc.report._readings import model_readings, verdicts
 from polyroc.report._results import results_document
 
 
@@ -297,3 +298,19 @@ def test_two_and_many_classes_give_a_record_per_class_and_a_reading(m):
     assert record["ece"]["classwise"]["estimate"] == pytest.approx(calibration_error(y, q, kind="classwise"))
     reading = model_readings(results["models"]["model"], results)["calibration"]
     assert reading.startswith("Top-label ECE ") and "Temperature T = " in reading
+
+
+def test_the_summary_line_names_the_rejections_and_the_clear_gain_of_the_map(over_confident):
+    *_, results = over_confident
+    (line,) = [line for line in verdicts(results) if line.startswith("model: ")]
+    assert "the calibration test rejects" in line and "the top label (Holm)" in line
+    assert "temperature scaling lowers log loss by" in line
+
+
+def test_a_change_whose_interval_holds_zero_reads_as_no_clear_change():
+    change = calibration_readings._change_text
+    row = {"quantity": "log_loss", "difference": -0.01, "low": -0.03, "high": 0.01}
+    assert change(row) == "brings no clear change in log loss (-0.010 [-0.030, 0.010])"
+    assert change({**row, "high": -0.002}) == "lowers log loss by 0.010 [0.002, 0.030]"
+    assert change({**row, "difference": 0.02, "low": 0.01, "high": 0.03}) == "raises log loss by 0.020 [0.010, 0.030]"
+    assert change({**row, "difference": 0.0, "low": 0.0, "high": 0.0}).startswith("brings no clear change")
