@@ -78,7 +78,7 @@ def check_cost_matrix(cost_matrix: object, classes: np.ndarray, name: str = "cos
         raise ValueError(f"{name} contains NaN or infinity (first at {tuple(int(i) for i in np.argwhere(bad)[0])})")
     if np.any(costs < 0):
         position = tuple(int(i) for i in np.argwhere(costs < 0)[0])
-        raise ValueError(f"{name} must be non-negative; entry {position} is {costs[position]!r}")
+        raise ValueError(f"{name} must be non-negative; entry {position} is {costs[position].item()!r}")
     return costs
 
 
@@ -107,9 +107,8 @@ def check_priors(name: str, priors: object, classes: np.ndarray, *, positive: bo
             f"{name} must be a distribution over the classes (non-negative, summing to 1); got {values.tolist()}"
         )
     if positive and np.any(values == 0):
-        raise ValueError(
-            f"{name} must be positive for every class; class {classes[np.flatnonzero(values == 0)[0]]!r} has prior 0"
-        )
+        zero = classes[np.flatnonzero(values == 0)[0]].item()
+        raise ValueError(f"{name} must be positive for every class; class {zero!r} has prior 0")
     return values / values.sum()
 
 

@@ -179,7 +179,7 @@ def expected_cost(
         empty = (counts.sum(axis=1) == 0) & (weights > 0)
         if np.any(empty):
             raise ValueError(
-                f"priors gives class {targets.classes[np.flatnonzero(empty)[0]]!r} a positive prior but y_true "
+                f"priors gives class {targets.classes[np.flatnonzero(empty)[0]].item()!r} a positive prior but y_true "
                 "has no row (of positive weight) of it: its cost rates are undefined"
             )
     return float(counted_cost(counts, costs, weights))

@@ -78,6 +78,9 @@ def em_priors(
     only the path to it is shorter (EM alone slows to thousands of steps
     when a prior is near 0).
 
+    Varadhan, R. & Roland, C. (2008). Scandinavian Journal of Statistics
+    35(2), 335-353. doi:10.1111/j.1467-9469.2007.00585.x
+
     >>> fit = em_priors(np.array([[0.9, 0.1], [0.2, 0.8]]), np.array([0.5, 0.5]), np.ones((1, 2)), np.full((1, 2), 0.5))
     >>> fit.priors.round(6).tolist(), bool(fit.converged[0])
     ([[0.604167, 0.395833]], True)
