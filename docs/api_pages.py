@@ -20,6 +20,7 @@ MODULES = (
     "polyroc.probability",
     "polyroc.thresholds",
     "polyroc.calibration",
+    "polyroc.decisions",
     "polyroc.dmf",
     "polyroc.gini",
     "polyroc.plotting",

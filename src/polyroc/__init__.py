@@ -13,12 +13,14 @@ The flat namespace holds what most users reach for:
   (:func:`gini_roc`);
 - calibration: :func:`calibration_error`, :func:`squared_calibration_error`,
   :func:`smooth_calibration_error`, :func:`reliability_curve` and :func:`calibration_test`;
+- decisions: :func:`expected_cost`, :func:`bayes_decision`, and under prior
+  shift :func:`estimate_priors` and :func:`adjust_to_priors`;
 - :func:`build_report`, the HTML report.
 
 The submodules hold the rest: :mod:`polyroc.counts` (metrics on confusion
 counts of any leading shape), :mod:`polyroc.curves` (one-vs-rest curves),
 :mod:`polyroc.thresholds`, :mod:`polyroc.dmf`, :mod:`polyroc.gini`, :mod:`polyroc.calibration`,
-:mod:`polyroc.plotting` (Displays), :mod:`polyroc.report`, :mod:`polyroc.io`.
+:mod:`polyroc.decisions`, :mod:`polyroc.plotting` (Displays), :mod:`polyroc.report`, :mod:`polyroc.io`.
 
 Names are imported on first use, so ``import polyroc`` is fast. One table,
 :data:`_LOCATIONS` (public name -> the module that defines it), gives
@@ -84,6 +86,11 @@ _LOCATIONS: dict[str, str] = {
     "reliability_curve": "polyroc.calibration",
     "smooth_calibration_error": "polyroc.calibration",
     "squared_calibration_error": "polyroc.calibration",
+    "PriorEstimate": "polyroc.decisions",
+    "adjust_to_priors": "polyroc.decisions",
+    "bayes_decision": "polyroc.decisions",
+    "estimate_priors": "polyroc.decisions",
+    "expected_cost": "polyroc.decisions",
     "build_report": "polyroc.report",
     "one_hot": "polyroc.probability",
     "softmax": "polyroc.probability",
@@ -119,6 +126,11 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``nam
     from polyroc.comparison import compare_scores as compare_scores
     from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve
     from polyroc.curves import ovr_roc_curve as ovr_roc_curve
+    from polyroc.decisions import PriorEstimate as PriorEstimate
+    from polyroc.decisions import adjust_to_priors as adjust_to_priors
+    from polyroc.decisions import bayes_decision as bayes_decision
+    from polyroc.decisions import estimate_priors as estimate_priors
+    from polyroc.decisions import expected_cost as expected_cost
     from polyroc.dmf import compare_models as compare_models
     from polyroc.dmf import roc_dmf as roc_dmf
     from polyroc.evaluation import Evaluation as Evaluation

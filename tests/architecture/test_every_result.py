@@ -23,6 +23,7 @@ import pytest
 
 import polyroc
 import polyroc.calibration
+import polyroc.decisions
 from polyroc import dmf, gini
 from polyroc._results import Drawable, Result
 from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
@@ -74,6 +75,13 @@ def _results():
         "Calibrator": polyroc.calibration.fit_calibrator(y_val, P_val),
         "ReliabilityCurve": polyroc.reliability_curve(y, P),
         "CalibrationTest": polyroc.calibration_test(y, P),
+        "PriorEstimate": polyroc.estimate_priors(P, train_priors=np.full(3, 1 / 3), **quick),
+        "RejectOptionSummary": polyroc.decisions.reject_option_summary(
+            y,
+            polyroc.bayes_decision(P, cost_matrix=1 - np.eye(3), reject_cost=0.4),
+            cost_matrix=1 - np.eye(3),
+            reject_cost=0.4,
+        ),
     }
 
 

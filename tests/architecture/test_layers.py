@@ -47,6 +47,7 @@ LAYERS = {
     "polyroc.dmf": 5,
     "polyroc.gini": 5,
     "polyroc.calibration": 5,
+    "polyroc.decisions": 5,
     # drawing, files and bundled data
     "polyroc.plotting": 6,
     "polyroc.io": 6,
