@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._engine.parallel import chunk_map
+from polyroc._engine.score_orders import descending_order
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -88,7 +89,7 @@ def binary_counts(positive, score, weight=None) -> BinaryCounts:
         present = everyone > 0
         tps = np.cumsum(hits[::-1], dtype=np.float64)[present]
         return np.cumsum(everyone, dtype=np.float64)[present] - tps, tps, values[::-1][present]
-    order = np.argsort(-score, kind="stable")
+    order = descending_order(score)  # shared by the steps of a report (score_orders)
     score = score[order]
     positive = positive[order]
     ends = tie_ends(score)

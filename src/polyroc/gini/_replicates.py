@@ -34,6 +34,7 @@ from scipy import sparse
 from polyroc._engine.counts import CHUNK_BYTES, chunk_length
 from polyroc._engine.ranking import tie_ends
 from polyroc._engine.replicate_columns import sample_major, transposed
+from polyroc._engine.score_orders import descending_order
 from polyroc.gini._whitening import has_constant_row_sum, whitening_from_moments
 from polyroc.intervals._resampling import class_strata, stratum_multiplicities
 
@@ -92,7 +93,7 @@ def rank_classes(y, scores):
 
 
 def _rank_class(positive, column):
-    order = np.argsort(-column, kind="stable")
+    order = descending_order(column)
     positive_at = np.flatnonzero(positive[order])
     if positive_at.size == 0:
         return None
