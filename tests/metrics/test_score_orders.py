@@ -86,3 +86,23 @@ def test_binary_counts_with_shared_orders_equal_scikit_learn():
         np.testing.assert_array_equal(fps / fps[-1], fpr[1:])
         np.testing.assert_array_equal(tps / tps[-1], tpr[1:])
         np.testing.assert_array_equal(cutoffs, thresholds[1:])
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_pairwise_aucs_with_shared_orders_equal_scikit_learn(tied):
+    from sklearn.metrics import roc_auc_score as sklearn_auc
+
+    from polyroc.metrics import roc_auc_score
+
+    rng = np.random.default_rng(8)
+    y = np.repeat([0, 1, 2], 200)
+    scores = rng.dirichlet(np.ones(3), size=600) + 0.3 * np.eye(3)[y]
+    scores /= scores.sum(axis=1, keepdims=True)
+    if tied:  # every row's scores again in the next row: ties in every column
+        scores[1::2] = scores[::2]
+    orders = ScoreOrders(scores)
+    with shared_orders(orders):
+        found = [roc_auc_score(y, scores, multi_class=mode) for mode in ("ovr", "ovo")]
+    assert orders.n_sorted == 3  # one per column, tied or not
+    for value, mode in zip(found, ("ovr", "ovo")):
+        assert value == pytest.approx(sklearn_auc(y, scores, multi_class=mode), rel=1e-12)

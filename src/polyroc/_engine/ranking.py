@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._engine.parallel import chunk_map
-from polyroc._engine.score_orders import descending_order
+from polyroc._engine.score_orders import descending_order, shared_order
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -233,11 +233,9 @@ class RankedColumn:
     """
 
     def __init__(self, k, column, codes, weights, n_classes):
-        self.order = np.argsort(column)  # unstable is fine: ties are grouped in runs
-        self.score = column.take(self.order)
+        self.order, self.score, self.ends = _ascending(column)
         self.classes = codes.take(self.order)
         self.weight = None if weights is None else weights.take(self.order)
-        self.ends = _tie_ends_if_any(self.score)  # None: every score distinct
         self.is_k = self.classes == k
         # counts fit int32 below 2**31 cells of class_weight_below: half the memory of intp
         self.k_count = cumulative(self.is_k, np.int32 if (column.size + 1) * n_classes < 2**31 else np.intp)
@@ -302,6 +300,23 @@ class RankedColumn:
             counts = counts + np.bincount(class_cells(below), weights=weight, minlength=cells)
         found = np.cumsum(counts.reshape(n_k + 1, n_classes)[:n_k], axis=0, dtype=np.float64)
         return found if self.ends is None else found * 0.5
+
+
+def _ascending(column):
+    """(order, sorted scores, :func:`_tie_ends_if_any`) of a column sorted ascending.
+
+    An unstable sort is fine, since ties are grouped in runs; but distinct
+    scores have one order only, so a shared stable order (see
+    :mod:`polyroc._engine.score_orders`) serves them: the same order, not sorted again.
+    """
+    order = shared_order(column, descending=False)
+    if order is not None:
+        score = column.take(order)
+        if _tie_ends_if_any(score) is None:
+            return order, score, None
+    order = np.argsort(column)
+    score = column.take(order)
+    return order, score, _tie_ends_if_any(score)  # None: every score distinct
 
 
 def _tie_ends_if_any(sorted_score):

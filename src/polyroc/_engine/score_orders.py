@@ -35,7 +35,7 @@ from contextlib import contextmanager
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["ScoreOrders", "ascending_order", "descending_order", "flipped_order", "shared_orders"]
+__all__ = ["ScoreOrders", "ascending_order", "descending_order", "flipped_order", "shared_order", "shared_orders"]
 
 #: The key of the raveled cells (n m values, row by row) among the column keys 0, ..., m - 1.
 CELLS = -1
@@ -122,8 +122,12 @@ def flipped_order(order: NDArray[np.intp], values: np.ndarray) -> NDArray[np.int
     return flipped[within]
 
 
-def _shared(values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
-    """The shared order of ``values``, or None when no registered scores hold them."""
+def shared_order(values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+    """The stable order of ``values`` when registered scores hold them (sorted now if first asked), else None.
+
+    >>> shared_order(np.array([2.0, 1.0]), descending=False) is None  # nothing registered
+    True
+    """
     if not _ACTIVE or values.size < 2:
         return None
     for orders in reversed(_ACTIVE):
@@ -139,7 +143,7 @@ def ascending_order(values: np.ndarray) -> NDArray[np.intp]:
     >>> ascending_order(np.array([2.0, 1.0, 2.0])).tolist()
     [1, 0, 2]
     """
-    shared = _shared(values, descending=False)
+    shared = shared_order(values, descending=False)
     return np.argsort(values, kind="stable") if shared is None else shared
 
 
@@ -149,7 +153,7 @@ def descending_order(values: np.ndarray) -> NDArray[np.intp]:
     >>> descending_order(np.array([2.0, 1.0, 2.0])).tolist()
     [0, 2, 1]
     """
-    shared = _shared(values, descending=True)
+    shared = shared_order(values, descending=True)
     return np.argsort(-values, kind="stable") if shared is None else shared
 
 
