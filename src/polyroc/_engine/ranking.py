@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._engine.parallel import chunk_map
-from polyroc._engine.score_orders import descending_order, shared_order
+from polyroc._engine.score_orders import descending_order, known_order, offer_order
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -306,17 +306,21 @@ def _ascending(column):
     """(order, sorted scores, :func:`_tie_ends_if_any`) of a column sorted ascending.
 
     An unstable sort is fine, since ties are grouped in runs; but distinct
-    scores have one order only, so a shared stable order (see
-    :mod:`polyroc._engine.score_orders`) serves them: the same order, not sorted again.
+    scores have one order only, so a stable order held for the report (see
+    :mod:`polyroc._engine.score_orders`) serves them, and the order of
+    distinct scores sorted here is offered as the stable one.
     """
-    order = shared_order(column, descending=False)
+    order = known_order(column, descending=False)
     if order is not None:
         score = column.take(order)
         if _tie_ends_if_any(score) is None:
             return order, score, None
     order = np.argsort(column)
     score = column.take(order)
-    return order, score, _tie_ends_if_any(score)  # None: every score distinct
+    ends = _tie_ends_if_any(score)  # None: every score distinct
+    if ends is None:
+        offer_order(column, order, descending=False)
+    return order, score, ends
 
 
 def _tie_ends_if_any(sorted_score):

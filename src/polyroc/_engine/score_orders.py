@@ -35,7 +35,16 @@ from contextlib import contextmanager
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["ScoreOrders", "ascending_order", "descending_order", "flipped_order", "shared_order", "shared_orders"]
+__all__ = [
+    "ScoreOrders",
+    "ascending_order",
+    "descending_order",
+    "flipped_order",
+    "known_order",
+    "offer_order",
+    "shared_order",
+    "shared_orders",
+]
 
 #: The key of the raveled cells (n m values, row by row) among the column keys 0, ..., m - 1.
 CELLS = -1
@@ -84,15 +93,25 @@ class ScoreOrders:
 
     def order(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp]:
         """The stable order of ``values`` (those of column ``key``), sorted or derived from the held one."""
+        order = self.known(key, values, descending)
+        if order is None:
+            order = np.argsort(-values if descending else values, kind="stable")
+            self.keep(key, order, descending)
+        return order
+
+    def keep(self, key: int, order: NDArray[np.intp], descending: bool) -> None:
+        """Hold ``order``, the stable order of column ``key`` in that direction, unless one is held."""
+        compact = order.astype(np.int32) if order.size < 2**31 else order
+        with self._lock:
+            if key not in self._held:
+                self._held[key] = (descending, compact)
+                self.n_sorted += 1
+
+    def known(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+        """The stable order of ``values`` (column ``key``) from the held one, or None when none is held."""
         held = self._held.get(key)
         if held is None:
-            order = np.argsort(-values if descending else values, kind="stable")
-            compact = order.astype(np.int32) if order.size < 2**31 else order
-            with self._lock:
-                if key not in self._held:
-                    self._held[key] = (descending, compact)
-                    self.n_sorted += 1
-            return order
+            return None
         held_descending, compact = held
         if held_descending == descending:
             return compact.astype(np.intp)
@@ -135,6 +154,43 @@ def shared_order(values: np.ndarray, descending: bool) -> NDArray[np.intp] | Non
         if key is not None:
             return orders.order(key, values, descending)
     return None
+
+
+def known_order(values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+    """The stable order of ``values`` when registered scores hold them and it is held already, else None.
+
+    Nothing is sorted: see :func:`offer_order`.
+
+    >>> scores = np.array([[0.3], [0.1]])
+    >>> orders = ScoreOrders(scores)
+    >>> with shared_orders(orders):
+    ...     before = known_order(scores[:, 0], descending=False)
+    ...     offer_order(scores[:, 0], np.array([1, 0]), descending=False)
+    ...     after = known_order(scores[:, 0], descending=True)
+    >>> before, after.tolist()
+    (None, [0, 1])
+    """
+    if not _ACTIVE or values.size < 2:
+        return None
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            return orders.known(key, values, descending)
+    return None
+
+
+def offer_order(values: np.ndarray, order: NDArray[np.intp], descending: bool) -> None:
+    """Hold ``order`` for registered scores equal to ``values``; it must be their stable order.
+
+    An unstable sort of distinct values gives that order (there is no other).
+    """
+    if not _ACTIVE or values.size < 2:
+        return
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            orders.keep(key, order, descending)
+            return
 
 
 def ascending_order(values: np.ndarray) -> NDArray[np.intp]:
