@@ -273,6 +273,9 @@ def _gini_draw(analysis, inputs, ax):
 def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportFigure]:
     """The figures of one model's section, in the order they appear (none for a skipped section).
 
+    They are the model's last work: the sorts of its scores that its steps
+    shared (``analysis.orders``) are used, then released.
+
     Parameters
     ----------
     analysis : ModelAnalysis
@@ -284,7 +287,11 @@ def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportF
     -------
     list of ReportFigure
     """
-    figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
+    from polyroc._engine.score_orders import shared_orders
+
+    with shared_orders(analysis.orders):
+        figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
+    analysis.orders = None
     if analysis.comparison is not None:
         figures.append(_tuning(analysis, inputs))
     if analysis.cloud is not None:
