@@ -24,6 +24,7 @@ from polyroc._validation import (
 )
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
+from polyroc.evaluation._calibration import ECE_METHOD, ECE_SCORES, ReplicateBins, ece_intervals
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
@@ -585,12 +586,13 @@ def evaluate(
 
 
 def _scores(summary: SummaryStatistics, aucs: dict[str, float]) -> dict[str, float]:
-    """Every score of the summary, in :attr:`Evaluation.scores` order: counts metrics, AUCs, losses."""
+    """Every score of the summary, in :attr:`Evaluation.scores` order: counts metrics, AUCs, losses, ECEs."""
     found = summary_values(summary)
     return {
         **{name: found[name] for name in COUNTS_SCORES},
         **{name: float(aucs[name]) for name in AUC_SCORES},
         **{name: found[name] for name in summary.losses},
+        **{name: found[name] for name in ECE_SCORES},
     }
 
 
@@ -703,6 +705,20 @@ def _intervals(
     )
     intervals.update(found)
     class_intervals.update(class_found)
+    binned = [name for name, method in plan.items() if method == ECE_METHOD]
+    if binned:
+        (calibration_rng,) = rng.spawn(1)  # after the posterior's: the other intervals do not change
+        intervals.update(
+            ece_intervals(
+                binned,
+                summary.calibration_bins,
+                values,
+                confidence=confidence,
+                n_draws=n_boot,
+                rng=calibration_rng,
+                random_state=random_state,
+            )
+        )
     return _marked_degenerate(
         plan,
         {name: intervals[name] for name in values},
@@ -718,6 +734,7 @@ DEGENERATE_REASONS = {
     "bayes": "every posterior draw gives the same value",
     "wilson": "the proportion's interval has zero width",
     "clopper-pearson": "the proportion's interval has zero width",
+    ECE_METHOD: "every draw of the bins gives the same calibration error",
 }
 
 
@@ -818,6 +835,7 @@ def _bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
         loss_names=tuple(losses),
         rankings=GroupedRankings.of(y, scores),
         integer_auc_rows=weights is None and integer_weights_are_exact(y.size, n_classes),
+        bins=ReplicateBins(y, scores),
     )
     seeds = rng.spawn(n_boot)
     step = grouped_chunk_rows(y.size)
@@ -840,6 +858,7 @@ class _ReplicateEngine:
     loss_names: tuple[str, ...]
     rankings: GroupedRankings
     integer_auc_rows: bool  # no sample weights, and sizes where integers give the float64 bits
+    bins: ReplicateBins
 
     def replicates(self, seeds):
         """Every score of the replicates drawn from ``seeds``, one generator per replicate."""
@@ -852,6 +871,7 @@ class _ReplicateEngine:
             **counts_scores(counts),
             **{_ranking_name(key): value for key, value in aucs.items()},
             **dict(zip(self.loss_names, means)),
+            **self.bins.errors(rows),
             **class_scores(counts),
         }
 

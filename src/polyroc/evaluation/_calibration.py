@@ -1,0 +1,406 @@
+"""The binned calibration errors of :func:`polyroc.evaluate`: mergeable bin totals, their ECEs and intervals.
+
+:class:`CalibrationBins` holds, for the top-label column and each class
+column (:func:`polyroc._engine.binning.calibration_columns`), the totals of
+the rows in each of the 15 uniform bins: rows of positive weight, weight,
+weighted sums of scores and hits, and the sum of squared weights (Kish's
+effective size of the bin). Uniform bins do not depend on the data, so the
+totals of disjoint rows add up: batches and partitions are binned apart.
+Their ECEs are those of :func:`polyroc.calibration.calibration_error`
+(``norm="l1"``, ``n_bins=15``, ``strategy="uniform"``).
+
+The interval (:func:`ece_intervals`) rests on the totals alone, so a stream
+and a cluster give it too. Each bin's gap ``d_b = observed_b - score_b`` is
+drawn as ``centre_b + s_b Z`` with the binomial spread ``s_b^2 = o_b (1 -
+o_b) / n_b`` of its observed frequency (``o_b`` with half a hit and half a
+miss added, ``n_b`` Kish's effective size), and the bins' shares from a
+Dirichlet of their effective sizes. The classwise ECE averages class columns
+that share their rows: the spread of its draws is scaled by the ratio of the
+delta-method standard deviations with and without the cross moments of the
+columns (:meth:`CalibrationBins.design_factor`).
+
+The ECE ``sum_b w_b |d_b|`` is biased upward and ``|.|`` is not smooth at 0,
+so the percentile interval of draws around the observed gaps misses the
+truth (a calibrated model's ECE of 0 always). The interval is the union of
+two readings of the same draws: the basic interval around the observed gaps
+(``2 ECE - q_hi, 2 ECE - q_lo``), which holds away from 0, and the test
+inversion along the debiased gaps ``g_b = sign(d_b) sqrt(max(d_b^2 - s_b^2,
+0))`` (the squared gap less its noise, as Kumar, Liang & Ma 2019 debias the
+squared error): every true ECE t whose gaps ``(t / ECE(g)) g`` put the
+estimate between the quantiles of their draws, which holds 0 when the data
+are consistent with calibration. Bounds are clipped to [0, 1]. The coverage
+study (``benchmarks/coverage.py --calibration``, docs/coverage-tables.md)
+chose it over each reading alone, the percentile interval and the basic
+interval around the debiased gaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from polyroc._engine.binning import BinTotals, bin_rows, binned_errors
+
+__all__ = [
+    "ECE_BINS",
+    "ECE_METHOD",
+    "ECE_SCORES",
+    "CalibrationBins",
+    "ReplicateBins",
+    "ece_bounds",
+    "ece_bounds_by_rule",
+    "ece_intervals",
+    "eces_of_sums",
+]
+
+#: The scores of :func:`polyroc.evaluate` that are binned calibration errors (l1, uniform bins).
+ECE_SCORES = ("ece_top_label", "ece_classwise")
+
+#: Uniform bins of the ECEs, as :func:`polyroc.calibration.calibration_error`'s default.
+ECE_BINS = 15
+
+#: The method name of the ECE intervals (a key of :data:`polyroc.evaluation._plan.INTERVAL_METHODS`).
+ECE_METHOD = "bin-draws"
+
+#: Beyond this many classes the cross moments of the class columns (m^2 15^2 numbers) are not kept.
+CROSS_CLASSES = 32
+
+#: How the intervals of the draws are read off; the library uses ``"inverted"`` (see the module docstring).
+EceRule = Literal["percentile", "basic", "debiased", "inverted", "union"]
+
+_LABEL = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+
+
+@dataclass
+class CalibrationBins:
+    """Per column (top-label, then each class: (1 + m, 15) arrays) and uniform bin: the totals of the rows.
+
+    ``rows``: rows of positive weight; ``weight``: sum of weights;
+    ``score`` and ``hits``: weighted sums of scores and hits; ``square``:
+    sum of squared weights. ``cross`` (m, 15, m, 15): for each pair of class
+    columns and bins, the sum over the rows in both of ``w^2 e_j e_k``, ``e_j
+    = hit_j - score_j``; empty (0,) beyond :data:`CROSS_CLASSES` classes.
+    """
+
+    rows: np.ndarray
+    weight: np.ndarray
+    score: np.ndarray
+    hits: np.ndarray
+    square: np.ndarray
+    cross: np.ndarray
+
+    @classmethod
+    def of(cls, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> CalibrationBins:
+        """The totals of checked rows: class codes (n,), float64 scores (n, m), weights or None.
+
+        One column at a time, so that the memory is a few arrays of n numbers.
+        """
+        n_classes = scores.shape[1]
+        found = cls.empty(n_classes)
+        predicted = scores.argmax(axis=1)
+        top = np.take_along_axis(scores, predicted[:, None], axis=1)[:, 0]
+        with np.errstate(over="ignore"):  # squares of huge weights, as the loss moments'
+            found._add(0, top, predicted == y, weights)
+            class_codes = [found._add(k + 1, scores[:, k], y == k, weights) for k in range(n_classes)]
+            if found.cross.size:
+                found._add_cross(y, scores, weights, class_codes)
+        return found
+
+    @classmethod
+    def empty(cls, n_classes: int) -> CalibrationBins:
+        """The totals of no rows."""
+        cross = np.zeros((n_classes, ECE_BINS) * 2 if n_classes <= CROSS_CLASSES else (0,))
+        shape = (n_classes + 1, ECE_BINS)
+        return cls(np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape), cross)
+
+    def _add(self, column: int, score: np.ndarray, hit: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+        """Add one column's totals; its bin codes."""
+        codes = bin_rows(score[None, :], ECE_BINS, "uniform", None)[0][0]
+
+        def summed(values):
+            return np.bincount(codes, weights=values, minlength=ECE_BINS)
+
+        if weights is None:
+            self.rows[column] = self.weight[column] = self.square[column] = summed(None)
+            self.score[column] = summed(score)
+            self.hits[column] = np.bincount(codes[hit], minlength=ECE_BINS)
+            return codes
+        self.rows[column] = summed(weights > 0)
+        self.weight[column] = summed(weights)
+        self.square[column] = summed(weights * weights)
+        self.score[column] = summed(score * weights)
+        self.hits[column] = np.bincount(codes[hit], weights=weights[hit], minlength=ECE_BINS)
+        return codes
+
+    def _add_cross(self, y, scores, weights, class_codes) -> None:
+        """The cross moments of every pair of class columns: one ``bincount`` per pair of columns."""
+        n_classes = scores.shape[1]
+        for j in range(n_classes):
+            errors_j = (y == j) - scores[:, j]
+            if weights is not None:
+                errors_j = errors_j * (weights * weights)
+            paired = class_codes[j] * ECE_BINS
+            for k in range(j, n_classes):
+                values = errors_j * ((y == k) - scores[:, k])
+                block = np.bincount(paired + class_codes[k], weights=values, minlength=ECE_BINS**2)
+                block = block.reshape(ECE_BINS, ECE_BINS)
+                self.cross[j, :, k, :] = block
+                self.cross[k, :, j, :] = block.T
+
+    def merged(self, other: CalibrationBins) -> CalibrationBins:
+        """The totals of both sets of rows."""
+        return CalibrationBins(*(mine + theirs for mine, theirs in zip(self.arrays(), other.arrays())))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The six arrays, in field order."""
+        return self.rows, self.weight, self.score, self.hits, self.square, self.cross
+
+    def design_factor(self) -> float:
+        """How much the dependence of the class columns widens the classwise ECE: ``sqrt(var / var_independent)``.
+
+        The first-order (delta-method) variance of ``sum_j sum_b |E_jb|``
+        (``E_jb`` the weighted sum of ``e_j`` in bin b) is that of the sum
+        over the rows of ``u = w sum_j sign(E_jb(row)) e_j``; the factor
+        compares it with the same variance when the columns are taken as
+        independent. 1 without the cross moments or without spread.
+        """
+        if not self.cross.size:
+            return 1.0
+        signs = np.sign(self.hits[1:] - self.score[1:])
+        sums = signs * (self.hits[1:] - self.score[1:])
+        rows = max(float(self.rows[1].sum()), 1.0)
+        quadratic = np.einsum("jb,jbkc,kc->jk", signs, self.cross, signs)
+        full = quadratic.sum() - sums.sum() ** 2 / rows
+        independent = np.trace(quadratic) - (sums.sum(axis=1) ** 2).sum() / rows
+        if not (independent > 0 and full > 0):
+            return 1.0
+        return float(np.sqrt(full / independent))
+
+    def totals(self) -> BinTotals:
+        """The :class:`~polyroc._engine.binning.BinTotals` (1 + m, 15), with Kish's effective size of each bin."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effective = np.where(self.weight > 0, self.weight * self.weight / self.square, 0.0)
+        return BinTotals(self.rows, self.weight, self.score, self.hits, effective)
+
+    def errors(self) -> dict[str, float]:
+        """The ECEs: the l1 error of the top-label column, and the mean of the class columns' errors."""
+        return dict(zip(ECE_SCORES, map(float, column_eces(binned_errors(self.totals(), "l1")))))
+
+
+def column_eces(errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The top-label and classwise ECEs (...,) of the errors of the columns (..., 1 + m)."""
+    return errors[..., 0], errors[..., 1:].mean(axis=-1)
+
+
+def ece_bounds(
+    totals: BinTotals,
+    *,
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    rule: EceRule = "union",
+    design_factor: float = 1.0,
+) -> dict[str, tuple[float, float]]:
+    """The bounds of each ECE of :data:`ECE_SCORES` by ``rule`` from ``n_draws`` draws of the bins."""
+    found = ece_bounds_by_rule(
+        totals, rules=(rule,), confidence=confidence, n_draws=n_draws, rng=rng, design_factor=design_factor
+    )
+    return found[rule]
+
+
+def ece_bounds_by_rule(
+    totals: BinTotals,
+    *,
+    rules: tuple[EceRule, ...],
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    design_factor: float = 1.0,
+) -> dict[str, dict[str, tuple[float, float]]]:
+    """The bounds of each ECE by each of ``rules``, all from the same ``n_draws`` draws of the bins.
+
+    ``"inverted"`` is the library's interval (the module docstring);
+    ``"percentile"`` and ``"basic"`` read the draws around the observed gaps,
+    ``"debiased"`` the basic interval of draws around the debiased gaps; the
+    three are kept for the coverage study. ``design_factor`` scales the
+    spread of the classwise draws around their mean (the dependence of the
+    class columns, :meth:`CalibrationBins.design_factor`).
+    """
+    share = totals.weight / np.maximum(totals.weight.sum(axis=-1, keepdims=True), np.finfo(float).tiny)
+    filled = totals.weight > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        size = np.where(filled, totals.effective_size, 0.0)
+        observed = np.where(filled, totals.hits / totals.weight, 0.0)
+        gap = np.where(filled, observed - totals.score / totals.weight, 0.0)
+        smoothed = (observed * size + 0.5) / (size + 1.0)
+        spread = np.where(filled, np.sqrt(smoothed * (1.0 - smoothed) / np.maximum(size, 1.0)), 0.0)
+    debiased = np.sign(gap) * np.sqrt(np.maximum(gap * gap - spread * spread, 0.0))
+    draws = _BinDraws(_drawn_shares(size, filled, n_draws, rng), spread * rng.standard_normal((n_draws, *gap.shape)))
+    tail = (1.0 - confidence) / 2.0
+    found: dict[str, dict[str, tuple[float, float]]] = {rule: {} for rule in rules}
+    for name, columns, factor in (
+        ("ece_top_label", slice(0, 1), 1.0),
+        ("ece_classwise", slice(1, None), design_factor),
+    ):
+        estimate = float((share[columns] * np.abs(gap[columns])).sum(axis=-1).mean())
+        low, high = draws.quantiles(gap[columns], columns, tail, factor)
+        bounds = {"percentile": (low, high), "basic": (2 * estimate - high, 2 * estimate - low)}
+        if "debiased" in rules:
+            low, high = draws.quantiles(debiased[columns], columns, tail, factor)
+            model = float((share[columns] * np.abs(debiased[columns])).sum(axis=-1).mean())
+            bounds["debiased"] = (estimate - (high - model), estimate - (low - model))
+        if {"inverted", "union"} & set(rules):
+            inverted = draws.inverted(share[columns], debiased[columns], gap[columns], columns, estimate, tail, factor)
+            bounds["inverted"] = inverted
+            bounds["union"] = (min(inverted[0], bounds["basic"][0]), max(inverted[1], bounds["basic"][1]))
+        for rule in rules:
+            found[rule][name] = (float(np.clip(bounds[rule][0], 0.0, 1.0)), float(np.clip(bounds[rule][1], 0.0, 1.0)))
+    return found
+
+
+class _BinDraws:
+    """Common draws of the bins' shares (n_draws, c, 15) and gap noises, for every model of the gaps."""
+
+    #: Points of the grid of candidate true ECEs of the inverted interval.
+    GRID = 25
+
+    def __init__(self, shares: np.ndarray, noise: np.ndarray) -> None:
+        self.shares = shares
+        self.noise = noise
+
+    def values(self, centre: np.ndarray, columns: slice, factor: float) -> np.ndarray:
+        """The drawn ECE (n_draws,) of the columns' mean when the true gaps are ``centre``."""
+        drawn = (self.shares[:, columns] * np.abs(centre + self.noise[:, columns])).sum(axis=-1).mean(axis=-1)
+        return drawn if factor == 1.0 else drawn.mean() + factor * (drawn - drawn.mean())
+
+    def quantiles(self, centre, columns, tail, factor):
+        return tuple(np.quantile(self.values(centre, columns, factor), [tail, 1.0 - tail]))
+
+    def inverted(self, share, debiased, gap, columns, estimate, tail, factor):
+        """The true ECEs ``t`` of the gaps ``(t / T) g`` (g the debiased gaps, T their ECE) that the estimate fits.
+
+        ``t`` is kept when the estimate lies between the quantiles of the
+        draws around those gaps; the grid runs from 0 past the estimate by five
+        spreads, and the bounds are interpolated between its points.
+        """
+        direction = debiased if np.any(debiased) else gap
+        scale = float((share * np.abs(direction)).sum(axis=-1).mean())
+        if scale <= 0:  # every gap is 0: the direction does not matter at t = 0
+            direction, scale = np.ones_like(gap), 1.0
+        spread = float(self.values(gap, columns, factor).std())
+        grid = np.linspace(max(0.0, estimate - 8.0 * spread), min(1.0, estimate + 5.0 * spread + 1e-12), self.GRID)
+        grid = np.concatenate(([0.0], grid[grid > 0]))
+        lows, highs = np.empty(grid.size), np.empty(grid.size)
+        for i, truth in enumerate(grid):
+            lows[i], highs[i] = self.quantiles(direction * (truth / scale), columns, tail, factor)
+        return _first_crossing(grid, highs, estimate), _last_below(grid, lows, estimate)
+
+
+def _first_crossing(grid, highs, estimate):
+    """The smallest t of the grid where the upper quantile reaches the estimate (0 when it does at t = 0)."""
+    reached = np.flatnonzero(highs >= estimate)
+    if not reached.size:
+        return float(grid[-1])
+    i = int(reached[0])
+    if i == 0:
+        return 0.0
+    step = (estimate - highs[i - 1]) / max(highs[i] - highs[i - 1], np.finfo(float).tiny)
+    return float(grid[i - 1] + step * (grid[i] - grid[i - 1]))
+
+
+def _last_below(grid, lows, estimate):
+    """The largest t of the grid where the lower quantile is still at most the estimate."""
+    below = np.flatnonzero(lows <= estimate)
+    if not below.size:
+        return 0.0
+    i = int(below[-1])
+    if i == grid.size - 1:
+        return float(grid[-1])
+    step = (estimate - lows[i]) / max(lows[i + 1] - lows[i], np.finfo(float).tiny)
+    return float(grid[i] + step * (grid[i + 1] - grid[i]))
+
+
+def _drawn_shares(size: np.ndarray, filled: np.ndarray, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Shares of the bins (n_draws, columns, bins): a Dirichlet of the effective sizes, by normalised gammas."""
+    gammas = rng.standard_gamma(np.where(filled, np.maximum(size, 1e-12), 1.0), size=(n_draws, *size.shape))
+    gammas = np.where(filled, gammas, 0.0)
+    total = gammas.sum(axis=-1, keepdims=True)
+    return gammas / np.where(total > 0, total, 1.0)
+
+
+def ece_intervals(
+    quantities: list[str],
+    bins: CalibrationBins,
+    values: dict[str, float],
+    *,
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    random_state: int | np.random.Generator | None,
+):
+    """The :class:`~polyroc.intervals.ConfidenceInterval` of each ECE of ``quantities`` (the library's rule)."""
+    from polyroc.intervals._resampling import ConfidenceInterval
+
+    totals, factor = bins.totals(), bins.design_factor()
+    bounds = ece_bounds(totals, confidence=confidence, n_draws=n_draws, rng=rng, design_factor=factor)
+    return {
+        name: ConfidenceInterval.from_bounds(
+            values[name],
+            *bounds[name],
+            confidence=confidence,
+            interval_method=_LABEL,
+            n_draws=n_draws,
+            random_state=random_state,
+        )
+        for name in quantities
+    }
+
+
+class ReplicateBins:
+    """The ECEs of many replicates (weight rows (b, n)) of fixed rows, by sparse products built once.
+
+    The indicator of each (column, bin) over the rows is built once; a
+    chunk of replicates then costs three sparse products (weight, score and
+    hit sums of every bin), as
+    :func:`polyroc._engine.binning.replicate_bin_totals` does per call.
+    """
+
+    def __init__(self, y: np.ndarray, scores: np.ndarray) -> None:
+        from scipy import sparse
+
+        n_samples, n_classes = scores.shape
+        predicted = scores.argmax(axis=1)
+        columns = np.vstack((np.take_along_axis(scores, predicted[:, None], axis=1).T, scores.T))
+        hits = np.vstack(((predicted == y)[None, :], y[None, :] == np.arange(n_classes)[:, None]))
+        codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
+        self.shape = (n_classes + 1, ECE_BINS)
+        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
+        samples = np.tile(np.arange(n_samples), n_classes + 1)
+        size = (n_classes + 1) * ECE_BINS
+
+        def indicator(values):
+            return sparse.csr_matrix((values, (flat, samples)), shape=(size, n_samples))
+
+        self.ones = indicator(np.ones(flat.size))
+        self.scores = indicator(columns.ravel())
+        hit = hits.ravel()
+        self.hits = sparse.csr_matrix((np.ones(int(hit.sum())), (flat[hit], samples[hit])), shape=(size, n_samples))
+
+    def errors(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """``{"ece_top_label", "ece_classwise"}`` of each weight row of ``rows`` (b, n), each (b,)."""
+        return eces_of_sums(self.sums(rows))
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        """The weight, score and hit sums of every bin under each weight row: (b, 3, 1 + m, 15), additive."""
+        return np.stack(
+            [np.asarray(m @ rows.T).T.reshape(-1, *self.shape) for m in (self.ones, self.scores, self.hits)], axis=1
+        )
+
+
+def eces_of_sums(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """The ECEs of replicate sums (b, 3, 1 + m, 15) of :meth:`ReplicateBins.sums`."""
+    weight, score, hits = sums[:, 0], sums[:, 1], sums[:, 2]
+    totals = BinTotals(weight, weight, score, hits, weight)
+    return dict(zip(ECE_SCORES, column_eces(binned_errors(totals, "l1"))))
