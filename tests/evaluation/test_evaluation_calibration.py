@@ -13,7 +13,7 @@ import pytest
 
 import polyroc
 from polyroc.calibration import calibration_error
-from polyroc.evaluation._calibration import ECE_SCORES, CalibrationBins, ece_bounds
+from polyroc.evaluation._calibration import ECE_SCORES, CalibrationBins, _sampled_rows, ece_bounds
 from polyroc.exceptions import IntervalWarning
 from polyroc.resampling import bootstrap_multiplicities
 from polyroc.streaming import EvaluationAccumulator
@@ -137,12 +137,13 @@ def test_stream_memory_of_the_bins_does_not_grow_with_rows():
     large = EvaluationAccumulator([0, 1, 2], cutoffs=8).update(y, p)
     assert small.nbytes == large.nbytes
     bins = large.summary.calibration_bins
-    assert bins.rows.shape == (4, 15) and bins.cross.shape == (3, 15, 3, 15)
+    assert bins.rows.shape == (4, 15) and bins.cross.shape == (3, 15, 3, 15) and bins.sampled.shape == (1,)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_design_factor_equals_the_per_row_delta_method(weighted):
-    y, p, weights = problem(7, n=500, m=3, weighted=weighted)
+    """Each column's own spread over every row; the pairs of columns over the sampled eighth, scaled up."""
+    y, p, weights = problem(7, n=3000, m=3, weighted=weighted)
     bins = CalibrationBins.of(y, p, weights)
     w = np.ones(y.size) if weights is None else weights
     errors = np.eye(3)[y] - p
@@ -150,8 +151,15 @@ def test_design_factor_equals_the_per_row_delta_method(weighted):
     signs = np.sign(bins.hits[1:] - bins.score[1:])
     terms = w[:, None] * signs[np.arange(3), codes] * errors  # (n, m): row i's term of column j
     kept = w > 0
-    full = terms.sum(axis=1)[kept].var() * kept.sum()
-    independent = sum(terms[kept, j].var() * kept.sum() for j in range(3))
+    sampled = _sampled_rows(p) & kept
+    assert 0.08 < sampled.sum() / kept.sum() < 0.17  # an eighth
+    rows = kept.sum()
+    column_sums = terms[kept].sum(axis=0)
+    independent = (terms[kept] ** 2).sum() - (column_sums**2).sum() / rows
+    products = terms[sampled].sum(axis=1) ** 2 - (terms[sampled] ** 2).sum(axis=1)  # sum over j != k
+    full = (
+        independent + products.sum() * rows / sampled.sum() - (column_sums.sum() ** 2 - (column_sums**2).sum()) / rows
+    )
     assert bins.design_factor() == pytest.approx(np.sqrt(full / independent), rel=1e-10)
 
 

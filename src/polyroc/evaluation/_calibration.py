@@ -67,6 +67,21 @@ ECE_METHOD = "bin-draws"
 #: Beyond this many classes the cross moments of the class columns (m^2 15^2 numbers) are not kept.
 CROSS_CLASSES = 32
 
+#: Rows binned at a time.
+BLOCK_ROWS = 2**16
+
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
+
+
+def _sampled_rows(scores: np.ndarray) -> np.ndarray:
+    """Whether each row is in the fixed eighth of rows that the cross moments sum over: a hash of its scores."""
+    bits = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64)
+    mixed = (bits * _MIX[0]).sum(axis=1, dtype=np.uint64)
+    mixed ^= mixed >> np.uint64(31)
+    mixed *= _MIX[1]
+    return (mixed >> np.uint64(61)) == 0
+
+
 #: How the intervals of the draws are read off; the library uses ``"inverted"`` (see the module docstring).
 EceRule = Literal["percentile", "basic", "debiased", "inverted", "union"]
 
@@ -79,9 +94,12 @@ class CalibrationBins:
 
     ``rows``: rows of positive weight; ``weight``: sum of weights;
     ``score`` and ``hits``: weighted sums of scores and hits; ``square``:
-    sum of squared weights. ``cross`` (m, 15, m, 15): for each pair of class
-    columns and bins, the sum over the rows in both of ``w^2 e_j e_k``, ``e_j
-    = hit_j - score_j``; empty (0,) beyond :data:`CROSS_CLASSES` classes.
+    sum of squared weights; ``spread``: sum of ``w^2 e^2``, ``e = hit -
+    score``. ``cross`` (m, 15, m, 15): for each pair of distinct class columns
+    and their bins, the sum of ``w^2 e_j e_k`` over a fixed eighth of the rows
+    (those whose scores hash into it, whatever the batches), and
+    ``sampled`` (1,) the number of those rows of positive weight; both empty
+    beyond :data:`CROSS_CLASSES` classes.
     """
 
     rows: np.ndarray
@@ -89,73 +107,99 @@ class CalibrationBins:
     score: np.ndarray
     hits: np.ndarray
     square: np.ndarray
+    spread: np.ndarray
     cross: np.ndarray
+    sampled: np.ndarray
 
     @classmethod
     def of(cls, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> CalibrationBins:
         """The totals of checked rows: class codes (n,), float64 scores (n, m), weights or None.
 
-        One column at a time, so that the memory is a few arrays of n numbers.
+        Blocks of :data:`BLOCK_ROWS` rows at a time: the memory is a few
+        arrays of that many rows times the columns.
         """
-        n_classes = scores.shape[1]
-        found = cls.empty(n_classes)
-        predicted = scores.argmax(axis=1)
-        top = np.take_along_axis(scores, predicted[:, None], axis=1)[:, 0]
+        found = cls.empty(scores.shape[1])
         with np.errstate(over="ignore"):  # squares of huge weights, as the loss moments'
-            found._add(0, top, predicted == y, weights)
-            class_codes = [found._add(k + 1, scores[:, k], y == k, weights) for k in range(n_classes)]
-            if found.cross.size:
-                found._add_cross(y, scores, weights, class_codes)
+            for start in range(0, y.size, BLOCK_ROWS):
+                block = slice(start, start + BLOCK_ROWS)
+                found._add(y[block], scores[block], None if weights is None else weights[block])
         return found
 
     @classmethod
     def empty(cls, n_classes: int) -> CalibrationBins:
         """The totals of no rows."""
-        cross = np.zeros((n_classes, ECE_BINS) * 2 if n_classes <= CROSS_CLASSES else (0,))
+        crossed = n_classes <= CROSS_CLASSES
+        cross = np.zeros((n_classes, ECE_BINS) * 2 if crossed else (0,))
         shape = (n_classes + 1, ECE_BINS)
-        return cls(np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape), np.zeros(shape), cross)
+        totals = [np.zeros(shape) for _ in range(6)]
+        return cls(*totals, cross, np.zeros(1 if crossed else 0))
 
-    def _add(self, column: int, score: np.ndarray, hit: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
-        """Add one column's totals; its bin codes."""
-        codes = bin_rows(score[None, :], ECE_BINS, "uniform", None)[0][0]
+    def _add(self, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> None:
+        """Add a block of rows: one ``bincount`` per total over every column."""
+        n_rows, n_classes = scores.shape
+        predicted = scores.argmax(axis=1)
+        columns = np.empty((n_classes + 1, n_rows))
+        columns[0] = scores[np.arange(n_rows), predicted]
+        columns[1:] = scores.T
+        hits = np.empty(columns.shape, dtype=bool)
+        hits[0] = predicted == y
+        hits[1:] = y[None, :] == np.arange(n_classes)[:, None]
+        codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
+        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
+        size = (n_classes + 1) * ECE_BINS
+        errors = hits - columns
+        row_weights = None if weights is None else np.tile(weights, n_classes + 1)
 
-        def summed(values):
-            return np.bincount(codes, weights=values, minlength=ECE_BINS)
+        def summed(values, where=None):
+            codes_ = flat if where is None else flat[where]
+            return np.bincount(codes_, weights=values, minlength=size).reshape(self.rows.shape)
 
-        if weights is None:
-            self.rows[column] = self.weight[column] = self.square[column] = summed(None)
-            self.score[column] = summed(score)
-            self.hits[column] = np.bincount(codes[hit], minlength=ECE_BINS)
-            return codes
-        self.rows[column] = summed(weights > 0)
-        self.weight[column] = summed(weights)
-        self.square[column] = summed(weights * weights)
-        self.score[column] = summed(score * weights)
-        self.hits[column] = np.bincount(codes[hit], weights=weights[hit], minlength=ECE_BINS)
-        return codes
+        squared = errors.ravel() ** 2
+        if row_weights is None:
+            count = summed(None)
+            self.rows += count
+            self.weight += count
+            self.square += count
+            self.score += summed(columns.ravel())
+            self.hits += summed(None, hits.ravel())
+            self.spread += summed(squared)
+        else:
+            self.rows += summed(row_weights > 0)
+            self.weight += summed(row_weights)
+            self.square += summed(row_weights * row_weights)
+            self.score += summed(columns.ravel() * row_weights)
+            self.hits += summed(row_weights[hits.ravel()], hits.ravel())
+            self.spread += summed(squared * row_weights * row_weights)
+        if self.cross.size:
+            self._add_cross(scores, weights, codes[1:], errors[1:])
 
-    def _add_cross(self, y, scores, weights, class_codes) -> None:
-        """The cross moments of every pair of class columns: one ``bincount`` per pair of columns."""
-        n_classes = scores.shape[1]
-        for j in range(n_classes):
-            errors_j = (y == j) - scores[:, j]
-            if weights is not None:
-                errors_j = errors_j * (weights * weights)
-            paired = class_codes[j] * ECE_BINS
-            for k in range(j, n_classes):
-                values = errors_j * ((y == k) - scores[:, k])
-                block = np.bincount(paired + class_codes[k], weights=values, minlength=ECE_BINS**2)
-                block = block.reshape(ECE_BINS, ECE_BINS)
-                self.cross[j, :, k, :] = block
-                self.cross[k, :, j, :] = block.T
+    def _add_cross(self, scores, weights, codes, errors) -> None:
+        """The cross moments of the pairs of class columns over the sampled rows: one ``bincount`` per column."""
+        sampled = _sampled_rows(scores)
+        if weights is not None:
+            sampled &= weights > 0
+        codes, errors = codes[:, sampled], errors[:, sampled]
+        if weights is not None:
+            errors = errors * weights[sampled]  # w e_j: each product carries w^2
+        self.sampled += np.count_nonzero(sampled)
+        n_classes = codes.shape[0]
+        block = ECE_BINS * ECE_BINS
+        for j in range(n_classes - 1):
+            others = n_classes - j - 1
+            paired = codes[j] * ECE_BINS + codes[j + 1 :] + (np.arange(others) * block)[:, None]
+            values = errors[j + 1 :] * errors[j]
+            found = np.bincount(paired.ravel(), weights=values.ravel(), minlength=others * block)
+            found = found.reshape(others, ECE_BINS, ECE_BINS)
+            self.cross[j, :, j + 1 :, :] += found.transpose(1, 0, 2)
+            self.cross[j + 1 :, :, j, :] += found.transpose(0, 2, 1)
 
     def merged(self, other: CalibrationBins) -> CalibrationBins:
         """The totals of both sets of rows."""
         return CalibrationBins(*(mine + theirs for mine, theirs in zip(self.arrays(), other.arrays())))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """The six arrays, in field order."""
-        return self.rows, self.weight, self.score, self.hits, self.square, self.cross
+        """The arrays, in field order."""
+        return self.rows, self.weight, self.score, self.hits, self.square, self.spread, self.cross, self.sampled
 
     def design_factor(self) -> float:
         """How much the dependence of the class columns widens the classwise ECE: ``sqrt(var / var_independent)``.
@@ -166,14 +210,15 @@ class CalibrationBins:
         compares it with the same variance when the columns are taken as
         independent. 1 without the cross moments or without spread.
         """
-        if not self.cross.size:
+        if not self.cross.size or not self.sampled[0]:
             return 1.0
         signs = np.sign(self.hits[1:] - self.score[1:])
         sums = signs * (self.hits[1:] - self.score[1:])
         rows = max(float(self.rows[1].sum()), 1.0)
-        quadratic = np.einsum("jb,jbkc,kc->jk", signs, self.cross, signs)
-        full = quadratic.sum() - sums.sum() ** 2 / rows
-        independent = np.trace(quadratic) - (sums.sum(axis=1) ** 2).sum() / rows
+        # the pairs of distinct columns from the sampled rows, scaled up to all rows; each column's own exactly
+        between = np.einsum("jb,jbkc,kc->", signs, self.cross, signs) * rows / self.sampled[0]
+        independent = (signs * signs * self.spread[1:]).sum() - (sums.sum(axis=1) ** 2).sum() / rows
+        full = independent + between - (sums.sum() ** 2 - (sums.sum(axis=1) ** 2).sum()) / rows
         if not (independent > 0 and full > 0):
             return 1.0
         return float(np.sqrt(full / independent))

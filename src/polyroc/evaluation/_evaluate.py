@@ -85,7 +85,9 @@ class Evaluation(Drawable):
     scores : dict
         Score name -> value: accuracy, balanced accuracy, macro-F1, Cohen's
         kappa, MCC, OvR macro/weighted/micro and OvO (Hand & Till) macro ROC
-        AUC, log loss, Brier score and (m > 2) top-2 accuracy.
+        AUC, log loss, Brier score, (m > 2) top-2 accuracy, and the binned
+        calibration errors ``"ece_top_label"`` and ``"ece_classwise"``
+        (:func:`polyroc.calibration.calibration_error`, l1, 15 uniform bins).
     intervals : dict
         Each name of ``scores`` -> its
         :class:`~polyroc.resampling.ConfidenceInterval`, which names its
@@ -432,17 +434,24 @@ def evaluate(
         confusion matrix for precision, F1, macro-F1, balanced accuracy,
         kappa and MCC; DeLong's variance on the logit scale for the AUCs; a
         Student t interval from the stratified variance for log loss and Brier
-        score. ``"analytic"`` is the same choice; ``"bayes"`` also takes the
+        score; for the two ECEs, draws of their calibration bins
+        (``"bin-draws"``: each bin's gap around its binomial spread, the
+        bins' shares from a Dirichlet, Kish's effective sizes), read as the
+        basic interval joined with the test inversion along the debiased
+        gaps, which keeps its coverage where the model is calibrated and the
+        ECE's upward bias is largest (the documentation's intervals page).
+        ``"analytic"`` is the same choice; ``"bayes"`` also takes the
         posterior for accuracy and recall; ``"bootstrap"``: the stratified
         percentile bootstrap for everything. A mapping gives quantities
         (score names, or ``"precision"``, ``"recall"``, ``"f1-score"``) their
         method: ``"wilson"``, ``"clopper-pearson"``, ``"bayes"``,
-        ``"delong"``, ``"t"`` or ``"bootstrap"``; the others take the
+        ``"delong"``, ``"t"``, ``"bin-draws"`` or ``"bootstrap"``; the others take the
         ``"auto"`` choice. Each interval names its method. ``"none"``: no
         interval at all, as ``n_boot=0`` (the command line's ``--ci none``).
     n_boot : int, default=1000
-        Bootstrap replicates, and draws of the posterior, for the intervals
-        that use them; 0 computes no interval at all. Replicates are drawn
+        Bootstrap replicates, and draws of the posterior and of the
+        calibration bins, for the intervals that use them; 0 computes no
+        interval at all. Replicates are drawn
         within each class (:func:`polyroc.resampling.bootstrap_multiplicities`)
         and weight each sample by its multiplicity times its sample weight.
     confidence : float, default=0.95
@@ -455,7 +464,10 @@ def evaluate(
     -------
     Evaluation
         Its ``confusion_matrix`` and the supports of its ``report`` hold
-        sums of sample weights, as scikit-learn's. With ``intervals`` for
+        sums of sample weights, as scikit-learn's. Its ``scores`` end with
+        ``"ece_top_label"`` and ``"ece_classwise"``, equal to
+        ``calibration_error(y_true, y_score, kind="top-label")`` and
+        ``kind="classwise"`` on the same rows and weights. With ``intervals`` for
         every score and ``class_intervals`` for the per-class precision,
         recall and F1 when ``n_boot > 0``. A replicate
         where a ratio is 0/0 counts it as 0, as the report does; replicates
