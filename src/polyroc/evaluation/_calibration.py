@@ -131,8 +131,8 @@ class CalibrationBins:
         crossed = n_classes <= CROSS_CLASSES
         cross = np.zeros((n_classes, ECE_BINS) * 2 if crossed else (0,))
         shape = (n_classes + 1, ECE_BINS)
-        totals = [np.zeros(shape) for _ in range(6)]
-        return cls(*totals, cross, np.zeros(1 if crossed else 0))
+        rows, weight, score, hits, square, spread = (np.zeros(shape) for _ in range(6))
+        return cls(rows, weight, score, hits, square, spread, cross, np.zeros(1 if crossed else 0))
 
     def _add(self, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> None:
         """Add a block of rows: one ``bincount`` per total over every column."""
