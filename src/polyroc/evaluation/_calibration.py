@@ -17,7 +17,9 @@ miss added, ``n_b`` Kish's effective size), and the bins' shares from a
 Dirichlet of their effective sizes. The classwise ECE averages class columns
 that share their rows: the spread of its draws is scaled by the ratio of the
 delta-method standard deviations with and without the cross moments of the
-columns (:meth:`CalibrationBins.design_factor`).
+columns (:meth:`CalibrationBins.design_factor`; the cross moments of pairs of
+columns are summed over a fixed eighth of the rows, chosen by a hash of their
+scores, so that their cost stays a fraction of the binning's).
 
 The ECE ``sum_b w_b |d_b|`` is biased upward and ``|.|`` is not smooth at 0,
 so the percentile interval of draws around the observed gaps misses the
@@ -74,12 +76,24 @@ _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
 
 
 def _sampled_rows(scores: np.ndarray) -> np.ndarray:
-    """Whether each row is in the fixed eighth of rows that the cross moments sum over: a hash of its scores."""
-    bits = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64)
-    mixed = (bits * _MIX[0]).sum(axis=1, dtype=np.uint64)
-    mixed ^= mixed >> np.uint64(31)
-    mixed *= _MIX[1]
+    """Whether each row is in the fixed eighth of rows that the cross moments sum over: a hash of its scores.
+
+    The scores are hashed on a grid of 2^-20, so that scores a rounding apart
+    (rescaled rows, another dtype) almost always pick the same rows.
+    """
+    grid = np.floor(np.asarray(scores, dtype=np.float64) * 2.0**20).astype(np.uint64)
+    grid += (np.arange(grid.shape[1], dtype=np.uint64) << np.uint64(40))[None, :]  # the column, as a salt
+    mixed = _mixed(_mixed(grid).sum(axis=1, dtype=np.uint64))  # mixed per cell: a sum of the scores is not enough
     return (mixed >> np.uint64(61)) == 0
+
+
+def _mixed(values: np.ndarray) -> np.ndarray:
+    """A 64-bit mixing of each value (multiply, xor-shift)."""
+    values = values * _MIX[0]
+    values ^= values >> np.uint64(29)
+    values *= _MIX[1]
+    values ^= values >> np.uint64(32)
+    return values
 
 
 #: How the intervals of the draws are read off; the library uses ``"inverted"`` (see the module docstring).
