@@ -174,3 +174,13 @@ def test_bounds_hold_zero_for_calibrated_scores_and_keep_away_from_it_for_large_
     cold = q**3 / (q**3).sum(axis=1, keepdims=True)
     bounds = ece_bounds(CalibrationBins.of(y, cold, None).totals(), **options)
     assert bounds["ece_top_label"][0] > 0.1
+
+
+def test_perfect_one_hot_scores_keep_a_positive_upper_bound():
+    """ECE 0 below the noise of calibrated bins: [0, what that noise reaches], not a zero width."""
+    y = np.repeat([0, 1, 2], 5)
+    result = polyroc.evaluate(y, np.eye(3)[y], random_state=0, ci={"log_loss": "bootstrap", "brier_score": "bootstrap"})
+    for name in ECE_SCORES:
+        interval = result.intervals[name]
+        assert interval.estimate == 0.0 and interval.low == 0.0 and interval.high > 0.01
+        assert interval.method == METHOD

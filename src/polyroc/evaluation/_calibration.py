@@ -342,7 +342,10 @@ class _BinDraws:
 
         ``t`` is kept when the estimate lies between the quantiles of the
         draws around those gaps; the grid runs from 0 past the estimate by five
-        spreads, and the bounds are interpolated between its points.
+        spreads, and the bounds are interpolated between its points. An
+        estimate below the lower quantile of calibrated bins (t = 0) keeps no
+        ``t``: the upper bound is then the upper quantile at t = 0, what the
+        noise of calibrated bins reaches, not 0.
         """
         direction = debiased if np.any(debiased) else gap
         scale = float((share * np.abs(direction)).sum(axis=-1).mean())
@@ -354,7 +357,10 @@ class _BinDraws:
         lows, highs = np.empty(grid.size), np.empty(grid.size)
         for i, truth in enumerate(grid):
             lows[i], highs[i] = self.quantiles(direction * (truth / scale), columns, tail, factor)
-        return _first_crossing(grid, highs, estimate), _last_below(grid, lows, estimate)
+        high = _last_below(grid, lows, estimate)
+        if lows[0] > estimate:  # smaller than the noise of calibrated bins: bound by what that noise reaches
+            high = max(high, highs[0])
+        return _first_crossing(grid, highs, estimate), high
 
 
 def _first_crossing(grid, highs, estimate):
