@@ -6,7 +6,12 @@ Times, at ``--n`` rows and ``--m`` classes (softmax scores, 4 decimals), the bes
 and prints each time with its ratio to one ``np.argsort`` of one score column. Targets: top-label at most
 one argsort, classwise and the curves' intervals at most one argsort per class (ratio <= m).
 
-Run: python benchmarks/bench_calibration.py [--n 1e6] [--m 10] [--repeat 3]
+With ``--evaluate`` it times instead the ECEs of ``polyroc.evaluate``: the calibration bins of the rows
+(top-label and class columns, with the cross moments of the class columns), the two ECEs and their ``"auto"``
+intervals (1000 draws of the bins), against one argsort of one column per class (target: ratio <= 1), and
+``evaluate(..., n_boot=0)`` with the ECEs against the same call less the ECE step, timed in the same process.
+
+Run: python benchmarks/bench_calibration.py [--n 1e6] [--m 10] [--repeat 3] [--evaluate]
 """
 
 import argparse
@@ -27,12 +32,16 @@ def main():
     parser.add_argument("--n", type=float, default=1e6)
     parser.add_argument("--m", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--evaluate", action="store_true", help="time the ECEs of evaluate instead")
     args = parser.parse_args()
     n, m = int(args.n), args.m
     y, P = make_problem(n, m, seed=0)
     column = np.ascontiguousarray(P[:, 0])
     sort_time, _ = best_time(lambda: np.argsort(column), args.repeat)
     print(f"n = {n:,} rows, m = {m} classes; one argsort of one column: {sort_time:.3f} s")
+    if args.evaluate:
+        evaluate_eces(y, P, sort_time, args.repeat)
+        return
     runs = {
         "calibration_error top-label uniform": lambda: calibration_error(y, P),
         "calibration_error top-label quantile": lambda: calibration_error(y, P, strategy="quantile"),
@@ -46,6 +55,35 @@ def main():
     for name, run in runs.items():
         seconds, _ = best_time(run, args.repeat)
         print(f"{name:<40} {seconds:7.3f} s  {seconds / sort_time:6.2f} argsorts")
+
+
+def evaluate_eces(y, P, sort_time, repeat):
+    """The ECE step of evaluate against one argsort per class, and evaluate with and without it."""
+    from polyroc import evaluate
+    from polyroc.evaluation._calibration import CalibrationBins, ece_intervals
+
+    m = P.shape[1]
+    per_class = m * sort_time
+    bins_time, bins = best_time(lambda: CalibrationBins.of(y, P, None), repeat)
+    values = bins.errors()
+
+    def intervals():
+        options = {"confidence": 0.95, "n_draws": 1000, "rng": np.random.default_rng(0), "random_state": 0}
+        return ece_intervals(list(values), bins, values, **options)
+
+    interval_time, _ = best_time(intervals, repeat)
+    step = bins_time + interval_time
+    print(f"one argsort per class ({m}): {per_class:.3f} s")
+    for name, seconds in (
+        ("bins (rows -> totals, cross moments)", bins_time),
+        ("ECE values and auto intervals", interval_time),
+        ("ECE step in all", step),
+    ):
+        print(f"{name:<40} {seconds:7.3f} s  {seconds / per_class:6.2f} x one argsort per class")
+    evaluate_time, _ = best_time(lambda: evaluate(y, P, n_boot=0), repeat)
+    without = evaluate_time - bins_time  # n_boot=0: the bins and values, no interval
+    print(f"evaluate(n_boot=0) with the ECEs: {evaluate_time:.3f} s; less their bins: {without:.3f} s")
+    print(f"ratio with / without: {evaluate_time / without:.3f}")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ discordance. It prints the coverage of the interval compare_scores uses now
 (Tango's score interval, target 93%) beside the exact interval conditional on
 the discordant rows that it used before and the paired Wald interval.
 
+With --calibration it studies the intervals of the binned ECEs instead
+(benchmarks/coverage_calibration.py, which lists its options).
+
 Run: python benchmarks/coverage.py --paired [--datasets 1000]
      python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
      [--scenarios n60-m3-balanced,...] [--separation 2] [--out DIR] [--workers 2] [--chunk 20]
@@ -528,6 +531,10 @@ def parse_arguments():
 
 
 def main():
+    if "--calibration" in sys.argv[1:]:  # the ECEs' study: its own options (coverage_calibration.py)
+        import coverage_calibration
+
+        return coverage_calibration.main(sys.argv[1:])
     started = time.perf_counter()
     args = parse_arguments()
     if args.paired:

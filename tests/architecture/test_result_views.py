@@ -30,8 +30,8 @@ def _problem(n=300, m=3, seed=0, strength=1.5):
 
 
 def _four(value):
-    """A number as a reader sees it: four decimals, or four significant digits when that would read 0.0000."""
-    return f"{value:.4f}" if abs(value) >= 5e-5 else f"{value:.4g}"
+    """A number as a reader sees it: four decimals, or four significant digits where a non-zero would read 0.0000."""
+    return f"{value:.4f}" if abs(value) >= 5e-5 or value == 0 else f"{value:.4g}"
 
 
 def _bounds(low, high):

@@ -3,7 +3,8 @@
 Oracles: the same multiplicities regenerated with ``bootstrap_multiplicities``
 and every metric of every replicate recomputed with scikit-learn (weights =
 multiplicity x sample weight), a direct pairwise weighted Hand & Till, a direct
-Brier formula, and ``np.nanquantile`` of those values; the text of the previous
+Brier formula, ``polyroc.calibration.calibration_error`` for the ECEs, and
+``np.nanquantile`` of those values; the text of the previous
 release for ``n_boot=0``; scikit-learn's binary ``roc_auc_score`` for the
 batched AUC helper (hypothesis).
 """
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from sklearn import metrics as skm
 from sklearn.preprocessing import label_binarize
 
+from polyroc.calibration import calibration_error
 from polyroc.evaluation import evaluate
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.metrics import roc_auc_score
@@ -39,6 +41,8 @@ SCORE_NAMES = [
     "log_loss",
     "brier_score",
     "top_2_accuracy",
+    "ece_top_label",
+    "ece_classwise",
 ]
 
 
@@ -91,6 +95,8 @@ def sklearn_scores(y, scores, weights, m):
         "log_loss": skm.log_loss(y, scores, labels=labels, **common),
         "brier_score": np.average(((scores - np.eye(m)[y]) ** 2).sum(axis=1), weights=weights),
         "top_2_accuracy": skm.top_k_accuracy_score(y, scores, k=2, labels=labels, **common),
+        "ece_top_label": calibration_error(y, scores, labels=labels, kind="top-label", **common),
+        "ece_classwise": calibration_error(y, scores, labels=labels, kind="classwise", **common),
     }
     return values, {"precision": precision, "recall": recall, "f1-score": f1}
 
@@ -142,7 +148,7 @@ def test_no_bootstrap_gives_empty_intervals_and_the_previous_text():
     result = evaluate(y, P, n_boot=0)
     assert result.intervals == {} and result.class_intervals == {}
     assert result.settings["n_boot"] == 0 and result.settings["interval_methods"] == {}
-    assert result.to_text() == PREVIOUS_TEXT  # the output of the release before intervals
+    assert result.to_text() == PREVIOUS_TEXT  # the output of the release before intervals, and the ECEs
     with_intervals = evaluate(y, P, ci="bootstrap", n_boot=20, random_state=0)
     assert dataclasses.replace(with_intervals, intervals={}, class_intervals={}).to_text() == PREVIOUS_TEXT
 
@@ -314,6 +320,8 @@ roc_auc_ovo_macro     0.8542
 log_loss              0.7358
 brier_score           0.4233
 top_2_accuracy        1.0000
+ece_top_label         0.4667
+ece_classwise         0.2556
 
 Confusion matrix (rows: true, columns: predicted)
 

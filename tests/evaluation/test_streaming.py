@@ -744,7 +744,8 @@ def test_exact_memory_of_continuous_scores_is_a_score_and_a_class_code_per_cell(
     cell_bytes = 8 + 1 + (8 if weighted else 0)
     assert accumulator.ranking.nbytes == 3000 * 4 * cell_bytes + 4 * 8  # the cells, and the class weights
     summary_bytes = accumulator.nbytes - accumulator.ranking.nbytes
-    assert 0 < summary_bytes <= 40 * 4 * 8  # a few numbers per class, whatever the rows
+    calibration_bytes = (6 * 5 * 15 + (4 * 15) ** 2 + 1) * 8  # 15 bins of 5 columns, cross moments of 4 classes
+    assert calibration_bytes < summary_bytes <= 40 * 4 * 8 + calibration_bytes  # whatever the rows
     accumulator.compute(n_boot=0)  # merges each column's runs into one: the same entries
     assert accumulator.ranking.nbytes == 3000 * 4 * cell_bytes + 4 * 8
 

@@ -9,10 +9,11 @@ PROPORTIONS = ("accuracy", "recall", "top_2_accuracy")
 COMPOSITES = ("balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef", "precision", "f1-score")
 AUCS = ("roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovr_micro", "roc_auc_ovo_macro")
 MEANS = ("log_loss", "brier_score")
+CALIBRATION = ("ece_top_label", "ece_classwise")
 
 
 def test_the_kinds_cover_every_quantity_once():
-    assert sorted(PROPORTIONS + COMPOSITES + AUCS + MEANS) == sorted(QUANTITIES)
+    assert sorted(PROPORTIONS + COMPOSITES + AUCS + MEANS + CALIBRATION) == sorted(QUANTITIES)
     assert all("bootstrap" in methods for methods in QUANTITY_METHODS.values())
     assert set().union(*QUANTITY_METHODS.values()) == set(INTERVAL_METHODS)
 

@@ -4,6 +4,8 @@
   threshold rules and of bootstrap replicates (``bincount`` on combined codes).
 - :mod:`~polyroc._engine.ranking`: one sort per score column; binary curve
   counts, pairwise and micro-average wins, every point AUC.
+- :mod:`~polyroc._engine.score_orders`: one stable sort per score column,
+  shared by the steps of a report.
 - :mod:`~polyroc._engine.replicates`: AUCs of many bootstrap replicates from
   one sort (grouped rankings, integer-weight sums).
 - :mod:`~polyroc._engine.replicate_columns`: the sample-major layout of

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._engine.parallel import chunk_map
+from polyroc._engine.score_orders import descending_order, known_order, offer_order
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -88,7 +89,7 @@ def binary_counts(positive, score, weight=None) -> BinaryCounts:
         present = everyone > 0
         tps = np.cumsum(hits[::-1], dtype=np.float64)[present]
         return np.cumsum(everyone, dtype=np.float64)[present] - tps, tps, values[::-1][present]
-    order = np.argsort(-score, kind="stable")
+    order = descending_order(score)  # shared by the steps of a report (score_orders)
     score = score[order]
     positive = positive[order]
     ends = tie_ends(score)
@@ -232,11 +233,9 @@ class RankedColumn:
     """
 
     def __init__(self, k, column, codes, weights, n_classes):
-        self.order = np.argsort(column)  # unstable is fine: ties are grouped in runs
-        self.score = column.take(self.order)
+        self.order, self.score, self.ends = _ascending(column)
         self.classes = codes.take(self.order)
         self.weight = None if weights is None else weights.take(self.order)
-        self.ends = _tie_ends_if_any(self.score)  # None: every score distinct
         self.is_k = self.classes == k
         # counts fit int32 below 2**31 cells of class_weight_below: half the memory of intp
         self.k_count = cumulative(self.is_k, np.int32 if (column.size + 1) * n_classes < 2**31 else np.intp)
@@ -301,6 +300,27 @@ class RankedColumn:
             counts = counts + np.bincount(class_cells(below), weights=weight, minlength=cells)
         found = np.cumsum(counts.reshape(n_k + 1, n_classes)[:n_k], axis=0, dtype=np.float64)
         return found if self.ends is None else found * 0.5
+
+
+def _ascending(column):
+    """(order, sorted scores, :func:`_tie_ends_if_any`) of a column sorted ascending.
+
+    An unstable sort is fine, since ties are grouped in runs; but distinct
+    scores have one order only, so a stable order held for the report (see
+    :mod:`polyroc._engine.score_orders`) serves them, and the order of
+    distinct scores sorted here is offered as the stable one.
+    """
+    order = known_order(column, descending=False)
+    if order is not None:
+        score = column.take(order)
+        if _tie_ends_if_any(score) is None:
+            return order, score, None
+    order = np.argsort(column)
+    score = column.take(order)
+    ends = _tie_ends_if_any(score)  # None: every score distinct
+    if ends is None:
+        offer_order(column, order, descending=False)
+    return order, score, ends
 
 
 def _tie_ends_if_any(sorted_score):

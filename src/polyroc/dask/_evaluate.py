@@ -25,6 +25,7 @@ from polyroc.dask._ranking import (
 )
 from polyroc.dask._rows import FrameColumns, PartitionRows, frame_columns, partition_rows
 from polyroc.evaluation import AUC_SCORES, Evaluation, evaluation_of_statistics
+from polyroc.evaluation._calibration import eces_of_sums
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     SummaryStatistics,
@@ -348,13 +349,16 @@ def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict
     """Per replicate: confusion counts (b, m, m), loss sums (b, n_losses) and weight totals (b,)."""
     from polyroc._engine.counts import replicate_confusion_counts
     from polyroc.dask._ranking import _weight_batch
+    from polyroc.evaluation._calibration import ECE_BINS, ReplicateBins
 
     m = rows.scores.shape[1]
     b = replicates.numbers.size
     counts, sums, totals = np.zeros((b, m, m)), np.zeros((b, len(losses))), np.zeros(b)
+    bins = np.zeros((b, 3, m + 1, ECE_BINS))
     if rows.size:
         predicted = np.argmax(rows.scores, axis=1)
         table = np.column_stack(list(losses.values()))
+        binned = ReplicateBins(rows.codes, rows.scores)
         step = max(1, 2**23 // rows.size)
         for start in range(0, b, step):
             chunk = Replicates(replicates.seed, replicates.numbers[start : start + step])
@@ -362,7 +366,8 @@ def _replicate_sums(rows: PartitionRows, losses, replicates: Replicates) -> dict
             counts[start : start + step] = replicate_confusion_counts(rows.codes, predicted, m, batch)
             sums[start : start + step] = batch @ table
             totals[start : start + step] = batch.sum(axis=1)
-    return {"counts": counts, "sums": sums, "totals": totals, "names": tuple(losses)}
+            bins[start : start + step] = binned.sums(batch)
+    return {"counts": counts, "sums": sums, "totals": totals, "names": tuple(losses), "bins": bins}
 
 
 @dataclass(frozen=True)
@@ -506,6 +511,7 @@ def _replicate_scores(parts, summaries, axes, rows_per_sort, rows_per_pass, repl
     scores = {
         **counts_scores(counts),
         **dict(zip(sums[0]["names"], means.T)),
+        **eces_of_sums(np.sum([found["bins"] for found in sums], axis=0)),
         **class_scores(counts),
     }
     m = axes[0].n_classes

@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._engine.numeric import divide
+from polyroc._engine.score_orders import ascending_order
 from polyroc._results import Result
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -421,7 +422,7 @@ def _build_pools(y, scores, pairs, mode, n_levels):
     columns, by_column, pools = [], [], [None] * len(pairs)
     for a in range(k):
         column_scores = np.ascontiguousarray(scores[:, a])
-        order = np.argsort(column_scores, kind="stable")
+        order = ascending_order(column_scores)
         labels = small_labels[order]
         grouped = order[np.argsort(labels, kind="stable")]
         column = Column(order, column_scores[order], grouped[starts[a] : starts[a + 1]], grouped, starts)

@@ -4,7 +4,8 @@ With ``n_boot > 0`` (the default) every number also gets a confidence
 interval, by the method ``ci`` gives its kind of quantity
 (:mod:`polyroc.evaluation._plan`): Wilson for proportions, DeLong for AUCs, the
 Dirichlet posterior of the confusion matrix for composites of counts, a normal
-interval for mean losses (:mod:`polyroc.evaluation._analytic`), or the
+interval for mean losses (:mod:`polyroc.evaluation._analytic`), draws of the
+calibration bins for the ECEs (:mod:`polyroc.evaluation._calibration`), or the
 stratified percentile bootstrap. In a bootstrap replicate r, sample s weighs
 its multiplicity times its sample weight. The samples are grouped by class once, so that each
 replicate's draws fill contiguous rows; chunks of replicates run on every core:

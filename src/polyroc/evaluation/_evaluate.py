@@ -24,6 +24,7 @@ from polyroc._validation import (
 )
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
+from polyroc.evaluation._calibration import ECE_METHOD, ECE_SCORES, ReplicateBins, ece_intervals
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
@@ -84,7 +85,9 @@ class Evaluation(Drawable):
     scores : dict
         Score name -> value: accuracy, balanced accuracy, macro-F1, Cohen's
         kappa, MCC, OvR macro/weighted/micro and OvO (Hand & Till) macro ROC
-        AUC, log loss, Brier score and (m > 2) top-2 accuracy.
+        AUC, log loss, Brier score, (m > 2) top-2 accuracy, and the binned
+        calibration errors ``"ece_top_label"`` and ``"ece_classwise"``
+        (:func:`polyroc.calibration.calibration_error`, l1, 15 uniform bins).
     intervals : dict
         Each name of ``scores`` -> its
         :class:`~polyroc.resampling.ConfidenceInterval`, which names its
@@ -431,17 +434,24 @@ def evaluate(
         confusion matrix for precision, F1, macro-F1, balanced accuracy,
         kappa and MCC; DeLong's variance on the logit scale for the AUCs; a
         Student t interval from the stratified variance for log loss and Brier
-        score. ``"analytic"`` is the same choice; ``"bayes"`` also takes the
+        score; for the two ECEs, draws of their calibration bins
+        (``"bin-draws"``: each bin's gap around its binomial spread, the
+        bins' shares from a Dirichlet, Kish's effective sizes), read as the
+        basic interval joined with the test inversion along the debiased
+        gaps, which keeps its coverage where the model is calibrated and the
+        ECE's upward bias is largest (the documentation's intervals page).
+        ``"analytic"`` is the same choice; ``"bayes"`` also takes the
         posterior for accuracy and recall; ``"bootstrap"``: the stratified
         percentile bootstrap for everything. A mapping gives quantities
         (score names, or ``"precision"``, ``"recall"``, ``"f1-score"``) their
         method: ``"wilson"``, ``"clopper-pearson"``, ``"bayes"``,
-        ``"delong"``, ``"t"`` or ``"bootstrap"``; the others take the
+        ``"delong"``, ``"t"``, ``"bin-draws"`` or ``"bootstrap"``; the others take the
         ``"auto"`` choice. Each interval names its method. ``"none"``: no
         interval at all, as ``n_boot=0`` (the command line's ``--ci none``).
     n_boot : int, default=1000
-        Bootstrap replicates, and draws of the posterior, for the intervals
-        that use them; 0 computes no interval at all. Replicates are drawn
+        Bootstrap replicates, and draws of the posterior and of the
+        calibration bins, for the intervals that use them; 0 computes no
+        interval at all. Replicates are drawn
         within each class (:func:`polyroc.resampling.bootstrap_multiplicities`)
         and weight each sample by its multiplicity times its sample weight.
     confidence : float, default=0.95
@@ -454,7 +464,10 @@ def evaluate(
     -------
     Evaluation
         Its ``confusion_matrix`` and the supports of its ``report`` hold
-        sums of sample weights, as scikit-learn's. With ``intervals`` for
+        sums of sample weights, as scikit-learn's. Its ``scores`` end with
+        ``"ece_top_label"`` and ``"ece_classwise"``, equal to
+        ``calibration_error(y_true, y_score, kind="top-label")`` and
+        ``kind="classwise"`` on the same rows and weights. With ``intervals`` for
         every score and ``class_intervals`` for the per-class precision,
         recall and F1 when ``n_boot > 0``. A replicate
         where a ratio is 0/0 counts it as 0, as the report does; replicates
@@ -585,12 +598,13 @@ def evaluate(
 
 
 def _scores(summary: SummaryStatistics, aucs: dict[str, float]) -> dict[str, float]:
-    """Every score of the summary, in :attr:`Evaluation.scores` order: counts metrics, AUCs, losses."""
+    """Every score of the summary, in :attr:`Evaluation.scores` order: counts metrics, AUCs, losses, ECEs."""
     found = summary_values(summary)
     return {
         **{name: found[name] for name in COUNTS_SCORES},
         **{name: float(aucs[name]) for name in AUC_SCORES},
         **{name: found[name] for name in summary.losses},
+        **{name: found[name] for name in ECE_SCORES},
     }
 
 
@@ -703,6 +717,20 @@ def _intervals(
     )
     intervals.update(found)
     class_intervals.update(class_found)
+    binned = [name for name, method in plan.items() if method == ECE_METHOD]
+    if binned:
+        (calibration_rng,) = rng.spawn(1)  # after the posterior's: the other intervals do not change
+        intervals.update(
+            ece_intervals(
+                binned,
+                summary.calibration_bins,
+                values,
+                confidence=confidence,
+                n_draws=n_boot,
+                rng=calibration_rng,
+                random_state=random_state,
+            )
+        )
     return _marked_degenerate(
         plan,
         {name: intervals[name] for name in values},
@@ -718,6 +746,7 @@ DEGENERATE_REASONS = {
     "bayes": "every posterior draw gives the same value",
     "wilson": "the proportion's interval has zero width",
     "clopper-pearson": "the proportion's interval has zero width",
+    ECE_METHOD: "every draw of the bins gives the same calibration error",
 }
 
 
@@ -818,6 +847,7 @@ def _bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
         loss_names=tuple(losses),
         rankings=GroupedRankings.of(y, scores),
         integer_auc_rows=weights is None and integer_weights_are_exact(y.size, n_classes),
+        bins=ReplicateBins(y, scores),
     )
     seeds = rng.spawn(n_boot)
     step = grouped_chunk_rows(y.size)
@@ -840,6 +870,7 @@ class _ReplicateEngine:
     loss_names: tuple[str, ...]
     rankings: GroupedRankings
     integer_auc_rows: bool  # no sample weights, and sizes where integers give the float64 bits
+    bins: ReplicateBins
 
     def replicates(self, seeds):
         """Every score of the replicates drawn from ``seeds``, one generator per replicate."""
@@ -852,6 +883,7 @@ class _ReplicateEngine:
             **counts_scores(counts),
             **{_ranking_name(key): value for key, value in aucs.items()},
             **dict(zip(self.loss_names, means)),
+            **self.bins.errors(rows),
             **class_scores(counts),
         }
 

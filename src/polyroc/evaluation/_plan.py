@@ -11,6 +11,9 @@ Each quantity takes the methods that apply to its kind:
 - an AUC: DeLong's variance, logit-transformed;
 - a mean loss (log loss, Brier score): a Student t interval from its
   stratified variance;
+- a binned calibration error (top-label and classwise ECE): draws of the
+  bins' gaps and shares around the debiased gaps
+  (:mod:`polyroc.evaluation._calibration`);
 
 and every quantity takes the stratified percentile bootstrap. ``ci`` names a
 family (:data:`CI_OPTIONS`), or maps quantities to methods; ``"none"``
@@ -40,12 +43,14 @@ INTERVAL_METHODS = {
     "delong": "DeLong's variance on the logit scale",
     "t": "Student t interval from the stratified variance",
     "bootstrap": "stratified percentile bootstrap",
+    "bin-draws": "draws of the calibration bins: basic interval joined with the test inversion",
 }
 
 _PROPORTION_OF_COUNTS = ("wilson", "clopper-pearson", "bayes", "bootstrap")
 _COMPOSITE = ("bayes", "bootstrap")
 _AUC = ("delong", "bootstrap")
 _MEAN = ("t", "bootstrap")
+_CALIBRATION = ("bin-draws", "bootstrap")
 
 #: Quantity (a score of :func:`polyroc.evaluate`, or a per-class score) -> the methods that apply to it.
 QUANTITY_METHODS = {
@@ -61,6 +66,8 @@ QUANTITY_METHODS = {
     "log_loss": _MEAN,
     "brier_score": _MEAN,
     "top_2_accuracy": ("wilson", "clopper-pearson", "bootstrap"),
+    "ece_top_label": _CALIBRATION,
+    "ece_classwise": _CALIBRATION,
     "precision": _COMPOSITE,
     "recall": _PROPORTION_OF_COUNTS,
     "f1-score": _COMPOSITE,
@@ -68,9 +75,9 @@ QUANTITY_METHODS = {
 
 #: Family -> methods in order of preference; a quantity takes the first that applies to it.
 _FAMILIES = {
-    "auto": ("wilson", "delong", "t", "bayes"),
-    "analytic": ("wilson", "delong", "t", "bayes"),
-    "bayes": ("bayes", "delong", "wilson", "t"),
+    "auto": ("wilson", "delong", "t", "bayes", "bin-draws"),
+    "analytic": ("wilson", "delong", "t", "bayes", "bin-draws"),
+    "bayes": ("bayes", "delong", "wilson", "t", "bin-draws"),
     "bootstrap": ("bootstrap",),
 }
 

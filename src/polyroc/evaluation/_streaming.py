@@ -656,11 +656,13 @@ class EvaluationAccumulator(_Accumulator):
 
     It holds the summary statistics of the rows (confusion counts, weight and
     loss moments: a few numbers per class) and a :class:`RankingAccumulator`
-    (exact, or binned with ``cutoffs``). :meth:`compute` returns the
+    (exact, or binned with ``cutoffs``), and the totals of the 15 calibration
+    bins of the top-label and of each class column, with the cross moments of
+    the class columns ((m 15)^2 numbers, up to 32 classes). :meth:`compute` returns the
     :class:`~polyroc.Evaluation` of all rows added: in exact mode every score
     equals :func:`polyroc.evaluate`'s on the concatenated rows, and so do the
     intervals that rest on the statistics (Wilson, the posterior of the
-    confusion matrix, the t interval of the losses). DeLong's intervals of the
+    confusion matrix, the t interval of the losses, the bin draws of the ECEs). DeLong's intervals of the
     AUCs need the rows, so they are NaN and say so; a stream has no
     bootstrap. It warns as :func:`polyroc.evaluate` does on the same rows
     (e.g. that the AUCs of a class with no rows are undefined).
@@ -710,7 +712,7 @@ class EvaluationAccumulator(_Accumulator):
         """Bytes held by the arrays: the ranking's (:attr:`RankingAccumulator.nbytes`) and the summary statistics'."""
         summary = self.summary
         moments = (array for class_moments in summary.losses.values() for array in vars(class_moments).values())
-        arrays = (summary.counts, summary.smallest, summary.largest, *moments)
+        arrays = (summary.counts, summary.smallest, summary.largest, *moments, *summary.calibration_bins.arrays())
         return self.ranking.nbytes + sum(int(array.nbytes) for array in arrays)
 
     def _add(self, y, scores, weights, y_score) -> None:

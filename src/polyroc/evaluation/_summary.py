@@ -25,6 +25,7 @@ import numpy as np
 from polyroc._engine.counts import confusion_counts
 from polyroc._engine.effective_sizes import effective_sizes
 from polyroc.counts import f1, get_metric, precision, recall
+from polyroc.evaluation._calibration import CalibrationBins
 from polyroc.intervals._moments import ClassMoments
 from polyroc.intervals._resampling import ConfidenceInterval
 from polyroc.metrics._report import report_of_counts
@@ -48,6 +49,8 @@ class SummaryStatistics:
     (equal positive weights give Kish's size as a row count exactly).
     ``losses``: each per-row score of :func:`row_losses` -> its
     :class:`ClassMoments`. ``weighted``: whether sample weights were given.
+    ``bins``: the totals of the calibration bins (top-label and each class
+    column, 15 uniform bins), which give the ECEs.
     """
 
     n_classes: int
@@ -56,6 +59,11 @@ class SummaryStatistics:
     largest: np.ndarray
     losses: dict[str, ClassMoments] = field(default_factory=dict)
     weighted: bool = False
+    bins: CalibrationBins | None = None
+
+    def __post_init__(self) -> None:
+        if self.bins is None:
+            self.bins = CalibrationBins.empty(self.n_classes)
 
     @classmethod
     def of(
@@ -74,7 +82,8 @@ class SummaryStatistics:
             positive = weights > 0
             np.minimum.at(smallest, y[positive], weights[positive])
         moments = {name: ClassMoments.of(values, y, n_classes, weights) for name, values in losses.items()}
-        return cls(n_classes, counts, smallest, largest, moments, weights is not None)
+        bins = CalibrationBins.of(y, scores, weights)
+        return cls(n_classes, counts, smallest, largest, moments, weights is not None, bins)
 
     @classmethod
     def empty(cls, n_classes: int) -> SummaryStatistics:
@@ -99,7 +108,14 @@ class SummaryStatistics:
             np.maximum(self.largest, other.largest),
             {name: moments.merged(other.losses[name]) for name, moments in self.losses.items()},
             self.weighted or other.weighted,
+            self.calibration_bins.merged(other.calibration_bins),
         )
+
+    @property
+    def calibration_bins(self) -> CalibrationBins:
+        """The totals of the calibration bins."""
+        assert self.bins is not None  # set by __post_init__
+        return self.bins
 
     @property
     def class_moments(self) -> ClassMoments:
@@ -155,9 +171,10 @@ def class_score(name):
 
 
 def summary_values(summary: SummaryStatistics) -> dict[str, float]:
-    """The counts metrics and the mean losses of a summary."""
+    """The counts metrics, the mean losses and the ECEs of a summary."""
     values = {name: float(value) for name, value in counts_scores(summary.counts).items()}
     values.update({name: moments.mean() for name, moments in summary.losses.items()})
+    values.update(summary.calibration_bins.errors())
     return values
 
 

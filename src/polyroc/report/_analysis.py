@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from polyroc._engine.score_orders import ScoreOrders, shared_orders
 from polyroc.calibration import (
     CalibrationTest,
     Calibrator,
@@ -81,6 +82,9 @@ class ModelAnalysis:
 
     ``skipped`` maps a section (``"metrics"``, ``"calibration"``, ``"tuning"``,
     ``"roc_cloud"``, ``"dmf"``, ``"gini"``) to the reason it could not be computed.
+    ``orders`` holds the sorts of the test scores that the steps and the
+    figures share (see :mod:`polyroc._engine.score_orders`); the figures
+    release it.
     """
 
     name: str
@@ -93,11 +97,12 @@ class ModelAnalysis:
     gini: GiniRoc | None = None
     warnings: list[dict[str, str]] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+    orders: ScoreOrders | None = field(default=None, repr=False, compare=False)
 
 
 def _recorded(analysis, step, function):
     """Run ``function()``, appending the warnings it raises to ``analysis.warnings``."""
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, shared_orders(analysis.orders):
         warnings.simplefilter("always")
         value = function()
     seen = {(w["step"], w["message"]) for w in analysis.warnings}
@@ -282,7 +287,10 @@ def _dmf_step(inputs, analyses):
         return None
     step = "ROC-DMF (all models, paired bootstrap)"
     try:
-        comparison = _recorded(first, step, lambda: compare_models(inputs.y_test, inputs.test, **_dmf_options(inputs)))
+        with shared_orders(*(analysis.orders for analysis in analyses[1:])):  # the first's: in _recorded
+            comparison = _recorded(
+                first, step, lambda: compare_models(inputs.y_test, inputs.test, **_dmf_options(inputs))
+            )
     except ValueError as error:
         for analysis in analyses:
             _single_dmf(inputs, analysis)
@@ -342,6 +350,7 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
     steps: list[tuple[str, Callable[[], Any]]] = []
     for analysis in analyses:
         name = analysis.name
+        analysis.orders = ScoreOrders(inputs.test[name])
         steps.append((f"{name}: metrics with intervals", partial(_evaluation_step, inputs, analysis)))
         steps.append((f"{name}: calibration", partial(_calibration_step, inputs, analysis)))
         if inputs.validation is not None:

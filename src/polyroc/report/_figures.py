@@ -362,6 +362,9 @@ def _recalibrated(analysis, inputs):
 def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportFigure]:
     """The figures of one model's section, in the order they appear (none for a skipped section).
 
+    They are the model's last work: the sorts of its scores that its steps
+    shared (``analysis.orders``) are used, then released.
+
     Parameters
     ----------
     analysis : ModelAnalysis
@@ -373,7 +376,11 @@ def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportF
     -------
     list of ReportFigure
     """
-    figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
+    from polyroc._engine.score_orders import shared_orders
+
+    with shared_orders(analysis.orders):
+        figures = [_confusion(analysis, inputs), _roc_and_pr(analysis, inputs)]
+    analysis.orders = None
     if analysis.calibration is not None:
         figures += [_reliability(analysis, inputs), _classwise(analysis, inputs)]
         if analysis.calibration.calibrator is not None:

@@ -1,0 +1,233 @@
+"""One stable sort per score column, shared by every computation that ranks the same scores.
+
+A report ranks the same test scores many times: the one-vs-rest curves of
+the ROC clouds, of the Gini-weighted ROC and of the figures, the rankings of
+the Gini bootstrap and the pools of ROC-DMF each sort every column again,
+and the micro average sorts all n m cells. A :class:`ScoreOrders` registered
+with :func:`shared_orders` keeps the order of each column (and of the raveled
+cells) the first time one is asked for; :func:`ascending_order` and
+:func:`descending_order` hand it out to any kernel that asks for the order of
+the same values.
+
+A sort is only reused for values equal, element by element, to a column
+of the registered scores (``np.array_equal``, a pass over the values, far
+cheaper than a sort), so a kernel called on other values sorts them itself:
+the orders returned are always those of ``np.argsort(values, kind="stable")``
+and ``np.argsort(-values, kind="stable")``, whether they are shared or not.
+One direction is sorted and the other derived from it: reversed, then each
+run of tied values put back in increasing sample order (stable sorts keep
+ties in that order in both directions). Values with NaN are never shared
+(they sort last in both directions, and ``np.array_equal`` finds no
+column equal to them).
+
+The registry is process-wide, not per thread, so that kernels running on
+the worker threads of :func:`polyroc._engine.parallel.chunk_map` find the
+orders too; since a shared order is always the order the kernel would
+compute, sharing cannot change a result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "ScoreOrders",
+    "ascending_order",
+    "descending_order",
+    "flipped_order",
+    "known_order",
+    "offer_order",
+    "shared_order",
+    "shared_orders",
+]
+
+#: The key of the raveled cells (n m values, row by row) among the column keys 0, ..., m - 1.
+CELLS = -1
+
+#: Orders registered by :func:`shared_orders`, innermost last.
+_ACTIVE: list[ScoreOrders] = []
+
+
+class ScoreOrders:
+    """Stable orders of the columns of a score matrix (n, m) and of its raveled cells, sorted when first asked for.
+
+    Orders are held as int32 when the values are fewer than 2**31 (half the
+    memory) and handed out as ``intp``. Only the first direction asked for
+    is held; the other is derived from it (:func:`flipped_order`).
+
+    >>> scores = np.array([[0.2, 0.8], [0.5, 0.5], [0.2, 0.8]])
+    >>> orders = ScoreOrders(scores)
+    >>> with shared_orders(orders):
+    ...     descending_order(scores[:, 0].copy()).tolist(), ascending_order(scores[:, 0].copy()).tolist()
+    ([1, 0, 2], [0, 2, 1])
+    >>> orders.n_sorted
+    1
+    """
+
+    def __init__(self, scores: NDArray[np.floating]) -> None:
+        self.scores = scores
+        self.n_sorted = 0
+        self._held: dict[int, tuple[bool, np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    def key_of(self, values: np.ndarray) -> int | None:
+        """The column of the scores equal to ``values`` (:data:`CELLS` for the raveled cells), or None."""
+        scores = self.scores
+        if values.ndim != 1 or values.dtype != scores.dtype or values.size == 0:
+            return None
+        if values.size == scores.shape[0]:
+            last = values.size - 1
+            for k in range(scores.shape[1]):
+                column = scores[:, k]
+                if values[0] == column[0] and values[last] == column[last] and np.array_equal(values, column):
+                    return k
+            return None
+        if values.size == scores.size and scores.flags.c_contiguous and np.array_equal(values, scores.ravel()):
+            return CELLS
+        return None
+
+    def order(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp]:
+        """The stable order of ``values`` (those of column ``key``), sorted or derived from the held one."""
+        order = self.known(key, values, descending)
+        if order is None:
+            order = np.argsort(-values if descending else values, kind="stable")
+            self.keep(key, order, descending)
+        return order
+
+    def keep(self, key: int, order: NDArray[np.intp], descending: bool) -> None:
+        """Hold ``order``, the stable order of column ``key`` in that direction, unless one is held."""
+        compact = order.astype(np.int32) if order.size < 2**31 else order
+        with self._lock:
+            if key not in self._held:
+                self._held[key] = (descending, compact)
+                self.n_sorted += 1
+
+    def known(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+        """The stable order of ``values`` (column ``key``) from the held one, or None when none is held."""
+        held = self._held.get(key)
+        if held is None:
+            return None
+        held_descending, compact = held
+        if held_descending == descending:
+            return compact.astype(np.intp)
+        return flipped_order(compact.astype(np.intp), values)
+
+
+def flipped_order(order: NDArray[np.intp], values: np.ndarray) -> NDArray[np.intp]:
+    """The stable order of ``values`` in the other direction, from its stable ``order`` in one direction.
+
+    Reversed, a stable order lists each run of tied values in decreasing
+    sample order; reversing every such run again gives the stable order.
+
+    >>> values = np.array([3.0, 1.0, 3.0, 2.0, 1.0])
+    >>> ascending = np.argsort(values, kind="stable")
+    >>> flipped_order(ascending, values).tolist() == np.argsort(-values, kind="stable").tolist()
+    True
+    """
+    flipped = order[::-1]
+    ranked = values[flipped]
+    tied = ranked[1:] == ranked[:-1]
+    if not tied.any():
+        return flipped.copy()
+    ends = np.append(np.flatnonzero(~tied), ranked.size - 1)  # last position of each run
+    sizes = np.diff(ends, prepend=-1)
+    starts = ends - sizes + 1
+    within = np.repeat(starts + ends, sizes) - np.arange(ranked.size)  # position s + e - p in run [s, e]
+    return flipped[within]
+
+
+def shared_order(values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+    """The stable order of ``values`` when registered scores hold them (sorted now if first asked), else None.
+
+    >>> shared_order(np.array([2.0, 1.0]), descending=False) is None  # nothing registered
+    True
+    """
+    if not _ACTIVE or values.size < 2:
+        return None
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)  # never for values with NaN: NaN equals nothing
+        if key is not None:
+            return orders.order(key, values, descending)
+    return None
+
+
+def known_order(values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
+    """The stable order of ``values`` when registered scores hold them and it is held already, else None.
+
+    Nothing is sorted: see :func:`offer_order`.
+
+    >>> scores = np.array([[0.3], [0.1]])
+    >>> orders = ScoreOrders(scores)
+    >>> with shared_orders(orders):
+    ...     before = known_order(scores[:, 0], descending=False)
+    ...     offer_order(scores[:, 0], np.array([1, 0]), descending=False)
+    ...     after = known_order(scores[:, 0], descending=True)
+    >>> before, after.tolist()
+    (None, [0, 1])
+    """
+    if not _ACTIVE or values.size < 2:
+        return None
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            return orders.known(key, values, descending)
+    return None
+
+
+def offer_order(values: np.ndarray, order: NDArray[np.intp], descending: bool) -> None:
+    """Hold ``order`` for registered scores equal to ``values``; it must be their stable order.
+
+    An unstable sort of distinct values gives that order (there is no other).
+    """
+    if not _ACTIVE or values.size < 2:
+        return
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            orders.keep(key, order, descending)
+            return
+
+
+def ascending_order(values: np.ndarray) -> NDArray[np.intp]:
+    """``np.argsort(values, kind="stable")``, shared when ``values`` are registered scores.
+
+    >>> ascending_order(np.array([2.0, 1.0, 2.0])).tolist()
+    [1, 0, 2]
+    """
+    shared = shared_order(values, descending=False)
+    return np.argsort(values, kind="stable") if shared is None else shared
+
+
+def descending_order(values: np.ndarray) -> NDArray[np.intp]:
+    """``np.argsort(-values, kind="stable")``, shared when ``values`` are registered scores.
+
+    >>> descending_order(np.array([2.0, 1.0, 2.0])).tolist()
+    [0, 2, 1]
+    """
+    shared = shared_order(values, descending=True)
+    return np.argsort(-values, kind="stable") if shared is None else shared
+
+
+@contextmanager
+def shared_orders(*orders: ScoreOrders | None) -> Iterator[None]:
+    """Register ``orders`` (None entries are skipped) for the kernels called inside the block.
+
+    >>> scores = np.array([[0.1, 0.9], [0.7, 0.3]])
+    >>> orders = ScoreOrders(scores)
+    >>> with shared_orders(orders):
+    ...     first, again = descending_order(scores[:, 1].copy()), descending_order(scores[:, 1].copy())
+    >>> first.tolist(), again.tolist(), orders.n_sorted
+    ([0, 1], [0, 1], 1)
+    """
+    registered = [entry for entry in orders if entry is not None]
+    _ACTIVE.extend(registered)
+    try:
+        yield
+    finally:
+        for entry in registered:
+            _ACTIVE.remove(entry)

@@ -1,0 +1,471 @@
+"""The binned calibration errors of :func:`polyroc.evaluate`: mergeable bin totals, their ECEs and intervals.
+
+:class:`CalibrationBins` holds, for the top-label column and each class
+column (:func:`polyroc._engine.binning.calibration_columns`), the totals of
+the rows in each of the 15 uniform bins: rows of positive weight, weight,
+weighted sums of scores and hits, and the sum of squared weights (Kish's
+effective size of the bin). Uniform bins do not depend on the data, so the
+totals of disjoint rows add up: batches and partitions are binned apart.
+Their ECEs are those of :func:`polyroc.calibration.calibration_error`
+(``norm="l1"``, ``n_bins=15``, ``strategy="uniform"``).
+
+The interval (:func:`ece_intervals`) rests on the totals alone, so a stream
+and a cluster give it too. Each bin's gap ``d_b = observed_b - score_b`` is
+drawn as ``centre_b + s_b Z`` with the binomial spread ``s_b^2 = o_b (1 -
+o_b) / n_b`` of its observed frequency (``o_b`` with half a hit and half a
+miss added, ``n_b`` Kish's effective size), and the bins' shares from a
+Dirichlet of their effective sizes. The classwise ECE averages class columns
+that share their rows: the spread of its draws is scaled by the ratio of the
+delta-method standard deviations with and without the cross moments of the
+columns (:meth:`CalibrationBins.design_factor`; the cross moments of pairs of
+columns are summed over a fixed eighth of the rows, chosen by a hash of their
+scores, so that their cost stays a fraction of the binning's).
+
+The ECE ``sum_b w_b |d_b|`` is biased upward and ``|.|`` is not smooth at 0,
+so the percentile interval of draws around the observed gaps misses the
+truth (a calibrated model's ECE of 0 always). The interval is the union of
+two readings of the same draws: the basic interval around the observed gaps
+(``2 ECE - q_hi, 2 ECE - q_lo``), which holds away from 0, and the test
+inversion along the debiased gaps ``g_b = sign(d_b) sqrt(max(d_b^2 - s_b^2,
+0))`` (the squared gap less its noise, as Kumar, Liang & Ma 2019 debias the
+squared error): every true ECE t whose gaps ``(t / ECE(g)) g`` put the
+estimate between the quantiles of their draws, which holds 0 when the data
+are consistent with calibration. Bounds are clipped to [0, 1]. The coverage
+study (``benchmarks/coverage.py --calibration``, docs/coverage-tables.md)
+chose it over each reading alone, the percentile interval and the basic
+interval around the debiased gaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from polyroc._engine.binning import BinTotals, bin_rows, binned_errors
+
+__all__ = [
+    "ECE_BINS",
+    "ECE_METHOD",
+    "ECE_SCORES",
+    "CalibrationBins",
+    "ReplicateBins",
+    "ece_bounds",
+    "ece_bounds_by_rule",
+    "ece_intervals",
+    "eces_of_sums",
+]
+
+#: The scores of :func:`polyroc.evaluate` that are binned calibration errors (l1, uniform bins).
+ECE_SCORES = ("ece_top_label", "ece_classwise")
+
+#: Uniform bins of the ECEs, as :func:`polyroc.calibration.calibration_error`'s default.
+ECE_BINS = 15
+
+#: The method name of the ECE intervals (a key of :data:`polyroc.evaluation._plan.INTERVAL_METHODS`).
+ECE_METHOD = "bin-draws"
+
+#: Beyond this many classes the cross moments of the class columns (m^2 15^2 numbers) are not kept.
+CROSS_CLASSES = 32
+
+#: Rows binned at a time.
+BLOCK_ROWS = 2**16
+
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
+
+
+def _sampled_rows(scores: np.ndarray) -> np.ndarray:
+    """Whether each row is in the fixed eighth of rows that the cross moments sum over: a hash of its scores.
+
+    The scores are hashed on a grid of 2^-20, so that scores a rounding apart
+    (rescaled rows, another dtype) almost always pick the same rows.
+    """
+    grid = np.floor(np.asarray(scores, dtype=np.float64) * 2.0**20).astype(np.uint64)
+    grid += (np.arange(grid.shape[1], dtype=np.uint64) << np.uint64(40))[None, :]  # the column, as a salt
+    mixed = _mixed(_mixed(grid).sum(axis=1, dtype=np.uint64))  # mixed per cell: a sum of the scores is not enough
+    return (mixed >> np.uint64(61)) == 0
+
+
+def _mixed(values: np.ndarray) -> np.ndarray:
+    """A 64-bit mixing of each value (multiply, xor-shift)."""
+    values = values * _MIX[0]
+    values ^= values >> np.uint64(29)
+    values *= _MIX[1]
+    values ^= values >> np.uint64(32)
+    return values
+
+
+#: How the intervals of the draws are read off; the library uses ``"inverted"`` (see the module docstring).
+EceRule = Literal["percentile", "basic", "debiased", "inverted", "union"]
+
+_LABEL = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+
+
+@dataclass
+class CalibrationBins:
+    """Per column (top-label, then each class: (1 + m, 15) arrays) and uniform bin: the totals of the rows.
+
+    ``rows``: rows of positive weight; ``weight``: sum of weights;
+    ``score`` and ``hits``: weighted sums of scores and hits; ``square``:
+    sum of squared weights; ``spread``: sum of ``w^2 e^2``, ``e = hit -
+    score``. ``cross`` (m, 15, m, 15): for each pair of distinct class columns
+    and their bins, the sum of ``w^2 e_j e_k`` over a fixed eighth of the rows
+    (those whose scores hash into it, whatever the batches), and
+    ``sampled`` (1,) the number of those rows of positive weight; both empty
+    beyond :data:`CROSS_CLASSES` classes.
+    """
+
+    rows: np.ndarray
+    weight: np.ndarray
+    score: np.ndarray
+    hits: np.ndarray
+    square: np.ndarray
+    spread: np.ndarray
+    cross: np.ndarray
+    sampled: np.ndarray
+
+    @classmethod
+    def of(cls, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> CalibrationBins:
+        """The totals of checked rows: class codes (n,), float64 scores (n, m), weights or None.
+
+        Blocks of :data:`BLOCK_ROWS` rows at a time: the memory is a few
+        arrays of that many rows times the columns.
+        """
+        found = cls.empty(scores.shape[1])
+        with np.errstate(over="ignore"):  # squares of huge weights, as the loss moments'
+            for start in range(0, y.size, BLOCK_ROWS):
+                block = slice(start, start + BLOCK_ROWS)
+                found._add(y[block], scores[block], None if weights is None else weights[block])
+        return found
+
+    @classmethod
+    def empty(cls, n_classes: int) -> CalibrationBins:
+        """The totals of no rows."""
+        crossed = n_classes <= CROSS_CLASSES
+        cross = np.zeros((n_classes, ECE_BINS) * 2 if crossed else (0,))
+        shape = (n_classes + 1, ECE_BINS)
+        rows, weight, score, hits, square, spread = (np.zeros(shape) for _ in range(6))
+        return cls(rows, weight, score, hits, square, spread, cross, np.zeros(1 if crossed else 0))
+
+    def _add(self, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> None:
+        """Add a block of rows: one ``bincount`` per total over every column."""
+        n_rows, n_classes = scores.shape
+        predicted = scores.argmax(axis=1)
+        columns = np.empty((n_classes + 1, n_rows))
+        columns[0] = scores[np.arange(n_rows), predicted]
+        columns[1:] = scores.T
+        hits = np.empty(columns.shape, dtype=bool)
+        hits[0] = predicted == y
+        hits[1:] = y[None, :] == np.arange(n_classes)[:, None]
+        codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
+        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
+        size = (n_classes + 1) * ECE_BINS
+        errors = hits - columns
+        row_weights = None if weights is None else np.tile(weights, n_classes + 1)
+
+        def summed(values, where=None):
+            codes_ = flat if where is None else flat[where]
+            return np.bincount(codes_, weights=values, minlength=size).reshape(self.rows.shape)
+
+        squared = errors.ravel() ** 2
+        if row_weights is None:
+            count = summed(None)
+            self.rows += count
+            self.weight += count
+            self.square += count
+            self.score += summed(columns.ravel())
+            self.hits += summed(None, hits.ravel())
+            self.spread += summed(squared)
+        else:
+            self.rows += summed(row_weights > 0)
+            self.weight += summed(row_weights)
+            self.square += summed(row_weights * row_weights)
+            self.score += summed(columns.ravel() * row_weights)
+            self.hits += summed(row_weights[hits.ravel()], hits.ravel())
+            self.spread += summed(squared * row_weights * row_weights)
+        if self.cross.size:
+            self._add_cross(scores, weights, codes[1:], errors[1:])
+
+    def _add_cross(self, scores, weights, codes, errors) -> None:
+        """The cross moments of the pairs of class columns over the sampled rows: one ``bincount`` per column."""
+        sampled = _sampled_rows(scores)
+        if weights is not None:
+            sampled &= weights > 0
+        codes, errors = codes[:, sampled], errors[:, sampled]
+        if weights is not None:
+            errors = errors * weights[sampled]  # w e_j: each product carries w^2
+        self.sampled += np.count_nonzero(sampled)
+        n_classes = codes.shape[0]
+        block = ECE_BINS * ECE_BINS
+        for j in range(n_classes - 1):
+            others = n_classes - j - 1
+            paired = codes[j] * ECE_BINS + codes[j + 1 :] + (np.arange(others) * block)[:, None]
+            values = errors[j + 1 :] * errors[j]
+            found = np.bincount(paired.ravel(), weights=values.ravel(), minlength=others * block)
+            found = found.reshape(others, ECE_BINS, ECE_BINS)
+            self.cross[j, :, j + 1 :, :] += found.transpose(1, 0, 2)
+            self.cross[j + 1 :, :, j, :] += found.transpose(0, 2, 1)
+
+    def merged(self, other: CalibrationBins) -> CalibrationBins:
+        """The totals of both sets of rows."""
+        return CalibrationBins(*(mine + theirs for mine, theirs in zip(self.arrays(), other.arrays())))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays, in field order."""
+        return self.rows, self.weight, self.score, self.hits, self.square, self.spread, self.cross, self.sampled
+
+    def design_factor(self) -> float:
+        """How much the dependence of the class columns widens the classwise ECE: ``sqrt(var / var_independent)``.
+
+        The first-order (delta-method) variance of ``sum_j sum_b |E_jb|``
+        (``E_jb`` the weighted sum of ``e_j`` in bin b) is that of the sum
+        over the rows of ``u = w sum_j sign(E_jb(row)) e_j``; the factor
+        compares it with the same variance when the columns are taken as
+        independent. 1 without the cross moments or without spread.
+        """
+        if not self.cross.size or not self.sampled[0]:
+            return 1.0
+        signs = np.sign(self.hits[1:] - self.score[1:])
+        sums = signs * (self.hits[1:] - self.score[1:])
+        rows = max(float(self.rows[1].sum()), 1.0)
+        # the pairs of distinct columns from the sampled rows, scaled up to all rows; each column's own exactly
+        between = np.einsum("jb,jbkc,kc->", signs, self.cross, signs) * rows / self.sampled[0]
+        independent = (signs * signs * self.spread[1:]).sum() - (sums.sum(axis=1) ** 2).sum() / rows
+        full = independent + between - (sums.sum() ** 2 - (sums.sum(axis=1) ** 2).sum()) / rows
+        if not (independent > 0 and full > 0):
+            return 1.0
+        return float(np.sqrt(full / independent))
+
+    def totals(self) -> BinTotals:
+        """The :class:`~polyroc._engine.binning.BinTotals` (1 + m, 15), with Kish's effective size of each bin."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effective = np.where(self.weight > 0, self.weight * self.weight / self.square, 0.0)
+        return BinTotals(self.rows, self.weight, self.score, self.hits, effective)
+
+    def errors(self) -> dict[str, float]:
+        """The ECEs: the l1 error of the top-label column, and the mean of the class columns' errors."""
+        return dict(zip(ECE_SCORES, map(float, column_eces(binned_errors(self.totals(), "l1")))))
+
+
+def column_eces(errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The top-label and classwise ECEs (...,) of the errors of the columns (..., 1 + m)."""
+    return errors[..., 0], errors[..., 1:].mean(axis=-1)
+
+
+def ece_bounds(
+    totals: BinTotals,
+    *,
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    rule: EceRule = "union",
+    design_factor: float = 1.0,
+) -> dict[str, tuple[float, float]]:
+    """The bounds of each ECE of :data:`ECE_SCORES` by ``rule`` from ``n_draws`` draws of the bins."""
+    found = ece_bounds_by_rule(
+        totals, rules=(rule,), confidence=confidence, n_draws=n_draws, rng=rng, design_factor=design_factor
+    )
+    return found[rule]
+
+
+def ece_bounds_by_rule(
+    totals: BinTotals,
+    *,
+    rules: tuple[EceRule, ...],
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    design_factor: float = 1.0,
+) -> dict[str, dict[str, tuple[float, float]]]:
+    """The bounds of each ECE by each of ``rules``, all from the same ``n_draws`` draws of the bins.
+
+    ``"inverted"`` is the library's interval (the module docstring);
+    ``"percentile"`` and ``"basic"`` read the draws around the observed gaps,
+    ``"debiased"`` the basic interval of draws around the debiased gaps; the
+    three are kept for the coverage study. ``design_factor`` scales the
+    spread of the classwise draws around their mean (the dependence of the
+    class columns, :meth:`CalibrationBins.design_factor`).
+    """
+    share = totals.weight / np.maximum(totals.weight.sum(axis=-1, keepdims=True), np.finfo(float).tiny)
+    filled = totals.weight > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        size = np.where(filled, totals.effective_size, 0.0)
+        observed = np.where(filled, totals.hits / totals.weight, 0.0)
+        gap = np.where(filled, observed - totals.score / totals.weight, 0.0)
+        smoothed = (observed * size + 0.5) / (size + 1.0)
+        spread = np.where(filled, np.sqrt(smoothed * (1.0 - smoothed) / np.maximum(size, 1.0)), 0.0)
+    debiased = np.sign(gap) * np.sqrt(np.maximum(gap * gap - spread * spread, 0.0))
+    draws = _BinDraws(_drawn_shares(size, filled, n_draws, rng), spread * rng.standard_normal((n_draws, *gap.shape)))
+    tail = (1.0 - confidence) / 2.0
+    found: dict[str, dict[str, tuple[float, float]]] = {rule: {} for rule in rules}
+    for name, columns, factor in (
+        ("ece_top_label", slice(0, 1), 1.0),
+        ("ece_classwise", slice(1, None), design_factor),
+    ):
+        estimate = float((share[columns] * np.abs(gap[columns])).sum(axis=-1).mean())
+        low, high = draws.quantiles(gap[columns], columns, tail, factor)
+        bounds = {"percentile": (low, high), "basic": (2 * estimate - high, 2 * estimate - low)}
+        if "debiased" in rules:
+            low, high = draws.quantiles(debiased[columns], columns, tail, factor)
+            model = float((share[columns] * np.abs(debiased[columns])).sum(axis=-1).mean())
+            bounds["debiased"] = (estimate - (high - model), estimate - (low - model))
+        if {"inverted", "union"} & set(rules):
+            inverted = draws.inverted(share[columns], debiased[columns], gap[columns], columns, estimate, tail, factor)
+            bounds["inverted"] = inverted
+            bounds["union"] = (min(inverted[0], bounds["basic"][0]), max(inverted[1], bounds["basic"][1]))
+        for rule in rules:
+            found[rule][name] = (float(np.clip(bounds[rule][0], 0.0, 1.0)), float(np.clip(bounds[rule][1], 0.0, 1.0)))
+    return found
+
+
+class _BinDraws:
+    """Common draws of the bins' shares (n_draws, c, 15) and gap noises, for every model of the gaps."""
+
+    #: Points of the grid of candidate true ECEs of the inverted interval.
+    GRID = 25
+
+    def __init__(self, shares: np.ndarray, noise: np.ndarray) -> None:
+        self.shares = shares
+        self.noise = noise
+
+    def values(self, centre: np.ndarray, columns: slice, factor: float) -> np.ndarray:
+        """The drawn ECE (n_draws,) of the columns' mean when the true gaps are ``centre``."""
+        drawn = (self.shares[:, columns] * np.abs(centre + self.noise[:, columns])).sum(axis=-1).mean(axis=-1)
+        return drawn if factor == 1.0 else drawn.mean() + factor * (drawn - drawn.mean())
+
+    def quantiles(self, centre, columns, tail, factor):
+        return tuple(np.quantile(self.values(centre, columns, factor), [tail, 1.0 - tail]))
+
+    def inverted(self, share, debiased, gap, columns, estimate, tail, factor):
+        """The true ECEs ``t`` of the gaps ``(t / T) g`` (g the debiased gaps, T their ECE) that the estimate fits.
+
+        ``t`` is kept when the estimate lies between the quantiles of the
+        draws around those gaps; the grid runs from 0 past the estimate by five
+        spreads, and the bounds are interpolated between its points. An
+        estimate below the lower quantile of calibrated bins (t = 0) keeps no
+        ``t``: the upper bound is then the upper quantile at t = 0, what the
+        noise of calibrated bins reaches, not 0.
+        """
+        direction = debiased if np.any(debiased) else gap
+        scale = float((share * np.abs(direction)).sum(axis=-1).mean())
+        if scale <= 0:  # every gap is 0: the direction does not matter at t = 0
+            direction, scale = np.ones_like(gap), 1.0
+        spread = float(self.values(gap, columns, factor).std())
+        grid = np.linspace(max(0.0, estimate - 8.0 * spread), min(1.0, estimate + 5.0 * spread + 1e-12), self.GRID)
+        grid = np.concatenate(([0.0], grid[grid > 0]))
+        lows, highs = np.empty(grid.size), np.empty(grid.size)
+        for i, truth in enumerate(grid):
+            lows[i], highs[i] = self.quantiles(direction * (truth / scale), columns, tail, factor)
+        high = _last_below(grid, lows, estimate)
+        if lows[0] > estimate:  # smaller than the noise of calibrated bins: bound by what that noise reaches
+            high = max(high, highs[0])
+        return _first_crossing(grid, highs, estimate), high
+
+
+def _first_crossing(grid, highs, estimate):
+    """The smallest t of the grid where the upper quantile reaches the estimate (0 when it does at t = 0)."""
+    reached = np.flatnonzero(highs >= estimate)
+    if not reached.size:
+        return float(grid[-1])
+    i = int(reached[0])
+    if i == 0:
+        return 0.0
+    step = (estimate - highs[i - 1]) / max(highs[i] - highs[i - 1], np.finfo(float).tiny)
+    return float(grid[i - 1] + step * (grid[i] - grid[i - 1]))
+
+
+def _last_below(grid, lows, estimate):
+    """The largest t of the grid where the lower quantile is still at most the estimate."""
+    below = np.flatnonzero(lows <= estimate)
+    if not below.size:
+        return 0.0
+    i = int(below[-1])
+    if i == grid.size - 1:
+        return float(grid[-1])
+    step = (estimate - lows[i]) / max(lows[i + 1] - lows[i], np.finfo(float).tiny)
+    return float(grid[i] + step * (grid[i + 1] - grid[i]))
+
+
+def _drawn_shares(size: np.ndarray, filled: np.ndarray, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Shares of the bins (n_draws, columns, bins): a Dirichlet of the effective sizes, by normalised gammas."""
+    gammas = rng.standard_gamma(np.where(filled, np.maximum(size, 1e-12), 1.0), size=(n_draws, *size.shape))
+    gammas = np.where(filled, gammas, 0.0)
+    total = gammas.sum(axis=-1, keepdims=True)
+    return gammas / np.where(total > 0, total, 1.0)
+
+
+def ece_intervals(
+    quantities: list[str],
+    bins: CalibrationBins,
+    values: dict[str, float],
+    *,
+    confidence: float,
+    n_draws: int,
+    rng: np.random.Generator,
+    random_state: int | np.random.Generator | None,
+):
+    """The :class:`~polyroc.intervals.ConfidenceInterval` of each ECE of ``quantities`` (the library's rule)."""
+    from polyroc.intervals._resampling import ConfidenceInterval
+
+    totals, factor = bins.totals(), bins.design_factor()
+    bounds = ece_bounds(totals, confidence=confidence, n_draws=n_draws, rng=rng, design_factor=factor)
+    return {
+        name: ConfidenceInterval.from_bounds(
+            values[name],
+            *bounds[name],
+            confidence=confidence,
+            interval_method=_LABEL,
+            n_draws=n_draws,
+            random_state=random_state,
+        )
+        for name in quantities
+    }
+
+
+class ReplicateBins:
+    """The ECEs of many replicates (weight rows (b, n)) of fixed rows, by sparse products built once.
+
+    The indicator of each (column, bin) over the rows is built once; a
+    chunk of replicates then costs three sparse products (weight, score and
+    hit sums of every bin), as
+    :func:`polyroc._engine.binning.replicate_bin_totals` does per call.
+    """
+
+    def __init__(self, y: np.ndarray, scores: np.ndarray) -> None:
+        from scipy import sparse
+
+        n_samples, n_classes = scores.shape
+        predicted = scores.argmax(axis=1)
+        columns = np.vstack((np.take_along_axis(scores, predicted[:, None], axis=1).T, scores.T))
+        hits = np.vstack(((predicted == y)[None, :], y[None, :] == np.arange(n_classes)[:, None]))
+        codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
+        self.shape = (n_classes + 1, ECE_BINS)
+        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
+        samples = np.tile(np.arange(n_samples), n_classes + 1)
+        size = (n_classes + 1) * ECE_BINS
+
+        def indicator(values):
+            return sparse.csr_matrix((values, (flat, samples)), shape=(size, n_samples))
+
+        self.ones = indicator(np.ones(flat.size))
+        self.scores = indicator(columns.ravel())
+        hit = hits.ravel()
+        self.hits = sparse.csr_matrix((np.ones(int(hit.sum())), (flat[hit], samples[hit])), shape=(size, n_samples))
+
+    def errors(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """``{"ece_top_label", "ece_classwise"}`` of each weight row of ``rows`` (b, n), each (b,)."""
+        return eces_of_sums(self.sums(rows))
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        """The weight, score and hit sums of every bin under each weight row: (b, 3, 1 + m, 15), additive."""
+        return np.stack(
+            [np.asarray(m @ rows.T).T.reshape(-1, *self.shape) for m in (self.ones, self.scores, self.hits)], axis=1
+        )
+
+
+def eces_of_sums(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """The ECEs of replicate sums (b, 3, 1 + m, 15) of :meth:`ReplicateBins.sums`."""
+    weight, score, hits = sums[:, 0], sums[:, 1], sums[:, 2]
+    totals = BinTotals(weight, weight, score, hits, weight)
+    return dict(zip(ECE_SCORES, column_eces(binned_errors(totals, "l1"))))
