@@ -19,6 +19,7 @@ from polyroc.calibration import (
     squared_calibration_error,
 )
 from polyroc.comparison import compare_scores
+from polyroc.evaluation import evaluate
 from polyroc.report import build_report
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._calibration_readings import BIN_ROWS, DRIVING_SHARE, driving_bins
@@ -96,6 +97,47 @@ def test_calibration_record_equals_the_library_called_directly(over_confident):
     assert "coef" not in record["temperature"]
     after = reliability_curve(y, calibrator.transform(scores))
     assert record["calibrated_reliability"]["calibration_error"] == pytest.approx(after.calibration_error, abs=1e-12)
+
+
+def test_ece_intervals_are_the_evaluations_with_their_method(over_confident):
+    y, scores, *_, results = over_confident
+    record = results["models"]["model"]["calibration"]["ece"]
+    evaluation = evaluate(y, scores, n_boot=20, random_state=0)  # the report's options
+    for kind, key in (("top_label", "ece_top_label"), ("classwise", "ece_classwise")):
+        interval = evaluation.intervals[key]
+        assert (record[kind]["estimate"], record[kind]["low"], record[kind]["high"]) == (
+            interval.estimate,
+            interval.low,
+            interval.high,
+        )
+        assert record[kind]["method"].startswith(interval.settings["interval_method"])
+        assert record[kind]["low"] < record[kind]["high"]  # a width: the data do not determine the ECE
+    assert record["top_label"]["estimate"] == pytest.approx(calibration_error(y, scores), abs=1e-12)
+    reading = model_readings(results["models"]["model"], results)["calibration"]
+    top = record["top_label"]
+    assert f"Top-label ECE {top['estimate']:.3f} [{top['low']:.3f}, {top['high']:.3f}]" in reading
+
+
+def test_without_the_metrics_the_ece_has_no_interval(monkeypatch):
+    def undefined(*args, **kwargs):
+        raise ValueError("no metrics here")
+
+    monkeypatch.setattr(analysis_module, "evaluate", undefined)
+    rng = np.random.default_rng(9)
+    y, q = _calibrated(rng, 300, 3)
+    results = _results(y, q)
+    model = results["models"]["model"]
+    assert model["metrics"] is None and "metrics" in model["skipped"]
+    record = model["calibration"]["ece"]["top_label"]
+    assert record == {
+        "estimate": pytest.approx(calibration_error(y, q), abs=1e-12),
+        "low": None,
+        "high": None,
+        "method": None,
+    }
+    reading = model_readings(model, results)["calibration"]
+    assert reading.startswith(f"Top-label ECE {record['estimate']:.3f}, classwise ECE")
+    assert "with no interval of accuracy to tell whether that is noise" in reading
 
 
 def test_calibration_test_equals_the_library_and_spiegelhalters_formula(over_confident):

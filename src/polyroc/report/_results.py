@@ -52,6 +52,7 @@ from polyroc.report._inputs import ReportInputs
 if TYPE_CHECKING:
     from polyroc.comparison import ScoreComparison
     from polyroc.dmf import ModelComparison
+    from polyroc.evaluation import Evaluation
 
 __all__ = ["OMITTED", "compact", "results_document"]
 
@@ -103,6 +104,24 @@ def _curve_record(curve: ReliabilityCurve | None) -> dict[str, Any] | None:
     return _record(curve, bins=bins)
 
 
+def _ece_record(evaluation: Evaluation | None, key: str, curve: ReliabilityCurve) -> dict[str, Any]:
+    """An ECE with its interval and the interval's method, from the evaluation (the metrics section).
+
+    Without an evaluation (the metrics section was skipped), the curve's ECE
+    (the same bins) without an interval.
+    """
+    if evaluation is None:
+        return {"estimate": curve.calibration_error, "low": None, "high": None, "method": None}
+    interval = evaluation.intervals[key]
+    settings = interval.settings
+    method = settings["interval_method"]
+    if settings.get("n_boot"):  # a bootstrap (ci="bootstrap")
+        method += f", B = {settings['n_boot']}"
+    elif settings.get("n_draws"):  # draws of the bins (ci="auto")
+        method += f", {settings['n_draws']} draws"
+    return {"estimate": interval.estimate, "low": interval.low, "high": interval.high, "method": method}
+
+
 def _calibration_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[str, Any] | None:
     calibration = analysis.calibration
     if calibration is None:
@@ -114,8 +133,8 @@ def _calibration_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[
         "mean_confidence": np.average(scores.max(axis=1), weights=inputs.sample_weight),
         "accuracy": np.average(hits, weights=inputs.sample_weight),
         "ece": {
-            "top_label": {"estimate": top_label.calibration_error, "low": None, "high": None, "method": None},
-            "classwise": {"estimate": classwise.calibration_error, "low": None, "high": None, "method": None},
+            "top_label": _ece_record(analysis.evaluation, "ece_top_label", top_label),
+            "classwise": _ece_record(analysis.evaluation, "ece_classwise", classwise),
         },
         "squared_error": {
             "debiased": calibration.squared_error,
