@@ -345,7 +345,10 @@ def test_two_and_many_classes_give_a_record_per_class_and_a_reading(m):
 def test_the_summary_line_names_the_rejections_and_the_clear_gain_of_the_map(over_confident):
     *_, results = over_confident
     (line,) = [line for line in verdicts(results) if line.startswith("model: ")]
-    assert "the calibration test rejects" in line and "the top label (Holm)" in line
+    test = results["models"]["model"]["calibration"]["test"]
+    named = [f"class {c}" for c, p in zip(test["classes"][:-1], test["p_holm"]) if p < 0.05] + ["the top label"]
+    words = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    assert f"the calibration test rejects {words} (Holm)" in line
     assert "temperature scaling lowers log loss by" in line
 
 

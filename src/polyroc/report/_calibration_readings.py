@@ -292,7 +292,7 @@ def calibration_verdict(calibration: dict[str, Any] | None) -> str | None:
     phrases = []
     rejected = calibration_rejections(calibration["test"])
     if rejected:
-        names = [("the top label" if name == "top-label" else name) for name, _, _ in rejected]
+        names = [("the top label" if name == "top-label" else class_name(name)) for name, _, _ in rejected]
         phrases.append(f"the calibration test rejects {listed(names)} (Holm)")
     if calibration["before_after"] is not None:  # with validation data
         (log_loss,) = [row for row in calibration["before_after"]["comparisons"] if row["quantity"] == "log_loss"]
