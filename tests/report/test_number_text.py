@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from polyroc._results import fixed_decimals, number_text
-from polyroc.report._readings import format_number
+from polyroc.report._wording import format_number
 
 
 def _rounded(value, digits):

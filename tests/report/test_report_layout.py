@@ -17,7 +17,8 @@ from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 from polyroc.plotting import ConfusionMatrixDisplay
 from polyroc.plotting._confusion_matrix import MIN_FONTSIZE
 from polyroc.report import build_report
-from polyroc.report._readings import format_number, model_readings
+from polyroc.report._readings import model_readings
+from polyroc.report._wording import format_number
 
 pytestmark = pytest.mark.slow  # builds whole reports and figures: not in the quick run (-m "not slow")
 

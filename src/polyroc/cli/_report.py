@@ -156,7 +156,8 @@ def _write_report(args, out, display, *, title, source, notes=(), **inputs):
 
 def _print_report_summary(report, out):
     """Where the report went, then a line per model led by the quantity the report's headline ranks by."""
-    from polyroc.report._readings import format_number, ranking_values
+    from polyroc.report._readings import ranking_values
+    from polyroc.report._wording import format_number
 
     print(f"report written to {out / 'report.html'} (numbers in {out / 'results.json'})")
     metric, _, values = ranking_values(report.results)
@@ -180,7 +181,7 @@ def _print_report_summary(report, out):
 
 def _estimate(record, path):
     """``record[path[0]][path[1]]...["estimate"]`` as the report writes it, or "-" where a section was skipped."""
-    from polyroc.report._readings import format_number
+    from polyroc.report._wording import format_number
 
     for key in path:
         if record is None:

@@ -24,13 +24,12 @@ from polyroc.report._inputs import check_report_inputs
 from polyroc.report._readings import (
     comparison_reading,
     data_reading,
-    format_number,
-    format_p_value,
     model_readings,
     paired_tests_reading,
     verdicts,
 )
 from polyroc.report._results import results_document
+from polyroc.report._wording import format_number, format_p_value
 
 __all__ = ["Report", "build_report", "is_report_directory"]
 

@@ -14,8 +14,6 @@ from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed
 __all__ = [
     "comparison_reading",
     "data_reading",
-    "format_number",
-    "format_p_value",
     "model_readings",
     "paired_tests_reading",
     "ranking_values",
