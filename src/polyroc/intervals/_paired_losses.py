@@ -147,7 +147,9 @@ def calibration_rows(quantity, y, n_classes, weights, matrices, pairs, *, confid
 class PairedEces:
     """One binned ECE of each model, its paired bootstrap replicates and the draws of its bins, read at any level."""
 
-    def __init__(self, quantity: str, values: dict, series: dict, draws: dict) -> None:
+    def __init__(
+        self, quantity: str, values: dict[str, float], series: dict[str, np.ndarray], draws: dict[str, EceDraws]
+    ) -> None:
         self.quantity = quantity
         self.values = values
         self.series = series
