@@ -74,7 +74,7 @@ ECE_RULES = ("basic", "bonferroni", "union")
 #: The interval of a difference of calibration errors that :func:`calibration_rows` reports.
 ECE_INTERVAL = "union"
 
-#: Bisection steps on the level of the p-value of a difference of calibration errors (a width of 2^-16).
+#: Bisection steps on the level of the p-value of a difference of calibration errors.
 P_VALUE_STEPS = 16
 
 IDENTICAL = "degenerate (zero width): the two models' scores are identical, so the difference is 0 on any rows"
@@ -205,7 +205,7 @@ class PairedEces:
         The first step is at ``alpha = 1 - confidence``, and the p-value is
         the middle of the last bracket: it is below ``1 - confidence``
         exactly when the interval at ``confidence`` excludes 0. 1 when no
-        level tried excludes 0; the smallest p-value is about 2^-17.
+        level tried excludes 0; the smallest is ``(1 - confidence) 2^-16``.
         """
 
         def excludes(alpha: float) -> bool:
