@@ -38,7 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
-from polyroc.evaluation._calibration import ECE_BINS, ECE_SCORES, CalibrationBins, ece_bounds_by_rule
+from polyroc.evaluation._calibration import ECE_BINS, CalibrationBins
+from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds_by_rule
 
 CONFIDENCE = 0.95
 STUDY_ENTROPY = 20_261_127

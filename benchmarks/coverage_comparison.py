@@ -15,12 +15,15 @@ E[score | b]|, the event probability of a row being q at the top label
 
 Each data set (seeded by its scenario and replicate through
 numpy.random.SeedSequence) runs ``compare_scores(y, {"raw": p, "calibrated":
-q}, quantities=[...], n_boot=B)`` once. The log loss and Brier score have the
-paired t interval. The ECEs have the basic bootstrap interval; the percentile
-interval of the same replicates is its reflection about the estimate, so
-both are measured on the same replicates. Prints coverage (%) and mean width
-per quantity, method and scenario (n in {200, 1000, 10^4} x m in {3, 10}) as
-a Markdown table.
+q}, quantities=["log_loss", "brier_score"])`` once: the paired t interval.
+Each ECE difference is read from compare_scores' own computation
+(``polyroc.intervals._paired_losses.PairedEces``: B stratified replicates,
+common to both models, then B draws of each model's bins) three ways: the
+basic bootstrap interval, the difference of the two models' bin-draws
+intervals at 97.5% each (Bonferroni), and their union, the interval
+compare_scores reports. Prints coverage (%) and mean width per quantity,
+method and scenario (n in {200, 1000, 10^4} x m in {3, 10}) as a Markdown
+table.
 
 Run: python benchmarks/coverage_comparison.py [--datasets 500] [--n-boot 1000] [--workers 2]
      [--scenarios n200-m3,...] [--truth-draws 10000000] [--truth-cache FILE]
@@ -44,6 +47,13 @@ N_BINS = 15
 SIZES = (200, 1000, 10_000)
 CLASSES = (3, 10)
 QUANTITIES = ("log_loss", "brier_score", "ece_top_label", "ece_classwise")
+LOSSES = QUANTITIES[:2]
+ECES = QUANTITIES[2:]
+READINGS = {
+    "basic": "paired stratified basic bootstrap",
+    "bonferroni": "difference of bin-draws intervals at 97.5% (Bonferroni)",
+    "union": "union of both (compare_scores)",
+}
 EPS = float(np.finfo(np.float64).eps)
 SEED = 20261127
 
@@ -139,6 +149,7 @@ def run_chunk(job):
     import warnings
 
     from polyroc import compare_scores
+    from polyroc.intervals._paired_losses import ECE_RULES, PairedEces
 
     n, m, replicates, truth, n_boot = job
     records = []
@@ -148,25 +159,23 @@ def run_chunk(job):
         q = draw_q(rng, n, m)
         y = draw_labels(rng, q)
         labels = np.arange(m)
+        models = {"raw": raw_map(q), "calibrated": q}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a class with one row at n = 200, m = 10: recorded as it comes
-            result = compare_scores(
-                y,
-                {"raw": raw_map(q), "calibrated": q},
-                quantities=QUANTITIES,
-                labels=labels,
-                n_boot=n_boot,
-                random_state=int(rng.integers(2**31)),
-            )
-        for row in result.comparisons:
-            value = truth[row["quantity"]]
-            low, high, d = row["low"], row["high"], row["difference"]
-            intervals = {row["method"].split(",")[0].split(";")[0]: (low, high)}
-            if "bootstrap" in row["method"]:
-                intervals["paired stratified percentile bootstrap"] = (2 * d - high, 2 * d - low)
-            for method, (lo, hi) in intervals.items():
-                below = bool(hi < value)  # the interval misses below the truth
-                records.append((n, m, row["quantity"], method, bool(lo <= value <= hi), hi - lo, d - value, below))
+            result = compare_scores(y, models, quantities=LOSSES, labels=labels)
+        found = [
+            (row["quantity"], row["method"], row["low"], row["high"], row["difference"]) for row in result.comparisons
+        ]
+        generator = np.random.default_rng(int(rng.integers(2**31)))
+        for quantity in ECES:  # the readings of compare_scores' ECE rows, on the same replicates and draws
+            paired = PairedEces.of(quantity, y, None, models, n_boot=n_boot, rng=generator)
+            bounds = paired.bounds("raw", "calibrated", 0.95)
+            d = paired.values["raw"] - paired.values["calibrated"]
+            found.extend((quantity, READINGS[rule], *bounds[rule], d) for rule in ECE_RULES)
+        for quantity, method, lo, hi, d in found:
+            value = truth[quantity]
+            below = bool(hi < value)  # the interval misses below the truth
+            records.append((n, m, quantity, method, bool(lo <= value <= hi), hi - lo, d - value, below))
     return records, len(replicates), time.perf_counter() - start
 
 

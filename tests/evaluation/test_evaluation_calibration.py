@@ -13,8 +13,9 @@ import pytest
 
 import polyroc
 from polyroc.calibration import calibration_error
-from polyroc.evaluation._calibration import ECE_SCORES, CalibrationBins, _sampled_rows, ece_bounds
+from polyroc.evaluation._calibration import CalibrationBins, _sampled_rows
 from polyroc.exceptions import IntervalWarning
+from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds
 from polyroc.resampling import bootstrap_multiplicities
 from polyroc.streaming import EvaluationAccumulator
 

@@ -24,7 +24,7 @@ from polyroc._validation import (
 )
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
-from polyroc.evaluation._calibration import ECE_METHOD, ECE_SCORES, ReplicateBins, ece_intervals
+from polyroc.evaluation._calibration import ReplicateBins, ece_intervals
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
@@ -37,6 +37,7 @@ from polyroc.evaluation._summary import (
     summary_values,
 )
 from polyroc.exceptions import IntervalWarning
+from polyroc.intervals._calibration_draws import ECE_METHOD, ECE_SCORES
 from polyroc.intervals._delong import DELONG_TIES, ranked_influences
 from polyroc.intervals._resampling import (
     CONFIDENCE,
