@@ -261,3 +261,30 @@ def test_evaluate_ci_none_reaches_evaluate_as_none(monkeypatch, capsys, write_sc
     (result,) = seen
     assert result.settings["ci"] == "none" and result.intervals == {}
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("replaced_by", [ImportError, ValueError, SystemExit])
+def test_a_stop_that_interrupted_code_turns_into_another_error_still_stops(monkeypatch, capsys, replaced_by):
+    # an extension module's import (numpy's, while the options are parsed) replaces any exception raised
+    # inside it by an ImportError without a cause; argparse turns a type conversion's ValueError into exit 2
+    import signal
+    import time
+
+    import polyroc.cli._main as cli_main
+
+    parse_and_run = cli_main._run
+
+    def interrupted(argv, outputs):
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)  # the handler raises Stopped here
+        except BaseException:
+            if replaced_by is SystemExit:
+                return parse_and_run(["tune", "--no-such-option"], outputs)  # argparse exits 2 inside
+            raise replaced_by("the interrupted step failed") from None
+        raise AssertionError("the signal never came")
+
+    monkeypatch.setattr(cli_main, "_run", interrupted)
+    code = main(["tune", "--scores", "s.csv", "--out", "tau.json"])
+    assert code == 128 + signal.SIGTERM
+    assert capsys.readouterr().err.splitlines()[-1] == "polyroc tune: terminated by SIGTERM"

@@ -269,7 +269,9 @@ def test_report_progress_lines_off_a_terminal_and_quiet(chdir, capsys):
     assert main(["report", "--scores", "t.csv", "--n-boot", "5", "--out", "r1"]) == 0
     err = capsys.readouterr().err.splitlines()
     steps = [line for line in err if re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[\d+/\d+\] .+", line)]
-    assert steps and steps[0].endswith("[1/6] t: metrics with intervals")
+    # without validation scores: metrics, calibration, clouds, Gini, ROC-DMF, figures, writing
+    assert [line.split("] ", 1)[1] for line in steps[:2]] == ["t: metrics with intervals", "t: calibration"]
+    assert steps[0].endswith("[1/7] t: metrics with intervals")
     assert len(err) < 20  # one line per step, no flood
     assert main(["report", "--scores", "t.csv", "--n-boot", "5", "--quiet", "--out", "r2"]) == 0
     assert capsys.readouterr().err == ""

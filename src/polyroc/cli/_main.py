@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from polyroc._engine.stopping import Stopped, disarm, stopping_on_signals
+from polyroc._engine.stopping import Stopped, disarm, raise_if_stopped, stop_requested, stopping_on_signals
 from polyroc.cli._parser import build_parser
 from polyroc.cli._terminal import (
     EXIT_BAD_INPUT,
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # first of all, before the options are parsed (which imports numpy): a signal may come at any moment
         with stopping_on_signals(restore=argv is not None):
-            code = _run(argv, outputs)
+            code = _stopped_as_such(_run, argv, outputs)
             disarm()  # done: the outcome is decided, a later signal cannot change it
         return code
     except Stopped as stop:
@@ -65,11 +65,29 @@ def main(argv: list[str] | None = None) -> int:
         return stop.exit_code
 
 
+def _stopped_as_such(run, argv, outputs):
+    """``run(argv, outputs)``; an error raised after a stop signal arrived is that stop.
+
+    The handler's :class:`Stopped` can be replaced by another exception in
+    code it interrupts: an extension module's import turns any exception into
+    an ``ImportError`` without its cause (numpy's, while the options are
+    parsed). Once a stop has been requested, whatever escapes is the stop.
+    """
+    try:
+        return run(argv, outputs)
+    except Exception:
+        signum = stop_requested()
+        if signum is None:
+            raise
+        raise Stopped(signum) from None
+
+
 def _run(argv, outputs):
     """Parse ``argv`` and run the command; its exit code. ``outputs`` receives the outputs it opens."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:
+        raise_if_stopped()  # a type conversion interrupted by the stop fails the parse: the stop comes first
         return exit_.code
     args.outputs = outputs
     with one_line_warnings(args.command, args.quiet):
@@ -81,6 +99,7 @@ def _run(argv, outputs):
             quiet_stdout()
             return EXIT_BROKEN_PIPE
         except (ValueError, TypeError, OSError) as error:
+            raise_if_stopped()  # an error made of an interrupted step is the stop, not bad input
             say(f"polyroc {args.command}: error: {_describe(error)}")
             return EXIT_BAD_INPUT
     return 0
