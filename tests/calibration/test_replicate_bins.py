@@ -27,3 +27,18 @@ def test_replicate_totals_equal_the_totals_of_repeated_rows(kind):
         np.testing.assert_allclose(
             binned_errors(totals, "l1")[r], binned_errors(expected, "l1"), rtol=1e-12, atol=1e-15
         )
+
+
+def test_totals_without_sizes_are_the_same_totals():
+    from polyroc._engine.binning import ReplicateBinner
+
+    rng = np.random.default_rng(5)
+    y, scores = rng.integers(0, 3, 80), rng.dirichlet(np.ones(3), 80)
+    column_scores, hits = calibration_columns(y, scores, "classwise")
+    codes, _ = bin_rows(column_scores, 5, "uniform", None)
+    binner = ReplicateBinner.of(codes, column_scores, hits, 5)
+    weights = rng.integers(0, 3, size=(4, 80)) * rng.uniform(0.5, 2.0, 80)
+    full, lean = binner.totals(weights), binner.totals(weights, sizes=False)
+    for name in ("weight", "score", "hits"):
+        np.testing.assert_array_equal(getattr(lean, name), getattr(full, name))
+    assert np.isnan(lean.rows).all() and np.isnan(lean.effective_size).all()

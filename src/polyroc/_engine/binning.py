@@ -33,6 +33,7 @@ __all__ = [
     "BinTotals",
     "CalibrationKind",
     "CalibrationNorm",
+    "ReplicateBinner",
     "bin_means",
     "bin_rows",
     "bin_totals",
@@ -252,38 +253,69 @@ def replicate_bin_totals(
     """The :class:`BinTotals` (b, c, n_bins) of rows binned by ``codes`` (c, n) under b rows of weights (b, n).
 
     Row r of ``replicate_weights`` weights every sample (bootstrap
-    multiplicities times sample weights); one sparse product per total gives
-    every replicate, as :func:`polyroc._engine.counts.replicate_confusion_counts`
+    multiplicities times sample weights); sparse products give every
+    replicate at once, as :func:`polyroc._engine.counts.replicate_confusion_counts`
     does for the confusion counts. ``rows`` counts the samples of positive
     replicate weight; ``effective_size`` is Kish's size of the replicate weights
-    within each bin.
+    within each bin. Many chunks of replicates of the same rows:
+    :class:`ReplicateBinner`, which builds the sparse indicators once.
 
     >>> codes, scores, hits = np.array([[0, 1, 1]]), np.array([[0.2, 0.6, 0.8]]), np.array([[0, 1, 0]])
     >>> totals = replicate_bin_totals(codes, scores, hits, np.array([[1.0, 2, 0], [0, 1, 1]]), 2)
     >>> totals.weight.tolist(), totals.hits.tolist(), totals.score.tolist()
     ([[[1.0, 2.0]], [[0.0, 2.0]]], [[[0.0, 2.0]], [[0.0, 1.0]]], [[[0.2, 1.2]], [[0.0, 1.4]]])
     """
-    from scipy import sparse
+    return ReplicateBinner.of(codes, scores, hits, n_bins).totals(replicate_weights)
 
-    n_columns, n_samples = codes.shape
-    size = n_columns * n_bins
-    flat = (codes + (np.arange(n_columns) * n_bins)[:, None]).ravel()
-    samples = np.tile(np.arange(n_samples), n_columns)
 
-    def summed(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        indicator = sparse.csr_matrix((values, (flat, samples)), shape=(size, n_samples))
-        return np.asarray(indicator @ weights.T).T.reshape(-1, n_columns, n_bins)
+class ReplicateBinner:
+    """The bin totals of fixed binned rows under any rows of replicate weights (:func:`replicate_bin_totals`).
 
-    weights = np.asarray(replicate_weights, dtype=np.float64)
-    ones = np.ones(flat.size)
-    weight = summed(ones, weights)
-    square = summed(ones, weights * weights)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        effective = np.where(weight > 0, weight * weight / square, 0.0)
-    return BinTotals(
-        summed(ones, (weights > 0).astype(np.float64)),
-        weight,
-        summed(scores.ravel().astype(np.float64), weights),
-        summed(hits.ravel().astype(np.float64), weights),
-        effective,
-    )
+    One sparse matrix stacks the indicators of the weight, score and hit
+    totals (3 c n_bins, n), so that a chunk of replicates costs one product
+    (and one more for the rows and Kish sizes, when asked for), its weights
+    transposed once.
+    """
+
+    def __init__(self, stacked, n_columns: int, n_bins: int) -> None:
+        self.stacked = stacked
+        self.n_columns = n_columns
+        self.n_bins = n_bins
+
+    @classmethod
+    def of(cls, codes: np.ndarray, scores: np.ndarray, hits: np.ndarray, n_bins: int) -> ReplicateBinner:
+        """The binner of rows binned by ``codes`` (c, n), with their ``scores`` and ``hits`` (c, n)."""
+        from scipy import sparse
+
+        n_columns, n_samples = codes.shape
+        size = n_columns * n_bins
+        flat = (codes + (np.arange(n_columns) * n_bins)[:, None]).ravel()
+        samples = np.tile(np.arange(n_samples), n_columns)
+        values = np.concatenate([np.ones(flat.size), scores.ravel(), hits.ravel()]).astype(np.float64)
+        stacked = sparse.csr_matrix(
+            (values, (np.concatenate([flat, flat + size, flat + 2 * size]), np.tile(samples, 3))),
+            shape=(3 * size, n_samples),
+        )
+        return cls(stacked, n_columns, n_bins)
+
+    def totals(self, replicate_weights: np.ndarray, *, sizes: bool = True) -> BinTotals:
+        """The :class:`BinTotals` (b, c, n_bins) under ``replicate_weights`` (b, n).
+
+        ``sizes=False`` leaves out the rows and Kish sizes (NaN), which a
+        binned error does not read, for one sparse product instead of two.
+        """
+        columns = np.ascontiguousarray(np.asarray(replicate_weights, dtype=np.float64).T)  # (n, b), once
+        shape = (-1, self.n_columns, self.n_bins)
+        size = self.n_columns * self.n_bins
+        summed = np.asarray(self.stacked @ columns).T  # (b, 3 size)
+        weight, score, hit = (summed[:, k * size : (k + 1) * size].reshape(shape) for k in range(3))
+        if not sizes:
+            unread = np.full_like(weight, np.nan)
+            return BinTotals(unread, weight, score, hit, unread)
+        b = columns.shape[1]
+        ones = self.stacked[:size]
+        counted = np.asarray(ones @ np.hstack([columns * columns, (columns > 0).astype(np.float64)])).T
+        square, rows = counted[:b].reshape(shape), counted[b:].reshape(shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effective = np.where(weight > 0, weight * weight / square, 0.0)
+        return BinTotals(rows, weight, score, hit, effective)

@@ -30,11 +30,11 @@ import numpy as np
 
 from polyroc._engine.binning import (
     CalibrationKind,
+    ReplicateBinner,
     bin_rows,
     bin_totals,
     binned_errors,
     calibration_columns,
-    replicate_bin_totals,
 )
 from polyroc._engine.counts import chunk_length
 from polyroc.intervals._calibration_draws import EceDraws
@@ -159,7 +159,7 @@ class PairedEces:
     def of(cls, quantity, y, weights, matrices, *, n_boot, rng) -> PairedEces:
         """The ECEs of ``matrices`` and ``n_boot`` stratified replicates (common to the models), then the bin draws.
 
-        Each replicate's bin totals come from :func:`replicate_bin_totals`
+        Each replicate's bin totals come from a :class:`ReplicateBinner`
         with the model's bins of the full sample (a row keeps its bin in
         every replicate). Each model's bins (the top-label column, then the
         class columns) are then drawn ``n_boot`` times, in the order of
@@ -171,16 +171,16 @@ class PairedEces:
         for name, matrix in matrices.items():
             scores, hits = calibration_columns(y, matrix, kind)
             codes, _ = bin_rows(scores, ECE_BINS, "uniform", None)
-            columns[name] = (codes, scores, hits)
+            columns[name] = ReplicateBinner.of(codes, scores, hits, ECE_BINS)
             values[name] = float(np.mean(binned_errors(bin_totals(codes, scores, hits, weights, ECE_BINS), "l1")))
         replicates: dict[str, list] = {name: [] for name in matrices}
-        chunk_size = chunk_length(y.size * 8 * 4)  # the replicate weights, their squares and signs
+        chunk_size = chunk_length(y.size * 8 * 3)  # the replicate weights, as given and transposed
         for multiplicities in _multiplicity_chunks(y, n_boot, True, rng, chunk_size):
             replicate_weights = multiplicities.astype(np.float64)
             if weights is not None:
                 replicate_weights *= weights
-            for name, (codes, scores, hits) in columns.items():
-                totals = replicate_bin_totals(codes, scores, hits, replicate_weights, ECE_BINS)
+            for name, binner in columns.items():
+                totals = binner.totals(replicate_weights, sizes=False)
                 replicates[name].append(binned_errors(totals, "l1").mean(axis=-1))
         series = {name: np.concatenate(chunks) for name, chunks in replicates.items()}
         draws = {name: EceDraws.of(_all_columns(y, matrix, weights), n_boot, rng) for name, matrix in matrices.items()}
