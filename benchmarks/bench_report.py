@@ -2,7 +2,7 @@
 
 Each case builds one report with default settings (``n_boot=1000``, one model
 with validation, seed 0) in a fresh process and prints the seconds of every
-step (metrics, threshold tuning, ROC clouds, Gini ROC, ROC-DMF, figures, HTML)
+step (metrics, calibration, threshold tuning, ROC clouds, Gini ROC, ROC-DMF, figures, HTML)
 and the peak RSS. ``--baseline REV`` runs the same cases, in the same run, on
 the package as it was at git revision ``REV`` (exported with ``git archive``,
 imported through ``PYTHONPATH``), and prints the ratio baseline / now.
@@ -45,7 +45,16 @@ from pathlib import Path
 from _common import dirichlet_problem
 
 CASES = ("1e4x10", "1e5x10", "1e5x20", "1e6x10", "vowel")
-STEP_KEYS = ("metrics", "threshold tuning", "ROC clouds", "Gini-weighted ROC", "ROC-DMF", "figures", "html")
+STEP_KEYS = (
+    "metrics",
+    "calibration",
+    "threshold tuning",
+    "ROC clouds",
+    "Gini-weighted ROC",
+    "ROC-DMF",
+    "figures",
+    "html",
+)
 
 
 def dirichlet_case(n, m):
