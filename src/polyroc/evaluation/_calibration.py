@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polyroc._engine.binning import BinTotals, bin_rows, binned_errors
+from polyroc._engine.binning import BinTotals, ReplicateBinner, bin_rows, binned_errors
 from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds
 
 __all__ = ["ECE_BINS", "CalibrationBins", "ReplicateBins", "ece_intervals", "eces_of_sums"]
@@ -248,32 +248,19 @@ def ece_intervals(
 class ReplicateBins:
     """The ECEs of many replicates (weight rows (b, n)) of fixed rows, by sparse products built once.
 
-    The indicator of each (column, bin) over the rows is built once; a
-    chunk of replicates then costs three sparse products (weight, score and
-    hit sums of every bin), as
-    :func:`polyroc._engine.binning.replicate_bin_totals` does per call.
+    The rows' bins in the top-label column and each class column are found
+    once; a chunk of replicates then costs one sparse product of a
+    :class:`polyroc._engine.binning.ReplicateBinner` (the weight, score and
+    hit sums of every bin).
     """
 
     def __init__(self, y: np.ndarray, scores: np.ndarray) -> None:
-        from scipy import sparse
-
-        n_samples, n_classes = scores.shape
+        n_classes = scores.shape[1]
         predicted = scores.argmax(axis=1)
         columns = np.vstack((np.take_along_axis(scores, predicted[:, None], axis=1).T, scores.T))
         hits = np.vstack(((predicted == y)[None, :], y[None, :] == np.arange(n_classes)[:, None]))
         codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
-        self.shape = (n_classes + 1, ECE_BINS)
-        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
-        samples = np.tile(np.arange(n_samples), n_classes + 1)
-        size = (n_classes + 1) * ECE_BINS
-
-        def indicator(values):
-            return sparse.csr_matrix((values, (flat, samples)), shape=(size, n_samples))
-
-        self.ones = indicator(np.ones(flat.size))
-        self.scores = indicator(columns.ravel())
-        hit = hits.ravel()
-        self.hits = sparse.csr_matrix((np.ones(int(hit.sum())), (flat[hit], samples[hit])), shape=(size, n_samples))
+        self.binner = ReplicateBinner.of(codes, columns, hits, ECE_BINS)
 
     def errors(self, rows: np.ndarray) -> dict[str, np.ndarray]:
         """``{"ece_top_label", "ece_classwise"}`` of each weight row of ``rows`` (b, n), each (b,)."""
@@ -281,9 +268,8 @@ class ReplicateBins:
 
     def sums(self, rows: np.ndarray) -> np.ndarray:
         """The weight, score and hit sums of every bin under each weight row: (b, 3, 1 + m, 15), additive."""
-        return np.stack(
-            [np.asarray(m @ rows.T).T.reshape(-1, *self.shape) for m in (self.ones, self.scores, self.hits)], axis=1
-        )
+        totals = self.binner.totals(rows, sizes=False)
+        return np.stack([totals.weight, totals.score, totals.hits], axis=1)
 
 
 def eces_of_sums(sums: np.ndarray) -> dict[str, np.ndarray]:
