@@ -13,8 +13,9 @@ The flat namespace holds what most users reach for:
   (:func:`gini_roc`);
 - calibration: :func:`calibration_error`, :func:`squared_calibration_error`,
   :func:`smooth_calibration_error`, :func:`reliability_curve` and :func:`calibration_test`;
-- decisions: :func:`expected_cost`, :func:`bayes_decision`, and under prior
-  shift :func:`estimate_priors` and :func:`adjust_to_priors`;
+- decisions: :func:`expected_cost`, :func:`bayes_decision`,
+  :class:`CostSensitiveClassifier`, and under prior shift
+  :func:`estimate_priors` and :func:`adjust_to_priors`;
 - :func:`build_report`, the HTML report.
 
 The submodules hold the rest: :mod:`polyroc.counts` (metrics on confusion
@@ -86,6 +87,7 @@ _LOCATIONS: dict[str, str] = {
     "reliability_curve": "polyroc.calibration",
     "smooth_calibration_error": "polyroc.calibration",
     "squared_calibration_error": "polyroc.calibration",
+    "CostSensitiveClassifier": "polyroc.decisions",
     "PriorEstimate": "polyroc.decisions",
     "adjust_to_priors": "polyroc.decisions",
     "bayes_decision": "polyroc.decisions",
@@ -126,6 +128,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``nam
     from polyroc.comparison import compare_scores as compare_scores
     from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve
     from polyroc.curves import ovr_roc_curve as ovr_roc_curve
+    from polyroc.decisions import CostSensitiveClassifier as CostSensitiveClassifier
     from polyroc.decisions import PriorEstimate as PriorEstimate
     from polyroc.decisions import adjust_to_priors as adjust_to_priors
     from polyroc.decisions import bayes_decision as bayes_decision

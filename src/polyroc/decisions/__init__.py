@@ -11,16 +11,20 @@ cost exceeds a cost of abstaining (Chow, 1970);
 cost of such decisions. Under prior shift, :func:`estimate_priors`
 estimates the class priors of unlabelled deployment data (EM or BBSE, with
 bootstrap intervals: a :class:`PriorEstimate`) and :func:`adjust_to_priors`
-adjusts the probabilities to them.
+adjusts the probabilities to them. :class:`CostSensitiveClassifier` is a
+scikit-learn meta-estimator that predicts the Bayes decisions of a fitted
+classifier's (optionally recalibrated) probabilities.
 """
 
 from __future__ import annotations
 
 from polyroc.decisions._bayes import RejectOptionSummary, bayes_decision, reject_option_summary
 from polyroc.decisions._costs import cost_of_counts, expected_cost
+from polyroc.decisions._estimator import CostSensitiveClassifier
 from polyroc.decisions._priors import PriorEstimate, adjust_to_priors, estimate_priors
 
 __all__ = [
+    "CostSensitiveClassifier",
     "PriorEstimate",
     "RejectOptionSummary",
     "adjust_to_priors",
