@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.exceptions import NotFittedError
@@ -92,6 +94,23 @@ def test_any_costs_predict_the_argmin_of_the_expected_costs(seed):
     assert np.mean(expected != proba.argmax(axis=1)) > 0.05  # the costs matter
     np.testing.assert_allclose(clf.cost_matrix_, costs)
     assert clf.calibrator_ is None and clf.best_threshold_ is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 5), st.floats(0.0, 0.5))
+def test_decisions_are_the_argmin_for_random_costs_and_class_counts(seed, m, zero_share):
+    rng = np.random.default_rng(seed)
+    X, y = data(seed=seed % 1000, n=150, m=m)
+    costs = rng.uniform(0, 5, (m, m)) * (rng.uniform(size=(m, m)) >= zero_share)
+    X_new = rng.normal(size=(200, X.shape[1])) * 2
+    clf = CostSensitiveClassifier(GaussianNB(), cost_matrix=costs).fit(X, y)
+    proba = GaussianNB().fit(X, y).predict_proba(X_new)
+    expected = proba @ costs
+    decided = clf.predict(X_new)
+    chosen = expected[np.arange(200), decided]
+    np.testing.assert_allclose(chosen, expected.min(axis=1), rtol=1e-12, atol=1e-12)  # ties may go either way
+    clear = np.sort(expected, axis=1)[:, 1] - expected.min(axis=1) > 1e-9
+    np.testing.assert_array_equal(decided[clear], expected.argmin(axis=1)[clear])
 
 
 def test_a_dataframe_labelled_by_string_classes_is_put_in_class_order():
