@@ -10,8 +10,8 @@ from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score, confusion_matrix
-from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
+from sklearn.metrics import accuracy_score, confusion_matrix, make_scorer
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -20,7 +20,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from polyroc.calibration import fit_calibrator
-from polyroc.decisions import CostSensitiveClassifier
+from polyroc.decisions import CostSensitiveClassifier, expected_cost
 from polyroc.thresholds import apply_thresholds, tune_thresholds
 from tests.decisions.cases import dirichlet_model, posterior
 
@@ -297,6 +297,26 @@ def test_clone_get_params_and_delegated_methods():
     np.testing.assert_array_equal(clf.predict_log_proba(X), clf.estimator_.predict_log_proba(X))
     assert not hasattr(clf, "decision_function")  # GaussianNB has none
     assert clf.n_features_in_ == X.shape[1]
+
+
+def test_grid_search_by_expected_cost_scores_each_fold_as_by_hand():
+    X, y = data(seed=18, n=240)
+    costs = random_costs(11)
+    scorer = make_scorer(expected_cost, greater_is_better=False, cost_matrix=costs)
+    grid = {"calibration": [None, "temperature"]}
+    search = GridSearchCV(CostSensitiveClassifier(LogisticRegression(), cost_matrix=costs, cv=3), grid, scoring=scorer)
+    search.fit(X, y)
+    folds = list(StratifiedKFold(5).split(X, y))
+    for calibration, mean_score in zip(grid["calibration"], search.cv_results_["mean_test_score"]):
+        by_hand = []
+        for train, test in folds:
+            proba = LogisticRegression().fit(X[train], y[train]).predict_proba(X[test])
+            if calibration is not None:
+                inner = list(StratifiedKFold(3).split(X[train], y[train]))
+                oof = cross_val_predict(LogisticRegression(), X[train], y[train], cv=inner, method="predict_proba")
+                proba = fit_calibrator(y[train], oof, method=calibration).transform(proba)
+            by_hand.append(oracle_cost(y[test], np.argmin(proba @ costs, axis=1), costs, [0, 1, 2]))
+        assert mean_score == pytest.approx(-np.mean(by_hand), abs=1e-12)
 
 
 def test_feature_names_are_forwarded():
