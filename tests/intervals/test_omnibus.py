@@ -21,7 +21,7 @@ from polyroc.comparison import CochranQ, ScoreComparison, cochran_q, compare_sco
 from polyroc.intervals._delong import auc_influences, stratified_covariance
 from polyroc.intervals._omnibus import COCHRAN_Q, DELONG_OMNIBUS, cochran_statistic, contrast_chi2
 from polyroc.probability import softmax
-from tests.intervals.test_delong import oracle_covariance, oracle_statistics, psi_matrix, random_problem
+from tests._oracles.delong_pairs import oracle_covariance, oracle_statistics, psi_matrix, random_problem
 
 AUCS = ["roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovr_micro", "roc_auc_ovo_macro", "roc_auc_ovo_weighted"]
 

@@ -310,6 +310,8 @@ def compare_scores(
     Returns
     -------
     ScoreComparison
+        The pairwise rows (``comparisons``, :meth:`~ScoreComparison.to_frame`)
+        and one omnibus test per quantity (:attr:`ScoreComparison.omnibus`).
 
     Raises
     ------
@@ -346,9 +348,17 @@ def compare_scores(
     polyroc.resampling.paired_rule_scores : several decision rules' predictions.
     polyroc.calibration.calibration_error : One model's binned calibration error.
     polyroc.intervals.stratified_mean_interval : One model's mean loss with its t interval.
+    cochran_q : Cochran's Q of several models' predicted labels.
 
     Notes
     -----
+    Before the pairs, each quantity has an omnibus test that all the models
+    are equal (:attr:`ScoreComparison.omnibus`): an AUC DeLong's contrast
+    chi-squared test on K − 1 degrees of freedom, from the same joint
+    covariance as the paired tests (for two models its p-value is the paired
+    test's, both being normal-theory tests), accuracy without weights
+    Cochran's Q; the other quantities have none (NaN, and ``test`` says so).
+
     Each quantity has its test. AUCs: DeLong's paired test. Accuracy
     without weights: McNemar's exact test with Tango's interval. A mean
     loss: its difference is the mean of the per-row differences of the
