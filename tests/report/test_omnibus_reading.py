@@ -56,3 +56,13 @@ def test_no_reading_without_paired_tests_or_omnibus_tests():
     y, scores = _scores(100, {"a": 0.0, "b": 1.0}, seed=1)
     result = compare_scores(y, scores, quantities=["log_loss"])
     assert omnibus_reading({"paired_tests": result.to_dict(), "skipped": {}}) is None
+
+
+def test_two_models_read_the_auc_test_and_leave_accuracy_to_the_exact_mcnemar_row():
+    y, scores = _scores(200, {"a": 0.0, "b": 1.5}, seed=2)
+    results = _record(y, scores)
+    auc, accuracy, _ = results["paired_tests"]["omnibus_tests"]
+    assert accuracy["p_value"] is not None and auc["df"] == 1
+    reading = omnibus_reading(results)
+    assert reading.startswith("The two models' one-vs-rest macro AUCs")
+    assert "accuracies" not in reading and "Cochran" not in reading

@@ -424,14 +424,20 @@ def omnibus_reading(results: dict[str, Any]) -> str | None:
     For each omnibus test with a p-value (DeLong's chi-squared of the AUCs,
     Cochran's Q of accuracy; ``omnibus_tests`` of the paired tests' record),
     the models "differ" when p is below :data:`SIGNIFICANCE`; otherwise the
-    test data cannot tell them apart. None without paired tests or without
-    such a test.
+    test data cannot tell them apart. With two models Cochran's Q is the
+    asymptotic McNemar test, and the pair's row already has the exact one:
+    it is not read (it could contradict the exact test on few discordant
+    rows). None without paired tests or without such a test.
     """
     tests = results.get("paired_tests") or {}
-    rows = [row for row in tests.get("omnibus_tests", []) if row["p_value"] is not None]
+    count = len(tests.get("models", ()))
+    rows = [
+        row
+        for row in tests.get("omnibus_tests", [])
+        if row["p_value"] is not None and not (count == 2 and row["quantity"] == "accuracy")
+    ]
     if not rows:
         return None
-    count = len(tests["models"])
     whose = f"the {NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else count} models'"
     parts = []
     for row in rows:
