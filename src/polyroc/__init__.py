@@ -6,7 +6,8 @@ The flat namespace holds what most users reach for:
   (``f1_score``, ``roc_auc_score``, ``roc_curve`` ...; all of them in
   :mod:`polyroc.metrics`);
 - :func:`evaluate`, every score of a classifier with intervals, and
-  :func:`compare_scores`, paired tests of models on the same rows;
+  :func:`compare_scores`, paired and omnibus tests of models on the same rows
+  (:func:`cochran_q` for their accuracies);
 - the simplex threshold rule: :func:`tune_thresholds`, :func:`apply_thresholds`,
   :class:`SimplexThresholdClassifier`, :func:`roc_cloud`, :func:`compare_rules`;
 - ROC-DMF (:func:`roc_dmf`, :func:`compare_models`) and the Gini-weighted ROC
@@ -68,7 +69,9 @@ _LOCATIONS: dict[str, str] = {
     "ovr_roc_curve": "polyroc.curves",
     "Evaluation": "polyroc.evaluation",
     "evaluate": "polyroc.evaluation",
+    "CochranQ": "polyroc.comparison",
     "ScoreComparison": "polyroc.comparison",
+    "cochran_q": "polyroc.comparison",
     "compare_scores": "polyroc.comparison",
     "SimplexThresholdClassifier": "polyroc.thresholds",
     "apply_thresholds": "polyroc.thresholds",
@@ -124,7 +127,9 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names directly; ``nam
     from polyroc.calibration import reliability_curve as reliability_curve
     from polyroc.calibration import smooth_calibration_error as smooth_calibration_error
     from polyroc.calibration import squared_calibration_error as squared_calibration_error
+    from polyroc.comparison import CochranQ as CochranQ
     from polyroc.comparison import ScoreComparison as ScoreComparison
+    from polyroc.comparison import cochran_q as cochran_q
     from polyroc.comparison import compare_scores as compare_scores
     from polyroc.curves import ovr_precision_recall_curve as ovr_precision_recall_curve
     from polyroc.curves import ovr_roc_curve as ovr_roc_curve

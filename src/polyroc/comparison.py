@@ -23,6 +23,12 @@ fits it:
 With more than two models the p-values of each quantity are also adjusted
 for the several comparisons by Holm's step-down method (Holm 1979,
 https://www.jstor.org/stable/4615733).
+
+Before the pairs, :attr:`ScoreComparison.omnibus` tests whether all the
+models are equal on each quantity: DeLong's contrast chi-squared test for an
+AUC (whose p-value, for two models, is the paired test's) and Cochran's Q
+(Cochran 1950, doi:10.1093/biomet/37.3-4.256; :func:`cochran_q`) for
+accuracy.
 """
 
 from __future__ import annotations
@@ -44,12 +50,24 @@ from polyroc.intervals._comparison import (
     compare_scores,
     holm_adjusted,
 )
+from polyroc.intervals._omnibus import (
+    COCHRAN_Q as COCHRAN_Q,
+)
+from polyroc.intervals._omnibus import (
+    DELONG_OMNIBUS as DELONG_OMNIBUS,
+)
+from polyroc.intervals._omnibus import (
+    CochranQ,
+    cochran_q,
+)
 from polyroc.intervals._proportions import (
     TANGO_INTERVAL as TANGO_INTERVAL,
 )
 
 __all__ = [
+    "CochranQ",
     "ScoreComparison",
+    "cochran_q",
     "compare_scores",
     "holm_adjusted",
 ]

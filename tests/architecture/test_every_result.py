@@ -67,6 +67,7 @@ def _results():
         "DmfBootstrap": dmf_roc.bootstrap,
         "ModelComparison": polyroc.compare_models(y, {"a": P, "b": np.roll(P, 1, axis=1)}, **quick),
         "ScoreComparison": polyroc.compare_scores(y, {"a": P, "b": np.roll(P, 1, axis=1)}, **quick),
+        "CochranQ": polyroc.cochran_q(y, {"a": P.argmax(1), "b": np.roll(P, 1, axis=1).argmax(1)}),
         "PairwiseRates": dmf.pairwise_rates(y, P),
         "GiniRoc": gini_roc,
         "GiniBootstrap": gini_roc.bootstrap,

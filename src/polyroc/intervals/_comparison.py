@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._engine.counts import confusion_counts
-from polyroc._results import Result, bounds_text, html_table
+from polyroc._results import Result, bounds_text, frame, html_table, number_text
 from polyroc._validation import (
     as_array,
     check_frames_in_one_order,
@@ -22,7 +22,7 @@ from polyroc._validation import (
     scale_weights,
     score_column_names,
 )
-from polyroc._validation._params import validate_params
+from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals._delong import (
     auc_difference,
@@ -32,6 +32,7 @@ from polyroc.intervals._delong import (
     logit_interval,
     smallest_class,
 )
+from polyroc.intervals._omnibus import OMNIBUS_COLUMNS, accuracy_omnibus, auc_omnibus, omnibus_text, untested_row
 from polyroc.intervals._paired_losses import (
     CALIBRATION_QUANTITIES,
     LOSS_QUANTITIES,
@@ -43,6 +44,9 @@ from polyroc.intervals._paired_losses import (
 from polyroc.intervals._proportions import TANGO_INTERVAL, paired_difference_interval
 from polyroc.intervals._resampling import CONFIDENCE, POSITIVE_COUNT, _rule_replicates, percentile_interval
 from polyroc.metrics._scores import machine_epsilon
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["ScoreComparison", "compare_scores", "holm_adjusted"]
 
@@ -86,6 +90,10 @@ class ScoreComparison(Result):
     settings : dict
         ``"quantities"``, ``"confidence"``, ``"n_boot"``, ``"random_state"``
         (as given) and ``"adjustment"`` (``"holm"``).
+    omnibus_tests : list of dict
+        One per quantity: ``quantity``, ``statistic``, ``df``, ``p_value``
+        and ``test``, the test that all the models are equal on it (see
+        :attr:`omnibus`).
 
     See Also
     --------
@@ -112,9 +120,103 @@ class ScoreComparison(Result):
     estimates: dict[str, dict[str, float]]
     comparisons: list[dict[str, Any]]
     settings: dict[str, Any]
+    omnibus_tests: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def omnibus(self) -> pd.DataFrame:
+        """The omnibus tests, one row per quantity: are all the models equal on it?
+
+        Columns ``quantity``, ``statistic``, ``df``, ``p_value`` and
+        ``test``: DeLong's chi-squared test of equal AUCs for an AUC,
+        Cochran's Q for accuracy without sample weights (both on K − 1
+        degrees of freedom); NaN for the other quantities, with ``test``
+        saying there is none. The p-values are not adjusted over the
+        quantities.
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed.
+
+        See Also
+        --------
+        polyroc.comparison.cochran_q : Cochran's Q of predicted labels.
+
+        Examples
+        --------
+        >>> y = np.repeat([0, 1, 2], 40)
+        >>> rng = np.random.default_rng(0)
+        >>> strength = {"a": 0.5, "b": 0.5, "c": 0.0}
+        >>> scores = {name: rng.dirichlet(np.ones(3), 120) + s * np.eye(3)[y] for name, s in strength.items()}
+        >>> scores = {name: P / P.sum(axis=1, keepdims=True) for name, P in scores.items()}
+        >>> result = compare_scores(y, scores, quantities=["roc_auc_ovr_macro", "accuracy", "log_loss"])
+        >>> result.omnibus[["quantity", "df", "p_value"]].round(4)
+                    quantity   df  p_value
+        0  roc_auc_ovr_macro  2.0      0.0
+        1           accuracy  2.0      0.0
+        2           log_loss  NaN      NaN
+        >>> print(result.omnibus["test"][2])
+        no omnibus test of this quantity (pairwise tests only)
+        """
+        return frame(self.omnibus_tests, "ScoreComparison.omnibus").reindex(columns=list(OMNIBUS_COLUMNS))
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         return [dict(row) for row in self.comparisons]
+
+    @validate_params({"digits": [Interval("integer", 0, None, closed="left")]})
+    def to_text(self, digits: int = 4) -> str:
+        """The omnibus tests, then each difference with its interval, p-values and method, as plain text.
+
+        Parameters
+        ----------
+        digits : int, default=4
+            Decimals of the numbers.
+
+        Returns
+        -------
+        str
+            The omnibus table (see :attr:`omnibus`), then one line per
+            pairwise comparison.
+
+        Raises
+        ------
+        ValueError
+            If ``digits`` is negative.
+        TypeError
+            If ``digits`` is not an int.
+
+        See Also
+        --------
+        to_frame : The pairwise comparisons as a pandas DataFrame.
+
+        Examples
+        --------
+        >>> y = np.repeat([0, 1], 20)
+        >>> rng = np.random.default_rng(0)
+        >>> a, b = (rng.random((2, 40)) + 0.4 * y) / 1.4
+        >>> scores = {"a": np.column_stack((1 - a, a)), "b": np.column_stack((1 - b, b))}
+        >>> text = compare_scores(y, scores, quantities=["roc_auc_ovr_macro"]).to_text(3)
+        >>> print(text)  # doctest: +NORMALIZE_WHITESPACE
+        Omnibus tests: are the 2 models equal on each quantity?
+        quantity                statistic  df    p-value  test
+        roc_auc_ovr_macro           0.403   1      0.525  DeLong chi-squared test of equal AUCs
+        <BLANKLINE>
+        Differences (two-sided p-values of no difference; Holm-adjusted over the pairs of each quantity)
+        roc_auc_ovr_macro  a − b  -0.042  95% CI [-0.174, 0.089]  p = 0.525  p (Holm) = 0.525  DeLong paired test
+        """
+        percent = f"{100 * self.settings['confidence']:g}% CI"
+        lines = omnibus_text(self.omnibus_tests, len(self.models), digits) if self.omnibus_tests else []
+        lines += [
+            "",
+            "Differences (two-sided p-values of no difference; Holm-adjusted over the pairs of each quantity)",
+        ]
+        lines += [
+            f"{row['quantity']}  {row['model']} − {row['other']}  {number_text(row['difference'], digits)}  "
+            f"{percent} {bounds_text(row['low'], row['high'], digits)}  p = {number_text(row['p_value'], digits)}  "
+            f"p (Holm) = {number_text(row['p_holm'], digits)}  {row['method']}"
+            for row in self.comparisons
+        ]
+        return "\n".join(lines).lstrip("\n")
 
     def _view_sections(self) -> list[str]:
         """Each model's estimates, then each difference with its interval, p-values and method."""
@@ -135,8 +237,18 @@ class ScoreComparison(Result):
             for row in self.comparisons
         ]
         header = ["quantity", "difference", "estimate", percent, "p-value", "p (Holm)", "method"]
+        omnibus = [[row[key] for key in OMNIBUS_COLUMNS] for row in self.omnibus_tests]
         return [
             html_table(differences, header, "Differences (two-sided p-values of no difference)"),
+            *(
+                [
+                    html_table(
+                        omnibus, ["quantity", "statistic", "df", "p-value", "test"], "Omnibus tests (all models equal)"
+                    )
+                ]
+                if omnibus
+                else []
+            ),
             html_table(estimates, ["quantity", *self.models], "Estimates"),
         ]
 
@@ -198,6 +310,8 @@ def compare_scores(
     Returns
     -------
     ScoreComparison
+        The pairwise rows (``comparisons``, :meth:`~ScoreComparison.to_frame`)
+        and one omnibus test per quantity (:attr:`ScoreComparison.omnibus`).
 
     Raises
     ------
@@ -234,9 +348,17 @@ def compare_scores(
     polyroc.resampling.paired_rule_scores : several decision rules' predictions.
     polyroc.calibration.calibration_error : One model's binned calibration error.
     polyroc.intervals.stratified_mean_interval : One model's mean loss with its t interval.
+    cochran_q : Cochran's Q of several models' predicted labels.
 
     Notes
     -----
+    Before the pairs, each quantity has an omnibus test that all the models
+    are equal (:attr:`ScoreComparison.omnibus`): an AUC DeLong's contrast
+    chi-squared test on K − 1 degrees of freedom, from the same joint
+    covariance as the paired tests (for two models its p-value is the paired
+    test's, both being normal-theory tests), accuracy without weights
+    Cochran's Q; the other quantities have none (NaN, and ``test`` says so).
+
     Each quantity has its test. AUCs: DeLong's paired test. Accuracy
     without weights: McNemar's exact test with Tango's interval. A mean
     loss: its difference is the mean of the per-row differences of the
@@ -352,12 +474,14 @@ def compare_scores(
         else list(itertools.combinations(models, 2))
     )
     sample = _Sample(y, classes, weights)
-    estimates, comparisons = {}, []
+    estimates, comparisons, omnibus_tests = {}, [], []
     for quantity in quantities:
+        omnibus = None
         if quantity in AUC_QUANTITIES:
-            values, rows = _delong_rows(quantity, sample, matrices, pairs, confidence)
+            values, rows, omnibus = _delong_rows(quantity, sample, matrices, pairs, confidence)
         elif quantity == "accuracy" and weights is None:
             values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
+            omnibus = accuracy_omnibus(quantity, y, {name: matrix.argmax(axis=1) for name, matrix in matrices.items()})
         elif quantity in LOSS_QUANTITIES:
             values, rows = loss_rows(quantity, y, sample.n_classes, weights, matrices, eps, pairs, confidence)
         elif quantity in CALIBRATION_QUANTITIES:
@@ -380,6 +504,7 @@ def compare_scores(
             row["p_holm"] = float(p_holm)
         estimates[quantity] = values
         comparisons.extend(rows)
+        omnibus_tests.append(omnibus or untested_row(rows[0]["quantity"], weights is not None))
     settings = {
         "quantities": list(quantities),
         "confidence": confidence,
@@ -387,7 +512,7 @@ def compare_scores(
         "random_state": random_state,
         "adjustment": "holm",
     }
-    return ScoreComparison(tuple(models), baseline, estimates, comparisons, settings)
+    return ScoreComparison(tuple(models), baseline, estimates, comparisons, settings, omnibus_tests)
 
 
 @dataclass(frozen=True)
@@ -440,7 +565,16 @@ def _delong_rows(quantity, sample, matrices, pairs, confidence):
             low, high = _bound_of_difference(sample, influences[model], influences[other], confidence, n_min)
             method = f"{DELONG_TEST}; interval from each AUC's bound (Bonferroni)"
         rows.append(comparison_row(quantity, model, other, difference, low, high, p_value, method))
-    return {name: float(value[0]) for name, value in influences.items()}, rows
+    estimates = np.array([influences[name][0] for name in matrices])
+    omnibus = auc_omnibus(
+        quantity,
+        estimates,
+        np.vstack([influences[name][1] for name in matrices]),
+        sample.y,
+        sample.n_classes,
+        sample.weights,
+    )
+    return {name: float(value[0]) for name, value in influences.items()}, rows, omnibus
 
 
 def _bound_of_difference(sample, first, second, confidence, n_min):

@@ -25,6 +25,7 @@ from polyroc.report._readings import (
     comparison_reading,
     data_reading,
     model_readings,
+    omnibus_reading,
     paired_tests_reading,
     verdicts,
 )
@@ -202,8 +203,9 @@ class Report:
     shared_figures : list of ReportFigure
         Figures of all models together (the ROC-DMF curves).
     readings : dict
-        Plain-words readings: ``"data"``, ``"comparison"`` and, per model
-        name, one per section.
+        Plain-words readings: ``"data"``, ``"comparison"``, ``"paired_tests"``,
+        ``"omnibus"`` (the paired tests' first line; None for one model) and,
+        per model name, one per section.
     analyses : list of ModelAnalysis
         The library result objects behind the numbers, one per model.
 
@@ -657,6 +659,7 @@ def build_report(
         "data": data_reading(results),
         "comparison": comparison_reading(results),
         "paired_tests": paired_tests_reading(results),
+        "omnibus": omnibus_reading(results),
     }
     readings.update({name: model_readings(model, results) for name, model in results["models"].items()})
     return Report(results, figures, shared_figures, readings, analyses)

@@ -15,6 +15,7 @@ __all__ = [
     "comparison_reading",
     "data_reading",
     "model_readings",
+    "omnibus_reading",
     "paired_tests_reading",
     "ranking_values",
     "verdicts",
@@ -400,6 +401,60 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
     return (
         f"After Holm's adjustment (level {SIGNIFICANCE:g}) these differences hold: {'; '.join(parts)}. "
         f"The other pairs cannot be told apart on the test data.{caveat}"
+    )
+
+
+#: The quantities of the omnibus line, in words (what the models have, plural).
+OMNIBUS_WORDS = {
+    "roc_auc_ovr_macro": "one-vs-rest macro AUCs",
+    "roc_auc_ovr_weighted": "one-vs-rest weighted AUCs",
+    "roc_auc_ovr_micro": "micro-averaged AUCs",
+    "roc_auc_ovo_macro": "one-vs-one (Hand & Till) AUCs",
+    "roc_auc_ovo_weighted": "weighted one-vs-one AUCs",
+    "accuracy": "accuracies",
+}
+
+#: How many models, in words, up to ten.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def omnibus_reading(results: dict[str, Any]) -> str | None:
+    """The first line of the paired tests: are all the models equal on each quantity that has an omnibus test?
+
+    For each omnibus test with a p-value (DeLong's chi-squared of the AUCs,
+    Cochran's Q of accuracy; ``omnibus_tests`` of the paired tests' record),
+    the models "differ" when p is below :data:`SIGNIFICANCE`; otherwise the
+    test data cannot tell them apart. With two models Cochran's Q is the
+    asymptotic McNemar test, and the pair's row already has the exact one:
+    it is not read (it could contradict the exact test on few discordant
+    rows). None without paired tests or without such a test.
+    """
+    tests = results.get("paired_tests") or {}
+    count = len(tests.get("models", ()))
+    rows = [
+        row
+        for row in tests.get("omnibus_tests", [])
+        if row["p_value"] is not None and not (count == 2 and row["quantity"] == "accuracy")
+    ]
+    if not rows:
+        return None
+    whose = f"the {NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else count} models'"
+    parts = []
+    for row in rows:
+        symbol = "Cochran's Q" if row["quantity"] == "accuracy" else "DeLong χ²"
+        statistic = "∞" if row["statistic"] is None else f"{row['statistic']:.1f}"
+        p_text = format_p_value(row["p_value"])
+        figures = f"({symbol} = {statistic}, df {row['df']}, p {p_text if p_text.startswith('<') else '= ' + p_text})"
+        what = f"{whose} {OMNIBUS_WORDS.get(row['quantity'], row['quantity'])}"
+        parts.append(
+            f"{what} differ {figures}"
+            if row["p_value"] < SIGNIFICANCE
+            else f"the test data cannot tell {what} apart {figures}"
+        )
+    sentence = "; ".join(parts)
+    return (
+        f"{sentence[0].upper()}{sentence[1:]}. Each of these tests asks whether all the models are equal on its "
+        f"quantity (level {SIGNIFICANCE:g}, not adjusted over the quantities); the pairs below say which ones differ."
     )
 
 
