@@ -54,16 +54,19 @@ def is_cost(metric: str | Callable) -> bool:
     return isinstance(metric, str) and metric == COST_METRIC
 
 
-def check_cost_pairing(metric: str | Callable, cost_matrix: ArrayLike | None) -> None:
-    """Refuse ``metric="expected_cost"`` without ``cost_matrix`` and ``cost_matrix`` with another metric."""
+def check_cost_pairing(metric: str | Callable, cost_matrix: ArrayLike | None, metric_arg: str = "metric") -> None:
+    """Refuse ``metric="expected_cost"`` without ``cost_matrix`` and ``cost_matrix`` with another metric.
+
+    ``metric_arg`` is the name of the metric's argument in the messages.
+    """
     if is_cost(metric) and cost_matrix is None:
         raise ValueError(
-            f"metric={COST_METRIC!r} needs cost_matrix, an (m, m) array of the cost of each decision "
+            f"{metric_arg}={COST_METRIC!r} needs cost_matrix, an (m, m) array of the cost of each decision "
             "(columns) for each true class (rows)"
         )
     if not is_cost(metric) and cost_matrix is not None:
         raise ValueError(
-            f"cost_matrix is only used with metric={COST_METRIC!r}; got metric={metric_name(metric)!r} "
+            f"cost_matrix is only used with {metric_arg}={COST_METRIC!r}; got {metric_arg}={metric_name(metric)!r} "
             "(drop cost_matrix, or tune the expected cost)"
         )
 
