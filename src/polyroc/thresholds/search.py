@@ -12,7 +12,9 @@ piecewise constant with at most n breakpoints. For the metrics that depend on
 the confusion counts only through their diagonal and margins (accuracy, macro
 F1, balanced accuracy, macro precision and recall, MCC) the sweep carries the
 m true positives and m predicted totals per segment instead of the m x m
-counts: O(n log n + K m) per line for K segments.
+counts: O(n log n + K m) per line for K segments. A metric linear in the
+counts (minus an expected cost, :class:`LinearForm`) carries one running sum:
+O(n log n) per line.
 """
 
 from __future__ import annotations
@@ -429,8 +431,9 @@ def coordinate_ascent(targets, start, score_counts, *, domain, margin_score=None
     so the result is never worse than ``start``. Reaches a coordinate-wise
     optimum, not necessarily the global one, within ``max_sweeps`` passes over
     the coordinates (each reported to :func:`polyroc._engine.progress.task` as a
-    ``"coordinate sweeps"`` unit). ``margin_score`` (see
-    :func:`margin_metric`) makes each line search O(n log n). Returns
+    ``"coordinate sweeps"`` unit). ``margin_score`` (a :class:`MarginForm`, see
+    :func:`margin_metric`, or a :class:`LinearForm`) makes each line search
+    O(n log n). Returns
     (thresholds, score, number of sweeps).
     """
     current = start.copy()
