@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.costs import bayes_codes, counted_cost
 from polyroc._engine.counts import confusion_counts
 from polyroc._results import Result, number_text
 from polyroc._validation import (
@@ -29,35 +30,13 @@ from polyroc._validation import (
     encode_labels,
     resolve_classes,
 )
+from polyroc._validation._decision_inputs import check_cost_matrix, reject_label_for
 from polyroc._validation._params import Interval, validate_params
-from polyroc.decisions._checks import check_cost_matrix, reject_label_for
-from polyroc.decisions._costs import counted_cost
 
-__all__ = ["RejectOptionSummary", "bayes_codes", "bayes_decision", "reject_option_summary"]
+__all__ = ["RejectOptionSummary", "bayes_decision", "reject_option_summary"]
 
 #: The declared constraint of a cost of abstaining: None or a real number >= 0.
 REJECT_COST = [None, Interval("real", 0, None, closed="left")]
-
-
-def bayes_codes(scores: np.ndarray, costs: np.ndarray, reject_cost: float | None = None) -> np.ndarray:
-    """Index of the Bayes decision of each row of checked probabilities (n, m); m for a rejection.
-
-    Each row of the cost matrix is first lowered by its largest entry, which
-    changes every decision's expected cost by the same amount and so no
-    decision; under 0-1 costs the matrix becomes minus the identity and the
-    expected costs are exactly ``-p``, so the decision is exactly the argmax.
-    Ties go to the first decision in class order (``numpy.argmin``).
-
-    >>> bayes_codes(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([[0.0, 1.0], [1.0, 0.0]])).tolist()
-    [0, 1]
-    """
-    ceiling = costs.max(axis=1)
-    relative = scores @ (costs - ceiling[:, None])
-    codes = relative.argmin(axis=1)
-    if reject_cost is None:
-        return codes
-    least = relative[np.arange(codes.size), codes] + scores @ ceiling
-    return np.where(least > reject_cost, costs.shape[1], codes)
 
 
 @validate_params({"reject_cost": REJECT_COST})

@@ -17,26 +17,13 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.costs import counted_cost
 from polyroc._engine.counts import confusion_counts
 from polyroc._engine.numeric import finish
 from polyroc._validation import check_counts, check_targets
-from polyroc.decisions._checks import check_cost_matrix, check_priors
+from polyroc._validation._decision_inputs import check_cost_matrix, check_priors
 
-__all__ = ["cost_of_counts", "counted_cost", "expected_cost"]
-
-
-def counted_cost(table: np.ndarray, costs: np.ndarray, priors: np.ndarray | None = None) -> np.ndarray:
-    """Expected cost of checked float counts (..., m, m) under checked costs (m, m) and priors (m,) or None.
-
-    Without priors: ``sum(C * counts) / sum(counts)``. With priors: the
-    per-class mean cost weighted by the priors; a class of prior 0 counts for
-    nothing, a class of positive prior and no counts makes the cost NaN.
-    """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if priors is None:
-            return (table * costs).sum(axis=(-2, -1)) / table.sum(axis=(-2, -1))
-        per_class = (table * costs).sum(axis=-1) / table.sum(axis=-1)
-        return np.where(priors > 0, per_class, 0.0) @ priors
+__all__ = ["cost_of_counts", "expected_cost"]
 
 
 def cost_of_counts(

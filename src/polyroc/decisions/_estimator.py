@@ -26,12 +26,12 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
+from polyroc._engine.costs import bayes_codes, counted_cost
 from polyroc._validation import check_label_kinds, check_sample_weight
+from polyroc._validation._decision_inputs import check_cost_matrix
 from polyroc._validation._params import ConstraintLike, HasMethods, Options, check_params
 from polyroc.calibration._maps import METHODS, CalibrationMethod, Calibrator, fit_calibrator
 from polyroc.decisions import _costs
-from polyroc.decisions._bayes import bayes_codes
-from polyroc.decisions._checks import check_cost_matrix
 from polyroc.thresholds.estimator import (
     ProbabilisticClassifier,
     Splitter,
@@ -59,7 +59,7 @@ class NegativeCost:
         self.costs = costs
 
     def __call__(self, counts: ArrayLike) -> np.ndarray:
-        return -_costs.counted_cost(np.asarray(counts, dtype=np.float64), self.costs)
+        return -counted_cost(np.asarray(counts, dtype=np.float64), self.costs)
 
 
 class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):

@@ -23,14 +23,17 @@ __all__ = ["TuningProfileDisplay"]
 MAX_DRAWN_STEPS = 2000
 
 
-def upper_envelope(values, edges, max_steps=MAX_DRAWN_STEPS):
+def upper_envelope(values, edges, max_steps=MAX_DRAWN_STEPS, greater_is_better=True):
     """A step function (``values`` between ``edges``) reduced to at most ``max_steps`` equal-width bins.
 
-    Each bin takes the largest value of the steps that overlap it; a function
-    with few steps is returned unchanged.
+    Each bin takes the best value of the steps that overlap it: the largest,
+    or the smallest when lower is better (a cost); a function with few steps
+    is returned unchanged.
 
     >>> upper_envelope(np.array([1.0, 3.0, 2.0, 0.0]), np.array([0.0, 1.0, 1.5, 2.0, 4.0]), max_steps=2)
     (array([3., 0.]), array([0., 2., 4.]))
+    >>> upper_envelope(np.array([1.0, 3.0, 2.0, 0.0]), np.array([0.0, 1.0, 1.5, 2.0, 4.0]), 2, False)
+    (array([1., 0.]), array([0., 2., 4.]))
     """
     values, edges = np.asarray(values, dtype=np.float64), np.asarray(edges, dtype=np.float64)
     if values.size <= max_steps:
@@ -39,7 +42,7 @@ def upper_envelope(values, edges, max_steps=MAX_DRAWN_STEPS):
     active_at_start = values[np.clip(np.searchsorted(edges, grid[:-1], side="right") - 1, 0, values.size - 1)]
     start_bin = np.clip(np.searchsorted(grid, edges[:-1], side="right") - 1, 0, max_steps - 1)
     envelope = active_at_start.copy()
-    np.maximum.at(envelope, start_bin, values)
+    (np.maximum if greater_is_better else np.minimum).at(envelope, start_bin, values)
     return envelope, grid
 
 
@@ -53,7 +56,9 @@ class TuningProfileDisplay(Display):
     as steps; δ = 0 is τ* (dotted vertical line and star), the dashed
     horizontal line is the score of plain argmax. At a coordinate-wise optimum
     (``search="coordinate"``) no line rises above the star; a line that does
-    shows a better τ one coordinate away.
+    shows a better τ one coordinate away. For an expected cost
+    (``metric="expected_cost"``) lower is better, as the axis label says: no
+    line falls below the star at an optimum.
 
     Parameters
     ----------
@@ -119,6 +124,7 @@ class TuningProfileDisplay(Display):
         labels: ArrayLike | None = None,
         sample_weight: ArrayLike | None = None,
         domain: str = "simplex",
+        cost_matrix: ArrayLike | None = None,
         ax: Axes | None = None,
         name: str | None = None,
         **kwargs: Any,
@@ -134,8 +140,9 @@ class TuningProfileDisplay(Display):
         threshold : array-like of shape (m,), default=None
             τ*, the point the lines go through; default the thresholds tuned
             on these data (see :func:`polyroc.thresholds.coordinate_profile`).
-        metric, labels, sample_weight, domain
-            As :func:`polyroc.thresholds.coordinate_profile`.
+        metric, labels, sample_weight, domain, cost_matrix
+            As :func:`polyroc.thresholds.coordinate_profile` (``cost_matrix``
+            with ``metric="expected_cost"`` only).
         ax : matplotlib.axes.Axes, default=None
             Where to draw; default a new figure.
         name : str, default=None
@@ -163,10 +170,20 @@ class TuningProfileDisplay(Display):
         >>> disp = TuningProfileDisplay.from_predictions(y, P, metric="balanced_accuracy")
         >>> disp.ax_.get_ylabel(), disp.profile.score
         ('balanced_accuracy', 1.0)
-        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        >>> cost = TuningProfileDisplay.from_predictions(y, P, metric="expected_cost", cost_matrix=1 - np.eye(3))
+        >>> cost.ax_.get_ylabel(), cost.profile.score
+        ('expected_cost (lower is better)', 0.0)
+        >>> import matplotlib.pyplot as plt; plt.close("all")
         """
         profile = coordinate_profile(
-            y_true, y_score, threshold, metric=metric, labels=labels, sample_weight=sample_weight, domain=domain
+            y_true,
+            y_score,
+            threshold,
+            metric=metric,
+            labels=labels,
+            sample_weight=sample_weight,
+            domain=domain,
+            cost_matrix=cost_matrix,
         )
         return cls(profile).plot(ax=ax, name=name, **kwargs)
 
@@ -183,8 +200,9 @@ class TuningProfileDisplay(Display):
 
         A profile of more than :data:`MAX_DRAWN_STEPS` steps (one per row on
         large data) is drawn as its upper envelope over that many equal-width
-        bins of δ: each bin shows the best score reached inside it, so the
-        maxima stay exact and the drawing costs the same at any n.
+        bins of δ (the lower envelope for a cost): each bin shows the best
+        score reached inside it, so the optima stay exact and the drawing
+        costs the same at any n.
 
         Parameters
         ----------
@@ -242,7 +260,8 @@ class TuningProfileDisplay(Display):
                     "label": f"τ_{label} (τ* = {profile.threshold[j]:.3f})",
                     **styles[j],
                 }
-                line = draw_steps(ax, *upper_envelope(values, edges), **style)
+                envelope = upper_envelope(values, edges, greater_is_better=profile.greater_is_better)
+                line = draw_steps(ax, *envelope, **style)
             else:  # no line to draw: the legend still names the class, so that every class is accounted for
                 ax.plot([], [], color=colors[j], label=f"τ_{label} (τ* = {profile.threshold[j]:.3f}, no room to move)")
             self.lines_.append(line)
@@ -270,7 +289,7 @@ class TuningProfileDisplay(Display):
         title = f"{profile.metric} along each threshold coordinate through τ*"
         ax.set(
             xlabel="δ: change of τ_j from τ* (other thresholds fixed)",
-            ylabel=profile.metric,
+            ylabel=profile.metric if profile.greater_is_better else f"{profile.metric} (lower is better)",
             title=f"{self.name}: {title}" if self.name else title,
         )
         place_legend(ax, "best", widen=made_figure)

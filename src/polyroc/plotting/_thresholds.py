@@ -101,6 +101,10 @@ class ThresholdsDisplay(Display):
         >>> disp = ThresholdsDisplay(result).plot(name="model", bar_kw={"alpha": 0.5})
         >>> disp.ax_.get_title(), disp.bars_[0].get_alpha()
         ('model f1_macro 1.000 at τ* (argmax 1.000)', 0.5)
+        >>> cost = tune_thresholds([0, 1, 1], [[.6, .4], [.45, .55], [.3, .7]], metric="expected_cost",
+        ...                        cost_matrix=[[0, 1], [3, 0]], resolution=20)
+        >>> ThresholdsDisplay(cost).plot().ax_.get_title()
+        'expected_cost 0.000 at τ* (argmax 0.000; lower is better)'
         >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
         """
         bar_kw = check_kwargs("bar_kw", bar_kw)
@@ -114,7 +118,8 @@ class ThresholdsDisplay(Display):
             level, color="grey", linestyle="--", linewidth=1, label=f"equal thresholds: argmax ({level:.3f})"
         )
         ax.set_xticks(positions, [short_label(label) for label in result.classes.tolist()])
-        title = f"{result.metric} {result.best_score:.3f} at τ* (argmax {result.argmax_score:.3f})"
+        direction = "" if result.greater_is_better else "; lower is better"
+        title = f"{result.metric} {result.best_score:.3f} at τ* (argmax {result.argmax_score:.3f}{direction})"
         ax.set(xlabel="class", ylabel="tuned threshold τ*", title=with_name(self.name, title))
         ax.legend(loc="best", fontsize="small")
         return self

@@ -2,7 +2,8 @@
 
 Rules compared: plain argmax, the tuned simplex rule argmax(p - tau*), the
 Fréchet mean rule and the epsilon-inflated argmax (a set-valued rule, reported
-through coverage, singleton-correct share and average set size).
+through coverage, singleton-correct share and average set size). Under a cost
+matrix, also the Bayes rule, the decision of least expected cost of each row.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.costs import bayes_codes
 from polyroc._engine.counts import confusion_counts
 from polyroc._results import Result
 from polyroc._validation import (
@@ -21,8 +23,9 @@ from polyroc._validation import (
     check_scores,
     with_scaled_weights,
 )
+from polyroc._validation._decision_inputs import check_cost_matrix
 from polyroc._validation._params import Interval, validate_params
-from polyroc.counts import get_metric, metric_name
+from polyroc.counts import get_metric
 from polyroc.thresholds.competing import (
     average_set_size,
     coverage,
@@ -30,6 +33,7 @@ from polyroc.thresholds.competing import (
     inflated_argmax,
     singleton_correct,
 )
+from polyroc.thresholds.objectives import check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.rules import predict
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
@@ -37,11 +41,15 @@ __all__ = ["RuleComparison", "compare_rules"]
 
 COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
 
+#: The columns under a cost matrix: the Bayes rule's expected cost beside the other rules'.
+COST_COLUMNS = ("argmax", "tuned", "bayes", "frechet", "coverage", "singleton", "avg_set_size")
+
 
 #: The rows of :meth:`RuleComparison.to_frame`: (rule, what is measured, column of ``rows``).
 RULE_MEASURES = (
     ("argmax", None, "argmax"),
     ("tuned", None, "tuned"),
+    ("bayes", None, "bayes"),
     ("frechet", None, "frechet"),
     ("inflated_argmax", "coverage", "coverage"),
     ("inflated_argmax", "singleton_correct", "singleton"),
@@ -57,12 +65,13 @@ class RuleComparison(Result):
     ----------
     metric : str
         The metric of the ``argmax``, ``tuned`` and ``frechet`` columns (the
-        tuning metric).
+        tuning metric; for ``"expected_cost"`` lower is better).
     rows : dict
         ``{"validation": {...}, "test": {...}}``, each mapping the column names
         ``argmax``, ``tuned``, ``frechet``, ``coverage``, ``singleton`` (share of
         samples whose inflated-argmax set is exactly {y}) and ``avg_set_size``
-        to a float.
+        to a float; under a cost matrix also ``bayes``, the expected cost of
+        the Bayes rule (:func:`polyroc.decisions.bayes_decision`).
     tuning : TuningResult
         The tuning on validation data that produced tau*.
     eps : float
@@ -97,6 +106,16 @@ class RuleComparison(Result):
         """The class order (that of ``tuning``)."""
         return self.tuning.classes
 
+    @property
+    def greater_is_better(self) -> bool:
+        """Whether higher values of ``metric`` are better (False for ``"expected_cost"``)."""
+        return self.tuning.greater_is_better
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns of ``rows``: :data:`COLUMNS`, with ``bayes`` under a cost matrix."""
+        return COST_COLUMNS if "bayes" in next(iter(self.rows.values())) else COLUMNS
+
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per rule (and per measure of the set-valued inflated argmax), a column per split."""
         return [
@@ -106,6 +125,7 @@ class RuleComparison(Result):
                 **{split: values[column] for split, values in self.rows.items()},
             }
             for rule, measure, column in RULE_MEASURES
+            if column in self.columns
         ]
 
     @validate_params({"digits": [Interval("integer", 0, None, closed="left")]})
@@ -120,8 +140,9 @@ class RuleComparison(Result):
         Returns
         -------
         text : str
-            A settings line (metric, tau*, eps), a header and one line per
-            split; ``str(comparison)`` is ``to_text()``.
+            A settings line (metric, tau*, eps; "lower is better" for a
+            cost), a header and one line per split; ``str(comparison)`` is
+            ``to_text()``.
 
         Raises
         ------
@@ -145,33 +166,38 @@ class RuleComparison(Result):
         test                  0.82          1.00          0.82          0.80          0.80          1.00
         """
         digits = int(digits)
-        width = max(len(c) for c in COLUMNS) + 2
-        header = "split".ljust(12) + "".join(c.rjust(width) for c in COLUMNS)
+        columns = self.columns
+        width = max(len(c) for c in columns) + 2
+        header = "split".ljust(12) + "".join(c.rjust(width) for c in columns)
+        direction = "" if self.greater_is_better else " (lower is better)"
         settings = (
-            f"metric: {self.metric}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
+            f"metric: {self.metric}{direction}; tau* = {np.round(self.tuning.best_threshold, 4).tolist()}; "
             f"inflated argmax eps = {self.eps:g}"
         )
         lines = [settings, header]
         for split, values in self.rows.items():
-            lines.append(split.ljust(12) + "".join(f"{values[c]:.{digits}f}".rjust(width) for c in COLUMNS))
+            lines.append(split.ljust(12) + "".join(f"{values[c]:.{digits}f}".rjust(width) for c in columns))
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.to_text()
 
 
-def _rule_row(targets, tau, distances, eps, score_counts):
+def _rule_row(targets, tau, distances, eps, objective, costs):
+    """The row of one split; ``costs`` (the checked cost matrix, or None) adds the Bayes rule."""
     y, scores, classes, weights = targets
     m = classes.size
 
     def score(y_pred):
-        return float(score_counts(confusion_counts(y, y_pred, m, weights)[None])[0])
+        return float(objective.reported(objective.score(confusion_counts(y, y_pred, m, weights)[None])[0]))
 
     sets = inflated_argmax(scores, eps)
     options = {"labels": np.arange(m), "sample_weight": weights}
+    row = {"argmax": score(np.argmax(scores, axis=1)), "tuned": score(predict(scores, tau))}
+    if costs is not None:
+        row["bayes"] = score(bayes_codes(scores, costs))
     return {
-        "argmax": score(np.argmax(scores, axis=1)),
-        "tuned": score(predict(scores, tau)),
+        **row,
         "frechet": score(frechet_predict(scores, distances)),
         "coverage": coverage(y, sets, **options),
         "singleton": singleton_correct(y, sets, **options),
@@ -192,6 +218,7 @@ def compare_rules(
     eps: float = 0.05,
     sample_weight: ArrayLike | None = None,
     val_sample_weight: ArrayLike | None = None,
+    cost_matrix: ArrayLike | None = None,
     **tuning_options: Any,
 ) -> RuleComparison:
     """Tune tau on validation data, then score every rule on validation and test.
@@ -212,7 +239,8 @@ def compare_rules(
         Probability scores of the validation data, columns in the class order.
     metric : str or callable, default="f1_macro"
         Tuning metric, also used for the argmax, tuned and Fréchet columns
-        (see :func:`polyroc.counts.get_metric`).
+        (see :func:`polyroc.counts.get_metric`); ``"expected_cost"`` (with
+        ``cost_matrix``) tunes and scores every rule by its expected cost.
     labels : array-like of shape (m,), default=None
         Class order; default the sorted labels of ``y_val``.
     distances : array-like of shape (m, m), default=None
@@ -227,6 +255,14 @@ def compare_rules(
         Relative importance of the test samples.
     val_sample_weight : array-like of shape (n_val,), default=None
         Relative importance of the validation samples (used by the tuning).
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        With ``metric="expected_cost"`` (and only then): ``cost_matrix[i, j]``
+        is the cost of deciding j when the class is i, in ``labels`` order.
+        Adds the column ``bayes``: the expected cost of the Bayes rule
+        (:func:`polyroc.decisions.bayes_decision`, the decision of least
+        expected cost under the scores taken as probabilities), the lowest
+        cost any rule can reach when the scores are calibrated. Under 0-1
+        costs it is argmax.
     **tuning_options
         Passed to :func:`polyroc.thresholds.tune_thresholds` (``search``,
         ``resolution``, ``n_samples``, ``domain``, ``tie_break``,
@@ -242,8 +278,10 @@ def compare_rules(
     ValueError
         Invalid labels, scores or weights, test labels outside the validation
         classes, an unknown metric, ``eps <= 0``, ``distances`` not of shape
-        (m, m) or with negative or non-finite entries, or invalid tuning
-        options (as :func:`polyroc.thresholds.tune_thresholds`).
+        (m, m) or with negative or non-finite entries, ``metric="expected_cost"``
+        without a valid ``cost_matrix`` or a ``cost_matrix`` with another
+        metric, or invalid tuning options (as
+        :func:`polyroc.thresholds.tune_thresholds`).
     TypeError
         A metric that is neither a name nor callable, a non-numeric ``eps``,
         non-numeric scores, weights or ``distances``, labels mixing strings
@@ -281,9 +319,22 @@ def compare_rules(
     (['test', 'validation'], True)
     >>> table.to_frame()["rule"].tolist()[:3]
     ['argmax', 'tuned', 'frechet']
+
+    Under a cost matrix every rule is scored by its expected cost, beside the
+    Bayes rule:
+
+    >>> costs = [[0, 1, 1], [1, 0, 1], [4, 4, 0]]
+    >>> cost = compare_rules(y[100:], P[100:], y_val=y[:100], val_scores=P[:100], resolution=30,
+    ...                      metric="expected_cost", cost_matrix=costs)
+    >>> cost.to_frame()["rule"].tolist()[:4], cost.greater_is_better
+    (['argmax', 'tuned', 'bayes', 'frechet'], False)
+    >>> cost.rows["validation"]["tuned"] <= cost.rows["validation"]["argmax"]
+    True
     """
     eps = float(eps)
-    score_counts = get_metric(metric)
+    check_cost_pairing(metric, cost_matrix)
+    if not is_cost(metric):
+        get_metric(metric)  # a bad metric is named before the data are checked
     validation = with_scaled_weights(
         check_scores(
             y_val,
@@ -299,16 +350,19 @@ def compare_rules(
     m = validation.classes.size
     if distances is not None:  # checked before the tuning, not when the Fréchet rule first reads it
         distances = check_distance_matrix(distances, m, n_candidates=m, name="distances")
+    objective = tuning_objective(metric, cost_matrix, validation.classes)
+    costs = None if cost_matrix is None else check_cost_matrix(cost_matrix, validation.classes)
     tuning = tune_thresholds(
         validation.classes[validation.y_true],
         validation.y_score,
         metric=metric,
         labels=validation.classes,
         sample_weight=validation.sample_weight,
+        cost_matrix=costs,
         **tuning_options,
     )
     rows = {
-        split: _rule_row(targets, tuning.best_threshold, distances, eps, score_counts)
+        split: _rule_row(targets, tuning.best_threshold, distances, eps, objective, costs)
         for split, targets in (("validation", validation), ("test", test))
     }
-    return RuleComparison(metric_name(metric), rows, tuning, eps, settings=tuning.settings)
+    return RuleComparison(objective.name, rows, tuning, eps, settings=tuning.settings)

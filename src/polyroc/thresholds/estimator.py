@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight, encode_labels
 from polyroc._validation._params import ConstraintLike, HasMethods, Interval, Options, check_params
 from polyroc.counts import get_metric
+from polyroc.thresholds.objectives import check_cost_pairing, is_cost
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import SEARCHES, TIE_BREAKS, tune_thresholds
 
@@ -119,7 +120,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         The metric to maximise: a name known to
         :func:`polyroc.counts.get_metric` (e.g. ``"accuracy"``,
         ``"balanced_accuracy"``, ``"mcc"``) or a callable mapping confusion
-        counts of shape (M, m, m) to scores (M,). Higher is better.
+        counts of shape (M, m, m) to scores (M,). Higher is better. Or
+        ``"expected_cost"`` with ``cost_matrix``: the expected cost to
+        minimise (see :func:`~polyroc.thresholds.tune_thresholds`).
     cv : "prefit", int, cross-validation generator or iterable, default=5
         Where the tuning probabilities come from.
 
@@ -170,6 +173,11 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the Monte Carlo threshold sampler (the folds of an int ``cv``
         are not shuffled; pass a shuffled splitter for that).
+    cost_matrix : array-like or pandas.DataFrame of shape (n_classes, n_classes), default=None
+        With ``scoring="expected_cost"`` (and only then): ``cost_matrix[i, j]``
+        is the cost of deciding class j when the class is i, rows and columns
+        in ``classes_`` order (the sorted labels), finite and non-negative; a
+        DataFrame is labelled by the classes on both axes.
 
     Attributes
     ----------
@@ -179,7 +187,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     best_threshold_ : ndarray of shape (n_classes,)
         The tuned thresholds tau*, columns in ``classes_`` order.
     best_score_ : float
-        Value of ``scoring`` at tau* on the tuning probabilities.
+        Value of ``scoring`` at tau* on the tuning probabilities (for
+        ``"expected_cost"`` the expected cost, lower is better:
+        ``tuning_result_.greater_is_better`` is False).
     argmax_score_ : float
         Value of ``scoring`` of plain argmax on the tuning probabilities.
     tuning_result_ : TuningResult
@@ -202,6 +212,11 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     -----
     ``predict_proba`` and ``decision_function`` are those of ``estimator_``,
     unchanged, so ``predict`` is in general not their argmax.
+
+    :meth:`score` is accuracy whatever ``scoring`` is, as for every
+    scikit-learn classifier; ``scoring`` (an expected cost included) is what
+    tau* is tuned for. Score the tuned rule by its cost with
+    :func:`polyroc.decisions.expected_cost` on ``predict``.
 
     ``fit(X, y, sample_weight=w, **fit_params)`` always tunes tau with the
     weights ``w``. With metadata routing
@@ -250,6 +265,15 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     ...     weighted = weighted.fit(X, y, sample_weight=w)
     >>> weighted.best_threshold_.round(3).tolist()
     [0.567, 0.333, 0.1]
+
+    Tuned for the least expected cost, where missing class 2 costs 10:
+
+    >>> costs = [[0, 1, 1], [1, 0, 1], [10, 10, 0]]
+    >>> cheap = SimplexThresholdClassifier(
+    ...     LogisticRegression(), scoring="expected_cost", cost_matrix=costs, resolution=30
+    ... ).fit(X, y)
+    >>> cheap.best_score_ <= cheap.argmax_score_, cheap.tuning_result_.greater_is_better
+    (True, False)
     """
 
     #: The fitted classifier, of the type ``estimator`` has (its optional methods are offered when it has them).
@@ -268,6 +292,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         domain: str = "simplex",
         tie_break: str = "closest",
         random_state: int | np.random.Generator | None = None,
+        cost_matrix: ArrayLike | None = None,
     ) -> None:
         self.estimator = estimator
         self.scoring = scoring
@@ -279,6 +304,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         self.domain = domain
         self.tie_break = tie_break
         self.random_state = random_state
+        self.cost_matrix = cost_matrix
 
     #: The declared constraints of the parameters, checked when fitting, before any fit.
     _fit_param_constraints: ClassVar[dict[str, list[ConstraintLike]]] = {
@@ -295,8 +321,10 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
     def _check_params(self, y):
         """Validate the parameters before any fitting; return the checked cv."""
         check_params(self._fit_param_constraints, self.get_params(deep=False))
+        check_cost_pairing(self.scoring, self.cost_matrix, metric_arg="scoring")
         try:
-            get_metric(self.scoring)
+            if not is_cost(self.scoring):
+                get_metric(self.scoring)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"invalid scoring={self.scoring!r}: {exc}") from exc
         cv = _check_cv(self.cv, y)
@@ -344,14 +372,18 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             If ``y`` mixes strings and numbers (scikit-learn's "Mix of label
             input types (string and number)") or holds bytes; if
             ``estimator`` has no ``fit`` or ``predict_proba``, or ``refit``
-            is not a bool, ``scoring`` is neither a name nor callable, ``cv``
+            is not a bool, ``scoring`` is neither a name nor callable, ``cost_matrix``
+            is not numeric, ``cv``
             is a float or a bool, ``resolution`` or ``n_samples`` is neither
             None nor an integer, or ``random_state`` is not None, an integer
             or a Generator (before any fitting, whatever the search); with
             metadata routing enabled, for metadata that no child consumes.
         ValueError
             On an unknown ``scoring``, ``search``, ``domain`` or
-            ``tie_break``; a ``resolution`` or ``n_samples`` below 1 or a
+            ``tie_break``; ``scoring="expected_cost"`` without
+            ``cost_matrix``, or ``cost_matrix`` with another scoring (before
+            any fitting), or a ``cost_matrix`` that is not (n_classes,
+            n_classes) with finite non-negative entries; a ``resolution`` or ``n_samples`` below 1 or a
             negative ``random_state`` (before any fitting); a bad ``cv``;
             ``refit=False`` with several splits; non-classification targets;
             ``y`` with missing labels (None, NaN in an object array);
@@ -417,6 +449,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
             sample_weight=w_tune,
             tie_break=self.tie_break,
             random_state=self.random_state,
+            cost_matrix=self.cost_matrix,
         )
         self.best_threshold_ = self.tuning_result_.best_threshold
         self.best_score_ = self.tuning_result_.best_score

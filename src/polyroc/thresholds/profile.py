@@ -25,13 +25,12 @@ from polyroc._validation import (
     with_scaled_weights,
 )
 from polyroc._validation._params import Options, validate_params
-from polyroc.counts import metric_name
+from polyroc.thresholds.objectives import Objective, check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.search import (
     argmax_score,
     checked_metric,
     coordinate_bounds,
     line_values,
-    margin_metric,
     score_at,
 )
 from polyroc.thresholds.tuning import tune_thresholds
@@ -55,7 +54,8 @@ class CoordinateProfile(Drawable):
     threshold : ndarray of shape (n_classes,)
         tau*, the point the lines go through (delta = 0).
     score : float
-        Metric value of tau* (the rule applied by :func:`apply_thresholds`).
+        Metric value of tau* (the rule applied by :func:`apply_thresholds`);
+        the expected cost for ``metric="expected_cost"``.
     argmax_score : float
         Metric value of plain argmax.
     edges : tuple of (ndarray of shape (K_j + 1,) or None)
@@ -68,6 +68,9 @@ class CoordinateProfile(Drawable):
     settings : dict
         ``{"domain": ...}``, plus ``"search"`` and ``"resolution"`` when tau*
         was tuned here.
+    greater_is_better : bool
+        False for ``metric="expected_cost"``: the best value on a line is
+        then its minimum.
 
     See Also
     --------
@@ -91,6 +94,7 @@ class CoordinateProfile(Drawable):
     values: tuple[np.ndarray | None, ...]
     metric: str
     settings: dict[str, Any]
+    greater_is_better: bool = True
 
     def best_on_lines(self) -> np.ndarray:
         """The best score on each line.
@@ -98,8 +102,8 @@ class CoordinateProfile(Drawable):
         Returns
         -------
         best : ndarray of shape (n_classes,)
-            The maximum of ``values[j]`` (NaN for a line without room or
-            where the metric is undefined everywhere).
+            The maximum of ``values[j]`` (the minimum for a cost; NaN for a
+            line without room or where the metric is undefined everywhere).
 
         See Also
         --------
@@ -115,7 +119,8 @@ class CoordinateProfile(Drawable):
         >>> coordinate_profile(y, P, [1.0, 0.0, 0.0]).best_on_lines().tolist()  # no room on lines 1 and 2
         [1.0, nan, nan]
         """
-        return np.array([np.nan if v is None or np.all(np.isnan(v)) else np.nanmax(v) for v in self.values])
+        best = np.nanmax if self.greater_is_better else np.nanmin
+        return np.array([np.nan if v is None or np.all(np.isnan(v)) else best(v) for v in self.values])
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row per class: its threshold, number of segments and best score on its line."""
@@ -176,14 +181,16 @@ class CoordinateProfile(Drawable):
 
 
 def _line_profile(
-    targets, threshold: np.ndarray, coordinate: int, objective: Callable, domain: str, margin_score: Any
+    targets, threshold: np.ndarray, coordinate: int, objective: Objective, domain: str
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Edges (K + 1,) in delta and values (K,) along line ``coordinate``, or (None, None) if it is empty."""
     lo, hi = coordinate_bounds(threshold, coordinate, domain)
     if not hi > lo:
         return None, None
-    edges, values = line_values(targets, threshold, coordinate, (lo, hi), objective, margin_score, exact=True)
-    return edges - threshold[coordinate], values
+    edges, values = line_values(
+        targets, threshold, coordinate, (lo, hi), objective.score, objective.line_form, exact=True
+    )
+    return edges - threshold[coordinate], objective.reported(values)
 
 
 @validate_params({"domain": [Options(THRESHOLD_DOMAINS)]})
@@ -196,6 +203,7 @@ def coordinate_profile(
     labels: ArrayLike | None = None,
     sample_weight: ArrayLike | None = None,
     domain: str = "simplex",
+    cost_matrix: ArrayLike | None = None,
 ) -> CoordinateProfile:
     """Score of the rule argmax(p - tau) along each coordinate line through a threshold tau*.
 
@@ -218,13 +226,17 @@ def coordinate_profile(
         ``metric``, ``labels``, ``sample_weight`` and ``domain``).
     metric : str or callable, default="f1_macro"
         A name known to :func:`polyroc.counts.get_metric` or a callable
-        mapping counts (M, m, m) to scores (M,).
+        mapping counts (M, m, m) to scores (M,); or ``"expected_cost"``
+        with ``cost_matrix`` (lower is better).
     labels : array-like of shape (n_classes,), default=None
         Class order; default the sorted labels of ``y_true``.
     sample_weight : array-like of shape (n_samples,), default=None
         Relative importance of the samples (scale-free).
     domain : {"simplex", "box"}, default="simplex"
         Where ``threshold`` lies and the lines stay.
+    cost_matrix : array-like or pandas.DataFrame of shape (n_classes, n_classes), default=None
+        The costs of ``metric="expected_cost"`` (and only with it), as in
+        :func:`polyroc.thresholds.tune_thresholds`.
 
     Returns
     -------
@@ -239,7 +251,8 @@ def coordinate_profile(
         whose column names are some of the classes but not all; an unknown
         domain or metric name; a threshold of the wrong length, non-finite or outside the
         domain; a metric callable that does not map counts (M, m, m) to M
-        scores.
+        scores; ``metric="expected_cost"`` without a valid ``cost_matrix``,
+        or a ``cost_matrix`` with another metric.
     TypeError
         On a metric that is neither a name nor callable, non-numeric scores,
         weights or thresholds, or labels mixing strings and numbers.
@@ -270,27 +283,40 @@ def coordinate_profile(
     [0.4583, 0.6429, 0.75, 0.75, 0.8667, 0.6667]
     >>> round(coordinate_profile(y, P).score, 4)  # through the tuned tau*
     0.8667
+    >>> costs = 1 - np.eye(4)  # 0-1 costs: the expected cost is 1 - accuracy
+    >>> cost = coordinate_profile(y, P, [0.25] * 4, metric="expected_cost", cost_matrix=costs)
+    >>> cost.score, cost.greater_is_better, cost.values[0].round(4).tolist()
+    (0.25, False, [0.5, 0.375, 0.25, 0.25, 0.125, 0.25])
     """
-    objective = checked_metric(metric)
+    check_cost_pairing(metric, cost_matrix)
+    if not is_cost(metric):
+        checked_metric(metric)  # a bad metric is named before the data are checked
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
+    objective = tuning_objective(metric, cost_matrix, targets.classes)
     n_classes = targets.classes.size
     settings: dict[str, Any] = {"domain": domain}
     if threshold is None:
         tuned = tune_thresholds(
-            y_true, y_score, metric=metric, labels=labels, sample_weight=sample_weight, domain=domain
+            y_true,
+            y_score,
+            metric=metric,
+            labels=labels,
+            sample_weight=sample_weight,
+            domain=domain,
+            cost_matrix=cost_matrix,
         )
         threshold = tuned.best_threshold
         settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
     tau = check_thresholds(threshold, n_classes, domain=domain)
-    margin_score = margin_metric(metric)
-    edges, values = zip(*(_line_profile(targets, tau, j, objective, domain, margin_score) for j in range(n_classes)))
+    edges, values = zip(*(_line_profile(targets, tau, j, objective, domain) for j in range(n_classes)))
     return CoordinateProfile(
         classes=targets.classes,
         threshold=tau,
-        score=score_at(targets, tau, objective),
-        argmax_score=argmax_score(targets, objective),
+        score=objective.reported(score_at(targets, tau, objective.score)),
+        argmax_score=objective.reported(argmax_score(targets, objective.score)),
         edges=tuple(edges),
         values=tuple(values),
-        metric=metric_name(metric),
+        metric=objective.name,
         settings=settings,
+        greater_is_better=objective.greater_is_better,
     )

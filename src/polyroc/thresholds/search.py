@@ -12,7 +12,9 @@ piecewise constant with at most n breakpoints. For the metrics that depend on
 the confusion counts only through their diagonal and margins (accuracy, macro
 F1, balanced accuracy, macro precision and recall, MCC) the sweep carries the
 m true positives and m predicted totals per segment instead of the m x m
-counts: O(n log n + K m) per line for K segments.
+counts: O(n log n + K m) per line for K segments. A metric linear in the
+counts (minus an expected cost, :class:`LinearForm`) carries one running sum:
+O(n log n) per line.
 """
 
 from __future__ import annotations
@@ -343,18 +345,60 @@ def _blockwise_totals(form, change, k, w, gain, loss, coordinate, tp0, predicted
     return running.reshape(change.shape[0], -1)[:, :n_events]
 
 
+class LinearForm:
+    """A metric linear in the counts: ``sum(gains * counts) / sum(counts)`` (e.g. minus an expected cost).
+
+    A move of one sample of class y from decision j to k changes the numerator
+    by ``w * (gains[y, k] - gains[y, j])``, so a line sweep carries one
+    running sum instead of the m x m counts.
+    """
+
+    def __init__(self, gains):
+        self.gains = np.asarray(gains, dtype=np.float64)
+
+
+def _linear_line_values(targets, thresholds, coordinate, bounds, form, top_two=None):
+    """Edges (K + 1,) and values (K,) of a :class:`LinearForm` along the line, in O(n log n).
+
+    The numerator after each event is the exact numerator at the start plus
+    the running sum of the events' changes (exact for integer counts and
+    gains); the total of the counts does not change along the line.
+    """
+    y_true, scores, _, weights = targets
+    lo, hi = bounds
+    if top_two is None:
+        breakpoints, runner_up = coordinate_breakpoints(scores, thresholds, coordinate)
+    else:
+        breakpoints, runner_up = top_two.breakpoints(scores, coordinate)
+    predicted = np.where(breakpoints > lo, coordinate, runner_up)
+    counts = confusion_counts(y_true, predicted, scores.shape[1], weights).astype(np.float64)
+    total, start = counts.sum(), (counts * form.gains).sum()
+    inside = np.flatnonzero((breakpoints > lo) & (breakpoints < hi))
+    inside = inside[np.argsort(breakpoints[inside], kind="stable")]
+    event_b, y = breakpoints[inside], y_true[inside]
+    w = np.ones(inside.size) if weights is None else weights[inside]
+    numerators = start + np.cumsum(w * (form.gains[y, runner_up[inside]] - form.gains[y, coordinate]))
+    last_of_value = np.append(event_b[1:] != event_b[:-1], True) if inside.size else np.zeros(0, bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.concatenate(([start], numerators[last_of_value])) / total
+    return np.concatenate(([lo], event_b[last_of_value], [hi])), values
+
+
 def line_values(targets, thresholds, coordinate, bounds, score_counts, margin_score=None, top_two=None, exact=False):
     """The score on every open segment of t = tau_j in ``bounds``: (edges (K + 1,), values (K,)).
 
     Segment s is (edges[s], edges[s + 1]); the breakpoints themselves, where a
     sample lies on a region boundary, are the edges. With ``margin_score``
     (see :func:`margin_metric`) the sweep carries only the diagonal and the
-    predicted totals; otherwise the full counts of each segment are scored.
+    predicted totals, and with a :class:`LinearForm` one running sum (unless
+    ``exact``); otherwise the full counts of each segment are scored.
     ``top_two`` (a :class:`TopTwo` of ``thresholds``) saves the O(n m) search
     of the runners-up (margin sweep only). ``exact`` gives the values of the
     counts metric to the last bit (see :func:`_margin_line_values`).
     """
-    if margin_score is not None:
+    if isinstance(margin_score, LinearForm) and not exact:
+        return _linear_line_values(targets, thresholds, coordinate, bounds, margin_score, top_two)
+    if isinstance(margin_score, MarginForm):
         return _margin_line_values(targets, thresholds, coordinate, bounds, margin_score, top_two, exact)
     y_true, scores, _, weights = targets
     lefts, values = [], []
@@ -387,8 +431,9 @@ def coordinate_ascent(targets, start, score_counts, *, domain, margin_score=None
     so the result is never worse than ``start``. Reaches a coordinate-wise
     optimum, not necessarily the global one, within ``max_sweeps`` passes over
     the coordinates (each reported to :func:`polyroc._engine.progress.task` as a
-    ``"coordinate sweeps"`` unit). ``margin_score`` (see
-    :func:`margin_metric`) makes each line search O(n log n). Returns
+    ``"coordinate sweeps"`` unit). ``margin_score`` (a :class:`MarginForm`, see
+    :func:`margin_metric`, or a :class:`LinearForm`) makes each line search
+    O(n log n). Returns
     (thresholds, score, number of sweeps).
     """
     current = start.copy()

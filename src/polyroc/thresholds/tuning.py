@@ -43,9 +43,10 @@ from polyroc.thresholds.batches import (
     iter_batches,
     resolve_search,
 )
+from polyroc.thresholds.objectives import check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.samplers import barycentre
-from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, margin_metric, score_at
+from polyroc.thresholds.search import argmax_score, checked_metric, coordinate_ascent, score_at
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -67,7 +68,8 @@ class TuningResult(Drawable):
     best_threshold : ndarray of shape (n_classes,)
         tau*, on the search domain; predict with :meth:`predict`.
     best_score : float
-        Metric value of tau* on the tuning data.
+        Metric value of tau* on the tuning data (the expected cost for
+        ``metric="expected_cost"``).
     argmax_score : float
         Metric value of plain argmax (the barycentre) on the tuning data.
     classes : ndarray of shape (n_classes,)
@@ -77,7 +79,8 @@ class TuningResult(Drawable):
     n_thresholds : int
         Number of sampled thresholds scored (barycentre included).
     thresholds, scores : ndarray or None
-        The searched surface, (M, m) and (M,), when ``return_surface=True``.
+        The searched surface, (M, m) and (M,), when ``return_surface=True``
+        (the scores in the metric's own sign: costs for a cost).
     settings : dict
         The options actually used: ``"search"`` (``"lattice"``, ``"random"``
         or ``"coordinate"``; ``"auto"`` is resolved to one of them),
@@ -86,6 +89,10 @@ class TuningResult(Drawable):
         (number of Monte Carlo thresholds, else None) and ``"random_state"``
         (as given). The read-only properties ``search``,
         ``domain``, ``resolution`` and ``n_samples`` read them.
+    greater_is_better : bool
+        Whether higher values of the metric are better (scikit-learn's
+        ``make_scorer`` vocabulary): True for the metrics, False for
+        ``"expected_cost"``, which tau* minimises.
 
     See Also
     --------
@@ -105,6 +112,14 @@ class TuningResult(Drawable):
     ([0, 1, 2], [0.4, 0.3, 0.3])
     >>> result.equals_argmax
     False
+
+    With a cost matrix, tau* minimises the expected cost and lower is better:
+
+    >>> costs = [[0, 1, 1], [4, 0, 1], [1, 1, 0]]  # missing class 1 costs 4
+    >>> cost = tune_thresholds([0, 1, 2, 1], [[.6, .3, .1], [.3, .4, .3], [.2, .3, .5], [.5, .4, .1]],
+    ...                        metric="expected_cost", cost_matrix=costs, resolution=10)
+    >>> cost.greater_is_better, cost.argmax_score, cost.best_score, cost.improvement
+    (False, 1.0, 0.0, 1.0)
     """
 
     best_threshold: np.ndarray
@@ -116,6 +131,7 @@ class TuningResult(Drawable):
     thresholds: np.ndarray | None = None
     scores: np.ndarray | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    greater_is_better: bool = True
 
     @property
     def search(self) -> str:
@@ -150,8 +166,13 @@ class TuningResult(Drawable):
 
     @property
     def improvement(self) -> float:
-        """best_score - argmax_score (>= 0 on the tuning data)."""
-        return self.best_score - self.argmax_score
+        """How much tau* beats argmax on the tuning data (>= 0 there).
+
+        ``best_score - argmax_score`` when higher is better, the cost saved
+        ``argmax_score - best_score`` when lower is better.
+        """
+        gain = self.best_score - self.argmax_score
+        return gain if self.greater_is_better else -gain
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data, with ``improvement`` (see :meth:`Result.to_dict`).
@@ -187,16 +208,17 @@ class TuningResult(Drawable):
                 "metric": self.metric,
                 "best_score": self.best_score,
                 "argmax_score": self.argmax_score,
+                "greater_is_better": self.greater_is_better,
             }
             for label, tau in zip(self.classes.tolist(), self.best_threshold)
         ]
 
     def _view_sections(self) -> list[str]:
         """τ* with its classes, then its score against argmax's."""
-        scores = [
+        scores: list[list[Any]] = [
             [f"{self.metric} at τ* (tuning data)", self.best_score],
             [f"{self.metric} of argmax (tuning data)", self.argmax_score],
-            ["improvement", self.improvement],
+            ["improvement" if self.greater_is_better else "cost saved (lower is better)", self.improvement],
             ["thresholds scored", self.n_thresholds],
         ]
         rows = [[label, tau] for label, tau in zip(self.classes.tolist(), self.best_threshold)]
@@ -411,8 +433,9 @@ def tune_thresholds(
     tie_break: str = "closest",
     random_state: int | np.random.Generator | None = None,
     return_surface: bool = False,
+    cost_matrix: ArrayLike | None = None,
 ) -> TuningResult:
-    """Tune the thresholds tau of the rule argmax(p - tau) to maximise a metric.
+    """Tune the thresholds tau of the rule argmax(p - tau) to maximise a metric or minimise an expected cost.
 
     Parameters
     ----------
@@ -423,7 +446,10 @@ def tune_thresholds(
     metric : str or callable, default="f1_macro"
         A name known to :func:`polyroc.counts.get_metric` (e.g.
         ``"accuracy"``, ``"balanced_accuracy"``, ``"matthews_corrcoef"``) or a
-        callable mapping counts (M, m, m) to scores (M,). Higher is better.
+        callable mapping counts (M, m, m) to scores (M,): higher is better.
+        Or ``"expected_cost"``: the mean cost ``cost_matrix[true, decided]``
+        (:func:`polyroc.decisions.expected_cost`), which tau* minimises
+        (``result.greater_is_better`` is False).
     search : {"auto", "lattice", "random", "coordinate"}, default="auto"
         ``"lattice"``: every point c / r of the uniform lattice (exact optimum
         over the lattice). ``"random"``: uniform Monte Carlo thresholds.
@@ -464,6 +490,11 @@ def tune_thresholds(
     return_surface : bool, default=False
         Keep every sampled threshold and its score in the result (for a
         coordinate search, those of its start).
+    cost_matrix : array-like or pandas.DataFrame of shape (n_classes, n_classes), default=None
+        With ``metric="expected_cost"`` (and only then): ``cost_matrix[i, j]``
+        is the cost of deciding class j when the class is i, rows and columns
+        in ``labels`` order, finite and non-negative. A DataFrame is labelled
+        by the classes on both axes, in any order.
 
     Returns
     -------
@@ -480,9 +511,12 @@ def tune_thresholds(
         2,000,000 thresholds (the message gives its size and suggests another
         search); a negative ``random_state``; a metric callable that does not
         map counts (M, m, m) to M scores, or a metric that is NaN at every
-        threshold.
+        threshold; ``metric="expected_cost"`` without ``cost_matrix``, a
+        ``cost_matrix`` with another metric, or a ``cost_matrix`` not of shape
+        (m, m), with NaN, infinite or negative entries, or (a DataFrame) not
+        labelled by the classes.
     TypeError
-        On a metric that is neither a name nor callable; non-numeric scores
+        On a metric that is neither a name nor callable; a non-numeric ``cost_matrix``; non-numeric scores
         or weights; labels mixing strings and numbers; a non-integer
         ``resolution`` or ``n_samples``; or a ``random_state`` that is not
         None, an integer or a Generator (whatever the search).
@@ -504,7 +538,11 @@ def tune_thresholds(
     ``best_score`` is the metric of ``apply_thresholds(y_score,
     best_threshold)`` on the tuning data, computed by the plain rule, bit for
     bit, and it is never below ``argmax_score`` (the barycentre is always a
-    candidate and is exactly plain argmax). The lattice fast path gives the
+    candidate and is exactly plain argmax); for ``"expected_cost"`` it is the
+    expected cost of that rule and never above ``argmax_score``. A cost is
+    searched as its negative (as scikit-learn's ``make_scorer`` with
+    ``greater_is_better=False``); it is linear in the counts, so each line
+    search of the coordinate ascent costs O(n log n) for it too. The lattice fast path gives the
     counts of the float64 rule at every lattice point, tied scores included
     (the counts :func:`~polyroc.thresholds.threshold_batches` yields). Each line search of
     the coordinate ascent is exact and costs O(n log n) for accuracy, macro
@@ -530,10 +568,21 @@ def tune_thresholds(
     [0.35, 0.4, 0.25]
     >>> result.predict(P).tolist()
     [0, 0, 1, 1, 2, 2]
+
+    Minimising an expected cost where deciding 0 for a true 1 costs 5:
+
+    >>> costs = [[0, 1, 1], [5, 0, 1], [1, 1, 0]]
+    >>> cost = tune_thresholds(y, P, metric="expected_cost", cost_matrix=costs, resolution=20)
+    >>> round(cost.argmax_score, 4), cost.best_score, cost.greater_is_better
+    (0.3333, 0.0, False)
     """
     rng = np.random.default_rng(random_state)  # declared whatever the search, read only by random thresholds
-    objective = checked_metric(metric)
+    check_cost_pairing(metric, cost_matrix)
+    if not is_cost(metric):
+        checked_metric(metric)  # a bad metric is named before the data are checked
     targets = with_scaled_weights(check_scores(y_true, y_score, labels=labels, sample_weight=sample_weight))
+    tuned = tuning_objective(metric, cost_matrix, targets.classes)
+    objective = tuned.score
     if search == "coordinate" and resolution is not None and n_samples is not None:
         raise ValueError(
             "search='coordinate' starts from a lattice (resolution) or a random sample (n_samples), not both"
@@ -543,10 +592,10 @@ def tune_thresholds(
     best_threshold, n_thresholds, n_nan, surface, (resolution, n_samples) = _start(
         targets, search, resolution, n_samples, options, objective
     )
-    _warn_undefined(metric_name(metric), n_nan, n_thresholds)
+    _warn_undefined(tuned.name, n_nan, n_thresholds)
     if search == "coordinate":
         best_threshold, best_score, _ = coordinate_ascent(
-            targets, best_threshold, objective, domain=domain, margin_score=margin_metric(metric)
+            targets, best_threshold, objective, domain=domain, margin_score=tuned.line_form
         )
     else:
         # The reported score is that of the returned tau under the plain rule, the one
@@ -561,6 +610,7 @@ def tune_thresholds(
         n_thresholds=n_thresholds,
         surface=surface,
         settings=search_settings(search, domain, tie_break, resolution, n_samples, random_state),
+        greater_is_better=tuned.greater_is_better,
     )
 
 
@@ -577,21 +627,37 @@ def search_settings(search, domain, tie_break, resolution, n_samples, random_sta
     }
 
 
-def tuning_result(best_threshold, best_score, argmax_value, *, classes, metric, n_thresholds, surface, settings):
+def tuning_result(
+    best_threshold,
+    best_score,
+    argmax_value,
+    *,
+    classes,
+    metric,
+    n_thresholds,
+    surface,
+    settings,
+    greater_is_better=True,
+):
     """The :class:`TuningResult` of a search: its best threshold and score, or the barycentre when argmax scores
-    higher or the best is NaN. ``settings`` (:func:`search_settings`) name the ``"domain"``."""
+    higher or the best is NaN. ``settings`` (:func:`search_settings`) name the ``"domain"``.
+
+    Scores are the searched values, higher is better; with ``greater_is_better=False``
+    (a negated cost) they are reported negated back."""
     if argmax_value > best_score or np.isnan(best_score):
         # The barycentre is plain argmax under the rule; with float weights its batched
         # counts can be summed in another order and score an ulp lower: it is the best.
         best_threshold, best_score = barycentre(classes.size, domain=settings["domain"]), argmax_value
+    sign = 1.0 if greater_is_better else -1.0
     return TuningResult(
         best_threshold=best_threshold,
-        best_score=best_score,
-        argmax_score=argmax_value,
+        best_score=sign * best_score,
+        argmax_score=sign * argmax_value,
         classes=classes,
         metric=metric_name(metric),
         n_thresholds=n_thresholds,
         thresholds=None if surface is None else surface[0],
-        scores=None if surface is None else surface[1],
+        scores=None if surface is None else sign * surface[1],
         settings=settings,
+        greater_is_better=greater_is_better,
     )

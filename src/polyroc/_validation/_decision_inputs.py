@@ -1,4 +1,4 @@
-"""Checks of the inputs of the decisions: cost matrices, class priors and the label of a rejection.
+"""Checks of the inputs of decisions: cost matrices, class priors and the label of a rejection.
 
 Each check raises a ``ValueError`` (``TypeError`` for a wrong kind of
 object) naming the argument before any work is done. A cost matrix or a
@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from polyroc._text import count_noun
-from polyroc._validation import SIMPLEX_ATOL, describe
-from polyroc._validation._arrays import as_array, numeric_array
+from polyroc._validation._arrays import as_array, describe, numeric_array
 from polyroc._validation._labels import encode_labels_allowing_unknown
+from polyroc._validation._scores import SIMPLEX_ATOL
 
 
 def _pandas_kind(value: object) -> str | None:
