@@ -19,6 +19,7 @@ from polyroc.plotting._common import (
     with_name,
 )
 from polyroc.thresholds.cross_validation import CrossValidatedTuning, cross_validated_tuning
+from polyroc.thresholds.estimator import ProbabilisticClassifier
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -144,9 +145,9 @@ class CrossValidatedTuningDisplay(Display):
         return cls(result).plot(ax=ax, name=name)
 
     @classmethod
-    def from_estimator(  # cross-validates an unfitted classifier
+    def from_estimator(  # type: ignore[override]  # cross-validates an unfitted classifier
         cls,
-        estimator: Any,
+        estimator: ProbabilisticClassifier,
         X: ArrayLike,
         y: ArrayLike,
         *,

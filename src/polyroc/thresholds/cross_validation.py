@@ -11,7 +11,7 @@ Legnaro, Guastavino & Marchetti (2025), arXiv:2511.21794, on each fold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -22,6 +22,7 @@ from polyroc._results import Drawable, html_table
 from polyroc._validation import THRESHOLD_DOMAINS, check_random_state, check_scores, with_scaled_weights
 from polyroc._validation._params import HasMethods, Interval, Options, validate_params
 from polyroc.counts import metric_name
+from polyroc.thresholds.estimator import ProbabilisticClassifier, Splitter
 from polyroc.thresholds.search import argmax_score, checked_metric, score_at
 from polyroc.thresholds.tuning import SEARCHES, tune_thresholds
 
@@ -196,6 +197,15 @@ class CrossValidatedTuning(Drawable):
     cross_validated_tuning : Makes this result.
     polyroc.plotting.CrossValidatedTuningDisplay : Draws the spread of τ*.
     polyroc.thresholds.TuningResult : One tuning.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> result = cross_validated_tuning(LogisticRegression(max_iter=500), X, y, cv=3, resolution=10)
+    >>> result.thresholds.shape, result.other_scores.shape
+    ((3, 3), (3,))
     """
 
     classes: np.ndarray
@@ -363,7 +373,9 @@ class CrossValidatedTuning(Drawable):
         return super().plot(ax, **kwargs)
 
 
-def _cv_results(estimator_or_cv_results: Any, X: ArrayLike, y: ArrayLike, cv: Any) -> Mapping[str, Any]:
+def _cv_results(
+    estimator_or_cv_results: object, X: ArrayLike, y: ArrayLike, cv: int | Splitter | Iterable[Any]
+) -> Mapping[str, Any]:
     """``estimator_or_cv_results`` if it is a dict, else ``cross_validate``'s folds of the estimator."""
     if isinstance(estimator_or_cv_results, Mapping):
         return estimator_or_cv_results
@@ -387,12 +399,12 @@ def _cv_results(estimator_or_cv_results: Any, X: ArrayLike, y: ArrayLike, cv: An
     }
 )
 def cross_validated_tuning(
-    estimator_or_cv_results: Any,
+    estimator_or_cv_results: Mapping[str, Any] | ProbabilisticClassifier,
     X: ArrayLike,
     y: ArrayLike,
     *,
     metric: str | Callable = "f1_macro",
-    cv: Any = 5,
+    cv: int | Splitter | Iterable[tuple[ArrayLike, ArrayLike]] = 5,
     search: str = "auto",
     resolution: int | None = None,
     n_samples: int | None = None,
