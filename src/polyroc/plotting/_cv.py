@@ -287,7 +287,8 @@ class CrossValidationDisplay(Display):
             prefix = "" if single else f"{group.label}: "
             band = None
             if plot_band:
-                style = {"color": color, "alpha": 0.2, "linewidth": 0, "label": f"{prefix}fold min–max", **band_style}
+                alpha = 0.2 if single else 0.1
+                style = {"color": color, "alpha": alpha, "linewidth": 0, "label": f"{prefix}fold min–max", **band_style}
                 band = ax.fill_between(grid, lower, upper, step="post" if stairs else None, **style)
             self.bands_.append(band)
             label = f"{prefix}mean of {n_folds} folds" if not single else f"mean of {n_folds} folds ({group.label})"
@@ -308,7 +309,7 @@ class CrossValidationDisplay(Display):
         ax.set(xlabel=self.kind["xlabel"], ylabel=self.kind["ylabel"])
         if xlim is not None:
             ax.set(xlim=xlim, ylim=ylim)
-        title = f"{self.kind['title']}, {n_folds} cross-validation folds"
+        title = f"{self.kind['title']} ({n_folds} folds)"
         ax.set_title(f"{self.name}: {title}" if self.name else title[0].upper() + title[1:])
         place_legend(ax, self.kind.get("legend", "best"), widen=made_figure)
         return self
@@ -359,7 +360,7 @@ def roc_folds(results: list[OvrRocCurves], average: str) -> tuple[list[FoldCurve
         "score": f"{average} AUC",
         "xlabel": "False positive rate",
         "ylabel": "True positive rate",
-        "title": f"{average}-average one-vs-rest ROC curves",
+        "title": f"{average}-average ROC",
         "chance": ([0, 1], [0, 1], "chance (AUC = 0.5)"),
         "limits": ((-0.01, 1.01), (-0.01, 1.01)),
         "legend": "lower right",
@@ -398,7 +399,7 @@ def precision_recall_folds(
         "score": "micro AP",
         "xlabel": "Recall",
         "ylabel": "Precision",
-        "title": "micro-average precision-recall curves",
+        "title": "micro-average precision-recall",
         "limits": ((-0.01, 1.01), (-0.01, 1.01)),
         "legend": "lower left",
     }
@@ -419,7 +420,7 @@ def reliability_folds(results: list[ReliabilityCurve]) -> tuple[list[FoldCurves]
         "score": "ECE",
         "xlabel": "Mean top-label probability",
         "ylabel": "Observed frequency",
-        "title": f"top-label reliability ({strategy} bins)",
+        "title": f"top-label reliability, {strategy} bins",
         "chance": ([0, 1], [0, 1], "perfect calibration"),
         "limits": ((-0.02, 1.02), (-0.02, 1.02)),
         "legend": "upper left",

@@ -308,7 +308,7 @@ class TuningProfileDisplay(Display):
             "score": f"{results[0].metric} at τ",
             "xlabel": "δ: change of τ_j from τ (other thresholds fixed)",
             "ylabel": results[0].metric,
-            "title": f"{results[0].metric} along each threshold coordinate",
+            "title": f"{results[0].metric} along each coordinate through τ",
             "vline": 0.0,
         }
         scores = np.array([profile.score for profile in results])

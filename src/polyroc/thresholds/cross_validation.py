@@ -317,17 +317,23 @@ class CrossValidatedTuning(Drawable):
         f1_macro: tau* tuned on each of 3 folds
         """
         classes = [str(label) for label in self.classes.tolist()]
-        lines = [f"{self.metric}: tau* tuned on each of {self.thresholds.shape[0]} folds"]
         header = ["fold", *[f"tau_{label}" for label in classes], "gain (fold)", "gain (other folds)"]
-        lines.append("  ".join(f"{cell:>12}" for cell in header))
-        for k, tau in enumerate(self.thresholds):
-            cells = [str(k), *[f"{value:.4f}" for value in tau], f"{self.gains[k]:+.4f}", f"{self.other_gains[k]:+.4f}"]
-            lines.append("  ".join(f"{cell:>12}" for cell in cells))
-        spread = [f"{mean:.4f}±{std:.4f}" for mean, std in zip(self.threshold_mean, self.threshold_std)]
+        rows = [
+            [str(k), *[f"{value:.4f}" for value in tau], f"{self.gains[k]:+.4f}", f"{self.other_gains[k]:+.4f}"]
+            for k, tau in enumerate(self.thresholds)
+        ]
         summary = self.summary()
-        gains = [f"{summary['gain_mean']:+.4f}±{summary['gain_std']:.4f}"]
-        gains.append(f"{summary['other_gain_mean']:+.4f}±{summary['other_gain_std']:.4f}")
-        lines.append("  ".join(f"{cell:>12}" for cell in ["mean±sd", *spread, *gains]))
+        rows.append(
+            [
+                "mean±sd",
+                *[f"{mean:.4f}±{std:.4f}" for mean, std in zip(self.threshold_mean, self.threshold_std)],
+                f"{summary['gain_mean']:+.4f}±{summary['gain_std']:.4f}",
+                f"{summary['other_gain_mean']:+.4f}±{summary['other_gain_std']:.4f}",
+            ]
+        )
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+        lines = [f"{self.metric}: tau* tuned on each of {self.thresholds.shape[0]} folds"]
+        lines += ["  ".join(cell.rjust(width) for cell, width in zip(row, widths)) for row in [header, *rows]]
         return "\n".join(lines)
 
     def _view_sections(self) -> list[str]:
