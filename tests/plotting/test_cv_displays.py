@@ -277,3 +277,16 @@ def test_cross_validated_tuning_display_draws_strips_per_class_for_four_classes(
     segments = display.mean_marker_.get_segments()
     np.testing.assert_allclose([segment[0, 1] for segment in segments], result.thresholds.mean(axis=0))
     assert display.ax_.get_title().startswith("model τ* of 3 folds")
+
+
+def test_cv_display_draws_on_a_given_axes_and_leaves_out_what_it_is_told_to():
+    fig, ax = plt.subplots()
+    display = RocCurveDisplay.from_cv_results(
+        CV3, X3, Y3, ax=ax, name="model", plot_band=False, plot_chance_level=False, mean_kwargs={"color": "red"}
+    )
+    assert display.ax_ is ax and display.figure_ is fig
+    assert display.bands_ == [None] and display.chance_level_ is None
+    assert display.mean_lines_[0].get_color() == "red"
+    assert ax.get_title() == "model: macro-average ROC (4 folds)"
+    with pytest.raises(TypeError, match="band_kwargs"):
+        RocCurveDisplay.from_cv_results(CV3, X3, Y3, band_kwargs="blue")
