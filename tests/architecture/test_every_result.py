@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.linear_model import LogisticRegression
 
 import polyroc
 import polyroc.calibration
@@ -28,7 +29,7 @@ from polyroc import dmf, gini
 from polyroc._results import Drawable, Result
 from polyroc.curves import ovr_precision_recall_curve, ovr_roc_curve
 from polyroc.resampling import paired_rule_scores
-from polyroc.thresholds import coordinate_profile
+from polyroc.thresholds import coordinate_profile, cross_validated_tuning
 
 OLD_SETTING_NAMES = {"sampler", "ties", "thresholds", "threshold_mode", "kind"}
 
@@ -61,6 +62,7 @@ def _results():
         "RocCloud": polyroc.roc_cloud(y, P, resolution=6),
         "RuleComparison": polyroc.compare_rules(y, P, y_val=y_val, val_scores=P_val),
         "CoordinateProfile": coordinate_profile(y_val, P_val, tuning.best_threshold),
+        "CrossValidatedTuning": cross_validated_tuning(LogisticRegression(), P, y, cv=3, resolution=10),
         "OvrRocCurves": ovr_roc_curve(y, P),
         "OvrPrecisionRecallCurves": ovr_precision_recall_curve(y, P),
         "DmfRoc": dmf_roc,

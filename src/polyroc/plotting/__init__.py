@@ -22,12 +22,17 @@ until a display is drawn. Classes get the colours of
 - :class:`DmfRocDisplay`: the ROC-DMF curve, its bootstrap band and D.
 - :class:`GiniRocDisplay`: the Gini-weighted ROC curve between the class curves, with its bands.
 - :class:`ReliabilityDisplay`: reliability diagrams (top-label or classwise) with per-bin intervals.
+- :class:`CrossValidationDisplay`: each cross-validation fold's curve, their min–max band and mean
+  (``from_cv_results`` of the ROC, precision-recall, profile and reliability Displays).
+- :class:`CrossValidatedTuningDisplay`: the τ* tuned on each fold (simplex for 3 classes, strips otherwise).
 """
 
 from polyroc.plotting._base import Display
 from polyroc.plotting._clouds import RocCloudDisplay
 from polyroc.plotting._common import class_colors, simplex_to_cartesian
 from polyroc.plotting._confusion_matrix import ConfusionMatrixDisplay
+from polyroc.plotting._cv import CrossValidationDisplay
+from polyroc.plotting._cv_tuning import CrossValidatedTuningDisplay
 from polyroc.plotting._dmf import DmfRocDisplay
 from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
@@ -40,6 +45,8 @@ from polyroc.plotting._thresholds import ThresholdsDisplay
 
 __all__ = [
     "ConfusionMatrixDisplay",
+    "CrossValidatedTuningDisplay",
+    "CrossValidationDisplay",
     "DecisionRegionsDisplay",
     "Display",
     "DmfRocDisplay",

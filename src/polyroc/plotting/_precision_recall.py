@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -10,6 +11,8 @@ from numpy.typing import ArrayLike
 from polyroc.curves import OvrPrecisionRecallCurves, ovr_precision_recall_curve
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, place_legend, with_name
+from polyroc.plotting._cv import CrossValidationDisplay, precision_recall_folds
+from polyroc.thresholds.cross_validation import fold_predictions
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -140,6 +143,97 @@ class PrecisionRecallDisplay(Display):
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
         return cls(curves).plot(ax=ax, name=name, **kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results: Mapping[str, Any],
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        drop_intermediate: bool = False,
+        ax: Axes | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> CrossValidationDisplay:
+        """Draw each cross-validation fold's micro-average precision-recall curve, their min–max band and mean.
+
+        As scikit-learn's binary ``PrecisionRecallDisplay.from_cv_results``,
+        for the one-vs-rest curves: fold k's curve is the micro-average curve
+        that :meth:`from_predictions` draws for ``predict_proba`` of fold k's
+        estimator on fold k's test rows. On 201 equally spaced recalls each
+        curve takes the height of the step whose area average precision sums
+        (the precision of the point of smallest recall >= r); the band is
+        the pointwise minimum and maximum of the folds there, the bold line
+        their pointwise mean; the legend gives the folds' micro AP as
+        mean ± sd (``ddof=0``).
+
+        Parameters
+        ----------
+        cv_results : dict
+            From :func:`sklearn.model_selection.cross_validate` with
+            ``return_estimator=True, return_indices=True``.
+        X : array-like of shape (n_samples, n_features)
+            The data cross-validated.
+        y : array-like of shape (n_samples,)
+            Its labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows, split by fold.
+        drop_intermediate : bool, default=False
+            As :meth:`from_predictions`.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
+            Passed to :meth:`CrossValidationDisplay.plot`.
+
+        Returns
+        -------
+        CrossValidationDisplay
+            With ``fold_results``, the ``OvrPrecisionRecallCurves`` of each fold.
+
+        Raises
+        ------
+        ValueError
+            ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (pass
+            ``return_estimator=True, return_indices=True``), or what
+            :func:`polyroc.curves.ovr_precision_recall_curve` refuses.
+        TypeError
+            ``cv_results`` not a dict, an estimator without ``predict_proba``.
+
+        See Also
+        --------
+        PrecisionRecallDisplay.from_predictions : One fold's curves.
+        RocCurveDisplay.from_cv_results : The ROC counterpart.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv_results = cross_validate(LogisticRegression(max_iter=500), X, y, cv=3,
+        ...                             return_estimator=True, return_indices=True)
+        >>> disp = PrecisionRecallDisplay.from_cv_results(cv_results, X, y)
+        >>> len(disp.fold_lines_[0]), disp.fold_lines_[0][0].get_drawstyle()
+        (3, 'steps-post')
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        """
+        folds, classes = fold_predictions(cv_results, X, y, sample_weight=sample_weight)
+        results = [
+            ovr_precision_recall_curve(
+                fold.y_true,
+                fold.y_score,
+                labels=classes,
+                sample_weight=fold.sample_weight,
+                drop_intermediate=drop_intermediate,
+            )
+            for fold in folds
+        ]
+        groups, scores, kind = precision_recall_folds(results)
+        return CrossValidationDisplay(groups, scores, kind=kind, fold_results=results).plot(ax=ax, name=name, **kwargs)
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,

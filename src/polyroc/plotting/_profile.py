@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from polyroc._validation import THRESHOLD_DOMAINS, check_option
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import check_kwargs, class_colors, curve_kwargs_list, draw_steps, place_legend
+from polyroc.plotting._cv import CrossValidationDisplay, FoldCurves, steps_on_grid
+from polyroc.thresholds.cross_validation import fold_predictions
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
+from polyroc.thresholds.tuning import tune_thresholds
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -44,6 +48,27 @@ def upper_envelope(values, edges, max_steps=MAX_DRAWN_STEPS, greater_is_better=T
     envelope = active_at_start.copy()
     (np.maximum if greater_is_better else np.minimum).at(envelope, start_bin, values)
     return envelope, grid
+
+
+def _per_class(results: list[CoordinateProfile]) -> tuple[list[list[Any]], list[list[Any]]]:
+    """Per class, the edges and the values of each fold's line."""
+    n_classes = results[0].classes.size
+    edges = [[profile.edges[j] for profile in results] for j in range(n_classes)]
+    values = [[profile.values[j] for profile in results] for j in range(n_classes)]
+    return edges, values
+
+
+def _profile_folds(label: object, edges: list[Any], values: list[Any]) -> FoldCurves | None:
+    """The folds' lines of one class as drawn, and on the union of their edges (None without room)."""
+    if any(fold_edges is None for fold_edges in edges):
+        return None
+    grid = np.unique(np.concatenate(edges))
+    if grid.size > MAX_DRAWN_STEPS + 1:
+        grid = np.linspace(grid[0], grid[-1], MAX_DRAWN_STEPS + 1)
+    on_grid = np.array([steps_on_grid(e, v, grid) for e, v in zip(edges, values)])
+    drawn = [upper_envelope(v, e) for e, v in zip(edges, values)]
+    x, y = [d[1] for d in drawn], [d[0] for d in drawn]
+    return FoldCurves(f"τ_{label}", x, y, grid, on_grid, "stairs")
 
 
 class TuningProfileDisplay(Display):
@@ -186,6 +211,125 @@ class TuningProfileDisplay(Display):
             cost_matrix=cost_matrix,
         )
         return cls(profile).plot(ax=ax, name=name, **kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results: Mapping[str, Any],
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        threshold: ArrayLike | None = None,
+        metric: str | Callable[[NDArray], NDArray] = "f1_macro",
+        sample_weight: ArrayLike | None = None,
+        domain: str = "simplex",
+        ax: Axes | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> CrossValidationDisplay:
+        """Draw each cross-validation fold's profile through one τ, their min–max band and their mean.
+
+        Fold k's line j is the one :meth:`from_predictions` draws for
+        ``predict_proba`` of fold k's estimator on fold k's test rows, through
+        the same ``threshold`` for every fold, so that the lines of the folds
+        span the same δ. For each class, the band is the pointwise minimum
+        and maximum of the folds' step functions on the union of their
+        edges (exact: every fold is constant on each cell; beyond
+        :data:`MAX_DRAWN_STEPS` cells, read at the midpoints of that many
+        equal cells), the bold steps their mean; the legend gives the folds'
+        score at τ as mean ± sd (``ddof=0``). A class whose line has no room
+        in the domain is not drawn.
+
+        Parameters
+        ----------
+        cv_results : dict
+            From :func:`sklearn.model_selection.cross_validate` with
+            ``return_estimator=True, return_indices=True``.
+        X : array-like of shape (n_samples, n_features)
+            The data cross-validated.
+        y : array-like of shape (n_samples,)
+            Its labels.
+        threshold : array-like of shape (m,), default=None
+            τ, the point every fold's lines go through; default the τ* that
+            :func:`polyroc.thresholds.tune_thresholds` tunes on the pooled
+            held-out predictions of all folds (with ``metric`` and ``domain``).
+        metric, domain
+            As :func:`polyroc.thresholds.coordinate_profile`.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows, split by fold.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
+            Passed to :meth:`CrossValidationDisplay.plot`.
+
+        Returns
+        -------
+        CrossValidationDisplay
+            With ``fold_results``, the ``CoordinateProfile`` of each fold.
+
+        Raises
+        ------
+        ValueError
+            ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (pass
+            ``return_estimator=True, return_indices=True``), or what
+            :func:`polyroc.thresholds.coordinate_profile` refuses.
+        TypeError
+            ``cv_results`` not a dict, an estimator without ``predict_proba``.
+
+        See Also
+        --------
+        TuningProfileDisplay.from_predictions : One fold's profile.
+        polyroc.thresholds.cross_validated_tuning : τ* tuned on each fold.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv_results = cross_validate(LogisticRegression(max_iter=500), X, y, cv=3,
+        ...                             return_estimator=True, return_indices=True)
+        >>> disp = TuningProfileDisplay.from_cv_results(cv_results, X, y, threshold=[1 / 3, 1 / 3, 1 / 3])
+        >>> [group.label for group in disp.groups], len(disp.fold_lines_[0])
+        (['τ_0', 'τ_1', 'τ_2'], 3)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        """
+        check_option("domain", domain, THRESHOLD_DOMAINS)
+        folds, classes = fold_predictions(cv_results, X, y, sample_weight=sample_weight)
+        if threshold is None:
+            weights = None if sample_weight is None else np.concatenate([fold.sample_weight for fold in folds])
+            threshold = tune_thresholds(
+                np.concatenate([fold.y_true for fold in folds]),
+                np.concatenate([fold.y_score for fold in folds]),
+                metric=metric,
+                labels=classes,
+                sample_weight=weights,
+                domain=domain,
+            ).best_threshold
+        results = [
+            coordinate_profile(
+                fold.y_true,
+                fold.y_score,
+                threshold,
+                metric=metric,
+                labels=classes,
+                sample_weight=fold.sample_weight,
+                domain=domain,
+            )
+            for fold in folds
+        ]
+        groups = [group for group in map(_profile_folds, results[0].classes, *_per_class(results)) if group]
+        kind = {
+            "score": f"{results[0].metric} at τ",
+            "xlabel": "δ: change of τ_j from τ (other thresholds fixed)",
+            "ylabel": results[0].metric,
+            "title": f"{results[0].metric} along each coordinate through τ",
+            "vline": 0.0,
+        }
+        scores = np.array([profile.score for profile in results])
+        return CrossValidationDisplay(groups, scores, kind=kind, fold_results=results).plot(ax=ax, name=name, **kwargs)
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,

@@ -21,6 +21,7 @@ from polyroc.gini import GiniRoc
 from polyroc.plotting._base import Display
 from polyroc.plotting._clouds import RocCloudDisplay
 from polyroc.plotting._confusion_matrix import ConfusionMatrixDisplay
+from polyroc.plotting._cv_tuning import CrossValidatedTuningDisplay
 from polyroc.plotting._dmf import DmfRocDisplay
 from polyroc.plotting._gini import GiniRocDisplay
 from polyroc.plotting._precision_recall import PrecisionRecallDisplay
@@ -30,6 +31,7 @@ from polyroc.plotting._roc import RocCurveDisplay
 from polyroc.plotting._simplex import DecisionRegionsDisplay, SimplexHeatmapDisplay
 from polyroc.plotting._thresholds import ThresholdsDisplay
 from polyroc.thresholds.clouds import RocCloud
+from polyroc.thresholds.cross_validation import CrossValidatedTuning
 from polyroc.thresholds.profile import CoordinateProfile
 from polyroc.thresholds.tuning import TuningResult
 
@@ -69,6 +71,7 @@ DISPLAYS: dict[type, DrawFunction] = {
     DmfRoc: DmfRocDisplay.from_result,
     GiniRoc: GiniRocDisplay.from_result,
     ReliabilityCurve: ReliabilityDisplay.from_result,
+    CrossValidatedTuning: CrossValidatedTuningDisplay.from_result,
 }
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polyroc._engine.binning import BinStrategy, CalibrationKind
-from polyroc._validation import check_boolean, check_positive_int
+from polyroc._validation import check_boolean, check_option, check_positive_int
 from polyroc.calibration import ReliabilityCurve, reliability_curve
 from polyroc.intervals._proportions import ProportionMethod
 from polyroc.plotting._base import Display
@@ -23,6 +23,8 @@ from polyroc.plotting._common import (
     place_legend,
     short_label,
 )
+from polyroc.plotting._cv import CrossValidationDisplay, reliability_folds
+from polyroc.thresholds.cross_validation import fold_predictions
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -274,6 +276,103 @@ class ReliabilityDisplay(Display):
             sample_weight=sample_weight,
         )
         return cls(curve).plot(ax=ax, name=name, **kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results: Mapping[str, Any],
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        n_bins: int = 15,
+        strategy: BinStrategy = "uniform",
+        sample_weight: ArrayLike | None = None,
+        ax: Axes | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> CrossValidationDisplay:
+        """Draw each cross-validation fold's top-label reliability curve, their min–max band and their mean.
+
+        Fold k's curve joins the non-empty bins (mean top-label probability,
+        observed frequency) that :meth:`from_predictions` draws for
+        ``predict_proba`` of fold k's estimator on fold k's test rows
+        (without the per-bin intervals). On 201 equally spaced probabilities
+        each curve is read linearly between its bins (not beyond its first
+        and last bin); between the largest first bin and the smallest last
+        bin of the folds, the band is the pointwise minimum and maximum of
+        the folds, the bold line their mean; the legend gives
+        the folds' ECE as mean ± sd (``ddof=0``).
+
+        Parameters
+        ----------
+        cv_results : dict
+            From :func:`sklearn.model_selection.cross_validate` with
+            ``return_estimator=True, return_indices=True``.
+        X : array-like of shape (n_samples, n_features)
+            The data cross-validated.
+        y : array-like of shape (n_samples,)
+            Its labels.
+        n_bins : int, default=15
+            Number of bins.
+        strategy : {"uniform", "quantile"}, default="uniform"
+            Bins of equal width or of equal count (per fold).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows, split by fold.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
+            Passed to :meth:`CrossValidationDisplay.plot`.
+
+        Returns
+        -------
+        CrossValidationDisplay
+            With ``fold_results``, the ``ReliabilityCurve`` of each fold.
+
+        Raises
+        ------
+        ValueError
+            ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (pass
+            ``return_estimator=True, return_indices=True``), or what
+            :func:`polyroc.calibration.reliability_curve` refuses.
+        TypeError
+            ``cv_results`` not a dict, an estimator without ``predict_proba``.
+
+        See Also
+        --------
+        ReliabilityDisplay.from_predictions : One fold's diagram, with its intervals.
+        RocCurveDisplay.from_cv_results : The ROC counterpart.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv_results = cross_validate(LogisticRegression(max_iter=500), X, y, cv=3,
+        ...                             return_estimator=True, return_indices=True)
+        >>> disp = ReliabilityDisplay.from_cv_results(cv_results, X, y, n_bins=5)
+        >>> disp.kind["score"], len(disp.fold_results)
+        ('ECE', 3)
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        """
+        check_positive_int("n_bins", n_bins)
+        check_option("strategy", strategy, ("uniform", "quantile"))
+        folds, classes = fold_predictions(cv_results, X, y, sample_weight=sample_weight)
+        results = [
+            reliability_curve(
+                fold.y_true,
+                fold.y_score,
+                labels=classes,
+                n_bins=n_bins,
+                strategy=strategy,
+                sample_weight=fold.sample_weight,
+            )
+            for fold in folds
+        ]
+        groups, scores, kind = reliability_folds(results)
+        return CrossValidationDisplay(groups, scores, kind=kind, fold_results=results).plot(ax=ax, name=name, **kwargs)
 
     def plot(  # type: ignore[override]  # adds its own keywords, and takes several Axes for classwise panels
         self,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._validation import check_option
 from polyroc.curves import OvrRocCurves, macro_roc_curve, ovr_roc_curve
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import class_colors, curve_kwargs_list, draw_chance_level, place_legend, with_name
+from polyroc.plotting._cv import CrossValidationDisplay, roc_folds
+from polyroc.thresholds.cross_validation import fold_predictions
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -132,6 +136,102 @@ class RocCurveDisplay(Display):
             y_true, y_score, labels=labels, sample_weight=sample_weight, drop_intermediate=drop_intermediate
         )
         return cls(curves).plot(ax=ax, name=name, **kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results: Mapping[str, Any],
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        sample_weight: ArrayLike | None = None,
+        drop_intermediate: bool = True,
+        average: Literal["macro", "micro"] = "macro",
+        ax: Axes | None = None,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> CrossValidationDisplay:
+        """Draw each cross-validation fold's average ROC curve, their min–max band and their mean.
+
+        As scikit-learn's binary ``RocCurveDisplay.from_cv_results``, for the
+        one-vs-rest curves: fold k's curve is the macro- (or micro-) average
+        curve that :meth:`from_predictions` draws for ``predict_proba`` of
+        fold k's estimator on fold k's test rows. The band is the pointwise
+        minimum and maximum of the fold curves on 201 equally spaced false
+        positive rates (linear between a curve's points, the top of a
+        vertical step at its FPR), the bold line their pointwise mean; the
+        legend gives the folds' AUC as mean ± sd (``ddof=0``).
+
+        Parameters
+        ----------
+        cv_results : dict
+            From :func:`sklearn.model_selection.cross_validate` with
+            ``return_estimator=True, return_indices=True``.
+        X : array-like of shape (n_samples, n_features)
+            The data cross-validated.
+        y : array-like of shape (n_samples,)
+            Its labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows, split by fold.
+        drop_intermediate : bool, default=True
+            As :meth:`from_predictions`.
+        average : {"macro", "micro"}, default="macro"
+            Which average curve each fold draws.
+        ax : matplotlib.axes.Axes, default=None
+            Where to draw; default a new figure.
+        name : str, default=None
+            Name of the model.
+        **kwargs
+            Passed to :meth:`CrossValidationDisplay.plot` (``curve_kwargs``
+            for the fold curves, ``band_kwargs``, ``mean_kwargs``,
+            ``plot_chance_level`` ...).
+
+        Returns
+        -------
+        CrossValidationDisplay
+            With ``fold_results``, the ``OvrRocCurves`` of each fold.
+
+        Raises
+        ------
+        ValueError
+            ``cv_results`` lacks ``"estimator"`` or ``"indices"`` (pass
+            ``return_estimator=True, return_indices=True``), an unknown
+            ``average``, or what :func:`polyroc.curves.ovr_roc_curve` refuses.
+        TypeError
+            ``cv_results`` not a dict, an estimator without ``predict_proba``.
+
+        See Also
+        --------
+        RocCurveDisplay.from_predictions : One fold's curves.
+        polyroc.thresholds.cross_validated_tuning : τ* tuned on each fold.
+
+        Examples
+        --------
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.model_selection import cross_validate
+        >>> X, y = load_iris(return_X_y=True)
+        >>> cv_results = cross_validate(LogisticRegression(max_iter=500), X, y, cv=3,
+        ...                             return_estimator=True, return_indices=True)
+        >>> disp = RocCurveDisplay.from_cv_results(cv_results, X, y, name="logistic")
+        >>> disp.ax_.get_legend().get_texts()[0].get_text()
+        'logistic folds (macro AUC = 0.997 ± 0.001)'
+        >>> import matplotlib.pyplot as plt; plt.close(disp.figure_)
+        """
+        check_option("average", average, ("macro", "micro"))
+        folds, classes = fold_predictions(cv_results, X, y, sample_weight=sample_weight)
+        results = [
+            ovr_roc_curve(
+                fold.y_true,
+                fold.y_score,
+                labels=classes,
+                sample_weight=fold.sample_weight,
+                drop_intermediate=drop_intermediate,
+            )
+            for fold in folds
+        ]
+        groups, scores, kind = roc_folds(results, average)
+        return CrossValidationDisplay(groups, scores, kind=kind, fold_results=results).plot(ax=ax, name=name, **kwargs)
 
     def plot(  # type: ignore[override]  # adds its own keywords to the base's ax and name
         self,

@@ -8,8 +8,9 @@ for a whole sample of thresholds); :func:`tune_thresholds` returning a
 :class:`TuningResult`; :func:`coordinate_profile`, the exact score along each
 threshold coordinate through tau*; ROC clouds and DFP (:func:`roc_cloud`);
 :func:`compare_rules`, tuning on validation data and comparing the rules on
-test data; and :class:`SimplexThresholdClassifier`, a scikit-learn
-meta-estimator. Result objects follow :class:`polyroc._results.Result`.
+test data; :func:`cross_validated_tuning`, tau* tuned on each cross-validation
+fold; and :class:`SimplexThresholdClassifier`, a scikit-learn meta-estimator.
+Result objects follow :class:`polyroc._results.Result`.
 """
 
 from polyroc.thresholds.batches import coordinate_start_resolution, default_resolution, threshold_batches
@@ -26,6 +27,7 @@ from polyroc.thresholds.competing import (
     singleton_correct,
     singleton_rate,
 )
+from polyroc.thresholds.cross_validation import CrossValidatedTuning, cross_validated_tuning
 from polyroc.thresholds.estimator import SimplexThresholdClassifier
 from polyroc.thresholds.profile import CoordinateProfile, coordinate_profile
 from polyroc.thresholds.rules import apply_thresholds, ovr_assign, predict
@@ -34,6 +36,7 @@ from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
 __all__ = [
     "CoordinateProfile",
+    "CrossValidatedTuning",
     "RocCloud",
     "RuleComparison",
     "SimplexThresholdClassifier",
@@ -47,6 +50,7 @@ __all__ = [
     "coordinate_profile",
     "coordinate_start_resolution",
     "coverage",
+    "cross_validated_tuning",
     "default_cloud_samples",
     "default_resolution",
     "dfp",
