@@ -186,7 +186,8 @@ def test_tuned_thresholds_minimise_the_cost_on_out_of_fold_probabilities(calibra
     expected = tune_thresholds(y, oof, metric=minus_cost(costs))
     np.testing.assert_allclose(clf.best_threshold_, expected.best_threshold)
     tuned_cost = oracle_cost(y, apply_thresholds(oof, expected.best_threshold), costs, [0, 1, 2])
-    assert -clf.tuning_result_.best_score == pytest.approx(tuned_cost, abs=1e-12)
+    assert clf.tuning_result_.best_score == pytest.approx(tuned_cost, abs=1e-12)
+    assert not clf.tuning_result_.greater_is_better
     assert tuned_cost <= oracle_cost(y, oof.argmax(axis=1), costs, [0, 1, 2]) + 1e-12
     np.testing.assert_array_equal(clf.predict(X), apply_thresholds(clf.predict_proba(X), expected.best_threshold))
 

@@ -26,7 +26,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
-from polyroc._engine.costs import bayes_codes, counted_cost
+from polyroc._engine.costs import bayes_codes
 from polyroc._validation import check_label_kinds, check_sample_weight
 from polyroc._validation._decision_inputs import check_cost_matrix
 from polyroc._validation._params import ConstraintLike, HasMethods, Options, check_params
@@ -50,16 +50,6 @@ __all__ = ["CostSensitiveClassifier"]
 
 #: How ``predict`` decides: the Bayes rule on the probabilities, or argmax(p - tau) with tau tuned for cost.
 DECISIONS = ("bayes", "tuned")
-
-
-class NegativeCost:
-    """The tuning metric of ``decision="tuned"``: counts (..., m, m) to minus their expected cost (higher is better)."""
-
-    def __init__(self, costs: np.ndarray) -> None:
-        self.costs = costs
-
-    def __call__(self, counts: ArrayLike) -> np.ndarray:
-        return -counted_cost(np.asarray(counts, dtype=np.float64), self.costs)
 
 
 class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
@@ -130,8 +120,9 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
         The calibration map fitted on the held-out probabilities.
     tuning_result_ : TuningResult or None
         With ``decision="tuned"``: the result of
-        :func:`~polyroc.thresholds.tune_thresholds`, whose ``best_score`` is
-        minus the expected cost of tau* on the held-out probabilities.
+        :func:`~polyroc.thresholds.tune_thresholds` with
+        ``metric="expected_cost"``, whose ``best_score`` is the expected cost
+        of tau* on the held-out probabilities.
     best_threshold_ : ndarray of shape (n_classes,) or None
         With ``decision="tuned"``: tau*, in ``classes_`` order.
     classes_ : ndarray of shape (n_classes,)
@@ -381,7 +372,8 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
             self.tuning_result_ = tune_thresholds(
                 y_held,
                 proba,
-                metric=NegativeCost(self.cost_matrix_),
+                metric="expected_cost",
+                cost_matrix=self.cost_matrix_,
                 labels=classes,
                 sample_weight=w_held,
                 random_state=self.random_state,
