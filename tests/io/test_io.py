@@ -294,6 +294,22 @@ def test_write_thresholds_refuses_what_is_not_a_tuning_result(tmp_path):
     assert not path.exists()
 
 
+def test_a_cost_tuning_is_written_with_its_direction(tmp_path):
+    y = np.array([0, 1, 2, 0, 1, 2, 1, 0])
+    P = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.3, 0.3, 0.4], [0.4, 0.4, 0.2]] * 2)
+    costs = np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 2.0, 0.0]])
+    from polyroc.thresholds import tune_thresholds
+
+    result = tune_thresholds(y, P, metric="expected_cost", cost_matrix=costs, resolution=10)
+    write_thresholds(tmp_path / "tau.json", result)
+    written = read_thresholds(tmp_path / "tau.json")
+    assert written["metric"] == "expected_cost"
+    assert written["greater_is_better"] is False
+    # the written best score is the cost of the written thresholds, counted by hand
+    decided = np.argmax(P - np.asarray(written["threshold"]), axis=1)
+    assert written["best_score"] == pytest.approx(costs[y, decided].mean(), abs=1e-12)
+
+
 def test_integer_class_names_in_thresholds_are_read_as_column_names(tmp_path):
     path = _write(tmp_path, '{"classes": [0, 1], "threshold": [0.5, 0.5], "domain": "simplex"}', "tau.json")
     assert read_thresholds(path)["classes"] == ["0", "1"]

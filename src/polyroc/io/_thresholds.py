@@ -112,6 +112,10 @@ def write_thresholds(
     """Write the tuned thresholds of a :class:`~polyroc.thresholds.TuningResult` as JSON.
 
     The floats round-trip exactly; :func:`read_thresholds` reads the file back.
+    Besides the classes, thresholds and domain, the document records the
+    metric, ``best_score`` and ``argmax_score`` on the tuning data,
+    ``greater_is_better`` (False for ``metric="expected_cost"``, a cost) and
+    the search settings.
 
     Parameters
     ----------
@@ -167,6 +171,7 @@ def write_thresholds(
         "metric": result.metric,
         "best_score": result.best_score,
         "argmax_score": result.argmax_score,
+        "greater_is_better": result.greater_is_better,
         "search": result.search,
         "resolution": result.resolution,
         "n_samples": result.n_samples,
