@@ -38,7 +38,7 @@ them; :func:`roc_auc_interval` is the checked public entry point.
 from __future__ import annotations
 
 from functools import partial
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -80,7 +80,10 @@ __all__ = [
     "AUC_KEYS",
     "auc_difference",
     "auc_influences",
+    "class_auc_intervals",
+    "delong_interval",
     "logit_interval",
+    "one_vs_rest_variance",
     "roc_auc_interval",
     "stratified_covariance",
 ]
@@ -600,10 +603,10 @@ def roc_auc_interval(
     *,
     labels: ArrayLike | None = None,
     multi_class: Literal["ovr", "ovo"] = "ovr",
-    average: Literal["macro", "weighted", "micro"] = "macro",
+    average: Literal["macro", "weighted", "micro"] | None = "macro",
     sample_weight: ArrayLike | None = None,
     confidence: float = 0.95,
-) -> ConfidenceInterval:
+) -> ConfidenceInterval | dict[Any, ConfidenceInterval]:
     """Area under the ROC curve with DeLong's confidence interval (logit scale), binary or multiclass.
 
     The AUC is that of :func:`polyroc.metrics.roc_auc_score`: binary with
@@ -633,10 +636,13 @@ def roc_auc_interval(
         classes, the second one positive).
     multi_class : {"ovr", "ovo"}, default="ovr"
         One-vs-rest or one-vs-one (Hand & Till); ignored for 1-D scores.
-    average : {"macro", "weighted", "micro"}, default="macro"
+    average : {"macro", "weighted", "micro"} or None, default="macro"
         Mean over classes (OvR) or pairs (OvO), weighted by their support,
         or (OvR only) the AUC of the binarized labels against the raveled
-        scores; ignored for 1-D scores.
+        scores; None (OvR only): one interval per class, each class's AUC
+        against the rest with the variance of its own structural components
+        (for each class, pROC's ``var(roc(y == k, P[, k]), method = "delong")``);
+        ignored for 1-D scores.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights (the influences are weighted; rows of
         weight 0 take no part).
@@ -645,10 +651,15 @@ def roc_auc_interval(
 
     Returns
     -------
-    ConfidenceInterval
+    ConfidenceInterval or dict
         The AUC, the bounds, and ``settings["interval_method"]``
         ``"DeLong (logit)"``, or ``"DeLong (exact bound at AUC = 1)"`` (``= 0``)
-        at the boundary.
+        at the boundary; ``settings["standard_error"]`` is DeLong's standard
+        error on the AUC scale and ``settings["df"]`` the degrees of freedom
+        of the t quantile (absent when the variance is 0 and the normal
+        quantile is used). With ``average=None``: a dict mapping each class
+        (in the order of ``labels``) to its interval, as
+        :attr:`polyroc.Evaluation.class_intervals` holds them.
 
     Raises
     ------
@@ -702,31 +713,116 @@ def roc_auc_interval(
     0.9375 [95% CI 0.2723, 0.9983; DeLong (logit)]
     >>> print(roc_auc_interval(y, [0.1, 0.2, 0.3, 0.35, 0.4, 0.7, 0.8, 0.9]))
     1.0000 [95% CI 0.3976, 1.0000; DeLong (exact bound at AUC = 1)]
+
+    One interval per class (one-vs-rest), each with its standard error:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    >>> P = [[.6, .3, .1], [.5, .3, .2], [.3, .4, .3], [.2, .6, .2], [.4, .4, .2],
+    ...      [.1, .5, .4], [.2, .2, .6], [.3, .3, .4], [.1, .3, .6]]
+    >>> per_class = roc_auc_interval(y, P, average=None)
+    >>> {label: round(ci.estimate, 4) for label, ci in per_class.items()}
+    {0: 0.9167, 1: 0.9722, 2: 0.9722}
+    >>> print(per_class[0])
+    0.9167 [95% CI 0.2166, 0.9977; DeLong (logit)]
+    >>> round(per_class[0].settings["standard_error"], 4)
+    0.1009
     """
-    average = check_option(f"average (multi_class={multi_class!r})", average, AVERAGE_OPTIONS[multi_class])
+    per_class = (None,) if multi_class == "ovr" else ()  # None: one interval per class
+    average = check_option(
+        f"average (multi_class={multi_class!r})", average, (*AVERAGE_OPTIONS[multi_class], *per_class)
+    )
     confidence = float(confidence)
     y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
     check_class_support(y, classes, weights)
     rows = class_rows(y, weights, classes.size)
-    involved = np.ones(classes.size, bool) if key == ("ovr", "macro") else rows > 0
+    involved = np.ones(classes.size, bool) if key in (("ovr", "macro"), ("ovr", None)) else rows > 0
     n_min = smallest_class(rows, classes, involved)
+    if key == ("ovr", None):
+        estimates, influences = auc_influences(y, scores, weights, [key])[key]
+        intervals = class_auc_intervals(estimates, influences, y, weights, confidence)
+        _warn_zero_width([f"class {label!r}" for label, ci in zip(classes.tolist(), intervals) if _is_degenerate(ci)])
+        return dict(zip(classes.tolist(), intervals))
     if key == "binary":
         estimate, influence = _binary_influence(y, scores, weights)
     else:
         estimate, influence = auc_influences(y, scores, weights, [key])[key]
     variance, df = delong_variance(influence, y, classes.size, weights)
+    interval = delong_interval(estimate, variance, df, confidence, n_min)
+    if _is_degenerate(interval):
+        _warn_zero_width(["the AUC"])
+    return interval
+
+
+def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -> ConfidenceInterval:
+    """The logit interval of one AUC, with ``settings["standard_error"]`` (AUC scale) and ``settings["df"]``.
+
+    ``df`` is recorded when finite (a t quantile was used); ``method`` is
+    appended to the interval method (e.g. how the variance was sampled). An
+    interval of zero width strictly inside (0, 1) is marked degenerate.
+    """
     low, high = logit_interval(estimate, variance, confidence, n_min, df)
-    interval = ConfidenceInterval.from_bounds(
-        estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
-    )
+    name = delong_method_name(estimate, low) + (method or "")
+    interval = ConfidenceInterval.from_bounds(estimate, low, high, confidence=confidence, interval_method=name)
+    interval.settings["standard_error"] = float(np.sqrt(variance))
+    if np.isfinite(df):
+        interval.settings["df"] = float(df)
     if is_zero_width(low, high):  # NaN bounds are not of zero width; an AUC of 0 or 1 takes the exact bound
-        _warnings.warn(
-            f"the interval has zero width: {DELONG_TIES}, which does not make the AUC known; "
-            "read it as degenerate, not as exact",
-            IntervalWarning,
-        )
         return degenerate_interval(interval, DELONG_TIES)
     return interval
+
+
+def class_auc_intervals(estimates, influences, y, weights, confidence, *, method=None) -> list[ConfidenceInterval]:
+    """DeLong's logit interval of each class's one-vs-rest AUC, from the (m, n) influences of :func:`auc_influences`.
+
+    Class k's AUC is a binary AUC of class k against the rest, and its
+    variance is DeLong's for that binary problem: the variance of the
+    structural components of the class-k rows plus that of the other rows
+    pooled (:func:`one_vs_rest_variance`), as pROC's
+    ``var(roc(y == k, P[, k]), method = "delong")``; the t quantile takes
+    the Welch-Satterthwaite degrees of freedom of those two parts, and the
+    exact bound at 0 or 1 the smaller of the two row counts. A class with
+    fewer than 2 rows gets NaN bounds.
+    """
+    rows = class_rows(y, weights, len(estimates))
+    intervals = []
+    for k, estimate in enumerate(np.asarray(estimates, dtype=np.float64)):
+        variance, df = one_vs_rest_variance(influences[k], y, k, weights)
+        n_min = min(rows[k], rows.sum() - rows[k])
+        intervals.append(delong_interval(float(estimate), variance, df, confidence, n_min, method=method))
+    return intervals
+
+
+def one_vs_rest_variance(influence, y, k, weights=None) -> tuple[float, float]:
+    """DeLong's variance of class k's one-vs-rest AUC and its degrees of freedom: the rest is one stratum.
+
+    :func:`delong_variance` with two strata, the rows of class k and all
+    the others, so that the variance is the binary DeLong variance
+    ``S10 / n1 + S01 / n0`` of the one-vs-rest problem (the stratification
+    by every class would hold the mix of the other classes fixed).
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 2, 2])
+    >>> P = np.array([[.6, .2, .2], [.3, .3, .4], [.4, .5, .1], [.2, .2, .6], [.5, .3, .2], [.1, .2, .7]])
+    >>> estimates, influences = auc_influences(y, P, None, [("ovr", None)])["ovr", None]
+    >>> [round(v, 6) for v in one_vs_rest_variance(influences[0], y, 0)]  # pROC's var(): 0.08333333
+    [0.083333, 1.714286]
+    """
+    return delong_variance(influence, (y == k).astype(np.intp), 2, weights)
+
+
+def _is_degenerate(interval):
+    return "degenerate (zero width)" in interval.method
+
+
+def _warn_zero_width(names):
+    """One IntervalWarning for the DeLong intervals of zero width (``names``), if any."""
+    if names:
+        _warnings.warn(
+            f"the interval of {', '.join(names)} has zero width: {DELONG_TIES}, which does not make the AUC "
+            "known; read it as degenerate, not as exact",
+            IntervalWarning,
+        )
 
 
 def delong_method_name(estimate, low):
