@@ -98,8 +98,8 @@ AUC_KEYS = (
     ("ovo", "weighted"),
 )
 
-#: ``average`` options of :func:`roc_auc_interval` for each ``multi_class``.
-AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro"), "ovo": ("macro", "weighted")}
+#: ``average`` options of :func:`roc_auc_interval` for each ``multi_class`` (None: one interval per class).
+AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro", None), "ovo": ("macro", "weighted")}
 
 LOGIT_METHOD = "DeLong (logit)"
 
@@ -603,7 +603,7 @@ def roc_auc_interval(
     *,
     labels: ArrayLike | None = None,
     multi_class: Literal["ovr", "ovo"] = "ovr",
-    average: Literal["macro", "weighted", "micro"] | None = "macro",
+    average: Literal["macro", "weighted", "micro", None] = "macro",
     sample_weight: ArrayLike | None = None,
     confidence: float = 0.95,
 ) -> ConfidenceInterval | dict[Any, ConfidenceInterval]:
@@ -727,10 +727,7 @@ def roc_auc_interval(
     >>> round(per_class[0].settings["standard_error"], 4)
     0.1009
     """
-    per_class = (None,) if multi_class == "ovr" else ()  # None: one interval per class
-    average = check_option(
-        f"average (multi_class={multi_class!r})", average, (*AVERAGE_OPTIONS[multi_class], *per_class)
-    )
+    average = check_option(f"average (multi_class={multi_class!r})", average, AVERAGE_OPTIONS[multi_class])
     confidence = float(confidence)
     y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
     check_class_support(y, classes, weights)
@@ -740,17 +737,21 @@ def roc_auc_interval(
     if key == ("ovr", None):
         estimates, influences = auc_influences(y, scores, weights, [key])[key]
         intervals = class_auc_intervals(estimates, influences, y, weights, confidence)
-        _warn_zero_width([f"class {label!r}" for label, ci in zip(classes.tolist(), intervals) if _is_degenerate(ci)])
-        return dict(zip(classes.tolist(), intervals))
+        marked = [_marked(interval) for interval in intervals]
+        _warn_zero_width(
+            [f"class {label!r}" for label, ci, old in zip(classes.tolist(), marked, intervals) if ci is not old]
+        )
+        return dict(zip(classes.tolist(), marked))
     if key == "binary":
         estimate, influence = _binary_influence(y, scores, weights)
     else:
         estimate, influence = auc_influences(y, scores, weights, [key])[key]
     variance, df = delong_variance(influence, y, classes.size, weights)
     interval = delong_interval(estimate, variance, df, confidence, n_min)
-    if _is_degenerate(interval):
+    marked = _marked(interval)
+    if marked is not interval:
         _warn_zero_width(["the AUC"])
-    return interval
+    return marked
 
 
 def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -> ConfidenceInterval:
@@ -758,7 +759,7 @@ def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -
 
     ``df`` is recorded when finite (a t quantile was used); ``method`` is
     appended to the interval method (e.g. how the variance was sampled). An
-    interval of zero width strictly inside (0, 1) is marked degenerate.
+    interval of zero width is left to the caller to mark (its own warning).
     """
     low, high = logit_interval(estimate, variance, confidence, n_min, df)
     name = delong_method_name(estimate, low) + (method or "")
@@ -766,8 +767,6 @@ def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -
     interval.settings["standard_error"] = float(np.sqrt(variance))
     if np.isfinite(df):
         interval.settings["df"] = float(df)
-    if is_zero_width(low, high):  # NaN bounds are not of zero width; an AUC of 0 or 1 takes the exact bound
-        return degenerate_interval(interval, DELONG_TIES)
     return interval
 
 
@@ -811,8 +810,11 @@ def one_vs_rest_variance(influence, y, k, weights=None) -> tuple[float, float]:
     return delong_variance(influence, (y == k).astype(np.intp), 2, weights)
 
 
-def _is_degenerate(interval):
-    return "degenerate (zero width)" in interval.method
+def _marked(interval):
+    """``interval``, marked degenerate when of zero width (NaN bounds are not; an AUC of 0 or 1 has its bound)."""
+    if is_zero_width(interval.low, interval.high):
+        return degenerate_interval(interval, DELONG_TIES)
+    return interval
 
 
 def _warn_zero_width(names):
