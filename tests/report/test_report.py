@@ -167,7 +167,7 @@ def test_paired_tests_are_delong_and_mcnemar_on_the_test_rows(report, data):
     assert rows["f1_macro"]["method"].startswith("paired stratified percentile bootstrap")
     html = report.to_html()
     assert 'id="paired-tests"' in html and "McNemar exact test" in html
-    assert f"roc_auc_per_class (class {CLASSES[0]})" in html and "<th>AUC (one-vs-rest)</th>" in html
+    assert f"ROC AUC, class vs rest (class {CLASSES[0]})" in html and "<th>AUC (one-vs-rest)</th>" in html
     assert report.readings["paired_tests"].startswith(("After Holm", "No pair"))
 
 

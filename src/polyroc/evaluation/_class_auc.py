@@ -13,17 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from polyroc.evaluation._analytic import ScoredSample
-from polyroc.intervals._delong import auc_influences, class_auc_intervals
+from polyroc.intervals._delong import class_auc_intervals, class_rows, ranked_influences
 from polyroc.intervals._resampling import ConfidenceInterval
 
-__all__ = ["CLASS_AUC", "CLASS_AUC_KEY", "class_auc_intervals_of", "wants_class_aucs"]
+__all__ = ["CLASS_AUC", "class_auc_intervals_of", "wants_class_aucs"]
 
 #: The name of the per-class AUCs in :attr:`polyroc.Evaluation.class_intervals`.
 CLASS_AUC = "roc_auc"
-
-#: Their key among the statistics of :func:`polyroc.intervals._delong.ranked_influences`.
-CLASS_AUC_KEY: tuple[str, str | None] = ("ovr", None)
 
 #: The averaged AUC whose interval method the per-class AUCs follow.
 FOLLOWED = "roc_auc_ovr_macro"
@@ -35,11 +34,16 @@ def wants_class_aucs(plan: dict[str, str], n_boot: int) -> bool:
 
 
 def class_auc_intervals_of(
-    sample: ScoredSample, classes: list, *, confidence: float, influences: dict | None = None
+    sample: ScoredSample, classes: list, *, confidence: float, table: np.ndarray | None = None
 ) -> dict[Any, ConfidenceInterval]:
-    """Class label -> DeLong's logit interval of its one-vs-rest AUC (from ``influences`` when they hold it)."""
-    if influences is None or CLASS_AUC_KEY not in influences:
-        influences = auc_influences(sample.y, sample.scores, sample.weights, [CLASS_AUC_KEY])
-    estimates, per_class = influences[CLASS_AUC_KEY]
-    intervals = class_auc_intervals(estimates, per_class, sample.y, sample.weights, confidence)
-    return dict(zip(classes, intervals))
+    """Class label -> DeLong's logit interval of its one-vs-rest AUC.
+
+    ``table`` is ``RankedInfluences.class_aucs`` of the sorts that gave the
+    point AUCs (each class's AUC, variance and degrees of freedom, taken
+    column by column, so that the (m, n) influences are never held); made
+    here when None (two classes, whose AUCs take no shared sort).
+    """
+    if table is None:
+        table = ranked_influences(sample.y, sample.scores, sample.weights, [], class_aucs=True).class_aucs
+    rows = class_rows(sample.y, sample.weights, sample.n_classes)
+    return dict(zip(classes, class_auc_intervals(table, rows, confidence)))

@@ -25,7 +25,7 @@ from polyroc._validation import (
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
 from polyroc.evaluation._calibration import ReplicateBins, ece_intervals
-from polyroc.evaluation._class_auc import CLASS_AUC, CLASS_AUC_KEY, class_auc_intervals_of, wants_class_aucs
+from polyroc.evaluation._class_auc import CLASS_AUC, class_auc_intervals_of, wants_class_aucs
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
@@ -581,11 +581,11 @@ def evaluate(
     )
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
-    delong_keys: list[tuple[str, str | None]] = [
-        key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"
-    ]
-    delong_keys += [CLASS_AUC_KEY] if wants_class_aucs(plan, n_boot) else []
-    aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
+    delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
+    class_aucs = wants_class_aucs(plan, n_boot)
+    aucs, influences, class_table = _ranking_scores(  # first: the largest arrays
+        y_idx, scores, classes, weights, delong_keys, class_aucs
+    )
     losses = row_losses(y_idx, scores, machine_epsilon(score_array.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
@@ -604,8 +604,8 @@ def evaluate(
             names, sample, ranking, classes.tolist(), confidence=confidence, influences=influences
         ),
         class_delong=(
-            (lambda: class_auc_intervals_of(sample, classes.tolist(), confidence=confidence, influences=influences))
-            if wants_class_aucs(plan, n_boot)
+            (lambda: class_auc_intervals_of(sample, classes.tolist(), confidence=confidence, table=class_table))
+            if class_aucs
             else None
         ),
         digits=digits,
@@ -838,24 +838,26 @@ def _warn_single_rows(plan, class_rows, classes):
         )
 
 
-def _ranking_scores(y, scores, classes, weights, delong_keys):
+def _ranking_scores(y, scores, classes, weights, delong_keys, class_aucs=False):
     """Each AUC of :data:`RANKING_SCORES`, as :func:`polyroc.metrics.roc_auc_score` gives it, and the influences.
 
     With more than two classes every score column is sorted once for all of
     the AUCs and for the DeLong influences of ``delong_keys``
     (:func:`polyroc.intervals._delong.ranked_influences`); the influences are then
-    returned (key -> (estimate, influence)), else None.
+    returned (key -> (estimate, influence)), else None; with ``class_aucs``
+    also each class's AUC, variance and degrees of freedom
+    (``RankedInfluences.class_aucs``), else None.
     """
     if classes.size > 2:
-        ranked = ranked_influences(y, scores, weights, delong_keys, micro=True)
+        ranked = ranked_influences(y, scores, weights, delong_keys, micro=True, class_aucs=class_aucs)
         aucs = encoded_ranking_scores(y, scores, classes, weights, RANKING_SCORES, (ranked.wins, ranked.micro_wins))
-        return aucs, ranked.influences
+        return aucs, ranked.influences, ranked.class_aucs
     options = {"labels": classes, "sample_weight": weights}
     y_labels = classes[y]
     aucs = {
         key: roc_auc_score(y_labels, scores, multi_class=key[0], average=key[1], **options) for key in RANKING_SCORES
     }
-    return aucs, None
+    return aucs, None, None
 
 
 def _ranking_name(key):

@@ -166,9 +166,10 @@ class RankedInfluences(NamedTuple):
     wins: np.ndarray  # (m, m), those of polyroc._engine.ranking.pairwise_wins
     micro_wins: float | None  # those of polyroc._engine.ranking.micro_auc (None unless asked for)
     influences: dict  # key -> (estimate, influence), as auc_influences
+    class_aucs: np.ndarray | None = None  # (m, 3): each class's OvR AUC, one_vs_rest_variance's variance and df
 
 
-def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluences:
+def ranked_influences(y, scores, weights, keys, *, micro=False, class_aucs=False) -> RankedInfluences:
     """The statistics of ``keys`` (:data:`AUC_KEYS`) and their influences, from one sort per score column.
 
     The same sorts give the pairwise wins of every column (the point OvR and
@@ -178,7 +179,9 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     are added to the influences in column order, whatever the number of
     threads, so that the results do not depend on it; at most one column per
     thread is held at a time, and above :data:`PARALLEL_MAX_SAMPLES` rows one
-    column at a time.
+    column at a time. With ``class_aucs`` each column's one-vs-rest variance
+    (:func:`one_vs_rest_variance`) is taken as the column is done, so that
+    the per-class intervals never hold the (m, n) influences.
     """
     n_samples, n_classes = scores.shape
     support = np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
@@ -191,22 +194,30 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     share = _support_shares(support)
     totals = _InfluenceTotals(n_samples, n_classes, ovr_averages, ovo_averages, micro_influence)
 
+    column_ovr = [*ovr_averages, "class variance"] if class_aucs else ovr_averages
+
     def one_column(k):
         ranked = RankedColumn(k, np.ascontiguousarray(scores[:, k]), codes, weights, n_classes)
-        return ranked.wins, _column_parts(k, ranked, support, coefficients, ovr_averages, positives, micro_influence)
+        parts = _column_parts(k, ranked, support, coefficients, column_ovr, positives, micro_influence)
+        if class_aucs:
+            parts["class variance"] = one_vs_rest_variance(parts["ovr"], y, k, weights)
+        return ranked.wins, parts
 
     parallel = PARALLEL_MIN_SAMPLES <= n_samples <= PARALLEL_MAX_SAMPLES
     mapper = partial(chunk_map, ahead=1) if parallel else map
     work = task("AUC influences (score columns)", n_classes)
     wins = np.empty((n_classes, n_classes))
+    variances = np.empty((n_classes, 2))
     micro_wins = 0.0
     for k, (wins_row, parts) in enumerate(mapper(one_column, range(n_classes))):
         wins[k] = wins_row
         micro_wins += parts.pop("micro_wins", 0.0)
+        variances[k] = parts.pop("class variance", (np.nan, np.nan))
         totals.add(k, parts, share[k])
         work.advance()
     found = totals.finish(wins, support, keys, positives, micro_wins, y, weights)
-    return RankedInfluences(wins, micro_wins if positives is not None else None, found)
+    per_class = np.column_stack((ovr_auc(wins, support), variances)) if class_aucs else None
+    return RankedInfluences(wins, micro_wins if positives is not None else None, found, per_class)
 
 
 def _support_shares(support):
@@ -735,8 +746,8 @@ def roc_auc_interval(
     involved = np.ones(classes.size, bool) if key in (("ovr", "macro"), ("ovr", None)) else rows > 0
     n_min = smallest_class(rows, classes, involved)
     if key == ("ovr", None):
-        estimates, influences = auc_influences(y, scores, weights, [key])[key]
-        intervals = class_auc_intervals(estimates, influences, y, weights, confidence)
+        table = ranked_influences(y, scores, weights, [], class_aucs=True).class_aucs
+        intervals = class_auc_intervals(table, rows, confidence)
         marked = [_marked(interval) for interval in intervals]
         _warn_zero_width(
             [f"class {label!r}" for label, ci, old in zip(classes.tolist(), marked, intervals) if ci is not old]
@@ -770,22 +781,23 @@ def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -
     return interval
 
 
-def class_auc_intervals(estimates, influences, y, weights, confidence, *, method=None) -> list[ConfidenceInterval]:
-    """DeLong's logit interval of each class's one-vs-rest AUC, from the (m, n) influences of :func:`auc_influences`.
+def class_auc_intervals(table, rows, confidence, *, method=None) -> list[ConfidenceInterval]:
+    """DeLong's logit interval of each class's one-vs-rest AUC, from ``RankedInfluences.class_aucs``.
 
-    Class k's AUC is a binary AUC of class k against the rest, and its
-    variance is DeLong's for that binary problem: the variance of the
-    structural components of the class-k rows plus that of the other rows
-    pooled (:func:`one_vs_rest_variance`), as pROC's
+    ``table`` (m, 3) holds each class's AUC, variance and degrees of
+    freedom (:func:`ranked_influences` with ``class_aucs=True``): class k's
+    AUC is a binary AUC of class k against the rest, and its variance is
+    DeLong's for that binary problem, the variance of the structural
+    components of the class-k rows plus that of the other rows pooled
+    (:func:`one_vs_rest_variance`), as pROC's
     ``var(roc(y == k, P[, k]), method = "delong")``; the t quantile takes
     the Welch-Satterthwaite degrees of freedom of those two parts, and the
-    exact bound at 0 or 1 the smaller of the two row counts. A class with
-    fewer than 2 rows gets NaN bounds.
+    exact bound at 0 or 1 the smaller of the two row counts (``rows``, the
+    rows of positive weight per class). A class with fewer than 2 rows gets
+    NaN bounds.
     """
-    rows = class_rows(y, weights, len(estimates))
     intervals = []
-    for k, estimate in enumerate(np.asarray(estimates, dtype=np.float64)):
-        variance, df = one_vs_rest_variance(influences[k], y, k, weights)
+    for k, (estimate, variance, df) in enumerate(np.asarray(table, dtype=np.float64)):
         n_min = min(rows[k], rows.sum() - rows[k])
         intervals.append(delong_interval(float(estimate), variance, df, confidence, n_min, method=method))
     return intervals
