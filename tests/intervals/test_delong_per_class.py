@@ -187,3 +187,22 @@ def test_two_perfect_models_take_each_aucs_bound_in_the_paired_interval():
         assert row["difference"] == 0.0 and row["p_value"] == 1.0
         assert row["low"] == pytest.approx(bound - 1) and row["high"] == pytest.approx(1 - bound)
         assert "Bonferroni" in row["method"]
+
+
+def test_the_column_by_column_variances_equal_those_of_the_full_influences_on_the_threaded_path():
+    """ranked_influences(class_aucs=True) takes each variance as its column is done, in threads above a size."""
+    from polyroc._engine.ranking import PARALLEL_MIN_SAMPLES
+    from polyroc.intervals._delong import auc_influences, one_vs_rest_variance, ranked_influences
+
+    rng = np.random.default_rng(8)
+    n, m = PARALLEL_MIN_SAMPLES + 17, 4
+    y = rng.integers(0, m, n)
+    P = np.round(rng.dirichlet(np.ones(m), n) + 0.3 * np.eye(m)[y], 2)
+    P /= P.sum(axis=1, keepdims=True)
+    weights = rng.integers(0, 3, n).astype(float)
+    table = ranked_influences(y, P, weights, [], class_aucs=True).class_aucs
+    estimates, influences = auc_influences(y, P, weights, [("ovr", None)])["ovr", None]
+    expected = [(estimates[k], *one_vs_rest_variance(influences[k], y, k, weights)) for k in range(m)]
+    np.testing.assert_allclose(table, expected, rtol=1e-12, atol=0)
+    for k in range(m):
+        assert table[k, 0] == pytest.approx(roc_auc_score(y == k, P[:, k], sample_weight=weights), abs=1e-12)
