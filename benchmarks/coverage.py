@@ -34,7 +34,13 @@ the discordant rows that it used before and the paired Wald interval.
 With --calibration it studies the intervals of the binned ECEs instead
 (benchmarks/coverage_calibration.py, which lists its options).
 
+With --per-class-auc it studies the per-class DeLong interval of each class's
+one-vs-rest AUC (``roc_auc_interval(y, P, average=None)``, the ``"roc_auc"``
+class intervals of evaluate) in the data model above, n in {100, 1000,
+10000} x m in {3, 10} x {balanced, imbalanced}.
+
 Run: python benchmarks/coverage.py --paired [--datasets 1000]
+     python benchmarks/coverage.py --per-class-auc [--datasets 1000] [--separation 2]
      python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
      [--scenarios n60-m3-balanced,...] [--separation 2] [--out DIR] [--workers 2] [--chunk 20]
      [--truth-draws 10000000] [--truth-cache FILE]
@@ -501,11 +507,62 @@ def paired_study(datasets):
     return lines
 
 
+# --------------------------------------------------------------------------- per-class AUCs
+
+CLASS_AUC_SIZES = (100, 1000, 10_000)
+CLASS_AUC_ENTROPY = 20_261_127  # seeds of the per-class AUC data sets
+
+
+def class_auc_study(datasets, separation=2.0):
+    """Markdown lines: coverage (%) of ``roc_auc_interval(y, P, average=None)`` for each class's true OvR AUC.
+
+    The data model of the main study (Dirichlet rows, fixed class counts); the
+    true AUC of class k at the class counts is the counts-weighted mean of its
+    pairwise AUCs against the other classes (``_truth.auc_truths``). Each
+    scenario pools the intervals of every class (m per data set) and shows the
+    smallest class's alone; bold: below 93%.
+    """
+    from _truth import auc_truths
+
+    from polyroc.intervals import roc_auc_interval
+
+    header = (
+        "| scenario | rows per class | coverage, all classes | coverage, smallest class | mean width "
+        "| NaN or zero width |"
+    )
+    lines = [header, "|---|---|---|---|---|---|"]
+    for index, (n, m, mix) in enumerate((n, m, mix) for n in CLASS_AUC_SIZES for m in CLASS_NUMBERS for mix in MIXES):
+        alphas, counts = separation_alphas(m, separation), class_counts(n, m, mix)
+        truth = auc_truths(alphas, counts)["ovr_per_class"]
+        rng = np.random.default_rng([CLASS_AUC_ENTROPY, index])
+        covered, widths, odd = np.zeros((datasets, m), bool), np.zeros((datasets, m)), 0
+        for replicate in range(datasets):
+            y, P = simulate_data_set(alphas, counts, rng)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                per_class = roc_auc_interval(y, P, average=None)
+            for k, interval in per_class.items():
+                covered[replicate, k] = interval.low <= truth[k] <= interval.high
+                widths[replicate, k] = interval.high - interval.low
+                odd += bool(np.isnan(interval.low) or interval.low == interval.high)
+        smallest = int(np.argmin(counts))
+        cells = [100 * covered.mean(), 100 * covered[:, smallest].mean()]
+        shown = [f"**{value:.1f}**" if value < 93 else f"{value:.1f}" for value in cells]
+        name = f"n{n}-m{m}-{mix}"
+        lines.append(
+            f"| {name} | {counts.min()}–{counts.max()} | {shown[0]} | {shown[1]} | {widths.mean():.4f} | {odd} |"
+        )
+    return lines
+
+
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", type=int, default=1000, help="simulated data sets per scenario")
     parser.add_argument(
         "--paired", action="store_true", help="study the interval of a paired difference of accuracies instead"
+    )
+    parser.add_argument(
+        "--per-class-auc", action="store_true", help="study the per-class AUC intervals (roc_auc_interval) instead"
     )
     parser.add_argument("--methods", default=",".join(METHODS), help="values of evaluate's ci, comma separated")
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates / posterior draws")
@@ -541,6 +598,12 @@ def main():
         print(f"# Coverage of the {100 * CONFIDENCE:g}% interval of a paired difference of accuracies")
         print(f"({args.datasets:,} data sets per scenario; bold: below 93%)\n")
         print("\n".join(paired_study(args.datasets)))
+        print(f"\nTotal wall time: {time.perf_counter() - started:,.0f} s")
+        return 0
+    if args.per_class_auc:
+        print(f"# Coverage of the {100 * CONFIDENCE:g}% per-class DeLong interval of the one-vs-rest AUC")
+        print(f"({args.datasets:,} data sets per scenario, separation s = {args.separation:g}; bold: below 93%)\n")
+        print("\n".join(class_auc_study(args.datasets, args.separation)))
         print(f"\nTotal wall time: {time.perf_counter() - started:,.0f} s")
         return 0
     methods = [method.strip() for method in args.methods.split(",") if method.strip()]

@@ -30,6 +30,9 @@ def assert_same_evaluation(found, expected, *, intervals=True, delong=True):
         assert mine.method == interval.method
         assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12), name
     for name, by_class in expected.class_intervals.items():
+        if name == "roc_auc" and found.settings.get("engine") in ("stream", "dask"):
+            assert name not in found.class_intervals  # DeLong's per-class AUCs need the rows in memory
+            continue
         for label, interval in by_class.items():
             mine = found.class_intervals[name][label]
             assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12)

@@ -444,7 +444,8 @@ def test_confidence_that_is_not_a_number_is_a_type_error():
     [
         ({"multi_class": "raise"}, r"multi_class must be one of 'ovr', 'ovo'"),
         ({"average": "samples"}, r"average.*'macro', 'weighted', 'micro'"),
-        ({"average": None}, r"average.*'macro', 'weighted', 'micro'"),
+        ({"average": "samples"}, r"average.*'macro', 'weighted', 'micro', None"),
+        ({"multi_class": "ovo", "average": None}, r"average \(multi_class='ovo'\).*'macro', 'weighted'"),
         ({"multi_class": "ovo", "average": "micro"}, r"average \(multi_class='ovo'\).*'macro', 'weighted'"),
     ],
 )

@@ -141,7 +141,18 @@ def test_paired_tests_are_delong_and_mcnemar_on_the_test_rows(report, data):
 
     y = data["y_test"]
     rows = {row["quantity"]: row for row in report.results["paired_tests"]["comparisons"]}
-    assert list(rows) == ["roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy", "f1_macro"]
+    assert list(rows) == ["roc_auc_ovr_macro", "roc_auc_ovo_macro", "roc_auc_per_class", "accuracy", "f1_macro"]
+    per_class = [row for row in report.results["paired_tests"]["comparisons"] if row["quantity"] == "roc_auc_per_class"]
+    assert [row["class"] for row in per_class] == list(CLASSES)
+    for row in per_class:  # each class against the rest, as scikit-learn's binary AUC
+        k = list(CLASSES).index(row["class"])
+        expected = roc_auc_score(y == row["class"], data["test"]["good"][:, k]) - roc_auc_score(
+            y == row["class"], data["test"]["weak"][:, k]
+        )
+        assert row["difference"] == pytest.approx(expected, abs=1e-12)
+    for label, interval in report.results["models"]["good"]["metrics"]["class_intervals"]["roc_auc"].items():
+        k = list(map(str, CLASSES)).index(str(label))
+        assert interval["estimate"] == pytest.approx(roc_auc_score(y == CLASSES[k], data["test"]["good"][:, k]))
     good, weak = data["test"]["good"], data["test"]["weak"]
     for quantity, multi_class in (("roc_auc_ovr_macro", "ovr"), ("roc_auc_ovo_macro", "ovo")):
         expected = roc_auc_score(y, good, labels=CLASSES, multi_class=multi_class) - roc_auc_score(
@@ -156,6 +167,7 @@ def test_paired_tests_are_delong_and_mcnemar_on_the_test_rows(report, data):
     assert rows["f1_macro"]["method"].startswith("paired stratified percentile bootstrap")
     html = report.to_html()
     assert 'id="paired-tests"' in html and "McNemar exact test" in html
+    assert f"ROC AUC, class vs rest (class {CLASSES[0]})" in html and "<th>AUC (one-vs-rest)</th>" in html
     assert report.readings["paired_tests"].startswith(("After Holm", "No pair"))
 
 

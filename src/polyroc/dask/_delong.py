@@ -26,7 +26,7 @@ import numpy as np
 from polyroc._engine.ranking import tie_ends
 from polyroc.dask._poisson import _GOLDEN, _mix
 from polyroc.dask._rows import PartitionRows
-from polyroc.intervals._delong import _pair_coefficients, delong_method_name, logit_interval, smallest_class
+from polyroc.intervals._delong import _pair_coefficients, delong_interval, smallest_class
 from polyroc.resampling import ConfidenceInterval
 
 #: Rows per class beyond which a class's spread of influences is estimated from a sample of this many.
@@ -203,11 +203,8 @@ def delong_intervals(
     for index, name in enumerate(TERM_NAMES):
         variance, df = _sampled_variance(influences[:, index], codes, class_rows, n_classes)
         estimate = values[name]
-        low, high = logit_interval(estimate, variance, confidence, n_min, df)
-        method = delong_method_name(estimate, low)
-        if plan.sampled:
-            method += ", spread of the largest classes from a sample of their rows"
-        found[name] = ConfidenceInterval.from_bounds(estimate, low, high, confidence=confidence, interval_method=method)
+        sampled = ", spread of the largest classes from a sample of their rows" if plan.sampled else None
+        found[name] = delong_interval(estimate, variance, df, confidence, n_min, method=sampled)
     return found
 
 

@@ -149,14 +149,7 @@ def delong_intervals(quantities, sample, values, classes, *, confidence, influen
     :func:`polyroc.intervals._delong.auc_influences`) are used when they hold every
     quantity's key, else computed.
     """
-    from polyroc.intervals._delong import (
-        auc_influences,
-        class_rows,
-        delong_method_name,
-        delong_variance,
-        logit_interval,
-        smallest_class,
-    )
+    from polyroc.intervals._delong import auc_influences, class_rows, delong_interval, delong_variance, smallest_class
 
     keys = [tuple(quantity.removeprefix("roc_auc_").split("_")) for quantity in quantities]
     if influences is None or any(key not in influences for key in keys):
@@ -165,11 +158,7 @@ def delong_intervals(quantities, sample, values, classes, *, confidence, influen
     found = {}
     for quantity, key in zip(quantities, keys):
         variance, df = delong_variance(influences[key][1], sample.y, sample.n_classes, sample.weights)
-        estimate = values[quantity]
-        low, high = logit_interval(estimate, variance, confidence, n_min, df)
-        found[quantity] = ConfidenceInterval.from_bounds(
-            estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
-        )
+        found[quantity] = delong_interval(values[quantity], variance, df, confidence, n_min)
     return found
 
 

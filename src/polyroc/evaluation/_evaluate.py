@@ -25,6 +25,7 @@ from polyroc._validation import (
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
 from polyroc.evaluation._calibration import ReplicateBins, ece_intervals
+from polyroc.evaluation._class_auc import CLASS_AUC, class_auc_intervals_of, wants_class_aucs
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
@@ -96,7 +97,10 @@ class Evaluation(Drawable):
     class_intervals : dict
         "precision", "recall" and "f1-score" -> class label -> its
         :class:`~polyroc.resampling.ConfidenceInterval`; empty when
-        ``n_boot=0``.
+        ``n_boot=0``. When DeLong bounds the AUCs, also ``"roc_auc"``: each
+        class's one-vs-rest AUC with DeLong's logit interval of that binary
+        problem (as :func:`polyroc.intervals.roc_auc_interval` with
+        ``average=None``; not from a stream or a cluster, which keep no rows).
     settings : dict
         ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as given),
         ``"ci"`` (as given), ``"interval_methods"`` (score name -> how its
@@ -148,7 +152,9 @@ class Evaluation(Drawable):
         per_class : bool, default=False
             False: one row per score with its estimate, interval bounds and
             interval method. True: one row per class with its support and its
-            precision, recall and F1 (argmax predictions), each with its bounds.
+            precision, recall and F1 (argmax predictions), each with its bounds,
+            and with DeLong's per-class intervals its one-vs-rest AUC
+            (``roc_auc``, ``roc_auc_low``, ``roc_auc_high``).
 
         Returns
         -------
@@ -203,6 +209,10 @@ class Evaluation(Drawable):
                 interval = self.class_intervals.get(name, {}).get(label)
                 bounds = _bounds(interval)
                 row.update({name: float(entry[name]), f"{name}_low": bounds["low"], f"{name}_high": bounds["high"]})
+            if CLASS_AUC in self.class_intervals:  # DeLong's per-class AUCs
+                interval = self.class_intervals[CLASS_AUC][label]
+                low_high = {f"{CLASS_AUC}_{side}": bound for side, bound in _bounds(interval).items()}
+                row.update({CLASS_AUC: interval.estimate, **low_high})
             rows.append(row)
         return rows
 
@@ -213,7 +223,8 @@ class Evaluation(Drawable):
     def _view_sections(self) -> list[str]:
         """The scores with their intervals and methods, the per-class table, the confusion matrix."""
         rows = [(name, value, self.intervals.get(name)) for name, value in self.scores.items()]
-        class_header = ["class", "support", *CLASS_SCORES]
+        extra = [CLASS_AUC] if CLASS_AUC in self.class_intervals else []
+        class_header = ["class", "support", *CLASS_SCORES, *extra]
         class_rows = []
         for label in self.classes:
             entry = self.report[str(label)]
@@ -221,6 +232,7 @@ class Evaluation(Drawable):
             for name in CLASS_SCORES:
                 interval = self.class_intervals.get(name, {}).get(label)
                 cells.append(entry[name] if interval is None else " ".join(interval_cells(interval)[:2]))
+            cells += [" ".join(interval_cells(self.class_intervals[name][label])[:2]) for name in extra]
             class_rows.append([label, f"{entry['support']:g}", *cells])
         methods = dict.fromkeys(
             f"{name}: {_method_text(i)}" for name, by_class in self.class_intervals.items() for i in by_class.values()
@@ -470,7 +482,8 @@ def evaluate(
         ``calibration_error(y_true, y_score, kind="top-label")`` and
         ``kind="classwise"`` on the same rows and weights. With ``intervals`` for
         every score and ``class_intervals`` for the per-class precision,
-        recall and F1 when ``n_boot > 0``. A replicate
+        recall and F1 when ``n_boot > 0`` (and each class's one-vs-rest
+        AUC, ``"roc_auc"``, when DeLong bounds the AUCs). A replicate
         where a ratio is 0/0 counts it as 0, as the report does; replicates
         where an AUC is undefined are left out of its interval.
 
@@ -569,7 +582,10 @@ def evaluate(
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
     delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
-    aucs, influences = _ranking_scores(y_idx, scores, classes, weights, delong_keys)  # first: the largest arrays
+    class_aucs = wants_class_aucs(plan, n_boot)
+    aucs, influences, class_table = _ranking_scores(  # first: the largest arrays
+        y_idx, scores, classes, weights, delong_keys, class_aucs
+    )
     losses = row_losses(y_idx, scores, machine_epsilon(score_array.dtype))
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
@@ -586,6 +602,11 @@ def evaluate(
         bootstrap_method=None,
         delong=lambda names: delong_intervals(
             names, sample, ranking, classes.tolist(), confidence=confidence, influences=influences
+        ),
+        class_delong=(
+            (lambda: class_auc_intervals_of(sample, classes.tolist(), confidence=confidence, table=class_table))
+            if class_aucs
+            else None
         ),
         digits=digits,
         restore=scale.restore,
@@ -624,13 +645,16 @@ def evaluation_of_statistics(
     settings: dict[str, Any],
     delong=None,
     restore=None,
+    class_delong=None,
 ) -> Evaluation:
     """The :class:`Evaluation` of rows known by their summary statistics and AUCs (a stream, a cluster).
 
     The intervals are those of :func:`evaluate` for the quantities whose
     method rests on the statistics. DeLong's intervals come from
     ``delong(names)`` when given; without it (the rows are gone) the AUCs
-    take NaN bounds named :data:`DELONG_UNAVAILABLE`. The bootstrap's
+    take NaN bounds named :data:`DELONG_UNAVAILABLE`. ``class_delong()``,
+    when given, gives the per-class AUCs' intervals (``"roc_auc"`` of the
+    class intervals; left out without it). The bootstrap's
     replicates come from ``replicates()`` (named ``bootstrap_method``; None
     for the stratified percentile bootstrap). ``restore`` maps the counts
     of ``summary`` (of weights scaled by a power of two, so that no product
@@ -661,6 +685,7 @@ def evaluation_of_statistics(
             replicates=replicates,
             delong=unavailable if delong is None else delong,
             bootstrap_method=bootstrap_method,
+            class_delong=class_delong,
         )
     settings = {
         "n_boot": n_boot,
@@ -676,7 +701,19 @@ def evaluation_of_statistics(
 
 
 def _intervals(
-    plan, summary, values, classes, *, confidence, n_boot, rng, random_state, replicates, delong, bootstrap_method=None
+    plan,
+    summary,
+    values,
+    classes,
+    *,
+    confidence,
+    n_boot,
+    rng,
+    random_state,
+    replicates,
+    delong,
+    bootstrap_method=None,
+    class_delong=None,
 ):
     """Every score's interval and every per-class score's, each by its method in ``plan``.
 
@@ -718,6 +755,8 @@ def _intervals(
     )
     intervals.update(found)
     class_intervals.update(class_found)
+    if class_delong is not None:
+        class_intervals[CLASS_AUC] = class_delong()
     binned = [name for name, method in plan.items() if method == ECE_METHOD]
     if binned:
         (calibration_rng,) = rng.spawn(1)  # after the posterior's: the other intervals do not change
@@ -733,9 +772,9 @@ def _intervals(
             )
         )
     return _marked_degenerate(
-        plan,
+        {**plan, CLASS_AUC: "delong"},
         {name: intervals[name] for name in values},
-        {name: class_intervals[name] for name in CLASS_SCORES},
+        {name: class_intervals[name] for name in (*CLASS_SCORES, CLASS_AUC) if name in class_intervals},
     )
 
 
@@ -799,24 +838,26 @@ def _warn_single_rows(plan, class_rows, classes):
         )
 
 
-def _ranking_scores(y, scores, classes, weights, delong_keys):
+def _ranking_scores(y, scores, classes, weights, delong_keys, class_aucs=False):
     """Each AUC of :data:`RANKING_SCORES`, as :func:`polyroc.metrics.roc_auc_score` gives it, and the influences.
 
     With more than two classes every score column is sorted once for all of
     the AUCs and for the DeLong influences of ``delong_keys``
     (:func:`polyroc.intervals._delong.ranked_influences`); the influences are then
-    returned (key -> (estimate, influence)), else None.
+    returned (key -> (estimate, influence)), else None; with ``class_aucs``
+    also each class's AUC, variance and degrees of freedom
+    (``RankedInfluences.class_aucs``), else None.
     """
     if classes.size > 2:
-        ranked = ranked_influences(y, scores, weights, delong_keys, micro=True)
+        ranked = ranked_influences(y, scores, weights, delong_keys, micro=True, class_aucs=class_aucs)
         aucs = encoded_ranking_scores(y, scores, classes, weights, RANKING_SCORES, (ranked.wins, ranked.micro_wins))
-        return aucs, ranked.influences
+        return aucs, ranked.influences, ranked.class_aucs
     options = {"labels": classes, "sample_weight": weights}
     y_labels = classes[y]
     aucs = {
         key: roc_auc_score(y_labels, scores, multi_class=key[0], average=key[1], **options) for key in RANKING_SCORES
     }
-    return aucs, None
+    return aucs, None, None
 
 
 def _ranking_name(key):

@@ -24,6 +24,7 @@ from polyroc._validation import (
 )
 from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric, metric_name
+from polyroc.intervals._class_comparison import CLASS_AUC_QUANTITY, class_delong_rows
 from polyroc.intervals._delong import (
     auc_difference,
     auc_influences,
@@ -75,12 +76,15 @@ class ScoreComparison(Result):
     baseline : str or None
         The model every other is compared with; None compares every pair.
     estimates : dict
-        Quantity -> model -> its value on the data.
+        Quantity -> model -> its value on the data; ``"roc_auc_per_class"``
+        has one entry per class, ``"roc_auc_per_class[<class>]"``.
     comparisons : list of dict
-        One per (quantity, model, other): ``quantity``, ``model``, ``other``,
+        One per (quantity, model, other), and for ``"roc_auc_per_class"``
+        one per (class, model, other) with the row's ``class``: ``quantity``, ``model``, ``other``,
         ``difference`` (model − other), ``low``, ``high``, ``p_value``
         (two-sided, of no difference), ``p_holm`` (Holm-adjusted over the
-        comparisons of the quantity; equal to ``p_value`` for one comparison),
+        comparisons of the quantity, for ``"roc_auc_per_class"`` over every
+        class and pair; equal to ``p_value`` for one comparison),
         ``method`` and, for a paired bootstrap of a counts metric,
         ``changed_rows``: the rows the two models' argmax predictions differ
         on (None for the other quantities, whose tests do not hang on them). Fewer than
@@ -226,7 +230,7 @@ class ScoreComparison(Result):
         ]
         differences = [
             [
-                row["quantity"],
+                row["quantity"] if "class" not in row else f"{row['quantity']} (class {row['class']})",
                 f"{row['model']} − {row['other']}",
                 row["difference"],
                 bounds_text(row["low"], row["high"]),
@@ -279,7 +283,9 @@ def compare_scores(
         What to compare: AUC names (``"roc_auc_ovr_macro"``,
         ``"roc_auc_ovr_weighted"``, ``"roc_auc_ovr_micro"``,
         ``"roc_auc_ovo_macro"``, ``"roc_auc_ovo_weighted"``; with two classes
-        the OvR and OvO macro AUCs are the binary AUC), the mean losses
+        the OvR and OvO macro AUCs are the binary AUC), ``"roc_auc_per_class"``
+        (each class's one-vs-rest AUC, one test per class and pair of
+        models, as pROC's paired ``roc.test``), the mean losses
         ``"log_loss"`` (clipped as :func:`polyroc.metrics.log_loss`, at the
         machine epsilon of the dtype of each model's scores) and
         ``"brier_score"`` (the squared distance to the one-hot truth, summed
@@ -359,7 +365,13 @@ def compare_scores(
     test's, both being normal-theory tests), accuracy without weights
     Cochran's Q; the other quantities have none (NaN, and ``test`` says so).
 
-    Each quantity has its test. AUCs: DeLong's paired test. Accuracy
+    Each quantity has its test. AUCs: DeLong's paired test. The
+    per-class AUCs (``"roc_auc_per_class"``): DeLong's paired test of each
+    class against the rest, that binary problem's structural components
+    (the class's rows, and the other rows pooled), so that each p-value is
+    pROC's ``roc.test(..., method = "delong", paired = TRUE)``; Holm's
+    adjustment runs over every class and every pair of models of the
+    quantity (m classes and k pairs: a family of m k tests). Accuracy
     without weights: McNemar's exact test with Tango's interval. A mean
     loss: its difference is the mean of the per-row differences of the
     losses, bounded by the t interval of that mean from its variance
@@ -479,6 +491,8 @@ def compare_scores(
         omnibus = None
         if quantity in AUC_QUANTITIES:
             values, rows, omnibus = _delong_rows(quantity, sample, matrices, pairs, confidence)
+        elif quantity == CLASS_AUC_QUANTITY:
+            values, rows = class_delong_rows(y, classes, weights, matrices, pairs, confidence)
         elif quantity == "accuracy" and weights is None:
             values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
             omnibus = accuracy_omnibus(quantity, y, {name: matrix.argmax(axis=1) for name, matrix in matrices.items()})
@@ -502,7 +516,10 @@ def compare_scores(
         adjusted = holm_adjusted([row["p_value"] for row in rows])
         for row, p_holm in zip(rows, adjusted):
             row["p_holm"] = float(p_holm)
-        estimates[quantity] = values
+        if quantity == CLASS_AUC_QUANTITY:
+            estimates.update(values)  # one entry per class
+        else:
+            estimates[quantity] = values
         comparisons.extend(rows)
         omnibus_tests.append(omnibus or untested_row(rows[0]["quantity"], weights is not None))
     settings = {
@@ -535,13 +552,14 @@ def _check_comparison(scores, quantities, baseline):
         raise ValueError("quantities must be a non-empty sequence of names, e.g. ['roc_auc_ovr_macro', 'accuracy']")
     score_metrics = {}
     for quantity in quantities:
-        if quantity in AUC_QUANTITIES or quantity in LOSS_QUANTITIES or quantity in CALIBRATION_QUANTITIES:
+        if quantity in (*AUC_QUANTITIES, CLASS_AUC_QUANTITY, *LOSS_QUANTITIES, *CALIBRATION_QUANTITIES):
             continue
         try:
             score_metrics[quantity] = get_metric(quantity)
         except (ValueError, TypeError):
             raise ValueError(
                 f"unknown quantity {quantity!r}; valid names are the AUCs {', '.join(AUC_QUANTITIES)}, "
+                f"{CLASS_AUC_QUANTITY!r} (each class's AUC), "
                 f"the mean losses {', '.join(LOSS_QUANTITIES)}, the calibration errors "
                 f"{', '.join(CALIBRATION_QUANTITIES)} and the counts metrics of polyroc.counts.METRICS"
             ) from None

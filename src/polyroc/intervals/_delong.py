@@ -38,7 +38,7 @@ them; :func:`roc_auc_interval` is the checked public entry point.
 from __future__ import annotations
 
 from functools import partial
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -80,7 +80,10 @@ __all__ = [
     "AUC_KEYS",
     "auc_difference",
     "auc_influences",
+    "class_auc_intervals",
+    "delong_interval",
     "logit_interval",
+    "one_vs_rest_variance",
     "roc_auc_interval",
     "stratified_covariance",
 ]
@@ -95,8 +98,8 @@ AUC_KEYS = (
     ("ovo", "weighted"),
 )
 
-#: ``average`` options of :func:`roc_auc_interval` for each ``multi_class``.
-AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro"), "ovo": ("macro", "weighted")}
+#: ``average`` options of :func:`roc_auc_interval` for each ``multi_class`` (None: one interval per class).
+AVERAGE_OPTIONS = {"ovr": ("macro", "weighted", "micro", None), "ovo": ("macro", "weighted")}
 
 LOGIT_METHOD = "DeLong (logit)"
 
@@ -163,9 +166,10 @@ class RankedInfluences(NamedTuple):
     wins: np.ndarray  # (m, m), those of polyroc._engine.ranking.pairwise_wins
     micro_wins: float | None  # those of polyroc._engine.ranking.micro_auc (None unless asked for)
     influences: dict  # key -> (estimate, influence), as auc_influences
+    class_aucs: np.ndarray | None = None  # (m, 3): each class's OvR AUC, one_vs_rest_variance's variance and df
 
 
-def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluences:
+def ranked_influences(y, scores, weights, keys, *, micro=False, class_aucs=False) -> RankedInfluences:
     """The statistics of ``keys`` (:data:`AUC_KEYS`) and their influences, from one sort per score column.
 
     The same sorts give the pairwise wins of every column (the point OvR and
@@ -175,7 +179,9 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     are added to the influences in column order, whatever the number of
     threads, so that the results do not depend on it; at most one column per
     thread is held at a time, and above :data:`PARALLEL_MAX_SAMPLES` rows one
-    column at a time.
+    column at a time. With ``class_aucs`` each column's one-vs-rest variance
+    (:func:`one_vs_rest_variance`) is taken as the column is done, so that
+    the per-class intervals never hold the (m, n) influences.
     """
     n_samples, n_classes = scores.shape
     support = np.bincount(y, weights=weights, minlength=n_classes).astype(np.float64)
@@ -188,22 +194,30 @@ def ranked_influences(y, scores, weights, keys, *, micro=False) -> RankedInfluen
     share = _support_shares(support)
     totals = _InfluenceTotals(n_samples, n_classes, ovr_averages, ovo_averages, micro_influence)
 
+    column_ovr = [*ovr_averages, "class variance"] if class_aucs else ovr_averages
+
     def one_column(k):
         ranked = RankedColumn(k, np.ascontiguousarray(scores[:, k]), codes, weights, n_classes)
-        return ranked.wins, _column_parts(k, ranked, support, coefficients, ovr_averages, positives, micro_influence)
+        parts = _column_parts(k, ranked, support, coefficients, column_ovr, positives, micro_influence)
+        if class_aucs:
+            parts["class variance"] = one_vs_rest_variance(parts["ovr"], y, k, weights)
+        return ranked.wins, parts
 
     parallel = PARALLEL_MIN_SAMPLES <= n_samples <= PARALLEL_MAX_SAMPLES
     mapper = partial(chunk_map, ahead=1) if parallel else map
     work = task("AUC influences (score columns)", n_classes)
     wins = np.empty((n_classes, n_classes))
+    variances = np.empty((n_classes, 2))
     micro_wins = 0.0
     for k, (wins_row, parts) in enumerate(mapper(one_column, range(n_classes))):
         wins[k] = wins_row
         micro_wins += parts.pop("micro_wins", 0.0)
+        variances[k] = parts.pop("class variance", (np.nan, np.nan))
         totals.add(k, parts, share[k])
         work.advance()
     found = totals.finish(wins, support, keys, positives, micro_wins, y, weights)
-    return RankedInfluences(wins, micro_wins if positives is not None else None, found)
+    per_class = np.column_stack((ovr_auc(wins, support), variances)) if class_aucs else None
+    return RankedInfluences(wins, micro_wins if positives is not None else None, found, per_class)
 
 
 def _support_shares(support):
@@ -600,10 +614,10 @@ def roc_auc_interval(
     *,
     labels: ArrayLike | None = None,
     multi_class: Literal["ovr", "ovo"] = "ovr",
-    average: Literal["macro", "weighted", "micro"] = "macro",
+    average: Literal["macro", "weighted", "micro", None] = "macro",
     sample_weight: ArrayLike | None = None,
     confidence: float = 0.95,
-) -> ConfidenceInterval:
+) -> ConfidenceInterval | dict[Any, ConfidenceInterval]:
     """Area under the ROC curve with DeLong's confidence interval (logit scale), binary or multiclass.
 
     The AUC is that of :func:`polyroc.metrics.roc_auc_score`: binary with
@@ -633,10 +647,13 @@ def roc_auc_interval(
         classes, the second one positive).
     multi_class : {"ovr", "ovo"}, default="ovr"
         One-vs-rest or one-vs-one (Hand & Till); ignored for 1-D scores.
-    average : {"macro", "weighted", "micro"}, default="macro"
+    average : {"macro", "weighted", "micro"} or None, default="macro"
         Mean over classes (OvR) or pairs (OvO), weighted by their support,
         or (OvR only) the AUC of the binarized labels against the raveled
-        scores; ignored for 1-D scores.
+        scores; None (OvR only): one interval per class, each class's AUC
+        against the rest with the variance of its own structural components
+        (for each class, pROC's ``var(roc(y == k, P[, k]), method = "delong")``);
+        ignored for 1-D scores.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights (the influences are weighted; rows of
         weight 0 take no part).
@@ -645,10 +662,15 @@ def roc_auc_interval(
 
     Returns
     -------
-    ConfidenceInterval
+    ConfidenceInterval or dict
         The AUC, the bounds, and ``settings["interval_method"]``
         ``"DeLong (logit)"``, or ``"DeLong (exact bound at AUC = 1)"`` (``= 0``)
-        at the boundary.
+        at the boundary; ``settings["standard_error"]`` is DeLong's standard
+        error on the AUC scale and ``settings["df"]`` the degrees of freedom
+        of the t quantile (absent when the variance is 0 and the normal
+        quantile is used). With ``average=None``: a dict mapping each class
+        (in the order of ``labels``) to its interval, as
+        :attr:`polyroc.Evaluation.class_intervals` holds them.
 
     Raises
     ------
@@ -702,31 +724,119 @@ def roc_auc_interval(
     0.9375 [95% CI 0.2723, 0.9983; DeLong (logit)]
     >>> print(roc_auc_interval(y, [0.1, 0.2, 0.3, 0.35, 0.4, 0.7, 0.8, 0.9]))
     1.0000 [95% CI 0.3976, 1.0000; DeLong (exact bound at AUC = 1)]
+
+    One interval per class (one-vs-rest), each with its standard error:
+
+    >>> y = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    >>> P = [[.6, .3, .1], [.5, .3, .2], [.3, .4, .3], [.2, .6, .2], [.4, .4, .2],
+    ...      [.1, .5, .4], [.2, .2, .6], [.3, .3, .4], [.1, .3, .6]]
+    >>> per_class = roc_auc_interval(y, P, average=None)
+    >>> {label: round(ci.estimate, 4) for label, ci in per_class.items()}
+    {0: 0.9167, 1: 0.9722, 2: 0.9722}
+    >>> print(per_class[0])
+    0.9167 [95% CI 0.2166, 0.9977; DeLong (logit)]
+    >>> round(per_class[0].settings["standard_error"], 4)
+    0.1009
     """
     average = check_option(f"average (multi_class={multi_class!r})", average, AVERAGE_OPTIONS[multi_class])
     confidence = float(confidence)
     y, scores, classes, weights, key = _checked_problem(y_true, y_score, labels, sample_weight, multi_class, average)
     check_class_support(y, classes, weights)
     rows = class_rows(y, weights, classes.size)
-    involved = np.ones(classes.size, bool) if key == ("ovr", "macro") else rows > 0
+    involved = np.ones(classes.size, bool) if key in (("ovr", "macro"), ("ovr", None)) else rows > 0
     n_min = smallest_class(rows, classes, involved)
+    if key == ("ovr", None):
+        table = ranked_influences(y, scores, weights, [], class_aucs=True).class_aucs
+        intervals = class_auc_intervals(table, rows, confidence)
+        marked = [_marked(interval) for interval in intervals]
+        _warn_zero_width(
+            [f"class {label!r}" for label, ci, old in zip(classes.tolist(), marked, intervals) if ci is not old]
+        )
+        return dict(zip(classes.tolist(), marked))
     if key == "binary":
         estimate, influence = _binary_influence(y, scores, weights)
     else:
         estimate, influence = auc_influences(y, scores, weights, [key])[key]
     variance, df = delong_variance(influence, y, classes.size, weights)
+    interval = delong_interval(estimate, variance, df, confidence, n_min)
+    marked = _marked(interval)
+    if marked is not interval:
+        _warn_zero_width(["the AUC"])
+    return marked
+
+
+def delong_interval(estimate, variance, df, confidence, n_min, *, method=None) -> ConfidenceInterval:
+    """The logit interval of one AUC, with ``settings["standard_error"]`` (AUC scale) and ``settings["df"]``.
+
+    ``df`` is recorded when finite (a t quantile was used); ``method`` is
+    appended to the interval method (e.g. how the variance was sampled). An
+    interval of zero width is left to the caller to mark (its own warning).
+    """
     low, high = logit_interval(estimate, variance, confidence, n_min, df)
-    interval = ConfidenceInterval.from_bounds(
-        estimate, low, high, confidence=confidence, interval_method=delong_method_name(estimate, low)
-    )
-    if is_zero_width(low, high):  # NaN bounds are not of zero width; an AUC of 0 or 1 takes the exact bound
-        _warnings.warn(
-            f"the interval has zero width: {DELONG_TIES}, which does not make the AUC known; "
-            "read it as degenerate, not as exact",
-            IntervalWarning,
-        )
+    name = delong_method_name(estimate, low) + (method or "")
+    interval = ConfidenceInterval.from_bounds(estimate, low, high, confidence=confidence, interval_method=name)
+    interval.settings["standard_error"] = float(np.sqrt(variance))
+    if np.isfinite(df):
+        interval.settings["df"] = float(df)
+    return interval
+
+
+def class_auc_intervals(table, rows, confidence, *, method=None) -> list[ConfidenceInterval]:
+    """DeLong's logit interval of each class's one-vs-rest AUC, from ``RankedInfluences.class_aucs``.
+
+    ``table`` (m, 3) holds each class's AUC, variance and degrees of
+    freedom (:func:`ranked_influences` with ``class_aucs=True``): class k's
+    AUC is a binary AUC of class k against the rest, and its variance is
+    DeLong's for that binary problem, the variance of the structural
+    components of the class-k rows plus that of the other rows pooled
+    (:func:`one_vs_rest_variance`), as pROC's
+    ``var(roc(y == k, P[, k]), method = "delong")``; the t quantile takes
+    the Welch-Satterthwaite degrees of freedom of those two parts, and the
+    exact bound at 0 or 1 the smaller of the two row counts (``rows``, the
+    rows of positive weight per class). A class with fewer than 2 rows gets
+    NaN bounds.
+    """
+    intervals = []
+    for k, (estimate, variance, df) in enumerate(np.asarray(table, dtype=np.float64)):
+        n_min = min(rows[k], rows.sum() - rows[k])
+        intervals.append(delong_interval(float(estimate), variance, df, confidence, n_min, method=method))
+    return intervals
+
+
+def one_vs_rest_variance(influence, y, k, weights=None) -> tuple[float, float]:
+    """DeLong's variance of class k's one-vs-rest AUC and its degrees of freedom: the rest is one stratum.
+
+    :func:`delong_variance` with two strata, the rows of class k and all
+    the others, so that the variance is the binary DeLong variance
+    ``S10 / n1 + S01 / n0`` of the one-vs-rest problem (the stratification
+    by every class would hold the mix of the other classes fixed).
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 2, 2])
+    >>> P = np.array([[.6, .2, .2], [.3, .3, .4], [.4, .5, .1], [.2, .2, .6], [.5, .3, .2], [.1, .2, .7]])
+    >>> estimates, influences = auc_influences(y, P, None, [("ovr", None)])["ovr", None]
+    >>> [round(v, 6) for v in one_vs_rest_variance(influences[0], y, 0)]  # pROC's var(): 0.08333333
+    [0.083333, 1.714286]
+    """
+    return delong_variance(influence, (y == k).astype(np.intp), 2, weights)
+
+
+def _marked(interval):
+    """``interval``, marked degenerate when of zero width (NaN bounds are not; an AUC of 0 or 1 has its bound)."""
+    if is_zero_width(interval.low, interval.high):
         return degenerate_interval(interval, DELONG_TIES)
     return interval
+
+
+def _warn_zero_width(names):
+    """One IntervalWarning for the DeLong intervals of zero width (``names``), if any."""
+    if names:
+        _warnings.warn(
+            f"the interval of {', '.join(names)} has zero width: {DELONG_TIES}, which does not make the AUC "
+            "known; read it as degenerate, not as exact",
+            IntervalWarning,
+        )
 
 
 def delong_method_name(estimate, low):

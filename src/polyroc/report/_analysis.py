@@ -304,7 +304,7 @@ def _dmf_step(inputs, analyses):
 
 
 #: What the paired tests of several models compare, beside the tuning metric.
-PAIRED_QUANTITIES = ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "accuracy")
+PAIRED_QUANTITIES = ("roc_auc_ovr_macro", "roc_auc_ovo_macro", "roc_auc_per_class", "accuracy")
 
 
 def _paired_tests_step(inputs, analyses):

@@ -47,6 +47,7 @@ READABLE_NAMES = {
     "roc_auc_ovr_weighted": "ROC AUC, OvR weighted",
     "roc_auc_ovr_micro": "ROC AUC, OvR micro",
     "roc_auc_ovo_macro": "ROC AUC, OvO (Hand & Till)",
+    "roc_auc_per_class": "ROC AUC, class vs rest",
     "log_loss": "Log loss",
     "ece_top_label": "ECE, top-label",
     "ece_classwise": "ECE, classwise",

@@ -371,6 +371,11 @@ def comparison_reading(results: dict[str, Any]) -> str | None:
     return text
 
 
+def _tested(row: dict[str, Any]) -> str:
+    """The quantity of a paired test, with its class for a per-class AUC."""
+    return row["quantity"] if row.get("class") is None else f"{row['quantity']} of class {row['class']}"
+
+
 def paired_tests_reading(results: dict[str, Any]) -> str | None:
     """Which pairs of models differ after Holm's adjustment, per quantity; None for one model."""
     if "paired_tests" in results.get("skipped", {}):
@@ -380,7 +385,7 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
         return None
     differing = [row for row in tests["comparisons"] if _holds(row)]
     unread = [
-        f"{row['model']} − {row['other']} on {row['quantity']} (Holm p {format_p_value(row['p_holm'])}): "
+        f"{row['model']} − {row['other']} on {_tested(row)} (Holm p {format_p_value(row['p_holm'])}): "
         + _unread_reason(row)
         for row in tests["comparisons"]
         if row["p_holm"] is not None and row["p_holm"] < SIGNIFICANCE and not _holds(row)
@@ -394,7 +399,7 @@ def paired_tests_reading(results: dict[str, Any]) -> str | None:
         )
     parts = [
         f"{row['model'] if row['difference'] > 0 else row['other']} over "
-        f"{row['other'] if row['difference'] > 0 else row['model']} on {row['quantity']} "
+        f"{row['other'] if row['difference'] > 0 else row['model']} on {_tested(row)} "
         f"(difference {_number(abs(row['difference']))}, Holm p {format_p_value(row['p_holm'])})"
         for row in differing
     ]
