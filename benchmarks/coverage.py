@@ -34,6 +34,10 @@ the discordant rows that it used before and the paired Wald interval.
 With --calibration it studies the intervals of the binned ECEs instead
 (benchmarks/coverage_calibration.py, which lists its options).
 
+With --costs it studies the expected cost (single and paired difference) and
+the metrics at target priors instead (benchmarks/coverage_costs.py, which
+lists its options).
+
 Run: python benchmarks/coverage.py --paired [--datasets 1000]
      python benchmarks/coverage.py [--datasets 1000] [--methods bootstrap,auto,analytic,bayes] [--n-boot 1000]
      [--scenarios n60-m3-balanced,...] [--separation 2] [--out DIR] [--workers 2] [--chunk 20]
@@ -535,6 +539,10 @@ def main():
         import coverage_calibration
 
         return coverage_calibration.main(sys.argv[1:])
+    if "--costs" in sys.argv[1:]:  # the expected cost and the metrics at target priors (coverage_costs.py)
+        import coverage_costs
+
+        return coverage_costs.main(sys.argv[1:])
     started = time.perf_counter()
     args = parse_arguments()
     if args.paired:
