@@ -41,7 +41,7 @@ standard error of a coverage near 95% over D data sets is
 ``sqrt(0.95 * 0.05 / D)`` (1.1 points at D = 400, 0.7 at D = 1000).
 
 Run: python benchmarks/coverage.py --costs [--datasets 1000] [--prior-datasets 400] [--n-boot 500]
-     [--sizes 100,300,1000,3000,10000] [--prior-sizes 100,1000,10000] [--workers 2]
+     [--sizes 100,300,1000,3000,10000] [--prior-sizes 100,1000,10000] [--workers 2] [--sections cost,priors]
 """
 
 from __future__ import annotations
@@ -281,6 +281,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--prior-sizes", default="100,1000,10000")
     parser.add_argument("--classes", default="3,10")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sections", default="cost,priors", help="cost, priors or both (comma separated)")
     args = parser.parse_args(argv)
     sizes = [int(value) for value in args.sizes.split(",")]
     prior_sizes = [int(value) for value in args.prior_sizes.split(",")]
@@ -302,16 +303,24 @@ def main(argv: list[str]) -> int:
         for first, last in chunks(args.prior_datasets, 20)
     ]
     with multiprocessing.get_context("spawn").Pool(args.workers, initializer=_single_threaded) as pool:
-        cost_records = [record for part in pool.imap_unordered(cost_task, cost_jobs) for record in part]
-        prior_records = [record for part in pool.imap_unordered(prior_task, prior_jobs) for record in part]
-    print(f"## Expected cost (nominal {100 * CONFIDENCE:g}%, {args.datasets:,} data sets per row, B = {args.n_boot})\n")
-    print("Coverage % / mean width; bold: below the target (93%, or 90% where the smallest class has < 10 rows).\n")
-    print("\n".join(cost_lines(cost_records, sizes, classes, mixes)))
-    print(
-        f"\n## Metrics at target priors (nominal {100 * CONFIDENCE:g}%, {args.prior_datasets:,} data sets per row, "
-        f"{args.n_boot} draws)\n"
-    )
-    print("Coverage % / mean width of evaluate(..., target_priors=pi')'s intervals (ci='auto').\n")
-    print("\n".join(prior_lines(prior_records, prior_sizes, classes)))
+        if "cost" in args.sections:
+            cost_records = [record for part in pool.imap_unordered(cost_task, cost_jobs) for record in part]
+            print(
+                f"## Expected cost (nominal {100 * CONFIDENCE:g}%, {args.datasets:,} data sets per row, "
+                f"B = {args.n_boot})\n"
+            )
+            print(
+                "Coverage % / mean width; bold: below the target (93%, or 90% where the smallest class "
+                "has < 10 rows).\n"
+            )
+            print("\n".join(cost_lines(cost_records, sizes, classes, mixes)), flush=True)
+        if "priors" in args.sections:
+            prior_records = [record for part in pool.imap_unordered(prior_task, prior_jobs) for record in part]
+            print(
+                f"\n## Metrics at target priors (nominal {100 * CONFIDENCE:g}%, {args.prior_datasets:,} data sets per "
+                f"row, {args.n_boot} draws)\n"
+            )
+            print("Coverage % / mean width of evaluate(..., target_priors=pi')'s intervals (ci='auto').\n")
+            print("\n".join(prior_lines(prior_records, prior_sizes, classes)), flush=True)
     print(f"\nTotal wall time: {time.perf_counter() - started:,.0f} s")
     return 0
