@@ -250,8 +250,9 @@ def compare_scores(
     -----
     Each quantity has its test. AUCs: DeLong's paired test. Accuracy
     without weights: McNemar's exact test with Tango's interval. A mean
-    loss: its difference is the mean of the per-row differences of the
-    losses, bounded by the t interval of that mean from its variance
+    loss (log loss, Brier score, or the expected cost, whose per-row loss is
+    ``cost_matrix[true, argmax]``): its difference is the mean of the
+    per-row differences of the losses, bounded by the t interval of that mean from its variance
     stratified by class (``"paired t (stratified variance)"``, the
     interval :func:`polyroc.evaluate` gives one model's mean loss, here on
     the differences) and tested by the same t. The other counts metrics: a
