@@ -172,8 +172,9 @@ def evaluate(
         False (checked before the frame is read, as in
         :func:`polyroc.evaluate`), both are True, ``ci`` names an unknown
         family, quantity or method (the message lists the families, "none"
-        among them), or an option is out of range (as in
-        :func:`polyroc.evaluate`).
+        among them), an option is out of range, ``cost_matrix`` or
+        ``target_priors`` is invalid (as in :func:`polyroc.evaluate`), or
+        ``target_priors`` gives a positive prior to a class without rows.
 
     Warns
     -----
