@@ -27,7 +27,11 @@ from polyroc.evaluation._summary import CLASS_SCORES, COUNTS_SCORES
 
 #: Every scalar score of ``polyroc.evaluate`` for m > 2 classes (the per-class scores are CLASS_SCORES).
 #: The ECEs are studied apart, with scores of known miscalibration (coverage_calibration.py).
-SCORES = tuple(name for name in QUANTITY_METHODS if name not in CLASS_SCORES and not name.startswith("ece_"))
+SCORES = tuple(
+    name
+    for name in QUANTITY_METHODS
+    if name not in CLASS_SCORES and not name.startswith("ece_") and name != "expected_cost"  # needs a cost matrix
+)
 
 #: Clip of the log loss, as polyroc's for float64 scores.
 EPS = float(np.finfo(np.float64).eps)

@@ -38,6 +38,9 @@ With --per-class-auc it studies the per-class DeLong interval of each class's
 one-vs-rest AUC (``roc_auc_interval(y, P, average=None)``, the ``"roc_auc"``
 class intervals of evaluate) in the data model above, n in {100, 1000,
 10000} x m in {3, 10} x {balanced, imbalanced}.
+With --costs it studies the expected cost (single and paired difference) and
+the metrics at target priors instead (benchmarks/coverage_costs.py, which
+lists its options).
 
 Run: python benchmarks/coverage.py --paired [--datasets 1000]
      python benchmarks/coverage.py --per-class-auc [--datasets 1000] [--separation 2]
@@ -592,6 +595,10 @@ def main():
         import coverage_calibration
 
         return coverage_calibration.main(sys.argv[1:])
+    if "--costs" in sys.argv[1:]:  # the expected cost and the metrics at target priors (coverage_costs.py)
+        import coverage_costs
+
+        return coverage_costs.main(sys.argv[1:])
     started = time.perf_counter()
     args = parse_arguments()
     if args.paired:

@@ -8,7 +8,7 @@ QUANTITIES = tuple(QUANTITY_METHODS)
 PROPORTIONS = ("accuracy", "recall", "top_2_accuracy")
 COMPOSITES = ("balanced_accuracy", "f1_macro", "cohen_kappa", "matthews_corrcoef", "precision", "f1-score")
 AUCS = ("roc_auc_ovr_macro", "roc_auc_ovr_weighted", "roc_auc_ovr_micro", "roc_auc_ovo_macro")
-MEANS = ("log_loss", "brier_score")
+MEANS = ("log_loss", "brier_score", "expected_cost")
 CALIBRATION = ("ece_top_label", "ece_classwise")
 
 

@@ -1,6 +1,6 @@
 """Kernels of decisions under a cost matrix: the expected cost of confusion counts, and the Bayes decision.
 
-Both take checked inputs (:mod:`polyroc._validation._decision_inputs`);
+Both take checked inputs (:mod:`polyroc._validation._costs`);
 :mod:`polyroc.decisions` is their public face, and threshold tuning costs its
 candidates with :func:`counted_cost`.
 """

@@ -6,7 +6,7 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,7 +26,9 @@ from polyroc.dask._ranking import (
 from polyroc.dask._rows import FrameColumns, PartitionRows, frame_columns, partition_rows
 from polyroc.evaluation import AUC_SCORES, Evaluation, evaluation_of_statistics
 from polyroc.evaluation._calibration import eces_of_sums
+from polyroc.evaluation._costs import row_costs
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
+from polyroc.evaluation._priors import Deployment, prior_factors
 from polyroc.evaluation._summary import (
     SummaryStatistics,
     class_scores,
@@ -38,6 +40,7 @@ from polyroc.streaming import aucs_of_wins
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
+    from numpy.typing import ArrayLike
 
 __all__ = ["POISSON_BOOTSTRAP", "evaluate"]
 
@@ -70,6 +73,8 @@ def evaluate(
     digits: int = 3,
     rows_per_sort: int = 2_000_000,
     rows_per_pass: int = 250_000_000,
+    cost_matrix: ArrayLike | None = None,
+    target_priors: ArrayLike | Mapping[Any, float] | None = None,
 ) -> Evaluation:
     """Evaluate the scores of a dask DataFrame exactly, without gathering its rows.
 
@@ -138,6 +143,12 @@ def evaluate(
     rows_per_pass : int, default=250_000_000
         Largest number of entries of one ranking moved between workers at a
         time; a longer ranking is done in several passes over the frame.
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        As :func:`polyroc.evaluate`'s (``scores["expected_cost"]``), in the
+        order of the score columns.
+    target_priors : array-like of shape (m,), mapping or pandas.Series, default=None
+        As :func:`polyroc.evaluate`'s: every quantity at these class priors.
+        The frame is then read once more first, for the classes' weights.
 
     Returns
     -------
@@ -161,8 +172,9 @@ def evaluate(
         False (checked before the frame is read, as in
         :func:`polyroc.evaluate`), both are True, ``ci`` names an unknown
         family, quantity or method (the message lists the families, "none"
-        among them), or an option is out of range (as in
-        :func:`polyroc.evaluate`).
+        among them), an option is out of range, ``cost_matrix`` or
+        ``target_priors`` is invalid (as in :func:`polyroc.evaluate`), or
+        ``target_priors`` gives a positive prior to a class without rows.
 
     Warns
     -----
@@ -212,6 +224,7 @@ def evaluate(
     rng = check_random_state(random_state)
     plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col, row_id_col)
+    deployment = Deployment.of(columns.classes, cost_matrix, target_priors)
     frame = frame[columns.read]
     m = columns.n_classes
     plan = {name: method for name, method in plan.items() if m > 2 or name != "top_2_accuracy"}
@@ -222,8 +235,12 @@ def evaluate(
     transform = {"normalize_rows": bool(normalize_rows), "from_logits": bool(from_logits), "transform_options": True}
     offsets = _row_offsets(frame, columns) if n_boot else None
     parts = _Partitions(frame, columns, offsets, transform)
+    if deployment.priors is not None:
+        totals = np.sum(parts.compute(_class_totals), axis=0)
+        parts.factors, shares = prior_factors(totals, deployment.priors, columns.classes)
+        deployment = Deployment(deployment.classes, deployment.costs, deployment.priors, shares)
 
-    summaries = parts.compute(_summarise, replicates if resampled else None, parts.sample_size)
+    summaries = parts.compute(_summarise, replicates if resampled else None, parts.sample_size, deployment.costs)
     summary = summaries[0]["summary"]
     for other in summaries[1:]:
         summary = summary.merged(other["summary"])
@@ -275,6 +292,7 @@ def evaluate(
             "from_logits": from_logits,
             "engine": "dask",
             "partitions": int(frame.npartitions),
+            **deployment.settings(),
         },
     )
 
@@ -295,6 +313,7 @@ class _Partitions:
         self.columns = columns
         self.offsets = offsets
         self.transform = transform
+        self.factors: np.ndarray | None = None  # each class's weight factor at the target priors
 
     @property
     def sample_size(self) -> int:
@@ -308,7 +327,7 @@ class _Partitions:
         load = dask.delayed(_load, pure=True)
         offsets = self.offsets if self.offsets is not None else [None] * self.frame.npartitions
         return [
-            load(part, self.columns, i, offsets[i], self.transform, validate)
+            load(part, self.columns, i, offsets[i], self.transform, validate, self.factors)
             for i, part in enumerate(self.frame.to_delayed())
         ]
 
@@ -320,17 +339,26 @@ class _Partitions:
         return list(dask.compute(*[work(rows, *args) for rows in self.rows(validate=True)]))
 
 
-def _load(part, columns: FrameColumns, index: int, offset, transform, validate) -> PartitionRows:
+def _load(part, columns: FrameColumns, index: int, offset, transform, validate, factors=None) -> PartitionRows:
     rows = partition_rows(part, columns, f"partition {index}", transform, validate)
+    if factors is not None:  # the weights at the target priors
+        weights = factors[rows.codes] if rows.weights is None else rows.weights * factors[rows.codes]
+        rows = PartitionRows(rows.codes, rows.scores, weights, rows.row_ids, rows.score_dtype)
     if offset is not None:
         ids = np.arange(offset, offset + rows.size, dtype=np.uint64)
         rows = PartitionRows(rows.codes, rows.scores, rows.weights, ids, rows.score_dtype)
     return rows
 
 
-def _summarise(rows: PartitionRows, replicates, sample_size: int) -> dict:
+def _class_totals(rows: PartitionRows) -> np.ndarray:
+    """A partition's weight of each class."""
+    return np.bincount(rows.codes, weights=rows.weights, minlength=rows.scores.shape[1])
+
+
+def _summarise(rows: PartitionRows, replicates, sample_size: int, costs=None) -> dict:
     """A partition's summary statistics, ranking samples and (with replicates) replicate counts and losses."""
     losses = row_losses(rows.codes, rows.scores, machine_epsilon(rows.score_dtype))
+    losses.update(row_costs(rows.codes, rows.scores, costs))
     summary = SummaryStatistics.of(rows.codes, rows.scores, rows.weights, losses)  # an empty partition too
     found = {"summary": summary, **ranking_samples(rows, sample_size)}
     if replicates is not None:

@@ -30,7 +30,7 @@ from polyroc._validation import (
     encode_labels,
     resolve_classes,
 )
-from polyroc._validation._decision_inputs import check_cost_matrix, reject_label_for
+from polyroc._validation._costs import check_cost_matrix, reject_label_for
 from polyroc._validation._params import Interval, validate_params
 
 __all__ = ["RejectOptionSummary", "bayes_decision", "reject_option_summary"]

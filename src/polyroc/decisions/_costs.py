@@ -21,7 +21,7 @@ from polyroc._engine.costs import counted_cost
 from polyroc._engine.counts import confusion_counts
 from polyroc._engine.numeric import finish
 from polyroc._validation import check_counts, check_targets
-from polyroc._validation._decision_inputs import check_cost_matrix, check_priors
+from polyroc._validation._costs import check_cost_matrix, check_priors
 
 __all__ = ["cost_of_counts", "expected_cost"]
 

@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
 from polyroc._engine.costs import bayes_codes
 from polyroc._validation import check_label_kinds, check_sample_weight
-from polyroc._validation._decision_inputs import check_cost_matrix
+from polyroc._validation._costs import check_cost_matrix
 from polyroc._validation._params import ConstraintLike, HasMethods, Options, check_params
 from polyroc.calibration._maps import METHODS, CalibrationMethod, Calibrator, fit_calibrator
 from polyroc.decisions import _costs

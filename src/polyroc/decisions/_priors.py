@@ -21,7 +21,7 @@ from polyroc import _warnings
 from polyroc._engine.counts import chunk_length, confusion_counts
 from polyroc._results import Result, html_table, interval_cells, interval_table, number_text
 from polyroc._validation import check_labels_argument, check_score_matrix, check_scores
-from polyroc._validation._decision_inputs import check_priors
+from polyroc._validation._costs import check_priors
 from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.decisions._shift import EM_MAX_ITER, EM_TOLERANCE, adjusted_scores, bbse_priors, em_priors
 from polyroc.exceptions import ConvergenceWarning

@@ -27,6 +27,7 @@ from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delon
 from polyroc.evaluation._calibration import ReplicateBins, ece_intervals
 from polyroc.evaluation._class_auc import CLASS_AUC, class_auc_intervals_of, wants_class_aucs
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
+from polyroc.evaluation._priors import Deployment
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
     COUNTS_SCORES,
@@ -89,7 +90,8 @@ class Evaluation(Drawable):
         kappa, MCC, OvR macro/weighted/micro and OvO (Hand & Till) macro ROC
         AUC, log loss, Brier score, (m > 2) top-2 accuracy, and the binned
         calibration errors ``"ece_top_label"`` and ``"ece_classwise"``
-        (:func:`polyroc.calibration.calibration_error`, l1, 15 uniform bins).
+        (:func:`polyroc.calibration.calibration_error`, l1, 15 uniform bins);
+        with a cost matrix, ``"expected_cost"`` (lower is better).
     intervals : dict
         Each name of ``scores`` -> its
         :class:`~polyroc.resampling.ConfidenceInterval`, which names its
@@ -105,7 +107,9 @@ class Evaluation(Drawable):
         ``"n_boot"``, ``"confidence"``, ``"random_state"`` (as given),
         ``"ci"`` (as given), ``"interval_methods"`` (score name -> how its
         interval was made; empty without intervals), ``"normalize_rows"``
-        and ``"from_logits"``.
+        and ``"from_logits"``; with a cost matrix ``"cost_matrix"``, with
+        target priors ``"target_priors"`` and ``"evaluated_priors"`` (class ->
+        prior).
 
     See Also
     --------
@@ -414,6 +418,8 @@ def evaluate(
     n_boot: int = 1000,
     confidence: float = 0.95,
     random_state: int | np.random.Generator | None = None,
+    cost_matrix: ArrayLike | None = None,
+    target_priors: ArrayLike | Mapping[Any, float] | None = None,
 ) -> Evaluation:
     """Evaluate a score matrix: argmax report, confusion matrix and ranking AUCs, with intervals.
 
@@ -472,6 +478,26 @@ def evaluate(
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the bootstrap and of the posterior draws; the same seed gives
         the same intervals.
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        ``cost_matrix[i, j]``: the cost of deciding class j when the class is
+        i (rows and columns in class order, or a DataFrame labelled by the
+        classes); finite and non-negative. Adds ``scores["expected_cost"]``,
+        the weighted mean of ``cost_matrix[true, argmax]`` (lower is better;
+        :func:`polyroc.decisions.expected_cost` of the argmax decisions), with
+        the t interval of its stratified variance (``"t"``; or
+        ``"bootstrap"``).
+    target_priors : array-like of shape (m,), mapping or pandas.Series, default=None
+        Class priors of deployment (a distribution, in class order or keyed by
+        the classes): every quantity is evaluated at them, each row of class
+        k weighted by ``target_priors[k] / share_k`` (``share_k`` the weighted
+        share of class k in the rows) on top of its sample weight. Per-class
+        recall and per-class mean losses do not change; accuracy becomes
+        ``sum_k target_priors[k] * recall_k``; precision, F1, kappa, MCC, the
+        expected cost, the ECEs and the one-vs-rest and micro AUCs move; the
+        one-vs-one AUCs do not. The intervals are those of the reweighted
+        rows, conditional on the class totals like every interval here.
+        The confusion matrix and the report's supports then hold reweighted
+        weights.
 
     Returns
     -------
@@ -498,7 +524,12 @@ def evaluate(
         ``from_logits`` are True; the column count differs from the number
         of classes (those of ``labels``, else of ``y_true``); ``y_true``
         holds missing values or a label outside ``labels``; ``labels``
-        repeats a label or names fewer than 2; ``y_score`` is a DataFrame
+        repeats a label or names fewer than 2; ``cost_matrix`` is not (m, m),
+        holds NaN, infinity or negative entries, or (a DataFrame) is not
+        labelled by the classes; ``target_priors`` is not a distribution over
+        the classes (wrong length, NaN, negative, not summing to 1, keys other
+        than the classes) or gives a positive prior to a class without rows
+        of positive weight; ``y_score`` is a DataFrame
         whose column names are some of the classes but not all; ``sample_weight`` has the
         wrong length, holds negative or non-finite values or sums past the
         float64 range; ``n_boot`` or
@@ -509,7 +540,8 @@ def evaluate(
         that does not apply to its quantity (the message lists those that do).
     TypeError
         If ``y_score`` or ``sample_weight`` is not numeric, the labels mix
-        strings and numbers, ``n_boot`` or ``digits`` is not an integer (a
+        strings and numbers, ``cost_matrix`` or ``target_priors`` is not
+        numeric, ``n_boot`` or ``digits`` is not an integer (a
         bool is not one), ``normalize_rows`` or ``from_logits`` is an array
         or a list, ``confidence`` not a real number, ``ci`` neither a string
         nor a mapping, or ``random_state`` not None, an integer or a
@@ -563,6 +595,15 @@ def evaluate(
     0.8000 [95% CI 0.7000, 0.9000; stratified percentile bootstrap, B=200]
     >>> result.to_frame().loc[0, ["score", "low", "high"]].tolist()
     ['accuracy', np.float64(0.7), np.float64(0.9)]
+
+    Under costs, at deployment priors (accuracy there is the priors' mix of
+    the recalls, 0.8 each):
+
+    >>> result = evaluate(y, P, cost_matrix=1 - np.eye(3), target_priors=[0.6, 0.3, 0.1], random_state=0)
+    >>> print(result.intervals["expected_cost"])
+    0.2000 [95% CI 0.0754, 0.3246; t interval (stratified variance)]
+    >>> round(result.scores["accuracy"], 12), round(result.report["0"]["precision"], 4)
+    (0.8, 0.96)
     """
     digits, n_boot, confidence = int(digits), int(n_boot), float(confidence)
     rng = np.random.default_rng(random_state)
@@ -579,6 +620,7 @@ def evaluate(
         transform_options=True,
         from_logits=from_logits,
     )
+    deployment, given_weights = Deployment.of(classes, cost_matrix, target_priors).weighted(y_idx, given_weights)
     scale = scale_weights(given_weights)  # every score is scale-free; counts are scaled back
     weights = scale.weights
     delong_keys = [key for key in RANKING_SCORES if n_boot and plan[_ranking_name(key)] == "delong"]
@@ -586,7 +628,7 @@ def evaluate(
     aucs, influences, class_table = _ranking_scores(  # first: the largest arrays
         y_idx, scores, classes, weights, delong_keys, class_aucs
     )
-    losses = row_losses(y_idx, scores, machine_epsilon(score_array.dtype))
+    losses = deployment.losses(row_losses(y_idx, scores, machine_epsilon(score_array.dtype)), y_idx, scores)
     summary = SummaryStatistics.of(y_idx, scores, weights, losses)
     ranking = {_ranking_name(key): value for key, value in aucs.items()}
     sample = ScoredSample(y=y_idx, scores=scores, weights=weights)
@@ -615,6 +657,7 @@ def evaluate(
             "ci": ci if isinstance(ci, str) else dict(ci),
             "normalize_rows": normalize_rows,
             "from_logits": from_logits,
+            **deployment.settings(),
         },
     )
 

@@ -9,7 +9,7 @@ Each quantity takes the methods that apply to its kind:
 - a composite of counts (precision, F1, macro-F1, balanced accuracy, kappa,
   MCC): the Dirichlet posterior over the rows of the confusion matrix;
 - an AUC: DeLong's variance, logit-transformed;
-- a mean loss (log loss, Brier score): a Student t interval from its
+- a mean loss (log loss, Brier score, expected cost): a Student t interval from its
   stratified variance;
 - a binned calibration error (top-label and classwise ECE): draws of the
   bins' gaps and shares around the debiased gaps
@@ -65,6 +65,7 @@ QUANTITY_METHODS = {
     "roc_auc_ovo_macro": _AUC,
     "log_loss": _MEAN,
     "brier_score": _MEAN,
+    "expected_cost": _MEAN,
     "top_2_accuracy": ("wilson", "clopper-pearson", "bootstrap"),
     "ece_top_label": _CALIBRATION,
     "ece_classwise": _CALIBRATION,

@@ -36,6 +36,7 @@ from polyroc._validation import (
 from polyroc._validation._params import Interval, validate_params
 from polyroc.evaluation._evaluate import EVALUATE_PARAMS
 from polyroc.evaluation._plan import CiChoice
+from polyroc.evaluation._priors import Deployment
 from polyroc.evaluation._summary import SummaryStatistics, row_losses
 from polyroc.metrics._ranking import average_class_scores, warn_classes_without_samples
 from polyroc.metrics._scores import machine_epsilon, sample_brier_losses, sample_log_losses, sample_top_k_hits
@@ -679,11 +680,15 @@ class EvaluationAccumulator(_Accumulator):
         The classes, in the order of the score columns.
     cutoffs : int or array-like, default=None
         None for exact AUCs, else the bins of :class:`RankingAccumulator`.
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        As :func:`polyroc.evaluate`'s: the evaluation then holds the
+        expected cost of the argmax decisions, equal to the batch one.
 
     Raises
     ------
     ValueError, TypeError
-        As :class:`RankingAccumulator`.
+        As :class:`RankingAccumulator`; and as :func:`polyroc.evaluate` for
+        ``cost_matrix``.
 
     See Also
     --------
@@ -702,9 +707,12 @@ class EvaluationAccumulator(_Accumulator):
     70
     """
 
-    def __init__(self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None) -> None:
+    def __init__(
+        self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None, cost_matrix: ArrayLike | None = None
+    ) -> None:
         super().__init__(labels)
-        self.summary = SummaryStatistics.empty(self.n_classes)
+        self.deployment = Deployment.of(self.labels, cost_matrix)
+        self.summary = SummaryStatistics.empty(self.n_classes, self.deployment.loss_names())
         self.ranking = RankingAccumulator(self.labels, cutoffs=cutoffs)
 
     @property
@@ -717,11 +725,15 @@ class EvaluationAccumulator(_Accumulator):
 
     def _add(self, y, scores, weights, y_score) -> None:
         losses = row_losses(y, scores, machine_epsilon(as_array("y_score", y_score).dtype))
+        losses = self.deployment.losses(losses, y, scores)
         self.summary = self.summary.merged(SummaryStatistics.of(y, scores, weights, losses))
         self.ranking._add(y, scores, weights, y_score)
 
     def _check_same_settings(self, other) -> None:
         self.ranking._check_same_settings(other.ranking)
+        mine, theirs = self.deployment.costs, other.deployment.costs
+        if (mine is None) != (theirs is None) or (mine is not None and not np.array_equal(mine, theirs)):
+            raise ValueError("cannot merge accumulators made with different cost matrices")
 
     def _absorb(self, other) -> None:
         self.summary = self.summary.merged(other.summary)
@@ -804,6 +816,7 @@ class EvaluationAccumulator(_Accumulator):
             "random_state": random_state,
             "ci": ci if isinstance(ci, str) else dict(ci),
             "engine": "stream",
+            **self.deployment.settings(),
         }
         if self.ranking.binned:
             settings["auc_error_bounds"] = {name: float(aucs["bounds"][name]) for name in AUC_SCORES}

@@ -86,11 +86,11 @@ class SummaryStatistics:
         return cls(n_classes, counts, smallest, largest, moments, weights is not None, bins)
 
     @classmethod
-    def empty(cls, n_classes: int) -> SummaryStatistics:
-        """Statistics of no rows."""
+    def empty(cls, n_classes: int, losses: tuple[str, ...] = ()) -> SummaryStatistics:
+        """Statistics of no rows; ``losses`` names the losses beyond those of :func:`row_losses`."""
         zeros = np.zeros(n_classes)
         moments = ClassMoments(*(zeros.copy() for _ in range(6)))
-        names = ("log_loss", "brier_score", *(("top_2_accuracy",) if n_classes > 2 else ()))
+        names = ("log_loss", "brier_score", *(("top_2_accuracy",) if n_classes > 2 else ()), *losses)
         return cls(
             n_classes,
             np.zeros((n_classes, n_classes)),

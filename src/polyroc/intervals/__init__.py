@@ -13,7 +13,11 @@ study of the documentation:
 - :func:`posterior_interval`: any counts metric (precision, F1, macro-F1,
   balanced accuracy, kappa, MCC ...) from a Dirichlet posterior over the rows
   of the confusion matrix;
-- :func:`stratified_mean_interval`: a mean loss (log loss, Brier score).
+- :func:`stratified_mean_interval`: a mean loss (log loss, Brier score,
+  expected cost);
+- :func:`paired_loss_difference`: the difference of two mean losses on the
+  same rows (two models' log losses, two decision rules' expected costs) by
+  the paired t.
 
 Every interval is conditional on the class counts, like polyroc's stratified
 bootstrap.
@@ -37,6 +41,9 @@ from __future__ import annotations
 from polyroc.intervals._delong import (
     roc_auc_interval,
 )
+from polyroc.intervals._paired_losses import (
+    paired_loss_difference,
+)
 from polyroc.intervals._posterior import (
     posterior_interval,
     stratified_mean_interval,
@@ -59,6 +66,7 @@ __all__ = [
     "PROPORTION_METHODS",
     "effective_sample_size",
     "paired_difference_interval",
+    "paired_loss_difference",
     "posterior_interval",
     "proportion_interval",
     "roc_auc_interval",

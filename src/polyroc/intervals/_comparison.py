@@ -22,6 +22,7 @@ from polyroc._validation import (
     scale_weights,
     score_column_names,
 )
+from polyroc._validation._costs import check_cost_matrix
 from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.intervals._class_comparison import CLASS_AUC_QUANTITY, class_delong_rows
@@ -269,6 +270,7 @@ def compare_scores(
     confidence: float = 0.95,
     n_boot: int = 1000,
     random_state: int | np.random.Generator | None = None,
+    cost_matrix: ArrayLike | None = None,
 ) -> ScoreComparison:
     """Compare models scored on the same rows: differences, intervals, p-values (Holm-adjusted).
 
@@ -292,8 +294,10 @@ def compare_scores(
         over the classes, as :func:`polyroc.evaluate`'s), the binned
         calibration errors ``"ece_top_label"`` and ``"ece_classwise"``
         (:func:`polyroc.calibration.calibration_error` of that ``kind``, 15
-        uniform bins, l1) and counts metrics of the argmax predictions
-        (names of :data:`polyroc.counts.METRICS`).
+        uniform bins, l1), counts metrics of the argmax predictions
+        (names of :data:`polyroc.counts.METRICS`) and, with ``cost_matrix``,
+        ``"expected_cost"`` (the mean of ``cost_matrix[true, argmax]``, lower
+        is better; a mean loss, compared by the paired t).
     baseline : str, default=None
         Compare each other model with this one: each difference is that
         model minus the baseline (as in
@@ -312,6 +316,10 @@ def compare_scores(
         Replicates of the paired bootstrap, for the quantities that use it.
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the paired bootstrap.
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        ``cost_matrix[i, j]``: the cost of deciding class j when the class is
+        i (class order, or a DataFrame labelled by the classes); finite and
+        non-negative. Needed by ``"expected_cost"``.
 
     Returns
     -------
@@ -333,7 +341,10 @@ def compare_scores(
         ``quantities`` is empty or a single string, a quantity is unknown
         (the message lists the valid ones: the AUCs, ``"log_loss"``,
         ``"brier_score"``, ``"ece_top_label"``, ``"ece_classwise"`` and the
-        counts metrics), ``confidence`` is not in (0, 1),
+        counts metrics), ``"expected_cost"`` is asked for without
+        ``cost_matrix``, ``cost_matrix`` is not (m, m), holds NaN, infinity
+        or negative entries or is labelled by other labels than the classes,
+        ``confidence`` is not in (0, 1),
         ``n_boot`` < 1, ``random_state`` is a negative integer, ``y_true``
         or ``sample_weight`` fails the checks of :func:`polyroc.evaluate`
         (wrong shape, missing labels, negative or non-finite weights, a
@@ -373,8 +384,9 @@ def compare_scores(
     adjustment runs over every class and every pair of models of the
     quantity (m classes and k pairs: a family of m k tests). Accuracy
     without weights: McNemar's exact test with Tango's interval. A mean
-    loss: its difference is the mean of the per-row differences of the
-    losses, bounded by the t interval of that mean from its variance
+    loss (log loss, Brier score, or the expected cost, whose per-row loss is
+    ``cost_matrix[true, argmax]``): its difference is the mean of the
+    per-row differences of the losses, bounded by the t interval of that mean from its variance
     stratified by class (``"paired t (stratified variance)"``, the
     interval :func:`polyroc.evaluate` gives one model's mean loss, here on
     the differences) and tested by the same t. The other counts metrics: a
@@ -457,6 +469,8 @@ def compare_scores(
     paired stratified basic bootstrap (B=200) joined with the difference of bin-draws intervals (200 draws) at ...
     """
     models, score_metrics = _check_comparison(scores, quantities, baseline)
+    if cost_matrix is None and "expected_cost" in quantities:
+        raise ValueError("quantities names 'expected_cost', which needs a cost_matrix")
     confidence, n_boot = float(confidence), int(n_boot)
     rng = np.random.default_rng(random_state)
     # the labels and weights are every model's: their errors name no model
@@ -478,6 +492,7 @@ def compare_scores(
         except (ValueError, TypeError) as error:
             raise type(error)(f"scores of model {name!r}: {error}") from None
     y, _, classes, given_weights = checked[models[0]]
+    costs = None if cost_matrix is None else check_cost_matrix(cost_matrix, classes)
     weights = scale_weights(given_weights).weights
     matrices = {name: targets[1] for name, targets in checked.items()}
     pairs = (
@@ -497,7 +512,7 @@ def compare_scores(
             values, rows = _mcnemar_rows(sample, matrices, pairs, confidence)
             omnibus = accuracy_omnibus(quantity, y, {name: matrix.argmax(axis=1) for name, matrix in matrices.items()})
         elif quantity in LOSS_QUANTITIES:
-            values, rows = loss_rows(quantity, y, sample.n_classes, weights, matrices, eps, pairs, confidence)
+            values, rows = loss_rows(quantity, y, sample.n_classes, weights, matrices, eps, pairs, confidence, costs)
         elif quantity in CALIBRATION_QUANTITIES:
             values, rows = calibration_rows(
                 quantity, y, sample.n_classes, weights, matrices, pairs, confidence=confidence, n_boot=n_boot, rng=rng

@@ -5,7 +5,12 @@ score by the mean of the per-row differences of their losses.
 :func:`loss_rows` bounds it by the t interval of a mean from the stratified
 variance of those differences (:func:`polyroc.intervals.stratified_mean_interval`,
 the interval :func:`polyroc.evaluate` gives one model's mean loss), and
-tests it with the same t.
+tests it with the same t. A cost is a per-row loss too: the expected costs
+of two decision rules on the same rows (``"expected_cost"``, the cost matrix
+at the row's true class and the model's argmax) differ by the mean of the
+per-row differences of their costs, bounded and tested alike;
+:func:`paired_loss_difference` gives that interval and test for any two
+vectors of per-row losses (e.g. the costs of two decision rules).
 
 The binned expected calibration error (ECE) is no mean of per-row values,
 and it is biased upward by the noise of each bin's frequency, the more so
@@ -27,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._engine.binning import (
     CalibrationKind,
@@ -37,10 +43,18 @@ from polyroc._engine.binning import (
     calibration_columns,
 )
 from polyroc._engine.counts import chunk_length
+from polyroc._validation import check_real_array, check_same_length, check_sample_weight, scale_weights
+from polyroc._validation._params import validate_params
 from polyroc.intervals._calibration_draws import EceDraws
 from polyroc.intervals._moments import ClassMoments
-from polyroc.intervals._posterior import moments_mean_variance
-from polyroc.intervals._resampling import _multiplicity_chunks, is_zero_width, percentile_interval
+from polyroc.intervals._posterior import _check_classes, moments_mean_variance
+from polyroc.intervals._resampling import (
+    CONFIDENCE,
+    POSITIVE_COUNT,
+    _multiplicity_chunks,
+    is_zero_width,
+    percentile_interval,
+)
 from polyroc.metrics._scores import sample_brier_losses, sample_log_losses
 
 __all__ = [
@@ -54,10 +68,11 @@ __all__ = [
     "calibration_rows",
     "comparison_row",
     "loss_rows",
+    "paired_loss_difference",
 ]
 
-#: Mean losses compare_scores accepts.
-LOSS_QUANTITIES = ("log_loss", "brier_score")
+#: Mean losses compare_scores accepts (the expected cost with a cost matrix).
+LOSS_QUANTITIES = ("log_loss", "brier_score", "expected_cost")
 
 #: Binned calibration errors compare_scores accepts -> the ``kind`` of :func:`polyroc.calibration.calibration_error`.
 CALIBRATION_QUANTITIES: dict[str, CalibrationKind] = {"ece_top_label": "top-label", "ece_classwise": "classwise"}
@@ -80,41 +95,138 @@ P_VALUE_STEPS = 16
 IDENTICAL = "degenerate (zero width): the two models' scores are identical, so the difference is 0 on any rows"
 
 
-def loss_rows(quantity, y, n_classes, weights, matrices, eps, pairs, confidence):
+def loss_rows(quantity, y, n_classes, weights, matrices, eps, pairs, confidence, costs=None):
     """Each model's mean loss and the paired t rows of the differences (model − other).
 
     The difference is the weighted mean of the per-row differences of the
     losses; its interval is ``mean -/+ t sqrt(Var)``, ``Var`` the stratified
     variance of that mean and t Student's with n - k degrees of freedom, and
-    its p-value ``2 P(T > |mean| / sqrt(Var))``.
+    its p-value ``2 P(T > |mean| / sqrt(Var))``. ``"expected_cost"`` takes
+    ``costs[y, argmax]`` as the per-row loss (``costs`` the checked matrix).
     """
-    from scipy.stats import t
-
-    losses = {
-        name: sample_log_losses(y, matrix, eps[name]) if quantity == "log_loss" else sample_brier_losses(y, matrix)
-        for name, matrix in matrices.items()
-    }
+    losses = {name: _row_losses(quantity, y, matrix, eps[name], costs) for name, matrix in matrices.items()}
     values = {name: float(np.average(loss, weights=weights)) for name, loss in losses.items()}
     rows = []
     for model, other in pairs:
         moments = ClassMoments.of(losses[model] - losses[other], y, n_classes, weights)
-        difference, variance, freedom = moments_mean_variance(moments)
-        half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance))
+        difference, low, high, p_value = _paired_t(moments, confidence)
         method = PAIRED_T
-        if variance > 0:
-            p_value = float(2 * t.sf(abs(difference) / np.sqrt(variance), freedom))
-        elif np.array_equal(matrices[model], matrices[other]):
-            p_value, method = 1.0, f"{PAIRED_T}; {IDENTICAL}"
-        else:
-            p_value = float("nan")
-            method = (
-                f"{PAIRED_T}; degenerate (zero width): no class has two rows whose differences of losses differ, "
-                "so their spread cannot be estimated"
-            )
-        rows.append(
-            comparison_row(quantity, model, other, difference, difference - half, difference + half, p_value, method)
-        )
+        if not high > low:
+            if np.array_equal(matrices[model], matrices[other]):
+                p_value, method = 1.0, f"{PAIRED_T}; {IDENTICAL}"
+            else:
+                p_value = float("nan")
+                method = (
+                    f"{PAIRED_T}; degenerate (zero width): no class has two rows whose differences of losses "
+                    "differ, so their spread cannot be estimated"
+                )
+        rows.append(comparison_row(quantity, model, other, difference, low, high, p_value, method))
     return values, rows
+
+
+def _row_losses(quantity, y, matrix, eps, costs):
+    """The per-row loss of ``quantity`` of one model's checked scores."""
+    if quantity == "log_loss":
+        return sample_log_losses(y, matrix, eps)
+    if quantity == "brier_score":
+        return sample_brier_losses(y, matrix)
+    return costs[y, np.argmax(matrix, axis=1)]
+
+
+def _paired_t(moments, confidence):
+    """The mean of the per-row differences of ``moments``, its t interval and its p-value (NaN without spread)."""
+    from scipy.stats import t
+
+    difference, variance, freedom = moments_mean_variance(moments)
+    half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance))
+    p_value = float(2 * t.sf(abs(difference) / np.sqrt(variance), freedom)) if variance > 0 else float("nan")
+    return difference, difference - half, difference + half, p_value
+
+
+@validate_params({"n_classes": [POSITIVE_COUNT], "confidence": [CONFIDENCE]})
+def paired_loss_difference(
+    losses: ArrayLike,
+    other_losses: ArrayLike,
+    y: ArrayLike,
+    n_classes: int,
+    sample_weight: ArrayLike | None = None,
+    *,
+    confidence: float = 0.95,
+) -> tuple[float, float, float, float]:
+    """Difference of two mean losses on the same rows, with its paired t interval and p-value.
+
+    The difference of the weighted means is the weighted mean of the per-row
+    differences ``losses - other_losses``; it is bounded by the t interval of
+    that mean from its variance stratified by class
+    (:func:`stratified_mean_interval` of the differences) and tested by the
+    same t: ``p = 2 P(T > |difference| / sqrt(Var))``. This is how
+    :func:`polyroc.comparison.compare_scores` compares two models' log
+    losses, Brier scores and expected costs; a cost is a per-row loss, so the
+    expected costs of two decision rules on the same rows compare as
+    ``paired_loss_difference(C[y, decided], C[y, other_decided], y, m)``.
+
+    Parameters
+    ----------
+    losses, other_losses : array-like of shape (n,)
+        Per-row losses of the two rules or models on the same rows.
+    y : array-like of int, shape (n,)
+        Class code of each row, in [0, n_classes): the strata.
+    n_classes : int
+        Number of classes.
+    sample_weight : array-like of shape (n,), default=None
+        Row weights.
+    confidence : float, default=0.95
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    difference, low, high, p_value : float
+        The difference of the means (first minus second), its interval
+        (``"paired t (stratified variance)"``) and the two-sided p-value of
+        no difference; the p-value is NaN when no class has two rows whose
+        differences differ (the interval then has zero width and says
+        nothing: its spread cannot be estimated).
+
+    Raises
+    ------
+    ValueError
+        If the losses are not 1-D, finite and of one length, ``y`` is not
+        class codes in [0, n_classes) of that length, the weights are
+        invalid, ``n_classes`` < 1 or ``confidence`` is not in (0, 1).
+    TypeError
+        If the losses or the weights are not numeric, ``n_classes`` is not an
+        integer or ``confidence`` is not a real number.
+
+    Warns
+    -----
+    IntervalWarning
+        If some class has a single row of positive weight (it adds nothing
+        to the variance).
+
+    See Also
+    --------
+    stratified_mean_interval : One mean loss with the same t interval.
+    polyroc.comparison.compare_scores : The same test of models' mean losses and expected costs.
+    polyroc.decisions.expected_cost : One rule's expected cost.
+
+    Examples
+    --------
+    Two decision rules on the same six rows, under a cost matrix:
+
+    >>> C = np.array([[0.0, 1.0], [5.0, 0.0]])
+    >>> y = np.array([0, 0, 0, 1, 1, 1])
+    >>> first, second = np.array([0, 1, 0, 1, 1, 0]), np.array([1, 1, 0, 1, 1, 1])
+    >>> difference, low, high, p = paired_loss_difference(C[y, first], C[y, second], y, 2)
+    >>> round(difference, 4), round(low, 4), round(high, 4), round(p, 4)
+    (0.6667, -1.6929, 3.0262, 0.4766)
+    """
+    first = check_real_array("losses", losses, ndims=(1,))
+    second = check_real_array("other_losses", other_losses, ndims=(1,))
+    check_same_length(losses=first, other_losses=second)
+    codes = _check_classes(y, int(n_classes), first.shape[0])
+    weights = scale_weights(check_sample_weight(sample_weight, first.shape[0])).weights
+    moments = ClassMoments.of(first - second, codes, int(n_classes), weights)
+    return _paired_t(moments, float(confidence))
 
 
 def calibration_rows(quantity, y, n_classes, weights, matrices, pairs, *, confidence, n_boot, rng):

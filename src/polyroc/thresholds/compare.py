@@ -23,7 +23,7 @@ from polyroc._validation import (
     check_scores,
     with_scaled_weights,
 )
-from polyroc._validation._decision_inputs import check_cost_matrix
+from polyroc._validation._costs import check_cost_matrix
 from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric
 from polyroc.thresholds.competing import (

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._engine.costs import counted_cost
-from polyroc._validation._decision_inputs import check_cost_matrix
+from polyroc._validation._costs import check_cost_matrix
 from polyroc.counts import metric_name
 from polyroc.thresholds.search import LinearForm, MarginForm, checked_metric, margin_metric
 

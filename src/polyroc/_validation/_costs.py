@@ -1,9 +1,11 @@
-"""Checks of the inputs of decisions: cost matrices, class priors and the label of a rejection.
+"""Checks of cost matrices, class priors and the label of a rejection.
 
 Each check raises a ``ValueError`` (``TypeError`` for a wrong kind of
 object) naming the argument before any work is done. A cost matrix or a
 prior may be labelled by the classes (a pandas DataFrame, a Series or a
-mapping); it is then put in the order of the classes.
+mapping); it is then put in the order of the classes. They sit here, below
+every package that takes a cost matrix or priors: :mod:`polyroc.decisions`,
+:func:`polyroc.evaluate` and :func:`polyroc.comparison.compare_scores`.
 """
 
 from __future__ import annotations
