@@ -186,7 +186,7 @@ def _read_labelled_if_possible(args, classes, display, classes_of=None):
                 raise
         return read_table(args, args.scores, classes=classes, label_col=None)
     except ValueError as error:
-        if "score columns" in str(error) and "not found" in str(error):
+        if ("score columns" in str(error) and "not found" in str(error)) or "are not class names" in str(error):
             raise ValueError(f"{error} (the classes of {classes_of})") from None
         raise
 

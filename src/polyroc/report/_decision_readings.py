@@ -67,7 +67,7 @@ def decisions_reading(record: dict[str, Any], confidence: float) -> str:
     text.append("The Bayes rule is the least expected cost only when the scores are calibrated.")
     at = record.get("at_priors")
     if at is not None:
-        priors = ", ".join(f"{name} {format_number(value, 2)}" for name, value in at["priors"].items())
+        priors = ", ".join(f"{name}: {format_number(value, 2)}" for name, value in at["priors"].items())
         if at["prior_intervals"] is not None:
             where = "At the class priors estimated by EM on the test scores"
             widest = max(at["prior_intervals"].values(), key=lambda r: r["high"] - r["low"])
