@@ -207,6 +207,11 @@ def _print_report_summary(report, out):
                 f"; tuned - argmax {model['tuning']['comparison']['metric']} on test "
                 f"{difference['estimate']:+.3f} [{difference['low']:+.3f}, {difference['high']:+.3f}]"
             )
+        decisions = model.get("decisions")
+        if decisions is not None:
+            line += "; expected cost " + ", ".join(
+                f"{rule} {format_number(record['estimate'])}" for rule, record in decisions["costs"].items()
+            )
         print(line)
 
 
