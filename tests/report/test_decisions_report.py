@@ -1,11 +1,12 @@
-"""The report's decisions section: its costs equal ``expected_cost`` of the same decisions, its intervals the
-stratified t interval computed by hand, its priors ``estimate_priors`` called directly, and its reading claims no
-more than the interval supports."""
+"""The report's decisions section: its costs equal ``expected_cost`` of the same decisions; its intervals are
+the t intervals computed by hand (plain at the test's shares, stratified at target priors) and cover the
+expected costs of a simulated model; its priors are ``estimate_priors`` called directly; its reading claims
+no more than the interval supports."""
 
 import numpy as np
 import pytest
 from scipy.special import softmax
-from scipy.stats import t
+from scipy.stats import sem, t
 
 from polyroc.decisions import cost_of_counts, estimate_priors, expected_cost
 from polyroc.report import build_report
@@ -81,14 +82,20 @@ def test_costs_equal_expected_cost_of_the_same_decisions_and_bayes_is_the_brute_
         assert row["changed_rows"] == int(np.sum(decisions[row["rule"]] != decisions["argmax"]))
 
 
-def test_intervals_are_the_stratified_t_interval_computed_by_hand():
+def _plain_t(values, confidence=0.95):
+    """Oracle: scipy's t interval of a mean, s / sqrt(n) with n - 1 degrees of freedom."""
+    low, high = t.interval(confidence, values.size - 1, loc=values.mean(), scale=sem(values))
+    return values.mean(), low, high
+
+
+def test_intervals_at_the_test_shares_are_the_plain_t_interval():
     y, q = _data(2, 300)
     _, analysis, results = _run(y, q)
     record = results["models"]["model"]["decisions"]
     rows = {rule: COSTS[y, decided] for rule, decided in analysis.decisions.decisions.items()}
-    mean, low, high = _stratified_t(rows["bayes"], y)
+    mean, low, high = _plain_t(rows["bayes"])
     assert (record["costs"]["bayes"]["low"], record["costs"]["bayes"]["high"]) == pytest.approx((low, high), 1e-9)
-    mean, low, high = _stratified_t(rows["bayes"] - rows["argmax"], y)
+    mean, low, high = _plain_t(rows["bayes"] - rows["argmax"])
     (row,) = record["differences"]
     assert (row["estimate"], row["low"], row["high"]) == pytest.approx((mean, low, high), 1e-9)
 
@@ -182,3 +189,35 @@ def test_the_page_shows_the_section_with_its_numbers_and_reading():
     reading = decisions_reading(record, 0.95)
     assert reading == report.readings["model"]["decisions"]
     assert reading.split(".")[0] in html
+
+
+@pytest.mark.slow
+def test_the_intervals_cover_the_expected_costs_of_a_known_model():
+    """Scores calibrated by construction: a rule's expected cost is E[q @ C[:, d(q)]], taken on 10^6 draws
+    (Monte Carlo error ~0.001); 400 test sets of 300 rows; 95% intervals must cover 91.5% to 97.5% of the time
+    (binomial sd 0.011). This run: 0.930, 0.925 (paired), 0.958, 0.945 (at priors). Measured with 2,000 sets:
+    plain 0.936, paired 0.934 (200 rows), 0.946-0.954 (1,000 rows); at target priors 0.941-0.956. On 50 rows
+    the paired interval covers 0.911: the t interval of a mean of skewed costs undercovers on few rows."""
+    from polyroc.decisions import bayes_decision
+
+    priors = np.array([0.6, 0.2, 0.2])
+    Y, Q = _data(100, 1_000_000)
+    big = {"argmax": COSTS[Y, Q.argmax(axis=1)], "bayes": COSTS[Y, bayes_decision(Q, cost_matrix=COSTS)]}
+    truth = {rule: values.mean() for rule, values in big.items()}
+    at_truth = {rule: sum(priors[c] * values[Y == c].mean() for c in range(3)) for rule, values in big.items()}
+    hits = np.zeros(4)
+    for seed in range(400):
+        y, q = _data(1000 + seed, 300)
+        _, _, results = _run(y, q, target_priors=priors)
+        record = results["models"]["model"]["decisions"]
+        (row,) = record["differences"]
+        (at_row,) = record["at_priors"]["differences"]
+        at = record["at_priors"]["costs"]["bayes"]
+        hits += [
+            record["costs"]["bayes"]["low"] <= truth["bayes"] <= record["costs"]["bayes"]["high"],
+            row["low"] <= truth["bayes"] - truth["argmax"] <= row["high"],
+            at["low"] <= at_truth["bayes"] <= at["high"],
+            at_row["low"] <= at_truth["bayes"] - at_truth["argmax"] <= at_row["high"],
+        ]
+    coverage = hits / 400
+    assert np.all((coverage >= 0.915) & (coverage <= 0.975)), coverage

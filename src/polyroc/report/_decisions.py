@@ -10,15 +10,20 @@ expected cost (:func:`polyroc.tune_thresholds` with the metric
 per-row costs ``C[true, decided]``, which equals
 :func:`polyroc.expected_cost` of its decisions, and the difference of two
 rules is the mean of the per-row differences of their costs. A per-row cost
-is a per-row loss, so both take the t interval of a mean from its
-stratified variance and the t test that :mod:`polyroc.intervals._paired_losses`
-gives the differences of the mean losses of two models (the paired t,
-:data:`~polyroc.intervals._paired_losses.PAIRED_T`).
+is a per-row loss, so both take the t interval of a mean and its t test,
+built from the same pieces (:class:`~polyroc.intervals._moments.ClassMoments`,
+:func:`~polyroc.intervals._posterior.moments_mean_variance`) as the paired t
+by which :mod:`polyroc.intervals._paired_losses` compares the mean losses of
+two models. At the test's own class shares the rows are one stratum (the
+plain variance s^2 / n): the shares of a new sample vary too, and costs
+differ much between classes, so the variance stratified by class, which
+holds the shares fixed, covers the expected cost 91% of the time for 95%
+on 200 rows where the plain one covers it 93.6% (see the tests).
 
 At target priors pi' the cost is ``sum_i pi'_i sum_j C[i, j] R[i, j]``
 (:func:`polyroc.expected_cost` with ``priors``): the same per-row means with
-each row of class i weighted by ``pi'_i / W_i`` (W_i the weight of class i),
-so their intervals come from the same stratified variance. With
+each row of class i weighted by ``pi'_i / W_i`` (W_i the weight of class i);
+the priors are fixed, so there the variance is stratified by class. With
 ``"estimate"`` the priors are the EM estimate on each model's test scores
 (:func:`polyroc.estimate_priors`, starting from the validation class shares,
 the priors the scores are taken to be calibrated at), shown with their
@@ -62,7 +67,10 @@ IDENTICAL = "degenerate (zero width): the rules decide every row alike, so the d
 
 #: How the interval of a rule's expected cost (or of a difference of two rules) is made; a cost's interval
 #: reaching below 0 is cut there (costs are non-negative).
-COST_INTERVAL = "t interval of the mean per-row cost (stratified variance)"
+COST_INTERVAL = "t interval of the mean per-row cost"
+
+#: The same at target priors: the prior-weighted mean of the per-class means, its variance stratified by class.
+PRIOR_COST_INTERVAL = "t interval of the prior-weighted mean per-row cost (stratified variance)"
 
 
 def check_decision_inputs(
@@ -131,7 +139,7 @@ class DecisionAnalysis:
     prior_estimate: PriorEstimate | None = field(default=None, repr=False)
 
 
-def _interval(values, codes, m, weights, confidence):
+def _interval(values, codes, m, weights, confidence, method=COST_INTERVAL):
     """Mean of per-row values with the t interval and two-sided t test of :func:`loss_rows` (a degenerate note)."""
     from scipy.stats import t
 
@@ -140,20 +148,22 @@ def _interval(values, codes, m, weights, confidence):
 
     mean, variance, freedom = moments_mean_variance(ClassMoments.of(values, codes, m, weights))
     half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance))
-    method = COST_INTERVAL
     if variance > 0:
         p_value = float(2 * t.sf(abs(mean) / np.sqrt(variance), freedom))
     else:
         p_value = float("nan")
-        method += "; degenerate (zero width): no class has two rows whose values differ"
+        method += "; degenerate (zero width): the per-row values do not vary, so their spread cannot be estimated"
     return {"estimate": mean, "low": mean - half, "high": mean + half, "p_value": p_value, "method": method}
 
 
-def _rule_costs(row_costs, codes, m, weights, confidence, decisions):
-    """Each rule's cost record and its paired difference against argmax (identical decisions: exactly 0)."""
+def _rule_costs(row_costs, codes, m, weights, confidence, decisions, method=COST_INTERVAL):
+    """Each rule's cost record and its paired difference against argmax (identical decisions: exactly 0).
+
+    ``codes`` and ``m`` are the strata of the variance (one stratum: all codes 0 and m = 1).
+    """
     costs = {}
     for rule, values in row_costs.items():
-        costs[rule] = _interval(values, codes, m, weights, confidence)
+        costs[rule] = _interval(values, codes, m, weights, confidence, method)
         del costs[rule]["p_value"]  # a test of a zero cost means nothing; the differences keep theirs
         if costs[rule]["low"] < 0:  # a cost is >= 0: the t interval is cut at 0
             costs[rule]["low"] = 0.0
@@ -166,7 +176,7 @@ def _rule_costs(row_costs, codes, m, weights, confidence, decisions):
         if changed == 0:
             row = {"estimate": 0.0, "low": 0.0, "high": 0.0, "p_value": 1.0, "method": IDENTICAL}
         else:
-            row = _interval(row_costs[rule] - row_costs["argmax"], codes, m, weights, confidence)
+            row = _interval(row_costs[rule] - row_costs["argmax"], codes, m, weights, confidence, method)
             row["method"] = f"paired {row['method']}"
         differences.append({"rule": rule, "baseline": "argmax", "changed_rows": changed, **row})
     return costs, differences
@@ -229,12 +239,15 @@ def decision_analysis(inputs: ReportInputs, name: str) -> DecisionAnalysis:
     if inputs.validation is not None:
         thresholds, decisions["tuned"] = _tuned_decisions(inputs, name, costs)
     row_costs = {rule: costs[codes, encode_labels(decided, classes)] for rule, decided in decisions.items()}
-    rule_costs, differences = _rule_costs(row_costs, codes, m, weights, inputs.confidence, decisions)
+    one_stratum = np.zeros_like(codes)
+    rule_costs, differences = _rule_costs(row_costs, one_stratum, 1, weights, inputs.confidence, decisions)
     result = DecisionAnalysis(decisions, rule_costs, differences, thresholds)
     if inputs.target_priors is not None:
         priors, source, estimate = _target_priors(inputs, name)
         prior_weights = _prior_weights(codes, m, weights, priors)
-        at_costs, at_differences = _rule_costs(row_costs, codes, m, prior_weights, inputs.confidence, decisions)
+        at_costs, at_differences = _rule_costs(
+            row_costs, codes, m, prior_weights, inputs.confidence, decisions, PRIOR_COST_INTERVAL
+        )
         for rule, record in at_costs.items():  # the library's cost at the priors; the interval's mean is the same
             record["estimate"] = expected_cost(
                 y, decisions[rule], cost_matrix=costs, labels=classes, priors=priors, sample_weight=weights
