@@ -149,6 +149,15 @@ def test_report_refuses_bad_target_priors_before_any_work(tmp_path, capsys, prio
     assert not (tmp_path / "r" / "report.html").exists()
 
 
+def test_report_refuses_costs_on_the_dask_engine(tmp_path, capsys):
+    y, P = _scores(9, 30)
+    scores = _write_scores(tmp_path / "s.csv", y, P, np.arange(M))
+    costs = _write_costs(tmp_path / "c.csv", _costs(), np.arange(M), np.arange(M))
+    argv = ["report", "--scores", str(scores), "--cost-matrix", str(costs), "--engine", "dask"]
+    assert main([*argv, "--out", str(tmp_path / "r"), "-q"]) == 2
+    assert "--cost-matrix needs --engine memory" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_report_costs_twelve_integer_classes_by_name(tmp_path):
     C = _costs()
@@ -169,4 +178,5 @@ def test_report_costs_twelve_integer_classes_by_name(tmp_path):
     target = np.array([0.45] + [0.05] * (M - 1))
     at = record["at_priors"]["costs"]["bayes"]["estimate"]
     assert at == pytest.approx(expected_cost(y, brute, cost_matrix=C, priors=target))
-    assert "Decisions under the cost matrix" in (tmp_path / "r" / "report.html").read_text()
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "Decisions under the cost matrix" in html and 'href="#decisions-m1-s"' in html

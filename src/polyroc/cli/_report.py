@@ -10,6 +10,11 @@ from polyroc.cli._terminal import record_output, showing_progress
 def report_command(args):
     if args.engine != "dask" and (args.scheduler is not None or args.workers is not None):
         raise ValueError("--scheduler and --workers need --engine dask")
+    if args.engine == "dask" and args.cost_matrix is not None:
+        raise ValueError(
+            "--cost-matrix needs --engine memory: with --engine dask the sections beside the metrics see a "
+            "class-stratified sample of the rows, whose class shares are not those of the data"
+        )
     with _report_output(args) as out, showing_progress(args, lines=True) as display:
         inputs = report_on_dask(args, display) if args.engine == "dask" else _report_inputs(args, display)
         inputs.update(_decision_inputs(args, inputs["labels"]))
