@@ -75,15 +75,16 @@ decisions = {
     "cost-tuned tau": tuning.predict(test_scores),
 }
 codes = np.searchsorted(classes, y_test)
+one_stratum = np.zeros_like(codes)  # the rows as one sample: the test's class shares vary too
 row_costs = {rule: C.to_numpy()[codes, np.searchsorted(classes, d)] for rule, d in decisions.items()}
 intervals = {}
 for rule, decided in decisions.items():
     cost = expected_cost(y_test, decided, cost_matrix=C, labels=classes)
-    estimate, low, high = stratified_mean_interval(row_costs[rule], codes, classes.size)
+    estimate, low, high = stratified_mean_interval(row_costs[rule], one_stratum, 1)
     intervals[rule] = (estimate, max(low, 0.0), high)
     print(f"{rule:<15} expected cost {cost:.3f} [{max(low, 0.0):.3f}, {high:.3f}]")
 for rule in ("Bayes rule", "cost-tuned tau"):
-    estimate, low, high = stratified_mean_interval(row_costs[rule] - row_costs["argmax"], codes, classes.size)
+    estimate, low, high = stratified_mean_interval(row_costs[rule] - row_costs["argmax"], one_stratum, 1)
     print(f"{rule} - argmax: {estimate:+.3f} [{low:+.3f}, {high:+.3f}] (paired, per case)")
 
 # %%
@@ -103,9 +104,9 @@ plt.show()
 # On these 54 test rows no rule misses a headlamp: every type-7 row of the test set is found.
 # The Bayes rule, which trades a likely cheap mistake against an unlikely expensive one, sends 13
 # rows to the headlamp lab where argmax sends 9, and 5 of them are not headlamps: it costs 0.11 more
-# per case than argmax, and the paired interval excludes zero. It trusts the probabilities of type 7,
-# and one temperature (T = 1.09 here) calibrates all classes at once, not the rare type's
-# probabilities in particular. The thresholds tuned on validation keep argmax's headlamp calls and
+# per case than argmax, with a paired interval from -0.003 to 0.23 that just includes zero. It
+# trusts the probabilities of type 7, and one temperature (T = 1.09 here) calibrates all classes at
+# once, not the rare type's probabilities in particular. The thresholds tuned on validation keep argmax's headlamp calls and
 # cut two other mistakes; their saving of 0.04 per case has an interval that includes zero. With
 # so few rows, neither result says much about new data; ``polyroc report --cost-matrix
 # triage_costs.csv --val ...`` writes these numbers, with the costs at other class priors
