@@ -106,8 +106,8 @@ plt.show()
 # rows to the headlamp lab where argmax sends 9, and 5 of them are not headlamps: it costs 0.11 more
 # per case than argmax, with a paired interval from -0.003 to 0.23 that just includes zero. It
 # trusts the probabilities of type 7, and one temperature (T = 1.09 here) calibrates all classes at
-# once, not the rare type's probabilities in particular. The thresholds tuned on validation keep argmax's headlamp calls and
-# cut two other mistakes; their saving of 0.04 per case has an interval that includes zero. With
-# so few rows, neither result says much about new data; ``polyroc report --cost-matrix
-# triage_costs.csv --val ...`` writes these numbers, with the costs at other class priors
-# (``--target-priors``), for every model, with these readings in words.
+# once, not the rare type's probabilities in particular. The thresholds tuned on validation keep
+# argmax's headlamp calls and cut two other mistakes; their saving of 0.04 per case has an
+# interval that includes zero. With so few rows, neither result says much about new data.
+# ``polyroc report --cost-matrix triage_costs.csv --val ...`` writes these numbers, with the costs
+# at other class priors (``--target-priors``), for every model, with readings in words.
