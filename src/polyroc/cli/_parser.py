@@ -154,7 +154,9 @@ def _add_apply_command(command):
         description="Predict argmax(p - tau*) for every row; the output has the id column "
         "(with --id-col, or the unnamed first column pandas writes) and a prediction column. With "
         "--calibration, p are the calibrated probabilities, written as one column per class after the "
-        "prediction; with --calibration alone, the prediction is their argmax.",
+        "prediction; with --calibration alone, the prediction is their argmax. With --cost-matrix instead of "
+        "--tau, the prediction is the Bayes decision under the costs (with --reject-cost, reject for a row "
+        "whose least expected cost exceeds it).",
     )
     apply.add_argument(
         "--scores",
@@ -191,6 +193,24 @@ def _add_apply_command(command):
         apply,
         "apply it before the thresholds and write the calibrated probabilities as columns; it must be the map "
         "--tau was tuned with (none if tau was tuned on uncalibrated scores)",
+    )
+    apply.add_argument(
+        "--cost-matrix",
+        metavar="CSV",
+        action=_Once,
+        type=_path,
+        default=None,
+        help="cost matrix (as polyroc report reads it): predict the Bayes decision, the class of least expected "
+        "cost under the probabilities; not with --tau (default: none)",
+    )
+    apply.add_argument(
+        "--reject-cost",
+        metavar="COST",
+        action=_Once,
+        type=_non_negative_float,
+        default=None,
+        help="with --cost-matrix: the cost of abstaining; a row whose least expected cost exceeds it is "
+        "rejected, its prediction written as the word reject (default: never reject)",
     )
     apply.add_argument(
         "--out",
@@ -287,6 +307,26 @@ def _add_report_command(command):
     _add_input_options(report)
     _add_report_options(report)
     _add_engine_options(report)
+    report.add_argument(
+        "--cost-matrix",
+        metavar="CSV",
+        action=_Once,
+        type=_path,
+        default=None,
+        help="cost matrix (header: a corner cell, then the decisions; each line: a true class, then its costs), "
+        "matched to the score classes by name: adds a decisions section (argmax, Bayes rule and, with --val, "
+        "thresholds tuned for least cost) (default: none, no decisions section)",
+    )
+    report.add_argument(
+        "--target-priors",
+        metavar="PRIORS",
+        action=_Once,
+        type=_target_priors,
+        default=None,
+        help="with --cost-matrix: also cost the rules at these class priors, as CLASS=P,CLASS=P,... or P,P,... in "
+        "the report's class order, or 'estimate' for the EM estimate on the test scores (needs --val) "
+        "(default: none)",
+    )
     report.add_argument(
         "--sample-rows",
         action=_Once,
@@ -387,6 +427,35 @@ def _path(text):
     if not text.strip():
         raise argparse.ArgumentTypeError("expected a path, got an empty string")
     return text
+
+
+def _target_priors(text):
+    """``estimate``, ``{class name: prior}`` from ``A=P,B=P`` or the priors ``P,P,...`` in class order."""
+    if text.strip() == "estimate":
+        return "estimate"
+    parts = [part.strip() for part in text.split(",")]
+    named = all("=" in part for part in parts)
+    if not named and any("=" in part for part in parts):
+        raise argparse.ArgumentTypeError(f"expected all of CLASS=P,... or all of P,P,..., got {text!r}")
+    try:
+        if named:
+            pairs = [part.split("=", 1) for part in parts]
+            return {name.strip(): float(value) for name, value in pairs}
+        return [float(part) for part in parts]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected 'estimate', CLASS=P,CLASS=P,... or P,P,... (numbers), got {text!r}"
+        ) from None
+
+
+def _non_negative_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0, got {text!r}")
+    return value
 
 
 def _column_list(text):

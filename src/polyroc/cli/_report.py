@@ -10,8 +10,14 @@ from polyroc.cli._terminal import record_output, showing_progress
 def report_command(args):
     if args.engine != "dask" and (args.scheduler is not None or args.workers is not None):
         raise ValueError("--scheduler and --workers need --engine dask")
+    if args.engine == "dask" and args.cost_matrix is not None:
+        raise ValueError(
+            "--cost-matrix needs --engine memory: with --engine dask the sections beside the metrics see a "
+            "class-stratified sample of the rows, whose class shares are not those of the data"
+        )
     with _report_output(args) as out, showing_progress(args, lines=True) as display:
         inputs = report_on_dask(args, display) if args.engine == "dask" else _report_inputs(args, display)
+        inputs.update(_decision_inputs(args, inputs["labels"]))
         report = _write_report(args, out, display, title="polyroc report", source=", ".join(args.scores), **inputs)
     _print_report_summary(report, out.path)
 
@@ -55,6 +61,36 @@ def _report_inputs(args, display):
         "sample_weight": sample_weight,
         "val_sample_weight": val_sample_weight,
     }
+
+
+def _decision_inputs(args, classes):
+    """build_report's ``cost_matrix`` and ``target_priors`` from --cost-matrix and --target-priors, by class name."""
+    if args.cost_matrix is None:
+        if args.target_priors is not None:
+            raise ValueError("--target-priors weighs the costs of the rules: give it with --cost-matrix")
+        return {}
+    from polyroc.io import read_cost_matrix
+
+    costs = read_cost_matrix(args.cost_matrix, classes=list(classes))
+    priors = args.target_priors
+    names = [str(c) for c in classes]
+    if isinstance(priors, dict):
+        unknown = sorted(set(priors) - set(names))
+        missing = [name for name in names if name not in priors]
+        if unknown or missing:
+            raise ValueError(
+                f"--target-priors must give one prior per class {names}"
+                + (f"; unknown classes {unknown}" if unknown else "")
+                + (f"; missing {missing}" if missing else "")
+            )
+        priors = [priors[name] for name in names]
+    elif isinstance(priors, list) and len(priors) != len(names):
+        raise ValueError(
+            f"--target-priors gives {len(priors)} priors but there are {len(names)} classes, in this order: {names}"
+        )
+    if isinstance(priors, list) and (min(priors) < 0 or abs(sum(priors) - 1.0) > 1e-6):
+        raise ValueError(f"--target-priors must be non-negative and sum to 1 over the classes {names}; got {priors}")
+    return {"cost_matrix": costs, "target_priors": priors}
 
 
 def _read_split(args, option, values, display, classes=None):
@@ -175,6 +211,11 @@ def _print_report_summary(report, out):
             line += (
                 f"; tuned - argmax {model['tuning']['comparison']['metric']} on test "
                 f"{difference['estimate']:+.3f} [{difference['low']:+.3f}, {difference['high']:+.3f}]"
+            )
+        decisions = model.get("decisions")
+        if decisions is not None:
+            line += "; expected cost " + ", ".join(
+                f"{rule} {format_number(record['estimate'])}" for rule, record in decisions["costs"].items()
             )
         print(line)
 

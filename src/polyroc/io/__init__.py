@@ -32,7 +32,8 @@ NPZ files hold arrays instead: ``scores`` (n, m), ``classes`` (m,), and
 optionally ``labels`` (n,), ``ids`` (n,) and a weight array named by ``weight_col``.
 
 Fitted calibration maps are JSON files too (:func:`write_calibrator`,
-:func:`read_calibrator`).
+:func:`read_calibrator`). Cost matrices are CSV tables of the classes
+(:func:`read_cost_matrix`).
 
 Outputs (predictions, tuned thresholds, calibration maps) are written through
 :class:`polyroc.io.OutputFile`, which never overwrites a file polyroc did
@@ -42,6 +43,7 @@ not write; see :mod:`polyroc.io._outputs` for the guarantees.
 from __future__ import annotations
 
 from polyroc.io._calibrators import read_calibrator, write_calibrator
+from polyroc.io._costs import read_cost_matrix
 from polyroc.io._manifests import MANIFEST_NAME
 from polyroc.io._outputs import OutputDirectory, OutputFile, directory_refusal
 from polyroc.io._scores import ScoreTable, read_scores, write_predictions
@@ -54,6 +56,7 @@ __all__ = [
     "ScoreTable",
     "directory_refusal",
     "read_calibrator",
+    "read_cost_matrix",
     "read_scores",
     "read_thresholds",
     "write_calibrator",

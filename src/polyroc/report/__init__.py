@@ -10,6 +10,7 @@ matplotlib.
 
 Modules: ``_inputs`` (checks), ``_analysis`` (the computation steps),
 ``_results`` (the JSON document), ``_readings`` (plain-words readings),
+``_decisions`` and ``_decision_readings`` (the decisions section under a cost matrix),
 ``_figures`` (PNG figures), ``_document`` (assembly, HTML, writing). The
 models of ``polyroc demo`` are built in ``polyroc.datasets._demo``.
 """

@@ -35,6 +35,7 @@ from polyroc.comparison import ScoreComparison, compare_scores
 from polyroc.dmf import DmfRoc, compare_models, roc_dmf
 from polyroc.evaluation import Evaluation, evaluate
 from polyroc.gini import GiniRoc, gini_roc
+from polyroc.report._decisions import DecisionAnalysis, decision_analysis
 from polyroc.report._inputs import ReportInputs
 from polyroc.resampling import PairedRuleScores, paired_rule_scores
 from polyroc.thresholds import RocCloud, RuleComparison, compare_rules, roc_cloud
@@ -50,6 +51,7 @@ SECTIONS = {
     "ROC clouds": "roc_cloud",
     "Gini ROC": "gini",
     "ROC-DMF": "dmf",
+    "decisions": "decisions",
 }
 
 
@@ -95,6 +97,7 @@ class ModelAnalysis:
     cloud: RocCloud | None = None
     dmf: DmfRoc | None = None
     gini: GiniRoc | None = None
+    decisions: DecisionAnalysis | None = None
     warnings: list[dict[str, str]] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
     orders: ScoreOrders | None = field(default=None, repr=False, compare=False)
@@ -222,6 +225,10 @@ def _tuning_step(inputs, analysis):
         return comparison, rules
 
     analysis.comparison, analysis.test_rules = _section(analysis, "threshold tuning", tune_and_compare) or (None, None)
+
+
+def _decisions_step(inputs, analysis):
+    analysis.decisions = _section(analysis, "decisions", lambda: decision_analysis(inputs, analysis.name))
 
 
 def _cloud_step(inputs, analysis):
@@ -355,6 +362,8 @@ def analysis_steps(inputs: ReportInputs, analyses: list[ModelAnalysis]) -> list[
         steps.append((f"{name}: calibration", partial(_calibration_step, inputs, analysis)))
         if inputs.validation is not None:
             steps.append((f"{name}: threshold tuning", partial(_tuning_step, inputs, analysis)))
+        if inputs.cost_matrix is not None:
+            steps.append((f"{name}: decisions under the cost matrix", partial(_decisions_step, inputs, analysis)))
         steps.append((f"{name}: ROC clouds", partial(_cloud_step, inputs, analysis)))
         steps.append((f"{name}: Gini-weighted ROC", partial(_gini_step, inputs, analysis)))
     if len(analyses) > 1:

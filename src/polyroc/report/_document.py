@@ -10,7 +10,7 @@ import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -499,6 +499,8 @@ def build_report(
     progress: Callable[[str, int, int], Any] | None = None,
     evaluations: Mapping[str, Any] | None = None,
     population: Mapping[str, Any] | None = None,
+    cost_matrix: ArrayLike | None = None,
+    target_priors: ArrayLike | Mapping[Any, float] | Literal["estimate"] | None = None,
 ) -> Report:
     """Evaluate one or more models' test scores (and tune thresholds on validation) into a report.
 
@@ -569,6 +571,20 @@ def build_report(
         ``class_weights`` (or None) of the rows the evaluations cover, shown
         as the test data; the data section then also records the rows given
         (``results["data"]["test"]["sample"]``).
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        ``cost_matrix[i, j]``: the cost of deciding class j when the class
+        is i (in ``labels`` order, or a DataFrame labelled by the classes,
+        as :func:`polyroc.io.read_cost_matrix` reads it). Adds a decisions
+        section per model: the expected cost on test of argmax, of the
+        Bayes rule (:func:`polyroc.bayes_decision`) and, with validation
+        data, of thresholds tuned on validation for least expected cost,
+        each with a t interval, and the paired differences against argmax.
+    target_priors : array-like of shape (m,), mapping or "estimate", default=None
+        With ``cost_matrix``: class priors at which to cost the rules too
+        (:func:`polyroc.expected_cost`'s ``priors``), or ``"estimate"`` for
+        each model's EM estimate of the priors of its test scores
+        (:func:`polyroc.estimate_priors`, from the validation class shares;
+        needs validation data), shown with their bootstrap intervals.
 
     Returns
     -------
@@ -590,7 +606,9 @@ def build_report(
         models of ``y_score`` or have other classes; ``population`` without
         ``evaluations`` or without its keys; two models' scores that are
         DataFrames indexing the same rows in different orders (rows are
-        paired by position).
+        paired by position); a cost matrix or target priors that
+        :func:`polyroc.expected_cost` refuses, ``target_priors`` without
+        ``cost_matrix``, or ``"estimate"`` without validation data.
     TypeError
         ``y_score`` (or ``val_scores``) that is neither a score matrix nor a
         non-empty mapping of model name to matrix; a model name that is not
@@ -636,6 +654,8 @@ def build_report(
         ci=ci,
         evaluations=evaluations,
         population=population,
+        cost_matrix=cost_matrix,
+        target_priors=target_priors,
     )
     analyses = [ModelAnalysis(name) for name in inputs.test]
     steps = analysis_steps(inputs, analyses)

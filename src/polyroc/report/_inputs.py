@@ -21,6 +21,7 @@ from polyroc._validation import (
 )
 from polyroc.counts import get_metric
 from polyroc.evaluation._plan import CI_OPTIONS, NO_INTERVALS, QUANTITY_METHODS, CiChoice, interval_plan
+from polyroc.report._decisions import check_decision_inputs
 
 __all__ = ["DEFAULT_MODEL_NAME", "ReportInputs", "check_report_inputs"]
 
@@ -53,6 +54,8 @@ class ReportInputs:
     ci: CiChoice | Mapping[str, str] = "auto"
     evaluations: dict[str, Any] | None = None
     population: dict[str, Any] | None = None
+    cost_matrix: np.ndarray | None = None
+    target_priors: np.ndarray | str | None = None
 
 
 def _named(role: str, scores: Any) -> Mapping[str, Any]:
@@ -138,13 +141,15 @@ def check_report_inputs(
     ci: CiChoice | Mapping[str, str] = "auto",
     evaluations: Mapping[str, Any] | None = None,
     population: Mapping[str, Any] | None = None,
+    cost_matrix: Any = None,
+    target_priors: Any = None,
 ) -> ReportInputs:
     """Check everything a report needs before any work; return :class:`ReportInputs`.
 
     Parameters
     ----------
     y_true, y_score, y_val, val_scores, labels, sample_weight, val_sample_weight, metric, n_boot, confidence, \
-random_state, ci, evaluations, population
+random_state, ci, evaluations, population, cost_matrix, target_priors
         As :func:`polyroc.report.build_report`.
 
     Returns
@@ -167,7 +172,10 @@ random_state, ci, evaluations, population
         report quotes every metric with its interval); ``evaluations`` that
         do not name the same models as ``y_score`` or hold something else
         than an :class:`~polyroc.Evaluation` of the same classes;
-        ``population`` without ``evaluations`` or without its keys.
+        ``population`` without ``evaluations`` or without its keys; a cost
+        matrix or target priors that :func:`polyroc.expected_cost` refuses,
+        target priors without a cost matrix, ``"estimate"`` without
+        validation data.
 
     Examples
     --------
@@ -211,6 +219,7 @@ random_state, ci, evaluations, population
         if missing:
             raise ValueError(f"population needs the keys {sorted(missing)}")
         population = dict(population)
+    costs, priors = check_decision_inputs(cost_matrix, target_priors, classes, validation is not None)
     return ReportInputs(
         classes,
         y_test,
@@ -226,6 +235,8 @@ random_state, ci, evaluations, population
         ci if isinstance(ci, str) else dict(ci),
         model_evaluations,
         population,
+        costs,
+        priors,
     )
 
 

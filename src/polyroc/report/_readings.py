@@ -8,6 +8,7 @@ import numpy as np
 
 from polyroc._text import class_name, count_noun
 from polyroc.report._calibration_readings import calibration_reading, calibration_verdict
+from polyroc.report._decision_readings import decisions_reading
 from polyroc.report._wording import SIGNIFICANCE, format_number, format_p_value, listed
 from polyroc.resampling import FEW_CHANGED_ROWS, supported_sign, too_few_changed_rows
 
@@ -348,6 +349,10 @@ def model_readings(model: dict[str, Any], results: dict[str, Any]) -> dict[str, 
             readings[section] = _skipped_reading(model["skipped"][section])
         elif model[section] is not None:
             readings[section] = reader()
+    if "decisions" in model["skipped"]:
+        readings["decisions"] = _skipped_reading(model["skipped"]["decisions"])
+    elif model.get("decisions") is not None:
+        readings["decisions"] = decisions_reading(model["decisions"], results["settings"]["confidence"])
     return readings
 
 

@@ -30,6 +30,15 @@ non-empty bins as columns), ``test`` (the
 :class:`~polyroc.comparison.ScoreComparison` of the scores as given and
 temperature-scaled); null without validation data.
 
+With a cost matrix, each model has ``decisions`` (see
+:mod:`polyroc.report._decisions`): ``costs`` (the expected cost on test of
+``argmax``, ``bayes`` and, with validation data, ``tuned``, each with its
+interval and method), ``differences`` (each rule minus argmax, paired),
+``thresholds`` (the tuned tau), ``decision_counts`` and ``at_priors`` (the
+target priors, their intervals when estimated, and the costs and
+differences at them); ``settings`` then records ``cost_matrix`` and
+``target_priors``.
+
 A section that could not be computed is null, and ``skipped`` (per model, and
 at the top for the model comparison) maps its name to the reason. A model
 whose scores are the same on every row (a constant baseline, e.g. a
@@ -47,6 +56,7 @@ from polyroc._results import jsonable
 from polyroc._version import __version__
 from polyroc.calibration import ReliabilityCurve
 from polyroc.report._analysis import ModelAnalysis, SkippedComparison, report_warnings
+from polyroc.report._decisions import decisions_record
 from polyroc.report._inputs import ReportInputs
 
 if TYPE_CHECKING:
@@ -180,6 +190,9 @@ def _tuning_section(analysis: ModelAnalysis) -> dict[str, Any] | None:
 
 def _model_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[str, Any]:
     cloud, scores = analysis.cloud, inputs.test[analysis.name]
+    decisions = (
+        {} if inputs.cost_matrix is None else {"decisions": decisions_record(analysis.decisions, inputs.classes)}
+    )
     return {
         "constant_scores": bool(np.all(scores == scores[0])),
         "metrics": _record(analysis.evaluation),
@@ -190,6 +203,7 @@ def _model_section(analysis: ModelAnalysis, inputs: ReportInputs) -> dict[str, A
         else _record(cloud, n_thresholds=cloud.n_thresholds, ovr_auc=cloud.ovr_curves.auc),
         "dmf": _record(analysis.dmf),
         "gini": _record(analysis.gini),
+        **decisions,
         "skipped": dict(analysis.skipped),
         "warnings": analysis.warnings,
     }
@@ -245,6 +259,13 @@ def results_document(
         "ci": inputs.ci,
         "weighted": inputs.sample_weight is not None,
     }
+    if inputs.cost_matrix is not None:
+        settings["cost_matrix"] = {"classes": [str(c) for c in inputs.classes], "costs": inputs.cost_matrix}
+        settings["target_priors"] = (
+            inputs.target_priors
+            if inputs.target_priors is None or isinstance(inputs.target_priors, str)
+            else dict(zip((str(c) for c in inputs.classes), inputs.target_priors.tolist()))
+        )
     return jsonable(
         {
             "title": title,
