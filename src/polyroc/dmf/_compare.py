@@ -291,6 +291,8 @@ def compare_models(
     ConvergenceWarning
         At most one per call, naming the models whose fit reached ``max_iter``
         and counting the bootstrap refits that did.
+    SmallClassWarning
+        Once per call, as :func:`roc_dmf`.
 
     See Also
     --------

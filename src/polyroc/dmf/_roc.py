@@ -493,6 +493,12 @@ def roc_dmf(
     NonMonotoneCurveWarning
         The fitted curve decreases by more than 0.01 somewhere (see
         ``DmfRoc.max_reversal``).
+    SmallClassWarning
+        Three or more classes and one of them has fewer than 100 rows
+        (Kish's effective size with sample weights): the correction then
+        pulls D towards ½ by about 2c/n (1/n at c = ½) for a perfect ranking;
+        100 is where its bias stayed within 0.01 in the small-sample study
+        (``benchmarks/dmf_small_samples.py``).
 
     See Also
     --------
