@@ -15,6 +15,7 @@ __all__ = [
     "IntervalWarning",
     "NonMonotoneCurveWarning",
     "ScoreScaleWarning",
+    "SmallClassWarning",
     "UndefinedMetricWarning",
     "WhiteningWarning",
 ]
@@ -133,6 +134,7 @@ class NonMonotoneCurveWarning(UserWarning):
     >>> P = np.eye(3)[np.repeat([0, 1, 2, 1, 2], [25, 20, 5, 3, 22])]
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
+    ...     warnings.simplefilter("ignore", SmallClassWarning)  # 25 rows a class, see below
     ...     result = roc_dmf(y, P)
     >>> [type(w.message).__name__ for w in caught]
     ['NonMonotoneCurveWarning']
@@ -143,6 +145,42 @@ class NonMonotoneCurveWarning(UserWarning):
     ...     smoothed = roc_dmf(y, P, monotone=True)
     >>> bool(np.all(np.diff(smoothed.tpr) >= 0))
     True
+    """
+
+
+class SmallClassWarning(UserWarning):
+    """ROC-DMF on a class too small for its continuity-corrected rates: D is biased towards ½.
+
+    With three or more classes the factorization fits the rates
+    (n M + c)/(n + 2c) of n samples (``correction=c``, default ½), and the
+    curve's points are means of their logits, so D moves towards ½ by about
+    2c/n (1/n at the default) for a perfect ranking of n rows a class.
+    :func:`~polyroc.dmf.roc_dmf` and :func:`~polyroc.dmf.compare_models` warn
+    when a class with samples has fewer than 100 rows (Kish's effective size
+    with sample weights). The threshold is the smallest class size at which
+    the bias of D stayed within 0.01 for every generating model of the
+    small-sample study (``benchmarks/dmf_small_samples.py``, table in the
+    ROC-DMF documentation page: binormal, Dirichlet and perfectly ranked
+    scores, 3 and 5 classes, the default correction). Hand & Till's M
+    (:func:`polyroc.metrics.roc_auc_score`, ``multi_class="ovo"``) needs no
+    correction and is the better summary of such small test sets.
+
+    See Also
+    --------
+    polyroc.dmf.roc_dmf : Issues the warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from polyroc.dmf import roc_dmf
+    >>> y = np.repeat([0, 1, 2], 20)
+    >>> P = np.eye(3)[y] + np.random.default_rng(0).uniform(0, 0.5, (60, 3))  # perfectly ranked
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = roc_dmf(y, P)
+    >>> [type(w.message).__name__ for w in caught], round(result.D, 3)
+    (['SmallClassWarning'], 0.955)
     """
 
 

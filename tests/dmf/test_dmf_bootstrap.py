@@ -108,7 +108,7 @@ def test_parametric_replicates_equal_single_fits_of_the_simulated_matrices():
     result = roc_dmf(y, P, n_levels=19, bootstrap="parametric", n_boot=5, random_state=2)
     point = fit_point(prepare_problem(y, P, labels=None, levels=None, n_levels=19, cutoff_grid="pooled"), settings)
     child = np.random.default_rng(2).spawn(1)[0]
-    simulated = np.concatenate(list(_simulate(point, 5, child, chunk=2)))
+    simulated = np.concatenate(list(_simulate(point, 5, child, chunk=2, correction=settings.correction)))
     assert simulated.shape == (5, 38, 6)
     singles = [_single_area(rates, point, settings) for rates in simulated]
     np.testing.assert_allclose(singles, result.bootstrap.D, rtol=0, atol=1e-10)

@@ -16,7 +16,7 @@ from polyroc.dmf._compare import ModelComparison, compare_models
 from polyroc.dmf._rates import PairwiseRates, pairwise_rates
 from polyroc.dmf._roc import DmfRoc, roc_dmf
 from polyroc.dmf._weights import majority_cost_weights
-from polyroc.exceptions import NonMonotoneCurveWarning
+from polyroc.exceptions import NonMonotoneCurveWarning, SmallClassWarning
 
 __all__ = [
     "DmfBootstrap",
@@ -24,6 +24,7 @@ __all__ = [
     "ModelComparison",
     "NonMonotoneCurveWarning",
     "PairwiseRates",
+    "SmallClassWarning",
     "compare_models",
     "majority_cost_weights",
     "pairwise_rates",

@@ -140,7 +140,8 @@ def replicate_fits(problems, points, settings):
         starts = [_warm_start(point, settings) for point in points]
     if settings.bootstrap == "parametric":
         streams = [
-            _simulate(point, settings.n_boot, child, chunk) for point, child in zip(points, rng.spawn(len(points)))
+            _simulate(point, settings.n_boot, child, chunk, settings.correction)
+            for point, child in zip(points, rng.spawn(len(points)))
         ]
         chunks = zip(*streams)
 
@@ -258,14 +259,14 @@ def _warm_start(point, settings):
     return start_from_logits(eta, intercept=settings.method == "intercept")
 
 
-def _simulate(point, n_boot, rng, chunk):
+def _simulate(point, n_boot, rng, chunk, correction):
     """Rate matrices M* = Z*/N with Z* ~ Bin(N, μ̂), a chunk of replicates at a time.
 
     μ̂ is the fitted rate on the scale of the observed rates (the fit
     describes the continuity-corrected rates, see :func:`observed_rate_means`).
     Effective sizes (sample weights) are rounded to whole trials, at least 1.
     """
-    mean = observed_rate_means(expit(linear_predictor(point.factorization)[0]), point.counts)
+    mean = observed_rate_means(expit(linear_predictor(point.factorization)[0]), point.counts, correction)
     trials = np.maximum(np.rint(point.trials), 1).astype(np.int64)
     for first in range(0, n_boot, chunk):
         size = min(chunk, n_boot - first)
@@ -277,7 +278,7 @@ def _refit(rates, point, start, settings):
     step = max(1, FIT_CELLS // point.rates.size)
     parts = []
     for first in range(0, rates.shape[0], step):
-        response = response_rates(rates[first : first + step], point.counts)
+        response = response_rates(rates[first : first + step], point.counts, settings.correction)
         fit = _fit(response, point, start, settings)
         if not np.all(fit.converged):
             fit = _restart_unconverged(fit, response, point, settings)

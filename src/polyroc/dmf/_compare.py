@@ -16,7 +16,7 @@ from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.dmf._bootstrap import replicate_fits, summarise
 from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import prepare_problem
-from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_unconverged
+from polyroc.dmf._roc import assemble, warn_if_reversed, warn_if_small_classes, warn_if_unconverged
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -213,6 +213,7 @@ def compare_models(
     random_state: int | np.random.Generator | None = None,
     tol: float = 1e-8,
     max_iter: int = 200,
+    correction: float = 0.5,
 ) -> ModelComparison:
     """Bootstrap the ROC-DMF area D of several models and the probability of each ranking.
 
@@ -260,6 +261,14 @@ def compare_models(
         Convergence tolerance on the relative change of deviance.
     max_iter : int, default=200
         Largest number of iterations of a fit.
+    correction : float, default=0.5
+        Pseudo-count c > 0 of the empirical-logit rates (n M + c)/(n + 2c)
+        fitted with three or more classes: 0.5 is Haldane's (1956) correction
+        (also Firth's (1993) bias-reduced estimate of a single binomial logit);
+        about 1/6 is the median of the Jeffreys Beta(½, ½) posterior (Kerman
+        (2011) approximation). Smaller values pull D less towards ½ on small
+        classes but let a rate of 0 or 1 weigh more in a row's mean of logits;
+        see the ``docs/dmf.md`` small-sample study. Unused with two classes.
 
     Returns
     -------
@@ -282,6 +291,8 @@ def compare_models(
     ConvergenceWarning
         At most one per call, naming the models whose fit reached ``max_iter``
         and counting the bootstrap refits that did.
+    SmallClassWarning
+        Once per call, as :func:`roc_dmf`.
 
     See Also
     --------
@@ -320,6 +331,7 @@ def compare_models(
         n_boot=n_boot,
         confidence=confidence,
         random_state=random_state,
+        correction=correction,
     )
     problems = [
         prepare_problem(
@@ -336,6 +348,7 @@ def compare_models(
     ]
     for problem in problems:
         check_bootstrap_size(problem, settings)
+    warn_if_small_classes(problems[0], settings)  # the models share the labels
     with single_blas_thread():
         points = [fit_point(problem, settings) for problem in problems]
     for point in points:

@@ -36,7 +36,7 @@ from polyroc.dmf._rates import CUTOFF_GRIDS, batch_rates, pair_sizes
 from polyroc.dmf._weights import TRIALS, binomial_trials, fit_weights
 from polyroc.intervals._resampling import STRATIFIED_PERCENTILE
 
-#: Pseudo-observations added to the successes and to the failures behind every rate.
+#: Default pseudo-observations added to the successes and to the failures behind every rate (``correction``).
 CONTINUITY = 0.5
 
 BOOTSTRAPS = (None, "parametric", "stratified")
@@ -55,6 +55,7 @@ SHARED_CONSTRAINTS: dict[str, list[ConstraintLike]] = {
     "random_state": ["random_state"],
     "tol": [Interval("real", 0, None, closed="neither")],
     "max_iter": [Interval("integer", 1, None, closed="left")],
+    "correction": [Interval("real", 0, None, closed="neither")],
 }
 
 
@@ -71,6 +72,7 @@ class Settings(NamedTuple):
     n_boot: int
     confidence: float
     random_state: object
+    correction: float = CONTINUITY
 
 
 class PointFit(NamedTuple):
@@ -87,7 +89,20 @@ class PointFit(NamedTuple):
     area: float
 
 
-def make_settings(*, method, weighting, trials, monotone, tol, max_iter, bootstrap, n_boot, confidence, random_state):
+def make_settings(
+    *,
+    method,
+    weighting,
+    trials,
+    monotone,
+    tol,
+    max_iter,
+    bootstrap,
+    n_boot,
+    confidence,
+    random_state,
+    correction=CONTINUITY,
+):
     """The :class:`Settings` of options that satisfy :data:`SHARED_CONSTRAINTS`; a bootstrap needs ``n_boot`` >= 1."""
     if bootstrap is not None and n_boot < 1:
         raise ValueError(f"n_boot must be an int in [1, inf) with bootstrap={bootstrap!r}; got {n_boot!r}")
@@ -102,6 +117,7 @@ def make_settings(*, method, weighting, trials, monotone, tol, max_iter, bootstr
         n_boot=int(n_boot),
         confidence=float(confidence),
         random_state=random_state,
+        correction=float(correction),
     )
 
 
@@ -126,6 +142,7 @@ def settings_record(problem, settings):
         "interval_method": None if settings.bootstrap is None else interval_method(settings),
         "tol": settings.tol,
         "max_iter": settings.max_iter,
+        "correction": settings.correction,
     }
 
 
@@ -149,23 +166,26 @@ def rate_counts(problem):
     return binomial_trials(n_pos, n_neg, problem.levels.size, "marginal")
 
 
-def response_rates(rates, counts):
+def response_rates(rates, counts, correction=CONTINUITY):
     """The rates the factorization fits: empirical-logit rates, or the rates themselves for one pair.
 
     ``rates`` (..., 2T, K) are observed proportions of ``counts`` (2T, K)
-    samples; see the module docstring.
+    samples, ``correction`` the pseudo-count c of (n M + c) / (n + 2c); see
+    the module docstring.
 
     >>> response_rates(np.array([[0.0, 1.0], [0.5, 0.25]]), np.array([[4.0, 4.0], [2.0, 4.0]])).tolist()
     [[0.1, 0.9], [0.5, 0.3]]
+    >>> response_rates(np.array([[0.0, 1.0]]), np.array([[4.0, 4.0]]), correction=0.1).round(4).tolist()
+    [[0.0238, 0.9762]]
     >>> response_rates(np.array([[0.0], [1.0]]), np.array([[4.0], [4.0]])).tolist()
     [[0.0], [1.0]]
     """
     if rates.shape[-1] == 1:
         return rates
-    return (counts * rates + CONTINUITY) / (counts + 2 * CONTINUITY)
+    return (counts * rates + correction) / (counts + 2 * correction)
 
 
-def observed_rate_means(fitted, counts):
+def observed_rate_means(fitted, counts, correction=CONTINUITY):
     """Means of the observed rates under the model: the inverse of :func:`response_rates`, within [0, 1].
 
     The factorization describes the corrected rates; a simulated observed
@@ -177,7 +197,7 @@ def observed_rate_means(fitted, counts):
     """
     if fitted.shape[-1] == 1:
         return fitted
-    return np.clip((fitted * (counts + 2 * CONTINUITY) - CONTINUITY) / counts, 0.0, 1.0)
+    return np.clip((fitted * (counts + 2 * correction) - correction) / counts, 0.0, 1.0)
 
 
 def fit_point(problem, settings):
@@ -187,7 +207,7 @@ def fit_point(problem, settings):
     rates = batch_rates(problem.pools, problem.levels, weights=problem.weights)
     stacked = np.concatenate([rates.tpr, rates.fpr], axis=1)
     fit = fit_factorization(
-        response_rates(stacked, counts),
+        response_rates(stacked, counts, settings.correction),
         weights,
         method=settings.method,
         tol=settings.tol,

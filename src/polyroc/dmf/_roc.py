@@ -14,13 +14,14 @@ from polyroc._engine.numeric import divide
 from polyroc._engine.parallel import single_blas_thread
 from polyroc._engine.ranking import pairwise_wins
 from polyroc._results import Drawable, html_table, interval_table, jsonable
+from polyroc._text import count_noun
 from polyroc._validation._params import Interval, validate_params
 from polyroc.dmf._bootstrap import DmfBootstrap, replicate_fits, summarise
 from polyroc.dmf._curve import roc_points
 from polyroc.dmf._factorization import linear_predictor
 from polyroc.dmf._model import SHARED_CONSTRAINTS, check_bootstrap_size, fit_point, make_settings, settings_record
 from polyroc.dmf._rates import pair_sizes, prepare_problem
-from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning
+from polyroc.exceptions import ConvergenceWarning, NonMonotoneCurveWarning, SmallClassWarning
 from polyroc.intervals._resampling import ConfidenceInterval
 
 if TYPE_CHECKING:
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 
 #: Largest decrease of the fitted curve from one row to the next that passes without a warning.
 REVERSAL_TOLERANCE = 0.01
+#: Fewest rows of a class (effective size with weights) at which D's correction bias stayed within 0.01
+#: in the small-sample study (``benchmarks/dmf_small_samples.py``); below it :class:`SmallClassWarning`.
+SMALL_CLASS_ROWS = 100
 #: Default distance of a pairwise AUC from ½ below which a class's scores carry no ranking information.
 UNINFORMATIVE_TOLERANCE = 0.05
 
@@ -356,6 +360,7 @@ def roc_dmf(
     random_state: int | np.random.Generator | None = None,
     tol: float = 1e-8,
     max_iter: int = 200,
+    correction: float = 0.5,
 ) -> DmfRoc:
     """Multiclass ROC curve and its area D by binomial deviance matrix factorization.
 
@@ -450,6 +455,14 @@ def roc_dmf(
         Convergence tolerance on the relative change of deviance.
     max_iter : int, default=200
         Largest number of iterations of a fit.
+    correction : float, default=0.5
+        Pseudo-count c > 0 of the empirical-logit rates (n M + c)/(n + 2c)
+        fitted with three or more classes: 0.5 is Haldane's (1956) correction
+        (also Firth's (1993) bias-reduced estimate of a single binomial logit);
+        about 1/6 is the median of the Jeffreys Beta(½, ½) posterior (Kerman
+        (2011) approximation). Smaller values pull D less towards ½ on small
+        classes but let a rate of 0 or 1 weigh more in a row's mean of logits;
+        see the ``docs/dmf.md`` small-sample study. Unused with two classes.
 
     Returns
     -------
@@ -480,6 +493,12 @@ def roc_dmf(
     NonMonotoneCurveWarning
         The fitted curve decreases by more than 0.01 somewhere (see
         ``DmfRoc.max_reversal``).
+    SmallClassWarning
+        Three or more classes and one of them has fewer than 100 rows
+        (Kish's effective size with sample weights): the correction then
+        pulls D towards ½ by about 2c/n (1/n at c = ½) for a perfect ranking;
+        100 is where its bias stayed within 0.01 in the small-sample study
+        (``benchmarks/dmf_small_samples.py``).
 
     See Also
     --------
@@ -529,6 +548,7 @@ def roc_dmf(
         n_boot=n_boot,
         confidence=confidence,
         random_state=random_state,
+        correction=correction,
     )
     problem = prepare_problem(
         y_true,
@@ -541,6 +561,7 @@ def roc_dmf(
         one_binary_pair=True,
     )
     check_bootstrap_size(problem, settings)
+    warn_if_small_classes(problem, settings)
     with single_blas_thread():
         point = fit_point(problem, settings)
     warn_if_reversed(point, settings)
@@ -575,6 +596,30 @@ def warn_if_unconverged(points, settings, replicates=None, names=None):
             "from the point fit nor from their own start (their D is kept)"
         )
     _warnings.warn(f"ROC-DMF: {'; '.join(parts)}; tol={settings.tol:g}: raise max_iter or tol", ConvergenceWarning)
+
+
+def warn_if_small_classes(problem, settings):
+    """Warn with :class:`SmallClassWarning` when a class with samples has fewer than :data:`SMALL_CLASS_ROWS` rows.
+
+    Only with two or more pairs (three or more classes), where the rates are corrected.
+    """
+    if len(problem.pools.pairs) < 2:
+        return
+    n_pos, _ = pair_sizes(problem)
+    sizes = dict(zip(problem.pools.pairs[:, 0].tolist(), n_pos.tolist()))
+    small = {problem.classes[a].item(): size for a, size in sizes.items() if size < SMALL_CLASS_ROWS}
+    if not small:
+        return
+    named = ", ".join(f"{label!r} ({size:g})" for label, size in small.items())
+    smallest = min(small.values())
+    c = settings.correction
+    _warnings.warn(
+        f"ROC-DMF: {count_noun(len(small), 'class')} with fewer than {SMALL_CLASS_ROWS} rows: {named}; "
+        f"the rates are fitted as (n M + {c:g})/(n + {2 * c:g}), which pulls D towards 1/2 by about "
+        f"{2 * c / smallest:.2g} for a near-perfect ranking (correction={c:g}); Hand & Till's M "
+        "(roc_auc_score(multi_class='ovo')) needs no correction",
+        SmallClassWarning,
+    )
 
 
 def curve_reversal(point):
