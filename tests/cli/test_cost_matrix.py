@@ -180,3 +180,31 @@ def test_report_costs_twelve_integer_classes_by_name(tmp_path):
     assert at == pytest.approx(expected_cost(y, brute, cost_matrix=C, priors=target))
     html = (tmp_path / "r" / "report.html").read_text()
     assert "Decisions under the cost matrix" in html and 'href="#decisions-m1-s"' in html
+
+
+def test_tune_for_least_cost_writes_thresholds_whose_cost_is_the_reported_best(tmp_path, capsys):
+    y, P = _scores(11, 400)
+    order = sorted(range(M), key=str)  # text order: "10" before "2"
+    scores = _write_scores(tmp_path / "val.csv", y, P, order)
+    costs = _write_costs(tmp_path / "costs.csv", _costs(), order[::-1], order)
+    out = tmp_path / "tau.json"
+    assert main(["tune", "--scores", str(scores), "--cost-matrix", str(costs), "--out", str(out), "-q"]) == 0
+    assert "lower is better" in capsys.readouterr().out
+    written = json.loads(out.read_text())
+    assert written["metric"] == "expected_cost" and written["greater_is_better"] is False
+    tau = np.array([written["threshold"][written["classes"].index(name)] for name in NAMES])
+    decided = np.argmax(P - tau, axis=1)
+    C = _costs()
+    assert written["best_score"] == pytest.approx(C[y, decided].mean(), abs=1e-12)
+    assert written["argmax_score"] == pytest.approx(C[y, P.argmax(axis=1)].mean(), abs=1e-12)
+    assert written["best_score"] <= written["argmax_score"]
+
+
+def test_tune_refuses_a_metric_and_a_cost_matrix_together(tmp_path, capsys):
+    y, P = _scores(12, 60)
+    scores = _write_scores(tmp_path / "val.csv", y, P, list(range(M)))
+    costs = _write_costs(tmp_path / "costs.csv", _costs(), list(range(M)), list(range(M)))
+    argv = ["tune", "--scores", str(scores), "--cost-matrix", str(costs), "--metric", "accuracy"]
+    assert main([*argv, "--out", str(tmp_path / "tau.json")]) == 2
+    assert "--metric and --cost-matrix are two objectives" in capsys.readouterr().err
+    assert not (tmp_path / "tau.json").exists()

@@ -61,7 +61,7 @@ def _check_rule_options(args):
     if args.tau is not None and args.cost_matrix is not None:
         raise ValueError(
             "--tau and --cost-matrix are two rules (tuned thresholds, Bayes decisions under costs): give one; "
-            "to tune thresholds for least cost, tune them with a cost metric"
+            "to tune thresholds for least cost, use polyroc tune --cost-matrix"
         )
     if args.reject_cost is not None and args.cost_matrix is None:
         raise ValueError("--reject-cost is the cost of abstaining under --cost-matrix: give it with --cost-matrix")

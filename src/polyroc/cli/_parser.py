@@ -103,6 +103,16 @@ def _add_tune_command(command):
     _add_calibration_option(tune, "tune on the scores it calibrates; tau* records the map (file and SHA-256)")
     _add_metric_option(tune, "metric to maximise")
     tune.add_argument(
+        "--cost-matrix",
+        metavar="CSV",
+        action=_Once,
+        type=_path,
+        default=None,
+        help="tune for least expected cost under this cost matrix instead of a --metric (header: a corner cell, "
+        "then the decisions; each line: a true class, then its costs; matched to the score classes by name) "
+        "(default: none, tune --metric)",
+    )
+    tune.add_argument(
         "--search",
         action=_Once,
         default="auto",

@@ -12,19 +12,28 @@ def tune_command(args):
     from polyroc.io import OutputFile, write_thresholds
     from polyroc.thresholds import tune_thresholds
 
+    if args.cost_matrix is not None and "metric" in getattr(args, "_given_options", set()):
+        raise ValueError(
+            "--metric and --cost-matrix are two objectives (a metric to maximise, a cost to minimise): give one"
+        )
     inputs = {"--scores": args.scores, "--calibration": args.calibration}
+    if args.cost_matrix is not None:
+        inputs["--cost-matrix"] = args.cost_matrix
     with record_output(args, OutputFile(args.out, inputs=inputs, option="--out")) as out:
         calibration = read_calibration(args)
         with showing_progress(args) as display:
             table = read_table(args, args.scores, display=display)
             y_score = scores_of(args, table, calibration)
             classes, y_true, (y_score,) = in_class_order(table.classes, table.y_true, [y_score])
-            display.step(f"tuning {args.metric} by {args.search} search")
+            costs = _cost_matrix(args, classes)
+            metric = args.metric if costs is None else "expected_cost"
+            display.step(f"tuning {metric} by {args.search} search")
             with blamed_on(table.source):
                 result = tune_thresholds(
                     y_true,
                     y_score,
-                    metric=args.metric,
+                    metric=metric,
+                    cost_matrix=costs,
                     labels=classes,
                     search=args.search,
                     resolution=args.resolution,
@@ -35,12 +44,22 @@ def tune_command(args):
                 )
         write_thresholds(out, result, calibration=calibration_record(args, calibration))
     calibrated = "" if calibration is None else f" calibrated by {args.calibration}"
+    direction = "" if result.greater_is_better else ", lower is better"
     print(
         f"tuned {result.metric} on {table.source}{calibrated}: {result.best_score:.6f} "
-        f"(argmax {result.argmax_score:.6f}); tau* written to {args.out}"
+        f"(argmax {result.argmax_score:.6f}{direction}); tau* written to {args.out}"
     )
     for line in _tuning_summary(result):
         print(f"  {line}")
+
+
+def _cost_matrix(args, classes):
+    """The --cost-matrix file as a DataFrame labelled by the score classes (matched by name), or None."""
+    if args.cost_matrix is None:
+        return None
+    from polyroc.io import read_cost_matrix
+
+    return read_cost_matrix(args.cost_matrix, classes=list(classes))
 
 
 def _equals_argmax(result):
