@@ -98,9 +98,15 @@ def bin_rows(
         grid = np.linspace(0.0, 1.0, n_bins + 1)
         # floor(score * n_bins) is off by at most one bin at an edge: one step against the edges themselves
         # gives searchsorted(grid, scores, side="right") - 1 (with 1 in the last bin) in half its time
-        codes = np.minimum((scores * n_bins).astype(np.intp), n_bins - 1)
-        codes -= scores < grid[codes]
-        codes += (scores >= grid[codes + 1]) & (codes < n_bins - 1)
+        # in place, into two buffers: the floats' (the scaled scores, then the edges) and the codes'
+        edge = np.multiply(scores, n_bins)
+        codes = edge.astype(np.intp)
+        np.minimum(codes, n_bins - 1, out=codes)
+        np.take(grid, codes, out=edge, mode="clip")  # "clip": no buffered bounds check
+        codes -= scores < edge
+        upper = np.append(grid[1:-1], np.inf)  # 1 stays in the last bin
+        np.take(upper, codes, out=edge, mode="clip")
+        codes += scores >= edge
         return codes, np.tile(grid, (scores.shape[0], 1))
     codes = np.empty(scores.shape, dtype=np.intp)
     edges = np.empty((scores.shape[0], n_bins + 1))
