@@ -140,11 +140,11 @@ class CalibrationBins:
         # within each bin, as a mask of all columns would give)
         hit_codes = np.concatenate((flat[:n_rows][hits[0]], flat[(1 + y) * n_rows + np.arange(n_rows)]))
 
-        def summed(values, codes_=flat):
+        def summed(values, codes_=flat) -> np.ndarray:
             return np.bincount(codes_, weights=values, minlength=size).reshape(self.rows.shape)
 
         squared = errors.ravel() ** 2
-        if row_weights is None:
+        if weights is None or row_weights is None:
             count = summed(None)
             self.rows += count
             self.weight += count
@@ -157,9 +157,7 @@ class CalibrationBins:
             self.weight += summed(row_weights)
             self.square += summed(row_weights * row_weights)
             self.score += summed(columns.ravel() * row_weights)
-            self.hits += np.bincount(
-                hit_codes, weights=np.concatenate((weights[hits[0]], weights)), minlength=size
-            ).reshape(self.rows.shape)
+            self.hits += summed(np.concatenate((weights[hits[0]], weights)), hit_codes)
             self.spread += summed(squared * row_weights * row_weights)
         if self.cross.size:
             self._add_cross(_sampled_of(columns[0], predicted), weights, codes[1:], errors[1:])
