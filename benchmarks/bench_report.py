@@ -2,8 +2,9 @@
 
 Each case builds one report with default settings (``n_boot=1000``, one model
 with validation, seed 0) in a fresh process and prints the seconds of every
-step (metrics, calibration, threshold tuning, ROC clouds, Gini ROC, ROC-DMF, figures, HTML)
-and the peak RSS. ``--baseline REV`` runs the same cases, in the same run, on
+step (metrics, calibration, threshold tuning, ROC clouds, Gini ROC, ROC-DMF, figures, HTML),
+its CPU seconds (the process's, all threads: the measure on a shared machine) and the peak RSS.
+``--baseline REV`` runs the same cases, in the same run, on
 the package as it was at git revision ``REV`` (exported with ``git archive``,
 imported through ``PYTHONPATH``), and prints the ratio baseline / now.
 
@@ -124,25 +125,26 @@ def run_child(case, n_boot):
 
     y, test, y_val, val = case_data(case)
     floor = argsort_floor(test)
-    seconds = {}
-    current = [None, time.perf_counter()]
+    seconds, cpu = {}, {}
+    current = [None, time.perf_counter(), time.process_time()]
 
     def progress(description, done, total):
-        now = time.perf_counter()
+        now, now_cpu = time.perf_counter(), time.process_time()
         if current[0] is not None:
             key = step_key(current[0])
             seconds[key] = seconds.get(key, 0.0) + now - current[1]
-        current[:] = [description, now]
+            cpu[key] = cpu.get(key, 0.0) + now_cpu - current[2]
+        current[:] = [description, now, now_cpu]
 
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     report = build_report(y, test, y_val=y_val, val_scores=val, n_boot=n_boot, random_state=0, progress=progress)
     progress(None, 0, 0)
-    html_start = time.perf_counter()
+    html_start, html_cpu = time.perf_counter(), time.process_time()
     report.to_html()
-    seconds["html"] = time.perf_counter() - html_start
-    seconds["total"] = time.perf_counter() - start
+    seconds["html"], cpu["html"] = time.perf_counter() - html_start, time.process_time() - html_cpu
+    seconds["total"], cpu["total"] = time.perf_counter() - start, time.process_time() - start_cpu
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_mib, "floor": floor}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mib": peak_mib, "floor": floor}))
 
 
 def measure(case, n_boot, source):
@@ -168,12 +170,14 @@ def case_rows(case):
 
 
 def print_case(case, now, before):
-    floor = now["floor"]
+    floor, nan = now["floor"], float("nan")
     print(f"\n{case}: seconds per step (peak RSS {now['peak_mib']:.0f} MiB now; floor {floor:.3f} s)")
     keys = [key for key in (*STEP_KEYS, "total") if key in now["seconds"] or (before and key in before["seconds"])]
     for key in keys:
         after = now["seconds"].get(key, float("nan"))
-        line = f"  {key:<20} now {after:8.2f} ({after / floor:6.1f} floors)"
+        line = (
+            f"  {key:<20} now {after:8.2f} ({after / floor:6.1f} floors; CPU {now.get('cpu', {}).get(key, nan):8.2f})"
+        )
         if before is not None:
             old = before["seconds"].get(key, float("nan"))
             old_floor = before.get("floor", float("nan"))

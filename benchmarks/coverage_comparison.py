@@ -25,8 +25,14 @@ compare_scores reports. Prints coverage (%) and mean width per quantity,
 method and scenario (n in {200, 1000, 10^4} x m in {3, 10}) as a Markdown
 table.
 
+``--replicates rows|cells`` forces how the top-label ECE's paired replicates
+are drawn (over the rows, or over the joint cells of the two models' bins,
+``polyroc._engine.binning.JointCells``); ``auto`` (default) is compare_scores'
+choice by size; with ``cells`` only the top-label ECE is read. ``--sizes``
+replaces the row counts (e.g. ``--sizes 100000``).
+
 Run: python benchmarks/coverage_comparison.py [--datasets 500] [--n-boot 1000] [--workers 2]
-     [--scenarios n200-m3,...] [--truth-draws 10000000] [--truth-cache FILE]
+     [--scenarios n200-m3,...] [--replicates auto|rows|cells] [--truth-draws 10000000] [--truth-cache FILE]
 """
 
 from __future__ import annotations
@@ -151,7 +157,7 @@ def run_chunk(job):
     from polyroc import compare_scores
     from polyroc.intervals._paired_losses import ECE_RULES, PairedEces
 
-    n, m, replicates, truth, n_boot = job
+    n, m, replicates, truth, n_boot, drawn = job
     records = []
     start = time.perf_counter()
     for replicate in replicates:
@@ -167,8 +173,9 @@ def run_chunk(job):
             (row["quantity"], row["method"], row["low"], row["high"], row["difference"]) for row in result.comparisons
         ]
         generator = np.random.default_rng(int(rng.integers(2**31)))
-        for quantity in ECES:  # the readings of compare_scores' ECE rows, on the same replicates and draws
-            paired = PairedEces.of(quantity, y, None, models, n_boot=n_boot, rng=generator)
+        for quantity in ECES if drawn != "cells" else ("ece_top_label",):  # cells: one column, the top label
+            how = drawn if quantity == "ece_top_label" else "rows"
+            paired = PairedEces.of(quantity, y, None, models, n_boot=n_boot, rng=generator, replicates=how)
             bounds = paired.bounds("raw", "calibrated", 0.95)
             d = paired.values["raw"] - paired.values["calibrated"]
             found.extend((quantity, READINGS[rule], *bounds[rule], d) for rule in ECE_RULES)
@@ -204,6 +211,7 @@ def main():
     parser.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates of the ECEs")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (at most 2 on a shared machine)")
     parser.add_argument("--chunk", type=int, default=25, help="data sets per chunk of work")
+    parser.add_argument("--sizes", default="", help="row counts, comma separated (default 200,1000,10000)")
     parser.add_argument("--scenarios", default="", help="names like n200-m3, comma separated (default all)")
     parser.add_argument("--truth-draws", type=int, default=10**7, help="Monte Carlo rows of the truths")
     parser.add_argument(
@@ -211,10 +219,17 @@ def main():
         default=str(Path(tempfile.gettempdir()) / "polyroc_coverage_comparison_truth.json"),
         help="JSON cache of the truths",
     )
+    parser.add_argument(
+        "--replicates",
+        choices=("auto", "rows", "cells"),
+        default="auto",
+        help="how PairedEces draws the top-label replicates (rows, joint cells, or by size as compare_scores)",
+    )
     parser.add_argument("--records", default=None, help="JSON file of the records, rewritten after every chunk")
     parser.add_argument("--from-records", action="store_true", help="print the tables of --records, run nothing")
     args = parser.parse_args()
-    scenarios = [(n, m) for n in SIZES for m in CLASSES]
+    sizes = [int(float(size)) for size in args.sizes.split(",")] if args.sizes else SIZES
+    scenarios = [(n, m) for n in sizes for m in CLASSES]
     if args.scenarios:
         chosen = set(args.scenarios.split(","))
         scenarios = [(n, m) for n, m in scenarios if f"n{n}-m{m}" in chosen]
@@ -227,7 +242,14 @@ def main():
         report([tuple(r) for r in json.loads(Path(args.records).read_text())], scenarios, args)
         return
     jobs = [
-        (n, m, range(start, min(start + args.chunk, args.datasets)), truths[m]["difference"], args.n_boot)
+        (
+            n,
+            m,
+            range(start, min(start + args.chunk, args.datasets)),
+            truths[m]["difference"],
+            args.n_boot,
+            args.replicates,
+        )
         for start in range(0, args.datasets, args.chunk)
         for n, m in scenarios
     ]

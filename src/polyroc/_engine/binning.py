@@ -14,7 +14,9 @@ weights of rows, by one ``argsort`` per column, all rows of one score in
 one bin. :func:`bin_totals` sums the rows, weights, scores and hits of every
 bin of every column with one ``bincount`` each (:func:`replicate_bin_totals`:
 those of many bootstrap replicates at once); :func:`binned_errors` turns
-totals into each column's calibration error.
+totals into each column's calibration error. :class:`JointCells` draws the
+bin totals of several models' bootstrap replicates over the joint cells of
+their bins instead of over the rows.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "BinTotals",
     "CalibrationKind",
     "CalibrationNorm",
+    "JointCells",
     "ReplicateBinner",
     "bin_means",
     "bin_rows",
@@ -95,9 +98,15 @@ def bin_rows(
         grid = np.linspace(0.0, 1.0, n_bins + 1)
         # floor(score * n_bins) is off by at most one bin at an edge: one step against the edges themselves
         # gives searchsorted(grid, scores, side="right") - 1 (with 1 in the last bin) in half its time
-        codes = np.minimum((scores * n_bins).astype(np.intp), n_bins - 1)
-        codes -= scores < grid[codes]
-        codes += (scores >= grid[codes + 1]) & (codes < n_bins - 1)
+        # in place, into two buffers: the floats' (the scaled scores, then the edges) and the codes'
+        edge = np.multiply(scores, n_bins)
+        codes = edge.astype(np.intp)
+        np.minimum(codes, n_bins - 1, out=codes)
+        np.take(grid, codes, out=edge, mode="clip")  # "clip": no buffered bounds check
+        codes -= scores < edge
+        upper = np.append(grid[1:-1], np.inf)  # 1 stays in the last bin
+        np.take(upper, codes, out=edge, mode="clip")
+        codes += scores >= edge
         return codes, np.tile(grid, (scores.shape[0], 1))
     codes = np.empty(scores.shape, dtype=np.intp)
     edges = np.empty((scores.shape[0], n_bins + 1))
@@ -319,3 +328,115 @@ class ReplicateBinner:
         with np.errstate(divide="ignore", invalid="ignore"):
             effective = np.where(weight > 0, weight * weight / square, 0.0)
         return BinTotals(rows, weight, score, hit, effective)
+
+
+class JointCells:
+    """The rows of one calibration column of several models, grouped by the joint cell of (class, and each model's
+    bin and hit), for bootstrap replicates of the models' bin totals drawn over cells instead of rows.
+
+    A binned error reads its rows only through the bin totals (weight,
+    weighted score and hit sums). Rows of one joint cell share every model's
+    bin and hit, so a stratified row bootstrap (strata: the classes) moves
+    whole totals between cells only through how many of each cell's rows it
+    draws: the cells' counts of one replicate are multinomial within each
+    class, with the cell's share of the class's rows, exactly as the row
+    bootstrap draws them. Given its count ``k``, a cell's sums of the
+    weights and weighted scores are those of ``k`` draws with replacement
+    from its rows: they are drawn as normal with their exact mean ``k mu``
+    and covariance ``k Sigma`` (the cell's row mean and covariance of
+    ``(w, w s_1, ..., w s_M)``). Unweighted, weights and hits are then exact
+    and only each cell's score sums, whose rows lie within one bin, are
+    approximated. A replicate costs the cells, not the rows.
+    """
+
+    def __init__(self, strata, counts, means, factors, aggregators, n_bins) -> None:
+        self.strata = strata  # (class row counts, the cells of each class as index arrays)
+        self.counts = counts
+        self.means = means
+        self.factors = factors
+        self.aggregators = aggregators
+        self.n_bins = n_bins
+
+    @property
+    def n_cells(self) -> int:
+        """The number of non-empty joint cells."""
+        return int(self.counts.size)
+
+    @classmethod
+    def of(
+        cls,
+        y: np.ndarray,
+        codes: list[np.ndarray],
+        scores: list[np.ndarray],
+        hits: list[np.ndarray],
+        weights: np.ndarray | None,
+        n_bins: int,
+    ) -> JointCells:
+        """The joint cells of one column (n,) per model: its bins ``codes``, ``scores`` and ``hits``."""
+        cell = y.astype(np.int64)
+        for code, hit in zip(codes, hits):
+            cell = _compressed(cell * (2 * n_bins) + code * 2 + hit.astype(np.int64))
+        n_cells = int(cell.max()) + 1 if cell.size else 0
+        counts = np.bincount(cell, minlength=n_cells).astype(np.float64)
+        first = np.zeros(n_cells, dtype=np.intp)
+        first[cell[::-1]] = np.arange(cell.size - 1, -1, -1)  # a row of each cell: its class, bins and hits
+        w = np.ones(y.size) if weights is None else weights.astype(np.float64)
+        parts = [w] + [w * score for score in scores]
+        sums = np.stack([np.bincount(cell, weights=part, minlength=n_cells) for part in parts], axis=1)
+        means: np.ndarray = sums / counts[:, None]
+        centred = [part - means[cell, i] for i, part in enumerate(parts)]  # exact 0 in a cell of equal rows
+        covariance = np.empty((n_cells, len(parts), len(parts)))
+        for i, a in enumerate(centred):
+            for j in range(i, len(parts)):
+                covariance[:, i, j] = np.bincount(cell, weights=a * centred[j], minlength=n_cells) / counts
+                covariance[:, j, i] = covariance[:, i, j]
+        values, vectors = np.linalg.eigh(covariance)
+        factors = vectors * np.sqrt(np.clip(values, 0.0, None))[:, None, :]  # factors @ factors.T = covariance
+        classes = y[first]
+        strata = (
+            np.bincount(y).astype(np.int64),
+            [np.flatnonzero(classes == c) for c in range(int(y.max()) + 1 if y.size else 0)],
+        )
+        aggregators = [
+            _cell_aggregator(code[first], hit[first].astype(bool), model, len(parts), n_bins)
+            for model, (code, hit) in enumerate(zip(codes, hits))
+        ]
+        return cls(strata, counts, means, factors, aggregators, n_bins)
+
+    def totals(self, n_replicates: int, rng: np.random.Generator) -> list[BinTotals]:
+        """Each model's :class:`BinTotals` (b, 1, n_bins) of ``n_replicates`` replicates (rows and sizes NaN)."""
+        sizes, members = self.strata
+        drawn = np.zeros((n_replicates, self.n_cells))
+        for size, cells in zip(sizes, members):
+            if cells.size:
+                drawn[:, cells] = rng.multinomial(size, self.counts[cells] / self.counts[cells].sum(), n_replicates)
+        noise = rng.standard_normal((n_replicates, *self.means.shape))
+        sums = drawn[:, :, None] * self.means + np.sqrt(drawn)[:, :, None] * np.einsum(
+            "cij,bcj->bci", self.factors, noise
+        )
+        flat = sums.reshape(n_replicates, -1)
+        found = []
+        for aggregator in self.aggregators:
+            summed = np.asarray(aggregator @ flat.T).T.reshape(n_replicates, 3, 1, self.n_bins)
+            unread = np.full_like(summed[:, 0], np.nan)
+            found.append(BinTotals(unread, summed[:, 0], summed[:, 1], summed[:, 2], unread))
+        return found
+
+
+def _compressed(keys: np.ndarray) -> np.ndarray:
+    """The keys renumbered 0, 1, ... in their order, by one bincount when their range is small."""
+    if keys.size and int(keys.max()) < 8 * keys.size + 2**20:
+        present = np.bincount(keys) > 0
+        return (np.cumsum(present) - 1)[keys]
+    return np.unique(keys, return_inverse=True)[1].reshape(-1)
+
+
+def _cell_aggregator(code, hit, model, n_parts, n_bins):
+    """The sparse map (3 n_bins, cells n_parts) from the cells' sums to one model's weight, score and hit totals."""
+    from scipy import sparse
+
+    n_cells = code.size
+    weight_rows = np.arange(n_cells) * n_parts
+    rows = np.concatenate([code, n_bins + code, 2 * n_bins + code[hit]])
+    columns = np.concatenate([weight_rows, weight_rows + 1 + model, weight_rows[hit]])
+    return sparse.csr_matrix((np.ones(rows.size), (rows, columns)), shape=(3 * n_bins, n_cells * n_parts))

@@ -15,8 +15,9 @@ and a cluster give it too: the draws of the bins of
 draws scaled by the ratio of the delta-method standard deviations with and
 without the cross moments of the class columns
 (:meth:`CalibrationBins.design_factor`; the cross moments of pairs of columns
-are summed over a fixed eighth of the rows, chosen by a hash of their scores,
-so that their cost stays a fraction of the binning's).
+are summed over a fixed eighth of the rows, chosen by a hash of each row's
+largest score and its class, so that their cost stays a fraction of the
+binning's).
 """
 
 from __future__ import annotations
@@ -45,13 +46,20 @@ _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
 def _sampled_rows(scores: np.ndarray) -> np.ndarray:
     """Whether each row is in the fixed eighth of rows that the cross moments sum over: a hash of its scores.
 
-    The scores are hashed on a grid of 2^-20, so that scores a rounding apart
+    The hash is that of the row's largest score, on a grid of 2^-20, and of
+    its column (the first largest), so that scores a rounding apart
     (rescaled rows, another dtype) almost always pick the same rows.
     """
-    grid = np.floor(np.asarray(scores, dtype=np.float64) * 2.0**20).astype(np.uint64)
-    grid += (np.arange(grid.shape[1], dtype=np.uint64) << np.uint64(40))[None, :]  # the column, as a salt
-    mixed = _mixed(_mixed(grid).sum(axis=1, dtype=np.uint64))  # mixed per cell: a sum of the scores is not enough
-    return (mixed >> np.uint64(61)) == 0
+    scores = np.asarray(scores, dtype=np.float64)
+    predicted = scores.argmax(axis=1)
+    return _sampled_of(scores[np.arange(scores.shape[0]), predicted], predicted)
+
+
+def _sampled_of(top: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """:func:`_sampled_rows` from each row's largest score and its column."""
+    grid = np.floor(top * 2.0**20).astype(np.uint64)
+    grid += predicted.astype(np.uint64) << np.uint64(40)  # the column, as a salt
+    return (_mixed(_mixed(grid)) >> np.uint64(61)) == 0
 
 
 def _mixed(values: np.ndarray) -> np.ndarray:
@@ -128,32 +136,34 @@ class CalibrationBins:
         errors = hits - columns
         row_weights = None if weights is None else np.tile(weights, n_classes + 1)
 
-        def summed(values, where=None):
-            codes_ = flat if where is None else flat[where]
+        # the hits' bins: the top-label column's hit rows, then each row in the column of its class (row order
+        # within each bin, as a mask of all columns would give)
+        hit_codes = np.concatenate((flat[:n_rows][hits[0]], flat[(1 + y) * n_rows + np.arange(n_rows)]))
+
+        def summed(values, codes_=flat) -> np.ndarray:
             return np.bincount(codes_, weights=values, minlength=size).reshape(self.rows.shape)
 
         squared = errors.ravel() ** 2
-        if row_weights is None:
+        if weights is None or row_weights is None:
             count = summed(None)
             self.rows += count
             self.weight += count
             self.square += count
             self.score += summed(columns.ravel())
-            self.hits += summed(None, hits.ravel())
+            self.hits += summed(None, hit_codes)
             self.spread += summed(squared)
         else:
             self.rows += summed(row_weights > 0)
             self.weight += summed(row_weights)
             self.square += summed(row_weights * row_weights)
             self.score += summed(columns.ravel() * row_weights)
-            self.hits += summed(row_weights[hits.ravel()], hits.ravel())
+            self.hits += summed(np.concatenate((weights[hits[0]], weights)), hit_codes)
             self.spread += summed(squared * row_weights * row_weights)
         if self.cross.size:
-            self._add_cross(scores, weights, codes[1:], errors[1:])
+            self._add_cross(_sampled_of(columns[0], predicted), weights, codes[1:], errors[1:])
 
-    def _add_cross(self, scores, weights, codes, errors) -> None:
-        """The cross moments of the pairs of class columns over the sampled rows: one ``bincount`` per column."""
-        sampled = _sampled_rows(scores)
+    def _add_cross(self, sampled, weights, codes, errors) -> None:
+        """The cross moments of the pairs of class columns over the ``sampled`` rows: one ``bincount`` per column."""
         if weights is not None:
             sampled &= weights > 0
         codes, errors = codes[:, sampled], errors[:, sampled]

@@ -25,17 +25,25 @@ difference whenever both single intervals hold their ECEs. The row's interval
 is the hull of the two (:data:`ECE_INTERVAL`); its p-value is the smallest
 level alpha at which the interval at ``1 - alpha`` excludes 0, found by
 bisection on alpha (:meth:`PairedEces.p_value`).
+
+The ECE reads the rows only through bin totals, so from :data:`CELL_ROWS`
+rows on the top-label bootstrap is drawn over the joint cells of (class, each
+model's bin and hit) instead of over the rows (:class:`JointCells`): the same
+stratified bootstrap, its cells' counts drawn exactly and each cell's score
+sums by their normal approximation; it costs the cells (at most
+``m (2 ECE_BINS)^2`` for two models), not the rows.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._engine.binning import (
     CalibrationKind,
+    JointCells,
     ReplicateBinner,
     bin_rows,
     bin_totals,
@@ -88,6 +96,15 @@ ECE_RULES = ("basic", "bonferroni", "union")
 
 #: The interval of a difference of calibration errors that :func:`calibration_rows` reports.
 ECE_INTERVAL = "union"
+
+#: How the paired replicates are drawn: over the rows, over the joint cells of the models' bins, or by size.
+Replicates = Literal["auto", "rows", "cells"]
+
+#: Fewest rows at which ``"auto"`` draws a top-label ECE's paired replicates over the joint cells.
+CELL_ROWS = 100_000
+
+#: How the method of a difference names replicates drawn over the joint cells.
+CELL_DRAWS = "drawn over the joint cells of the models' bins, cell score sums normal"
 
 #: Bisection steps on the level of the p-value of a difference of calibration errors.
 P_VALUE_STEPS = 16
@@ -237,8 +254,9 @@ def calibration_rows(quantity, y, n_classes, weights, matrices, pairs, *, confid
     :data:`ECE_INTERVAL` and the p-value :meth:`PairedEces.p_value`.
     """
     paired = PairedEces.of(quantity, y, weights, matrices, n_boot=n_boot, rng=rng)
+    drawn = "" if paired.replicates == "rows" else f"; {CELL_DRAWS}"
     method = (
-        f"paired stratified basic bootstrap (B={n_boot}) joined with the difference of bin-draws intervals "
+        f"paired stratified basic bootstrap (B={n_boot}{drawn}) joined with the difference of bin-draws intervals "
         f"({n_boot} draws) at 1 - alpha/2 each (Bonferroni); p-value: the smallest alpha excluding 0, by bisection"
     )
     rows = []
@@ -260,43 +278,50 @@ class PairedEces:
     """One binned ECE of each model, its paired bootstrap replicates and the draws of its bins, read at any level."""
 
     def __init__(
-        self, quantity: str, values: dict[str, float], series: dict[str, np.ndarray], draws: dict[str, EceDraws]
+        self,
+        quantity: str,
+        values: dict[str, float],
+        series: dict[str, np.ndarray],
+        draws: dict[str, EceDraws],
+        replicates: str = "rows",
     ) -> None:
         self.quantity = quantity
         self.values = values
         self.series = series
         self.draws = draws
+        self.replicates = replicates
 
     @classmethod
-    def of(cls, quantity, y, weights, matrices, *, n_boot, rng) -> PairedEces:
+    def of(cls, quantity, y, weights, matrices, *, n_boot, rng, replicates: Replicates = "auto") -> PairedEces:
         """The ECEs of ``matrices`` and ``n_boot`` stratified replicates (common to the models), then the bin draws.
 
         Each replicate's bin totals come from a :class:`ReplicateBinner`
         with the model's bins of the full sample (a row keeps its bin in
-        every replicate). Each model's bins (the top-label column, then the
-        class columns) are then drawn ``n_boot`` times, in the order of
-        ``matrices``, from the same ``rng``; the classwise draws take the
-        columns as independent (no design factor).
+        every replicate), or, for ``replicates="cells"``, from the same
+        bootstrap drawn over the joint cells of the models' bins
+        (:class:`JointCells`: the cells' counts exactly, each cell's score
+        sums by their normal approximation); ``"auto"`` takes the cells for
+        a top-label ECE on :data:`CELL_ROWS` rows or more. Each model's bins
+        (the top-label column, then the class columns) are then drawn
+        ``n_boot`` times, in the order of ``matrices``, from the same
+        ``rng``; the classwise draws take the columns as independent (no
+        design factor).
         """
         kind = CALIBRATION_QUANTITIES[quantity]
         columns, values = {}, {}
         for name, matrix in matrices.items():
             scores, hits = calibration_columns(y, matrix, kind)
             codes, _ = bin_rows(scores, ECE_BINS, "uniform", None)
-            columns[name] = ReplicateBinner.of(codes, scores, hits, ECE_BINS)
+            columns[name] = (codes, scores, hits)
             values[name] = float(np.mean(binned_errors(bin_totals(codes, scores, hits, weights, ECE_BINS), "l1")))
-        replicates: dict[str, list] = {name: [] for name in matrices}
-        chunk_size = chunk_length(y.size * 8 * 3)  # the replicate weights, as given and transposed
-        for multiplicities in _multiplicity_chunks(y, n_boot, True, rng, chunk_size):
-            replicate_weights = multiplicities.astype(np.float64)
-            if weights is not None:
-                replicate_weights *= weights
-            for name, binner in columns.items():
-                totals = binner.totals(replicate_weights, sizes=False)
-                replicates[name].append(binned_errors(totals, "l1").mean(axis=-1))
-        series = {name: np.concatenate(chunks) for name, chunks in replicates.items()}
+        if replicates == "auto":
+            replicates = "cells" if kind == "top-label" and y.size >= CELL_ROWS else "rows"
+        if replicates == "cells":
+            series = _cell_series(y, weights, columns, n_boot, rng)
+        else:
+            series = _row_series(y, weights, columns, n_boot, rng)
         draws = {name: EceDraws.of(_all_columns(y, matrix, weights), n_boot, rng) for name, matrix in matrices.items()}
-        return cls(quantity, values, series, draws)
+        return cls(quantity, values, series, draws, replicates)
 
     def bounds(self, model: str, other: str, confidence: float) -> dict[str, tuple[float, float]]:
         """The bounds of the difference model − other at ``confidence`` by each of :data:`ECE_RULES`."""
@@ -333,6 +358,40 @@ class PairedEces:
                 lowest = alpha
             alpha = (lowest + highest) / 2.0
         return 1.0 if highest == 1.0 else float(alpha)  # 1: no level excludes 0
+
+
+def _row_series(y, weights, columns, n_boot, rng):
+    """Each model's ECE in ``n_boot`` stratified row replicates (one :class:`ReplicateBinner` per model)."""
+    binners = {name: ReplicateBinner.of(*column, ECE_BINS) for name, column in columns.items()}
+    replicates: dict[str, list] = {name: [] for name in columns}
+    chunk_size = chunk_length(y.size * 8 * 3)  # the replicate weights, as given and transposed
+    for multiplicities in _multiplicity_chunks(y, n_boot, True, rng, chunk_size):
+        replicate_weights = multiplicities.astype(np.float64)
+        if weights is not None:
+            replicate_weights *= weights
+        for name, binner in binners.items():
+            totals = binner.totals(replicate_weights, sizes=False)
+            replicates[name].append(binned_errors(totals, "l1").mean(axis=-1))
+    return {name: np.concatenate(chunks) for name, chunks in replicates.items()}
+
+
+def _cell_series(y, weights, columns, n_boot, rng):
+    """Each model's top-label ECE in ``n_boot`` stratified replicates drawn over the models' joint cells."""
+    names = list(columns)
+    cells = JointCells.of(
+        y,
+        [columns[name][0][0] for name in names],
+        [columns[name][1][0] for name in names],
+        [columns[name][2][0] for name in names],
+        weights,
+        ECE_BINS,
+    )
+    replicates: dict[str, list] = {name: [] for name in names}
+    chunk_size = max(1, chunk_length(cells.n_cells * (1 + len(names)) * 8 * 4))
+    for start in range(0, n_boot, chunk_size):
+        for name, totals in zip(names, cells.totals(min(chunk_size, n_boot - start), rng)):
+            replicates[name].append(binned_errors(totals, "l1").mean(axis=-1))
+    return {name: np.concatenate(chunks) for name, chunks in replicates.items()}
 
 
 def _all_columns(y, matrix, weights):
