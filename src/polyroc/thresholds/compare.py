@@ -9,7 +9,7 @@ Asked for (``n_boot``), the differences on the test split of each
 single-label rule from argmax (and, under a cost matrix, of the tuned rule
 from the Bayes rule) come with a paired interval and p-value. A metric of
 the confusion counts is bounded by the paired stratified bootstrap of
-:func:`polyroc.intervals.paired_rule_scores` (one shared set of replicates
+:func:`polyroc.resampling.paired_rule_scores` (one shared set of replicates
 for every rule); an expected cost, a mean of per-row costs ``C[y, d]``, by
 the paired t of :func:`polyroc.intervals.paired_loss_difference` with the
 plain (unstratified) variance of the per-row differences: the test rows are
@@ -344,7 +344,7 @@ def _cost_differences(test, decisions, costs, confidence):
 
 
 def _metric_differences(test, decisions, metric, n_boot, confidence, random_state):
-    """Paired bootstrap rows of the metric differences: the replicates of :func:`polyroc.intervals.paired_rule_scores`.
+    """Paired bootstrap rows of the metric differences: the replicates of :func:`polyroc.resampling.paired_rule_scores`.
 
     The replicates are drawn as ``paired_rule_scores(..., random_state=random_state)`` draws them, so
     its intervals of the differences are these; the p-value is where the percentile interval first
@@ -462,7 +462,7 @@ def compare_rules(
         bayes under a cost matrix, each with a paired interval and p-value.
         For a metric of the counts they come from ``n_boot`` replicates of
         the paired stratified bootstrap of
-        :func:`polyroc.intervals.paired_rule_scores` (``"paired stratified
+        :func:`polyroc.resampling.paired_rule_scores` (``"paired stratified
         percentile bootstrap"``; p-value where the percentile interval first
         excludes 0). For ``"expected_cost"`` they are the paired t of the
         per-row costs ``C[y, d]`` (:func:`polyroc.intervals.paired_loss_difference`)
@@ -508,7 +508,7 @@ def compare_rules(
     polyroc.exceptions.IntervalWarning
         With ``n_boot`` and a metric of the counts, when a rule decides
         differently from its baseline on 1 to 9 test rows (as
-        :func:`polyroc.intervals.paired_rule_scores`); a rule that decides
+        :func:`polyroc.resampling.paired_rule_scores`); a rule that decides
         as its baseline on every row has the difference 0, with no warning.
 
     See Also
