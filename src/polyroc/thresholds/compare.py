@@ -203,6 +203,11 @@ class RuleComparison(Result):
         ImportError
             If pandas is not installed.
 
+        See Also
+        --------
+        to_frame : The scores of every rule, with these differences as more rows.
+        compare_rules : Makes the differences when given ``n_boot``.
+
         Examples
         --------
         >>> y = np.tile([0, 1, 2], 20)
