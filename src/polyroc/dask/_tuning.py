@@ -6,13 +6,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polyroc._engine.counts import confusion_counts, threshold_counts
 from polyroc._validation import THRESHOLD_DOMAINS, ScoredTargets, check_option, check_random_state, check_weight_total
-from polyroc.counts import metric_name
 from polyroc.dask._evaluate import _is_dask_frame, _Partitions
 from polyroc.dask._rows import PartitionRows, frame_columns
 from polyroc.thresholds.batches import AUTO_LATTICE_MAX_CLASSES, iter_batches, resolve_search
+from polyroc.thresholds.objectives import check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.search import checked_metric
 from polyroc.thresholds.tuning import (
     TIE_BREAKS,
@@ -86,6 +87,7 @@ def tune_thresholds(
     tie_break: str = "closest",
     random_state: int | np.random.Generator | None = None,
     return_surface: bool = False,
+    cost_matrix: ArrayLike | None = None,
 ) -> TuningResult:
     """Tune the rule argmax(p - tau) on a dask DataFrame, as :func:`polyroc.thresholds.tune_thresholds` does.
 
@@ -104,7 +106,10 @@ def tune_thresholds(
     label_col, score_cols, sample_weight_col
         The columns, as :func:`polyroc.dask.evaluate`.
     metric : str or callable, default="f1_macro"
-        As :func:`polyroc.thresholds.tune_thresholds`.
+        As :func:`polyroc.thresholds.tune_thresholds`; ``"expected_cost"``
+        (with ``cost_matrix``) minimises the expected cost, a linear function
+        of the summed counts, so the threshold and scores are those of the
+        in-memory tuning.
     search : {"auto", "lattice", "random"}, default="auto"
         ``"auto"``: the lattice if ``resolution`` is given, random
         thresholds if ``n_samples`` is, else the lattice for at most 4
@@ -115,6 +120,11 @@ def tune_thresholds(
     random_state : None, int or numpy.random.Generator, default=None
         Seed of the random thresholds; an integer draws the same thresholds
         as the in-memory search with that seed.
+    cost_matrix : array-like or pandas.DataFrame of shape (m, m), default=None
+        With ``metric="expected_cost"`` (and only then): ``cost_matrix[i, j]``
+        is the cost of deciding the j-th score column's class when the class
+        is the i-th, in the order of the score columns (as
+        :func:`polyroc.thresholds.tune_thresholds`).
 
     Returns
     -------
@@ -128,8 +138,10 @@ def tune_thresholds(
         e.g. weights that sum past the float64 range), an
         unknown option, metric or search (``"coordinate"`` included), a
         ``random_state`` that is not None, a non-negative integer or a
-        Generator (whatever the search, before the frame is read), or the
-        option errors of :func:`polyroc.thresholds.tune_thresholds`.
+        Generator (whatever the search, before the frame is read),
+        ``metric="expected_cost"`` without ``cost_matrix``, a ``cost_matrix``
+        with another metric or not of shape (m, m) with finite entries, or
+        the option errors of :func:`polyroc.thresholds.tune_thresholds`.
 
     Warns
     -----
@@ -150,6 +162,14 @@ def tune_thresholds(
     >>> result = tune_thresholds(dd.from_pandas(table, npartitions=2), resolution=20)
     >>> result.argmax_score, result.best_score, result.best_threshold.round(2).tolist()
     (0.6666666666666666, 1.0, [0.35, 0.4, 0.25])
+
+    The least expected cost when deciding a for a true c costs 5:
+
+    >>> costs = [[0, 1, 1], [1, 0, 1], [5, 1, 0]]
+    >>> cost = tune_thresholds(dd.from_pandas(table, npartitions=2), resolution=20,
+    ...                        metric="expected_cost", cost_matrix=costs)
+    >>> round(cost.argmax_score, 4), round(cost.best_score, 4), cost.greater_is_better
+    (0.3333, 0.0, False)
     """
     import dask
 
@@ -159,8 +179,12 @@ def tune_thresholds(
     check_option("domain", domain, THRESHOLD_DOMAINS)
     check_option("tie_break", tie_break, TIE_BREAKS)
     rng = check_random_state(random_state)  # checked whatever the search, read only by random thresholds
-    objective = checked_metric(metric)
+    check_cost_pairing(metric, cost_matrix)
+    if not is_cost(metric):
+        checked_metric(metric)  # a bad metric is named before the columns are read
     columns = frame_columns(frame.columns, label_col, score_cols, sample_weight_col)
+    tuned = tuning_objective(metric, cost_matrix, columns.classes)
+    objective = tuned.score
     m = columns.n_classes
     if search == "auto":
         if resolution is not None or n_samples is not None:
@@ -183,7 +207,7 @@ def tune_thresholds(
     with np.errstate(over="ignore"):
         check_weight_total(f"sample_weight_col {columns.weight_col!r}", counts[0].sum())
     best, n_thresholds, n_nan, surface = _search_batches([(thresholds, counts)], objective, tie_break, return_surface)
-    _warn_undefined(metric_name(metric), n_nan, n_thresholds)
+    _warn_undefined(tuned.name, n_nan, n_thresholds)
     rules = dask.delayed(_rule_counts, pure=True)
     argmax_counts, rule_counts = _tree_sum([rules(rows, best) for rows in checked]).compute()
     return tuning_result(
@@ -195,4 +219,5 @@ def tune_thresholds(
         n_thresholds=n_thresholds,
         surface=surface,
         settings=search_settings(search, domain, tie_break, resolution, n_samples, random_state, engine="dask"),
+        greater_is_better=tuned.greater_is_better,
     )
