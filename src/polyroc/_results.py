@@ -94,6 +94,8 @@ def jsonable(value: Any) -> Any:
         value = float(value)
         return value if math.isfinite(value) else None
     if isinstance(value, np.ndarray):
+        if value.ndim and (value.dtype.kind in "biu" or value.dtype in PLAIN_FLOATS):
+            return _plain_list(value)
         return [jsonable(item) for item in value.tolist()] if value.ndim else jsonable(value.item())
     if isinstance(value, (list, tuple)):
         return [jsonable(item) for item in value]
@@ -104,6 +106,25 @@ def jsonable(value: Any) -> Any:
     if callable(value):
         return getattr(value, "__name__", repr(value))
     return repr(value)
+
+
+#: Float types whose ``tolist`` gives Python floats (``jsonable`` of a whole array at once).
+PLAIN_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _plain_list(array: np.ndarray) -> list[Any]:
+    """``jsonable`` of a boolean, integer or plain float array, without a call per element.
+
+    ``tolist`` gives Python bools, ints and floats, as ``jsonable`` makes
+    them one by one; NaN and infinities become None.
+    """
+    if array.dtype.kind == "f":
+        finite = np.isfinite(array)
+        if not finite.all():
+            cells = array.astype(object)
+            cells[~finite] = None
+            return cells.tolist()
+    return array.tolist()
 
 
 def frame(rows: list[dict[str, Any]], caller: str) -> pd.DataFrame:

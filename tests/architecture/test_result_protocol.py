@@ -123,3 +123,35 @@ def test_compare_rules_takes_test_data_first_and_validation_by_keyword():
     plain = compare_rules(y[60:], P[60:], y_val=y[:60], val_scores=P[:60], resolution=12)
     for split in ("validation", "test"):
         assert same.rows[split] == pytest.approx(plain.rows[split], abs=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int8, np.uint64, np.int64, bool])
+def test_jsonable_arrays_element_by_element(dtype):
+    """Whole arrays become the lists an element-by-element conversion gives: same types, same bits, None for NaN/inf."""
+    import math
+
+    from polyroc._results import jsonable
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(scale=1e3, size=(7, 5))
+    if np.dtype(dtype).kind == "f":
+        values[0, 0], values[3, 1], values[6, 4], values[2, 2] = np.nan, np.inf, -np.inf, -0.0
+    array = values.astype(dtype)
+
+    def one(item):
+        if isinstance(item, np.bool_):
+            return bool(item)
+        if isinstance(item, np.integer):
+            return int(item)
+        number = float(item)
+        return number if math.isfinite(number) else None
+
+    expected = [[one(array[i, j]) for j in range(array.shape[1])] for i in range(array.shape[0])]
+    got = jsonable(array)
+    assert got == expected
+    flat_got, flat_expected = [v for row in got for v in row], [v for row in expected for v in row]
+    assert [type(v) for v in flat_got] == [type(v) for v in flat_expected]
+    assert [math.copysign(1, v) if isinstance(v, float) else v for v in flat_got] == [
+        math.copysign(1, v) if isinstance(v, float) else v for v in flat_expected
+    ]
+    assert json.dumps(got, allow_nan=False) == json.dumps(expected, allow_nan=False)
