@@ -44,7 +44,7 @@ from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds_by_rule
 CONFIDENCE = 0.95
 STUDY_ENTROPY = 20_261_127
 TRUTH_ENTROPY = 20_261_128
-RULES = ("percentile", "basic", "debiased", "inverted", "union")
+RULES = ("percentile", "basic", "debiased", "inverted", "union-full", "union")
 MAPS = ("T=0.5", "T=1", "T=1.5", "power")
 
 

@@ -185,3 +185,26 @@ def test_perfect_one_hot_scores_keep_a_positive_upper_bound():
         interval = result.intervals[name]
         assert interval.estimate == 0.0 and interval.low == 0.0 and interval.high > 0.01
         assert interval.method == METHOD
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("m", [2, 10, 40])
+def test_bin_totals_equal_per_column_sums_bit_for_bit(weighted, m):
+    """Oracle: each column's totals by its own ``bincount`` over ``searchsorted`` bins, rows in order."""
+    y, p, weights = problem(m, n=60_000, m=m, weighted=weighted)  # one block of rows (BLOCK_ROWS)
+    p = np.round(p, 3)  # scores on the bins' edges
+    bins = CalibrationBins.of(y, p, weights)
+    w = np.ones(y.size) if weights is None else weights
+    predicted = p.argmax(axis=1)
+    columns = [(p[np.arange(y.size), predicted], predicted == y)] + [(p[:, j], y == j) for j in range(m)]
+    grid = np.linspace(0.0, 1.0, 16)
+    for k, (score, hit) in enumerate(columns):
+        codes = np.minimum(np.searchsorted(grid, score, side="right") - 1, 14)
+        assert np.array_equal(bins.rows[k], np.bincount(codes, weights=w > 0, minlength=15))
+        assert np.array_equal(bins.weight[k], np.bincount(codes, weights=w if weighted else None, minlength=15))
+        assert np.array_equal(bins.score[k], np.bincount(codes, weights=score * w if weighted else score, minlength=15))
+        assert np.array_equal(bins.hits[k], np.bincount(codes[hit], weights=w[hit] if weighted else None, minlength=15))
+        squared = (hit - score) ** 2
+        assert np.array_equal(
+            bins.spread[k], np.bincount(codes, weights=squared * w * w if weighted else squared, minlength=15)
+        )

@@ -121,55 +121,66 @@ class CalibrationBins:
         return cls(rows, weight, score, hits, square, spread, cross, np.zeros(1 if crossed else 0))
 
     def _add(self, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> None:
-        """Add a block of rows: one ``bincount`` per total over every column."""
+        """Add a block of rows: per total, one ``bincount`` of the top-label column and one of the class columns.
+
+        The class columns are binned in the rows' own layout (row-major, no
+        transpose): each bin belongs to one column, so its rows are summed in
+        row order either way and the totals are those of column-major sums
+        bit for bit; the top-label and class bins are disjoint, so adding the
+        two ``bincount`` s is exact.
+        """
         n_rows, n_classes = scores.shape
         predicted = scores.argmax(axis=1)
-        columns = np.empty((n_classes + 1, n_rows))
-        columns[0] = scores[np.arange(n_rows), predicted]
-        columns[1:] = scores.T
-        hits = np.empty(columns.shape, dtype=bool)
-        hits[0] = predicted == y
-        hits[1:] = y[None, :] == np.arange(n_classes)[:, None]
-        codes = bin_rows(columns, ECE_BINS, "uniform", None)[0]
-        flat = (codes + (np.arange(n_classes + 1) * ECE_BINS)[:, None]).ravel()
+        top = scores[np.arange(n_rows), predicted]
+        top_hit = predicted == y
+        top_codes = bin_rows(top.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(-1)
+        codes = bin_rows(scores.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(n_rows, n_classes)
+        flat = codes + np.arange(1, n_classes + 1) * ECE_BINS  # (n, m): column j + 1's bins
+        flat_rows = flat.ravel()
         size = (n_classes + 1) * ECE_BINS
-        errors = hits - columns
-        row_weights = None if weights is None else np.tile(weights, n_classes + 1)
+        errors = (y[:, None] == np.arange(n_classes)) - scores
+        top_errors = top_hit - top
+        # the hits' bins: the top-label column's hit rows, then each row in the column of its class
+        hit_codes = np.concatenate((top_codes[top_hit], flat[np.arange(n_rows), y]))
 
-        # the hits' bins: the top-label column's hit rows, then each row in the column of its class (row order
-        # within each bin, as a mask of all columns would give)
-        hit_codes = np.concatenate((flat[:n_rows][hits[0]], flat[(1 + y) * n_rows + np.arange(n_rows)]))
+        def summed(top_values, values) -> np.ndarray:
+            found = np.bincount(top_codes, weights=top_values, minlength=size)
+            found += np.bincount(flat_rows, weights=values, minlength=size)
+            return found.reshape(self.rows.shape)
 
-        def summed(values, codes_=flat) -> np.ndarray:
-            return np.bincount(codes_, weights=values, minlength=size).reshape(self.rows.shape)
-
-        squared = errors.ravel() ** 2
-        if weights is None or row_weights is None:
-            count = summed(None)
+        squared_top, squared = top_errors**2, errors.ravel() ** 2
+        if weights is None:
+            count = summed(None, None)
             self.rows += count
             self.weight += count
             self.square += count
-            self.score += summed(columns.ravel())
-            self.hits += summed(None, hit_codes)
-            self.spread += summed(squared)
+            self.score += summed(top, scores.ravel())
+            self.hits += np.bincount(hit_codes, minlength=size).reshape(self.rows.shape)
+            self.spread += summed(squared_top, squared)
         else:
-            self.rows += summed(row_weights > 0)
-            self.weight += summed(row_weights)
-            self.square += summed(row_weights * row_weights)
-            self.score += summed(columns.ravel() * row_weights)
-            self.hits += summed(np.concatenate((weights[hits[0]], weights)), hit_codes)
-            self.spread += summed(squared * row_weights * row_weights)
+            row_weights = np.repeat(weights, n_classes)
+            self.rows += summed(weights > 0, row_weights > 0)
+            self.weight += summed(weights, row_weights)
+            self.square += summed(weights * weights, row_weights * row_weights)
+            self.score += summed(top * weights, scores.ravel() * row_weights)
+            hit_weights = np.concatenate((weights[top_hit], weights))
+            self.hits += np.bincount(hit_codes, weights=hit_weights, minlength=size).reshape(self.rows.shape)
+            self.spread += summed(squared_top * weights * weights, squared * row_weights * row_weights)
         if self.cross.size:
-            self._add_cross(_sampled_of(columns[0], predicted), weights, codes[1:], errors[1:])
+            sampled = _sampled_of(top, predicted)
+            if weights is not None:
+                sampled &= weights > 0
+            self._add_cross(
+                None if weights is None else weights[sampled],
+                np.ascontiguousarray(codes[sampled].T),
+                np.ascontiguousarray(errors[sampled].T),
+            )
 
-    def _add_cross(self, sampled, weights, codes, errors) -> None:
-        """The cross moments of the pairs of class columns over the ``sampled`` rows: one ``bincount`` per column."""
+    def _add_cross(self, weights, codes, errors) -> None:
+        """The cross moments of the pairs of class columns over the sampled rows (m, k): one ``bincount`` per column."""
         if weights is not None:
-            sampled &= weights > 0
-        codes, errors = codes[:, sampled], errors[:, sampled]
-        if weights is not None:
-            errors = errors * weights[sampled]  # w e_j: each product carries w^2
-        self.sampled += np.count_nonzero(sampled)
+            errors = errors * weights  # w e_j: each product carries w^2
+        self.sampled += codes.shape[1]
         n_classes = codes.shape[0]
         block = ECE_BINS * ECE_BINS
         for j in range(n_classes - 1):

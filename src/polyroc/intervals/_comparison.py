@@ -463,8 +463,8 @@ def compare_scores(
             quantity  difference    low   high
     0       log_loss      -0.067 -0.093 -0.040
     1    brier_score      -0.018 -0.028 -0.008
-    2  ece_top_label      -0.066 -0.130 -0.011
-    3  ece_classwise      -0.032 -0.080  0.001
+    2  ece_top_label      -0.066 -0.133 -0.004
+    3  ece_classwise      -0.032 -0.085  0.007
     >>> print(result.comparisons[2]["method"])  # doctest: +ELLIPSIS
     paired stratified basic bootstrap (B=200) joined with the difference of bin-draws intervals (200 draws) at ...
     """
