@@ -456,9 +456,10 @@ def evaluate(
         score; for the two ECEs, draws of their calibration bins
         (``"bin-draws"``: each bin's gap around its binomial spread, the
         bins' shares from a Dirichlet, Kish's effective sizes), read as the
-        basic interval joined with the test inversion along the debiased
-        gaps, which keeps its coverage where the model is calibrated and the
-        ECE's upward bias is largest (the documentation's intervals page).
+        basic interval (its upper end taking back half its bias correction)
+        joined with the test inversion along the debiased gaps, which keeps
+        its coverage where the model is calibrated and the ECE's upward bias
+        is largest (the documentation's intervals page).
         ``"analytic"`` is the same choice; ``"bayes"`` also takes the
         posterior for accuracy and recall; ``"bootstrap"``: the stratified
         percentile bootstrap for everything. A mapping gives quantities
