@@ -20,7 +20,6 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.utils import _safe_indexing
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
@@ -35,10 +34,10 @@ from polyroc.decisions import _costs
 from polyroc.thresholds.estimator import (
     ProbabilisticClassifier,
     Splitter,
-    _align_columns,
     _check_cv,
     _estimator_has,
-    _index_params,
+    fold_probabilities,
+    pooled_held_out,
 )
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
@@ -341,18 +340,9 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
 
     def _fit_out_of_fold(self, cv, X, y, weights, fit_params, split_params):
         """Fit a clone per split and ``estimator_`` on all rows; return pooled (y, proba, weights) of the test parts."""
-        splits = list(cv.split(X, y, **split_params))
-        parts = []
-        for train, test in splits:
-            model = clone(self.estimator).fit(
-                _safe_indexing(X, train), y[train], **_index_params(fit_params, y.shape[0], train)
-            )
-            parts.append((test, model.classes_, model.predict_proba(_safe_indexing(X, test))))
+        parts, _ = fold_probabilities(self.estimator, cv.split(X, y, **split_params), X, y, fit_params)
         self.estimator_ = clone(self.estimator).fit(X, y, **fit_params)
-        classes = self.estimator_.classes_
-        test = np.concatenate([part[0] for part in parts])
-        proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
-        return y[test], proba, None if weights is None else weights[test]
+        return pooled_held_out(parts, self.estimator_.classes_, y, weights)
 
     def _fit_rule(self, held: tuple[np.ndarray, np.ndarray, np.ndarray | None] | None) -> None:
         """Fit the calibration map and tau* on the held-out (labels, probabilities, weights), as asked."""

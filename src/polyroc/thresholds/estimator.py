@@ -92,6 +92,27 @@ def _index_params(params, n_samples, indices):
     return {key: _safe_indexing(value, indices) if per_sample(value) else value for key, value in params.items()}
 
 
+def fold_probabilities(estimator, splits, X, y, fit_params):
+    """Per split, a clone of ``estimator`` fitted on its train part: (test rows, its classes, its probabilities).
+
+    Also returns the last split's model. ``fit_params`` that hold one value
+    per row are cut to the train rows.
+    """
+    n_samples = y.shape[0]
+    parts, model = [], None
+    for train, test in splits:
+        model = clone(estimator).fit(_safe_indexing(X, train), y[train], **_index_params(fit_params, n_samples, train))
+        parts.append((test, model.classes_, model.predict_proba(_safe_indexing(X, test))))
+    return parts, model
+
+
+def pooled_held_out(parts, classes, y, weights):
+    """The test parts of :func:`fold_probabilities` pooled: (labels, probabilities in ``classes`` order, weights)."""
+    test = np.concatenate([part[0] for part in parts])
+    proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
+    return y[test], proba, None if weights is None else weights[test]
+
+
 def _align_columns(proba, fold_classes, classes):
     """Put the columns of a fold model's ``proba`` in ``classes`` order (0 for unseen classes)."""
     aligned = np.zeros((proba.shape[0], classes.size), dtype=np.float64)
@@ -469,18 +490,9 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 "refit=False needs a single train/test split (the model of that split is kept); "
                 f"cv gives {len(splits)} splits"
             )
-        n_samples = y.shape[0]
-        parts = []
-        for train, test in splits:
-            model = clone(self.estimator).fit(
-                _safe_indexing(X, train), y[train], **_index_params(fit_params, n_samples, train)
-            )
-            parts.append((test, model.classes_, model.predict_proba(_safe_indexing(X, test))))
+        parts, model = fold_probabilities(self.estimator, splits, X, y, fit_params)
         self.estimator_ = clone(self.estimator).fit(X, y, **fit_params) if self.refit else model
-        classes = self.estimator_.classes_
-        test = np.concatenate([part[0] for part in parts])
-        proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
-        return y[test], proba, None if weights is None else weights[test]
+        return pooled_held_out(parts, self.estimator_.classes_, y, weights)
 
     def predict(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Predict labels with the tuned rule argmax(p - tau*).
