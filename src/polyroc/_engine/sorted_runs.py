@@ -141,15 +141,20 @@ def column_wins(run, positive, n_codes):
     return count_wins(*run, positive, n_codes)
 
 
-def micro_wins(runs) -> float:
+def micro_wins(runs, factors=None) -> float:
     """Weighted (positive cell, negative cell) pairs ranked correctly among the cells of all columns, ties half.
 
     ``runs[l]`` is column l's merged run; its positive cells are its entries
     of class l. Each negative cell scores the positive weight above it plus
     half the positive weight tied with it, read from the sorted positive
-    cells of every column.
+    cells of every column. ``factors`` (m,), when given, multiplies the
+    weight of every entry of class k by ``factors[k]`` (rows reweighted per
+    class, as to target priors).
     """
-    positives = [(run[0][run[1] == label], _unit_weights(run)[run[1] == label]) for label, run in enumerate(runs)]
+    positives = [
+        (run[0][run[1] == label], _unit_weights(run)[run[1] == label] * (1.0 if factors is None else factors[label]))
+        for label, run in enumerate(runs)
+    ]
     positive_scores = np.concatenate([scores for scores, _ in positives])
     order = np.argsort(positive_scores, kind="stable")
     positive_scores = positive_scores[order]
@@ -169,7 +174,13 @@ def micro_wins(runs) -> float:
         del below, up_to
         above_plus_half_tied *= -0.5
         above_plus_half_tied += cumulative[-1]
-        wins += float(above_plus_half_tied.sum() if weights is None else weights[negative] @ above_plus_half_tied)
+        negative_weights = None if weights is None else weights[negative]
+        if factors is not None:  # each negative cell weighs its row's weight times its class's factor
+            class_factors = factors[codes[negative]]
+            negative_weights = class_factors if negative_weights is None else negative_weights * class_factors
+        wins += float(
+            above_plus_half_tied.sum() if negative_weights is None else negative_weights @ above_plus_half_tied
+        )
     return wins
 
 

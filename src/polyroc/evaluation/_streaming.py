@@ -37,6 +37,7 @@ from polyroc._validation._params import Interval, validate_params
 from polyroc.evaluation._evaluate import EVALUATE_PARAMS
 from polyroc.evaluation._plan import CiChoice
 from polyroc.evaluation._priors import Deployment
+from polyroc.evaluation._stream_priors import ClassSummaries, scaled_bins, summary_nbytes
 from polyroc.evaluation._summary import SummaryStatistics, row_losses
 from polyroc.metrics._ranking import average_class_scores, warn_classes_without_samples
 from polyroc.metrics._scores import machine_epsilon, sample_brier_losses, sample_log_losses, sample_top_k_hits
@@ -632,21 +633,32 @@ class RankingAccumulator(_Accumulator):
         >>> acc.compute()["roc_auc_ovr_micro"]
         1.0
         """
+        return self._aucs()
+
+    def _aucs(self, factors: np.ndarray | None = None) -> dict:
+        """:meth:`compute`, the weight of every row of class k multiplied by ``factors[k]`` when given."""
         m = self.n_classes
         support = self.column_bins[0].sum(axis=0) if self.binned else self.support
+        if factors is not None:
+            support = support * factors
         if not support.any():
             raise ValueError("no weighted rows were added: the AUCs are undefined")
         warn_classes_without_samples(self.labels, support, "ROC AUC")
         total = support.sum()
         micro_pairs = total * total * (m - 1)
         if self.binned:
-            wins = np.array([_run_wins(counts, k) for k, counts in enumerate(self.column_bins)])
-            aucs = aucs_of_wins(wins, support, _run_wins(self.cell_bins, 1)[0], micro_pairs)
-            half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(self.column_bins)])
-            aucs["bounds"] = aucs_of_wins(half_ties, support, 0.5 * _run_ties(self.cell_bins, 1)[0], micro_pairs)
+            column_bins, cell_bins = self.column_bins, self.cell_bins
+            if factors is not None:
+                column_bins, cell_bins = scaled_bins(column_bins, factors)
+            wins = np.array([_run_wins(counts, k) for k, counts in enumerate(column_bins)])
+            aucs = aucs_of_wins(wins, support, _run_wins(cell_bins, 1)[0], micro_pairs)
+            half_ties = 0.5 * np.array([_run_ties(counts, k) for k, counts in enumerate(column_bins)])
+            aucs["bounds"] = aucs_of_wins(half_ties, support, 0.5 * _run_ties(cell_bins, 1)[0], micro_pairs)
             return aucs
         wins = np.array([column_wins(self._merged_column(k), k, m) for k in range(m)])
-        micro = micro_wins([self._merged_column(k) for k in range(m)])
+        if factors is not None:
+            wins = wins * factors[:, None] * factors[None, :]
+        micro = micro_wins([self._merged_column(k) for k in range(m)], factors)
         aucs = aucs_of_wins(wins, support, micro, micro_pairs)
         aucs["bounds"] = aucs_of_wins(np.zeros_like(wins), support, 0.0, micro_pairs)
         return aucs
@@ -708,25 +720,36 @@ class EvaluationAccumulator(_Accumulator):
     """
 
     def __init__(
-        self, labels: ArrayLike, *, cutoffs: int | ArrayLike | None = None, cost_matrix: ArrayLike | None = None
+        self,
+        labels: ArrayLike,
+        *,
+        cutoffs: int | ArrayLike | None = None,
+        cost_matrix: ArrayLike | None = None,
+        target_priors: ArrayLike | Mapping[Any, float] | None = None,
     ) -> None:
         super().__init__(labels)
-        self.deployment = Deployment.of(self.labels, cost_matrix)
+        self.deployment = Deployment.of(self.labels, cost_matrix, target_priors)
         self.summary = SummaryStatistics.empty(self.n_classes, self.deployment.loss_names())
         self.ranking = RankingAccumulator(self.labels, cutoffs=cutoffs)
+        # under target priors the statistics are kept per true class, reweighted at compute()
+        self.class_summaries = (
+            None if target_priors is None else ClassSummaries.empty(self.n_classes, self.deployment.loss_names())
+        )
 
     @property
     def nbytes(self) -> int:
         """Bytes held by the arrays: the ranking's (:attr:`RankingAccumulator.nbytes`) and the summary statistics'."""
-        summary = self.summary
-        moments = (array for class_moments in summary.losses.values() for array in vars(class_moments).values())
-        arrays = (summary.counts, summary.smallest, summary.largest, *moments, *summary.calibration_bins.arrays())
-        return self.ranking.nbytes + sum(int(array.nbytes) for array in arrays)
+        if self.class_summaries is not None:
+            return self.ranking.nbytes + self.class_summaries.nbytes
+        return self.ranking.nbytes + summary_nbytes(self.summary)
 
     def _add(self, y, scores, weights, y_score) -> None:
         losses = row_losses(y, scores, machine_epsilon(as_array("y_score", y_score).dtype))
         losses = self.deployment.losses(losses, y, scores)
-        self.summary = self.summary.merged(SummaryStatistics.of(y, scores, weights, losses))
+        if self.class_summaries is not None:
+            self.class_summaries = self.class_summaries.added(y, scores, weights, losses)
+        else:
+            self.summary = self.summary.merged(SummaryStatistics.of(y, scores, weights, losses))
         self.ranking._add(y, scores, weights, y_score)
 
     def _check_same_settings(self, other) -> None:
@@ -734,10 +757,23 @@ class EvaluationAccumulator(_Accumulator):
         mine, theirs = self.deployment.costs, other.deployment.costs
         if (mine is None) != (theirs is None) or (mine is not None and not np.array_equal(mine, theirs)):
             raise ValueError("cannot merge accumulators made with different cost matrices")
+        mine, theirs = self.deployment.priors, other.deployment.priors
+        if (mine is None) != (theirs is None) or (mine is not None and not np.array_equal(mine, theirs)):
+            raise ValueError("cannot merge accumulators made with different target priors")
 
     def _absorb(self, other) -> None:
         self.summary = self.summary.merged(other.summary)
+        if self.class_summaries is not None:
+            self.class_summaries = self.class_summaries.merged(other.class_summaries)
         self.ranking._absorb(other.ranking)
+
+    def _statistics(self) -> tuple[SummaryStatistics, Deployment, np.ndarray | None]:
+        """The summary of the rows (reweighted to the target priors), the deployment, each class's weight factor."""
+        if self.class_summaries is not None:
+            return self.class_summaries.at_priors(self.deployment)
+        if self.summary.counts.sum() == 0:
+            raise ValueError("no weighted rows were added: the scores are undefined")
+        return self.summary, self.deployment, None
 
     @validate_params({name: EVALUATE_PARAMS[name] for name in ("n_boot", "confidence", "random_state")})
     def compute(
@@ -809,19 +845,18 @@ class EvaluationAccumulator(_Accumulator):
         plan, n_boot = planned_intervals(ci, n_boot, tuple(QUANTITY_METHODS))
         if "bootstrap" in plan.values() and n_boot:
             raise ValueError("ci: a stream keeps no rows to resample; use 'auto', 'analytic', 'bayes' or 'none'")
-        if self.summary.counts.sum() == 0:
-            raise ValueError("no weighted rows were added: the scores are undefined")
-        aucs = self.ranking.compute()
+        summary, deployment, factors = self._statistics()
+        aucs = self.ranking._aucs(factors)
         settings: dict[str, Any] = {
             "random_state": random_state,
             "ci": ci if isinstance(ci, str) else dict(ci),
             "engine": "stream",
-            **self.deployment.settings(),
+            **deployment.settings(),
         }
         if self.ranking.binned:
             settings["auc_error_bounds"] = {name: float(aucs["bounds"][name]) for name in AUC_SCORES}
         return evaluation_of_statistics(
-            self.summary,
+            summary,
             self.labels,
             {name: float(aucs[name]) for name in AUC_SCORES},
             plan=plan,
