@@ -31,6 +31,7 @@ LAYERS = {
     # kernels on checked inputs, and the result protocol
     "polyroc._engine": 2,
     "polyroc._results": 2,
+    "polyroc._estimators": 2,
     # metrics on labels, counts and scores
     "polyroc.counts": 3,
     "polyroc.probability": 3,

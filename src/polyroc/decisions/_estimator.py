@@ -20,25 +20,27 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.metadata_routing import MetadataRouter, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
 from polyroc._engine.costs import bayes_codes
+from polyroc._estimators import (
+    ProbabilisticClassifier,
+    SparseTagsOfEstimator,
+    Splitter,
+    check_cv_option,
+    estimator_has,
+    fit_routing,
+    fold_probabilities,
+    pooled_held_out,
+)
 from polyroc._validation import check_label_kinds, check_sample_weight
 from polyroc._validation._costs import check_cost_matrix
 from polyroc._validation._params import ConstraintLike, HasMethods, Options, check_params
 from polyroc.calibration._maps import METHODS, CalibrationMethod, Calibrator, fit_calibrator
 from polyroc.decisions import _costs
-from polyroc.thresholds.estimator import (
-    ProbabilisticClassifier,
-    Splitter,
-    _check_cv,
-    _estimator_has,
-    fold_probabilities,
-    pooled_held_out,
-)
 from polyroc.thresholds.rules import apply_thresholds
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
 
@@ -51,7 +53,7 @@ __all__ = ["CostSensitiveClassifier"]
 DECISIONS = ("bayes", "tuned")
 
 
-class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+class CostSensitiveClassifier(SparseTagsOfEstimator, ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """Classifier predicting the decision of least expected cost under a cost matrix.
 
     ``predict`` takes, for each row, ``argmin_j sum_i p_i C[i, j]`` on the
@@ -218,7 +220,7 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
     def _check_params(self, y: np.ndarray) -> Any:
         """Validate the parameters and the cost matrix before any fitting; return the checked cv."""
         check_params(self._fit_param_constraints, self.get_params(deep=False))
-        cv = _check_cv(self.cv, y)
+        cv = check_cv_option(self.cv, y)
         if cv == "prefit":
             try:
                 check_is_fitted(self.estimator)
@@ -471,12 +473,12 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
             y, self.predict(X), cost_matrix=self.cost_matrix_, labels=self.classes_, sample_weight=sample_weight
         )
 
-    @available_if(_estimator_has("predict_proba"))
+    @available_if(estimator_has("predict_proba"))
     def predict_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Class probabilities in ``classes_`` order: recalibrated with ``calibration``, else of ``estimator_``."""
         return self._probabilities(X)
 
-    @available_if(_estimator_has("predict_log_proba"))
+    @available_if(estimator_has("predict_log_proba"))
     def predict_log_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Log of :meth:`predict_proba` (``estimator_``'s own without calibration)."""
         check_is_fitted(self)
@@ -485,7 +487,7 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
         with np.errstate(divide="ignore"):
             return np.log(self._probabilities(X))
 
-    @available_if(_estimator_has("decision_function"))
+    @available_if(estimator_has("decision_function"))
     def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Decision function of ``estimator_``, neither recalibrated nor costed."""
         check_is_fitted(self)
@@ -525,17 +527,4 @@ class CostSensitiveClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator
         ...     sorted(routing.consumes("fit", ["sample_weight", "groups", "classes"]))
         ['groups', 'sample_weight']
         """
-        return (
-            MetadataRouter(owner=self)
-            .add_self_request(self)
-            .add(estimator=self.estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
-            .add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
-        )
-
-    def __sklearn_tags__(self):
-        # Only called by scikit-learn >= 1.6, which is where get_tags exists.
-        from sklearn.utils import get_tags
-
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = get_tags(self.estimator).input_tags.sparse
-        return tags
+        return fit_routing(self)

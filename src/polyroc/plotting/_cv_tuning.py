@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from polyroc._estimators import ProbabilisticClassifier
 from polyroc.plotting._base import Display
 from polyroc.plotting._common import (
     check_kwargs,
@@ -19,7 +20,6 @@ from polyroc.plotting._common import (
     with_name,
 )
 from polyroc.thresholds.cross_validation import CrossValidatedTuning, cross_validated_tuning
-from polyroc.thresholds.estimator import ProbabilisticClassifier
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

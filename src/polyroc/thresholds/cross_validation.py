@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._estimators import ProbabilisticClassifier, Splitter
 from polyroc._results import Drawable, html_table
 from polyroc._validation import THRESHOLD_DOMAINS, check_random_state, check_scores, with_scaled_weights
 from polyroc._validation._params import HasMethods, Interval, Options, validate_params
 from polyroc.counts import metric_name
-from polyroc.thresholds.estimator import ProbabilisticClassifier, Splitter
 from polyroc.thresholds.search import argmax_score, checked_metric, score_at
 from polyroc.thresholds.tuning import SEARCHES, tune_thresholds
 

@@ -9,23 +9,30 @@ with the tuned rule.
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.exceptions import NotFittedError
-from sklearn.model_selection import check_cv
-from sklearn.utils import _safe_indexing
-from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.metadata_routing import MetadataRouter, process_routing
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, indexable
 
-from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight, encode_labels
+from polyroc._estimators import (
+    ProbabilisticClassifier,
+    SparseTagsOfEstimator,
+    Splitter,
+    check_cv_option,
+    estimator_has,
+    fit_routing,
+    fold_probabilities,
+    pooled_held_out,
+)
+from polyroc._validation import THRESHOLD_DOMAINS, check_label_kinds, check_sample_weight
 from polyroc._validation._params import ConstraintLike, HasMethods, Interval, Options, check_params
 from polyroc.counts import get_metric
 from polyroc.thresholds.objectives import check_cost_pairing, is_cost
@@ -38,89 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["SimplexThresholdClassifier"]
 
 
-class ProbabilisticClassifier(Protocol):
-    """The classifier :class:`SimplexThresholdClassifier` wraps: ``fit(X, y)``, then ``predict_proba(X)``."""
-
-    def fit(self, X: ArrayLike, y: ArrayLike, /) -> object:
-        """Fit on the rows ``X`` and their labels ``y``."""
-        ...
-
-    def predict_proba(self, X: ArrayLike, /) -> ArrayLike:
-        """One score column per class (in ``classes_`` order) for each row of ``X``."""
-        ...
-
-
-class Splitter(Protocol):
-    """A cross-validation splitter (``KFold``, ``GroupKFold`` ...): ``split`` yields train and test indices."""
-
-    def split(
-        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
-    ) -> Iterator[tuple[NDArray[np.intp], NDArray[np.intp]]]:
-        """The (train, test) row indices of each fold."""
-        ...
-
-
-def _estimator_has(attr):
-    """For ``available_if``: the fitted estimator (or else the given one) has ``attr``."""
-
-    def check(self):
-        return hasattr(getattr(self, "estimator_", self.estimator), attr)
-
-    return check
-
-
-def _check_cv(cv, y):
-    """Return ``"prefit"`` or a scikit-learn splitter (an int gives StratifiedKFold)."""
-    if isinstance(cv, str):
-        if cv != "prefit":
-            raise ValueError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
-        return cv
-    if isinstance(cv, bool) or (isinstance(cv, numbers.Real) and not isinstance(cv, numbers.Integral)):
-        raise TypeError(f"cv must be 'prefit', an integer >= 2, a splitter or an iterable of splits; got {cv!r}")
-    if isinstance(cv, numbers.Integral) and cv < 2:
-        raise ValueError(f"cv must be at least 2 folds when an integer, got {cv}")
-    return check_cv(cv, y, classifier=True)
-
-
-def _index_params(params, n_samples, indices):
-    """The fit parameters of a subset: per-sample arrays indexed, other values as given."""
-
-    def per_sample(value):
-        shape = value.shape if hasattr(value, "shape") else np.shape(value)
-        return len(shape) >= 1 and shape[0] == n_samples
-
-    return {key: _safe_indexing(value, indices) if per_sample(value) else value for key, value in params.items()}
-
-
-def fold_probabilities(estimator, splits, X, y, fit_params):
-    """Per split, a clone of ``estimator`` fitted on its train part: (test rows, its classes, its probabilities).
-
-    Also returns the last split's model. ``fit_params`` that hold one value
-    per row are cut to the train rows.
-    """
-    n_samples = y.shape[0]
-    parts, model = [], None
-    for train, test in splits:
-        model = clone(estimator).fit(_safe_indexing(X, train), y[train], **_index_params(fit_params, n_samples, train))
-        parts.append((test, model.classes_, model.predict_proba(_safe_indexing(X, test))))
-    return parts, model
-
-
-def pooled_held_out(parts, classes, y, weights):
-    """The test parts of :func:`fold_probabilities` pooled: (labels, probabilities in ``classes`` order, weights)."""
-    test = np.concatenate([part[0] for part in parts])
-    proba = np.concatenate([_align_columns(p, fold_classes, classes) for _, fold_classes, p in parts])
-    return y[test], proba, None if weights is None else weights[test]
-
-
-def _align_columns(proba, fold_classes, classes):
-    """Put the columns of a fold model's ``proba`` in ``classes`` order (0 for unseen classes)."""
-    aligned = np.zeros((proba.shape[0], classes.size), dtype=np.float64)
-    aligned[:, encode_labels(fold_classes, classes)] = proba
-    return aligned
-
-
-class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+class SimplexThresholdClassifier(SparseTagsOfEstimator, ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """Classifier predicting argmax(p - tau*) with tau* tuned on held-out probabilities.
 
     The multiclass counterpart of scikit-learn's binary
@@ -348,7 +273,7 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
                 get_metric(self.scoring)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"invalid scoring={self.scoring!r}: {exc}") from exc
-        cv = _check_cv(self.cv, y)
+        cv = check_cv_option(self.cv, y)
         if cv == "prefit":
             try:
                 check_is_fitted(self.estimator)
@@ -538,19 +463,19 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         )
         return self.classes_.take(indices)
 
-    @available_if(_estimator_has("predict_proba"))
+    @available_if(estimator_has("predict_proba"))
     def predict_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Class probabilities of ``estimator_`` (columns in ``classes_`` order)."""
         check_is_fitted(self)
         return self.estimator_.predict_proba(X)
 
-    @available_if(_estimator_has("predict_log_proba"))
+    @available_if(estimator_has("predict_log_proba"))
     def predict_log_proba(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Log class probabilities of ``estimator_``."""
         check_is_fitted(self)
         return self.estimator_.predict_log_proba(X)
 
-    @available_if(_estimator_has("decision_function"))
+    @available_if(estimator_has("decision_function"))
     def decision_function(self, X: ArrayLike | spmatrix | sparray) -> np.ndarray:
         """Decision function of ``estimator_`` (not shifted by tau*)."""
         check_is_fitted(self)
@@ -592,17 +517,4 @@ class SimplexThresholdClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstima
         ...     sorted(routing.consumes("fit", ["sample_weight", "groups", "classes"]))
         ['groups', 'sample_weight']
         """
-        return (
-            MetadataRouter(owner=self)
-            .add_self_request(self)
-            .add(estimator=self.estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
-            .add(splitter=self.cv, method_mapping=MethodMapping().add(caller="fit", callee="split"))
-        )
-
-    def __sklearn_tags__(self):
-        # Only called by scikit-learn >= 1.6, which is where get_tags exists.
-        from sklearn.utils import get_tags
-
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = get_tags(self.estimator).input_tags.sparse
-        return tags
+        return fit_routing(self)
