@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow  # headless Chromium: not in the quick run (-m "no
 
 @pytest.fixture(scope="module")
 def written_report(tmp_path_factory):
-    """A two-model, three-class report with validation data (every kind of figure)."""
+    """A two-model, three-class report with validation data and a cost matrix at target priors (every figure)."""
     rng = np.random.default_rng(5)
 
     def scores(y, strength):
@@ -35,6 +35,8 @@ def written_report(tmp_path_factory):
         val_scores={"sharp": scores(y_val, 1.5), "blunt": scores(y_val, 0.5)},
         n_boot=50,
         random_state=0,
+        cost_matrix=np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 1.0, 0.0]]),
+        target_priors=[0.2, 0.5, 0.3],
     )
     out = report.write(tmp_path_factory.mktemp("browser") / "report")
     return report, out
@@ -57,6 +59,9 @@ for (const heading of document.querySelectorAll('h3[id^="calibration-"]')) {
 return found;
 """
 
+#: Per model section, the images after its decisions heading and before the next heading, as CALIBRATION_IMAGES.
+DECISIONS_IMAGES = CALIBRATION_IMAGES.replace("calibration-", "decisions-")
+
 
 def _png_size(path):
     with open(path, "rb") as handle:
@@ -73,7 +78,7 @@ def test_report_loads_in_chromium_with_every_image(browser, written_report, tmp_
     images = browser.execute_script(
         "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight, i.alt])"
     )
-    assert len(images) == n_figures == 17
+    assert len(images) == n_figures == 19
     assert all(complete and width > 0 and height > 0 for complete, width, height, _ in images)
     # each model's calibration figures are on the page, decoded, under the calibration heading
     calibration = browser.execute_script(CALIBRATION_IMAGES)
@@ -83,6 +88,13 @@ def test_report_loads_in_chromium_with_every_image(browser, written_report, tmp_
         assert set(shown) == {"reliability", "classwise", "recalibrated"}
         assert all(complete and width > 0 and height > 0 for complete, width, height in shown.values())
     assert {alt for *_, alt in images} >= {captions[key] for key in ("reliability", "classwise", "recalibrated")}
+    # and each model's decisions figure under its decisions heading
+    decisions = browser.execute_script(DECISIONS_IMAGES)
+    for model_id in ("m1-sharp", "m2-blunt"):
+        shown = {key: size for key, *size in decisions[model_id]}
+        assert set(shown) == {"decisions"}
+        assert all(complete and width > 0 and height > 0 for complete, width, height in shown.values())
+    assert captions["decisions"] in {alt for *_, alt in images}
     expected_sizes = sorted(_png_size(p) for p in (out / "figures").iterdir())
     assert sorted((w, h) for _, w, h, _ in images) == expected_sizes
     # No resource other than the page itself was requested (images are data URIs).

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from polyroc.report._analysis import ModelAnalysis
     from polyroc.report._inputs import ReportInputs
 
-__all__ = ["ReportFigure", "comparison_figures", "model_figures"]
+__all__ = ["ReportFigure", "comparison_figures", "decision_points", "draw_decisions", "model_figures"]
 
 #: CSS pixels per inch, and the pixel density of the PNGs relative to it.
 CSS_DPI = 96
@@ -359,6 +359,79 @@ def _recalibrated(analysis, inputs):
     return _render("recalibrated", caption, draw, figsize=(6.0, 7.2), layout="constrained")
 
 
+#: The rules of the decisions section, named as its table names them.
+RULE_NAMES = {"argmax": "argmax", "bayes": "Bayes rule", "tuned": "cost-tuned τ"}
+
+#: Vertical offsets of the marker sets (the test's shares, the target priors) around each rule's row.
+SET_OFFSETS = (-0.15, 0.15)
+
+
+def decision_points(record: dict[str, Any]) -> list[tuple[str, list[tuple[str, float, float, float]]]]:
+    """The marker sets of the decisions figure, from the section's record of ``results.json``.
+
+    One set at the test's class shares, and one at the target priors when
+    the section has them: ``(label, [(rule, estimate, low, high), ...])``.
+    """
+    sets = [("at the test's class shares", record["costs"])]
+    if record.get("at_priors") is not None:
+        sets.append((f"at the target priors ({record['at_priors']['source']})", record["at_priors"]["costs"]))
+    return [
+        (label, [(rule, cost["estimate"], cost["low"], cost["high"]) for rule, cost in costs.items()])
+        for label, costs in sets
+    ]
+
+
+def draw_decisions(ax, record: dict[str, Any]) -> None:
+    """Each rule's expected cost with its interval, one row per rule, one marker set per class mix."""
+    sets = decision_points(record)
+    rules = list(record["costs"])
+    for index, (label, points) in enumerate(sets):
+        rows = np.arange(len(points)) + (SET_OFFSETS[index] if len(sets) > 1 else 0.0)
+        estimate, low, high = (np.array([point[i] for point in points]) for i in (1, 2, 3))
+        ax.errorbar(
+            estimate,
+            rows,
+            xerr=np.vstack([estimate - low, high - estimate]),
+            fmt="os"[index],
+            color=f"C{index}",
+            capsize=4,
+            label=label,
+        )
+        for value, row in zip(estimate, rows):
+            ax.annotate(f"{value:.3f}", (value, row), xytext=(0, 5), textcoords="offset points", ha="center")
+    ax.set_yticks(np.arange(len(rules)), [RULE_NAMES[rule] for rule in rules])
+    ax.set_ylim(len(rules) - 0.5, -0.6)  # the table's order, top to bottom, with room for the values
+    largest = max((point[3] for _, points in sets for point in points), default=0.0)
+    largest = largest if np.isfinite(largest) and largest > 0 else 1.0
+    ax.set_xlim(-0.04 * largest, 1.06 * largest)  # a cost of 0 stays off the axis and its rule's name
+    ax.set_xlabel("expected cost per case (lower is better)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Expected cost of each rule on test")
+
+
+def _decisions(analysis, inputs):
+    from polyroc.report._decisions import decisions_record
+
+    record = decisions_record(analysis.decisions, inputs.classes)
+    with_priors = record["at_priors"] is not None
+
+    def draw(figure, ax):
+        draw_decisions(ax, record)
+        if with_priors:
+            ax.legend()
+            _legend_below(figure, ax)
+
+    caption = (
+        "Expected cost per case on test of each rule (argmax, the Bayes rule"
+        + (", cost-tuned τ" if "tuned" in record["costs"] else "")
+        + "), the numbers of the decisions table, with their t intervals"
+        + ("; circles at the test's class shares, squares at the target priors" if with_priors else "")
+        + ". Lower is better."
+    )
+    height = 1.6 + 0.55 * len(record["costs"]) * (1.5 if with_priors else 1.0) + (0.5 if with_priors else 0.0)
+    return _render("decisions", caption, draw, figsize=(6.4, height), layout="constrained")
+
+
 def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportFigure]:
     """The figures of one model's section, in the order they appear (none for a skipped section).
 
@@ -387,6 +460,8 @@ def model_figures(analysis: ModelAnalysis, inputs: ReportInputs) -> list[ReportF
             figures.append(_recalibrated(analysis, inputs))
     if analysis.comparison is not None:
         figures.append(_tuning(analysis, inputs))
+    if analysis.decisions is not None:
+        figures.append(_decisions(analysis, inputs))
     if analysis.cloud is not None:
         figures.append(_clouds(analysis, inputs))
     if analysis.gini is not None:
