@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import metrics as sk
 
 import polyroc
@@ -160,3 +162,40 @@ def test_the_extra_memory_is_that_of_one_summary_per_class():
     statistics = plain.nbytes - plain.ranking.nbytes
     assert shifted.nbytes - shifted.ranking.nbytes == M * statistics
     assert shifted.update(y, scores).nbytes == shifted.nbytes
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    cuts=st.lists(st.integers(1, 119), max_size=4, unique=True).map(sorted),
+    priors=st.lists(st.floats(0.05, 1.0), min_size=M, max_size=M),
+    weighted=st.booleans(),
+)
+def test_any_batching_and_merge_order_gives_evaluates_scores_at_the_priors(seed, cuts, priors, weighted):
+    y, scores, weights = data(seed, n=120, weighted=weighted)
+    target = np.array(priors) / np.sum(priors)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a class may be missing from a draw: both warn alike (tested above)
+        try:
+            expected = polyroc.evaluate(
+                y, scores, labels=np.arange(M), sample_weight=weights, target_priors=target, n_boot=0
+            )
+        except ValueError as error:
+            expected = error
+        parts = [np.arange(a, b) for a, b in itertools.pairwise([0, *cuts, y.size])]
+        accumulators = [
+            EvaluationAccumulator(np.arange(M), target_priors=target).update(
+                y[p], scores[p], None if weights is None else weights[p]
+            )
+            for p in parts
+        ]
+        merged = accumulators[-1]
+        for accumulator in reversed(accumulators[:-1]):
+            merged = accumulator.merge(merged)
+        if isinstance(expected, ValueError):
+            with pytest.raises(ValueError, match="target_priors gives class"):
+                merged.compute(n_boot=0)
+            return
+        found = merged.compute(n_boot=0)
+    for name, value in expected.scores.items():
+        np.testing.assert_allclose(found.scores[name], value, rtol=1e-10, atol=1e-12, equal_nan=True, err_msg=name)

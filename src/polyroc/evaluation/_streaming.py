@@ -729,6 +729,14 @@ class EvaluationAccumulator(_Accumulator):
     (0.6667, 1.0)
     >>> acc.ranking.nbytes  # 3 rows x 2 columns x (8-byte score + 1-byte class code), and 2 class weights
     70
+
+    At deployment priors (recall 1/2 for "a" and 1 for "b", so accuracy 0.75 at equal priors):
+
+    >>> shifted = EvaluationAccumulator(["a", "b"], target_priors=[0.5, 0.5])
+    >>> shifted = shifted.update(["a", "b", "a"], [[.8, .2], [.3, .7], [.4, .6]])
+    >>> result = shifted.compute(n_boot=0)
+    >>> round(result.scores["accuracy"], 4), result.settings["evaluated_priors"]["a"]
+    (0.75, 0.6666666666666666)
     """
 
     def __init__(
