@@ -449,7 +449,7 @@ def evaluate(
         confusion matrix for precision, F1, macro-F1, balanced accuracy,
         kappa and MCC; DeLong's variance on the logit scale for the AUCs; a
         Student t interval from the stratified variance for log loss and Brier
-        score; for the two ECEs, draws of their calibration bins
+        score, from the plain variance for the expected cost; for the two ECEs, draws of their calibration bins
         (``"bin-draws"``: each bin's gap around its binomial spread, the
         bins' shares from a Dirichlet, Kish's effective sizes), read as the
         basic interval (its upper end taking back half its bias correction)
@@ -481,8 +481,14 @@ def evaluate(
         classes); finite and non-negative. Adds ``scores["expected_cost"]``,
         the weighted mean of ``cost_matrix[true, argmax]`` (lower is better;
         :func:`polyroc.decisions.expected_cost` of the argmax decisions), with
-        the t interval of its stratified variance (``"t"``; or
-        ``"bootstrap"``).
+        the t interval of its plain variance (``"t"``, ``"t interval (plain
+        variance)"``: all rows one stratum, s^2 / n without weights, as the
+        rows are an i.i.d. sample whose class counts vary too; at
+        ``target_priors``, which fix the class shares, the stratified
+        variance), or ``"bootstrap"`` (the stratified percentile bootstrap,
+        conditional on the class counts like the other bootstrap intervals,
+        and narrower than the t interval when costs differ much between
+        classes).
     target_priors : array-like of shape (m,), mapping or pandas.Series, default=None
         Class priors of deployment (a distribution, in class order or keyed by
         the classes): every quantity is evaluated at them, each row of class
@@ -699,7 +705,9 @@ def evaluation_of_statistics(
     for the stratified percentile bootstrap). ``restore`` maps the counts
     of ``summary`` (of weights scaled by a power of two, so that no product
     of counts leaves the float range) back to the given weights for the
-    confusion matrix and the report. ``settings`` adds to the usual ones.
+    confusion matrix and the report. ``settings`` adds to the usual ones;
+    with ``"target_priors"`` in it (the class shares fixed) every mean loss,
+    the expected cost too, takes the stratified variance.
     """
 
     def unavailable(names):
@@ -726,6 +734,7 @@ def evaluation_of_statistics(
             delong=unavailable if delong is None else delong,
             bootstrap_method=bootstrap_method,
             class_delong=class_delong,
+            fixed_shares="target_priors" in settings,
         )
     settings = {
         "n_boot": n_boot,
@@ -754,6 +763,7 @@ def _intervals(
     delong,
     bootstrap_method=None,
     class_delong=None,
+    fixed_shares=False,
 ):
     """Every score's interval and every per-class score's, each by its method in ``plan``.
 
@@ -792,6 +802,7 @@ def _intervals(
         rng=posterior_rng,
         random_state=random_state,
         delong=delong,
+        fixed_shares=fixed_shares,
     )
     intervals.update(found)
     class_intervals.update(class_found)
