@@ -476,8 +476,9 @@ def compare_rules(
         with the plain variance of the per-row differences (``"paired t
         (plain variance)"``), which draws no replicates: the rows are an
         i.i.d. sample whose class counts vary too, which the
-        class-stratified variance (that of :func:`polyroc.evaluate`'s cost
-        interval, conditional on the class counts) leaves out.
+        class-stratified variance (conditional on the class counts) leaves
+        out; :func:`polyroc.evaluate`'s cost interval takes the same plain
+        variance.
     confidence : float, default=0.95
         Level of the intervals of the differences, in (0, 1).
     random_state : None, int or numpy.random.Generator, default=None
