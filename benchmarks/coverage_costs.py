@@ -12,19 +12,31 @@ imbalanced mix). A row of class k is decided j ~ R[k]; its score row is
 
 Three sections:
 
-- **Expected cost** (fixed class counts n_k, balanced or imbalanced 10:1;
-  the truth is ``sum_k (n_k / n) sum_j C[k, j] R[k, j]``, the estimand of an
-  interval conditional on the class counts like every interval of
-  ``evaluate``): the t interval of the stratified variance of the per-row
-  costs (``stratified_mean_interval``, what ``evaluate`` reports for
-  ``"expected_cost"``, checked equal in tests/evaluation) and the stratified
-  percentile bootstrap (B = --n-boot).
-- **Paired expected-cost difference**: two rules on the same rows; rule B
-  keeps rule A's decision with probability 0.7, else decides from its own
-  rates Q, so that its rates are ``0.7 R + 0.3 Q``; the truth is
-  ``sum_k (n_k / n) sum_j C[k, j] (R - R_B)[k, j]`` and the interval is
-  ``polyroc.intervals.paired_loss_difference`` (what ``compare_scores``
-  reports for ``"expected_cost"``).
+- **Expected cost**, under two samplings of the labels: ``fixed`` class
+  counts n_k (balanced, or imbalanced 10:1; the truth is ``sum_k (n_k / n)
+  sum_j C[k, j] R[k, j]``, the estimand of an interval conditional on the
+  class counts), and ``iid`` labels drawn from the same shares pi_k (the
+  truth is the population value ``sum_k pi_k sum_j C[k, j] R[k, j]``; the
+  sampling the plain variance assumes, that of a test set drawn from a
+  population). Intervals: the t interval of the plain variance of the
+  per-row costs (all rows one stratum; ``mean_t_test(..., variance="plain")``,
+  what ``evaluate`` reports for ``"expected_cost"``, checked equal in
+  tests/evaluation), the t interval of the stratified variance
+  (``stratified_mean_interval``, what ``evaluate`` reported before), and the
+  stratified percentile bootstrap (B = --n-boot, ``evaluate``'s
+  ``ci="bootstrap"``). Also the t interval of the stratified variance of the
+  log loss and Brier score of the same rows (what ``evaluate`` reports for
+  them), against their truth: a row of class k decided j has expected log
+  loss ``-E log(0.5 + 0.5 B)`` (j = k) or ``log 2 + psi(m) - psi(1)``
+  (j != k), B ~ Beta(1, m - 1) the Dirichlet's share of class k, and
+  expected Brier score ``1.25 - 0.5 / m + 0.5 / (m + 1) - [j = k]``.
+- **Paired expected-cost difference** (both samplings): two rules on the same
+  rows; rule B keeps rule A's decision with probability 0.7, else decides
+  from its own rates Q, so that its rates are ``0.7 R + 0.3 Q``; the truth
+  is ``sum_k s_k sum_j C[k, j] (R - R_B)[k, j]`` (s_k: n_k / n, or pi_k)
+  and the intervals are ``polyroc.intervals.paired_loss_difference`` with
+  the plain variance (its default, what ``compare_scores`` reports for
+  ``"expected_cost"``) and with the stratified one.
 - **Metrics at target priors**: the labels are drawn i.i.d. from source
   priors pi (so the shares pi-hat that the reweighting divides by are
   estimated), and ``evaluate(y, P, cost_matrix=C, target_priors=pi')`` is
@@ -36,12 +48,15 @@ Three sections:
   (counted in the table).
 
 Target: 93% at nominal 95% where every class has at least 10 rows (expected
-rows under i.i.d. sampling), else 90% (bold below it). The Monte Carlo
+rows under i.i.d. sampling), else 90% (bold below it). Under i.i.d. sampling
+a class may have no row at all (n = 100, 10 classes imbalanced: 1.7 rows
+expected); its rows then simply do not enter. The Monte Carlo
 standard error of a coverage near 95% over D data sets is
 ``sqrt(0.95 * 0.05 / D)`` (1.1 points at D = 400, 0.7 at D = 1000).
 
 Run: python benchmarks/coverage.py --costs [--datasets 1000] [--prior-datasets 400] [--n-boot 500]
      [--sizes 100,300,1000,3000,10000] [--prior-sizes 100,1000,10000] [--workers 2] [--sections cost,priors]
+     [--samplings fixed,iid]
 """
 
 from __future__ import annotations
@@ -113,68 +128,105 @@ def _cell(hits: list, widths: list, target: float) -> str:
 # --------------------------------------------------------------------------- expected cost, single and paired
 
 
+COST_METHODS = ("t plain", "t stratified", "bootstrap", "paired t plain", "paired t stratified", "log loss", "brier")
+
+
+def loss_truths(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Expected log loss and Brier score (m, m) of a row of class k decided j, under ``scores_deciding``."""
+    from scipy.integrate import quad
+    from scipy.special import digamma
+
+    hit = quad(lambda b: -np.log(0.5 + 0.5 * b) * (m - 1) * (1 - b) ** (m - 2), 0, 1)[0]
+    miss = np.log(2) + digamma(m) - digamma(1)
+    log_loss = np.where(np.eye(m, dtype=bool), hit, miss)
+    brier = 1.25 - 0.5 / m + 0.5 / (m + 1) - np.eye(m)
+    return log_loss, brier
+
+
 def cost_task(job: tuple) -> list[dict]:
-    """Coverage records of the t and bootstrap intervals of one rule's cost, and of the paired difference."""
+    """Coverage records of the intervals of one rule's cost, of the paired difference and of the two losses."""
     from polyroc.intervals import paired_loss_difference, stratified_mean_interval
+    from polyroc.intervals._moments import ClassMoments
+    from polyroc.intervals._posterior import mean_t_test
+    from polyroc.metrics._scores import sample_brier_losses, sample_log_losses
     from polyroc.resampling import bootstrap_multiplicities
 
-    n, m, mix, first, last, n_boot = job
+    n, m, mix, sampling, first, last, n_boot = job
     found = model(m)
     rates, costs = found["R"], found["C"]
     rates_b = KEPT * rates + (1 - KEPT) * found["Q"]
     counts = counts_of(n, m, mix)
     shares = counts / n
-    truth = float(shares @ (costs * rates).sum(axis=1))
-    truth_difference = float(shares @ (costs * (rates - rates_b)).sum(axis=1))
-    y = np.repeat(np.arange(m), counts)
+    log_truth, brier_truth = loss_truths(m)
+    truths = {
+        "cost": float(shares @ (costs * rates).sum(axis=1)),
+        "difference": float(shares @ (costs * (rates - rates_b)).sum(axis=1)),
+        "log loss": float(shares @ (log_truth * rates).sum(axis=1)),
+        "brier": float(shares @ (brier_truth * rates).sum(axis=1)),
+    }
+    fixed_y = np.repeat(np.arange(m), counts)
     records = []
     for replicate in range(first, last):
-        rng = np.random.default_rng([ENTROPY, n, m, len(mix), replicate])
+        rng = np.random.default_rng([ENTROPY, n, m, len(mix), len(sampling), replicate])
+        y = fixed_y if sampling == "fixed" else np.sort(rng.choice(m, size=n, p=shares))
         decided = decide(y, rates, rng)
         own = decide(y, found["Q"], rng)
         other = np.where(rng.random(n) < KEPT, decided, own)
         cost, other_cost = costs[y, decided], costs[y, other]
+        P = scores_deciding(decided, m, rng)
+        bounds = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _, low, high = stratified_mean_interval(cost, y, m, confidence=CONFIDENCE)
-            _, d_low, d_high, _ = paired_loss_difference(cost, other_cost, y, m, confidence=CONFIDENCE)
+            moments = ClassMoments.of(cost, y, m, None)
+            bounds["t plain"] = mean_t_test(moments, confidence=CONFIDENCE, variance="plain")[1:3]
+            bounds["t stratified"] = mean_t_test(moments, confidence=CONFIDENCE, variance="stratified")[1:3]
+            for variance in ("plain", "stratified"):
+                bounds[f"paired t {variance}"] = paired_loss_difference(
+                    cost, other_cost, y, m, confidence=CONFIDENCE, variance=variance
+                )[1:3]
+            bounds["log loss"] = stratified_mean_interval(sample_log_losses(y, P, 1e-15), y, m)[1:]
+            bounds["brier"] = stratified_mean_interval(sample_brier_losses(y, P), y, m)[1:]
         means = np.concatenate([rows @ cost / n for rows in bootstrap_multiplicities(y, n_boot, random_state=rng)])
-        b_low, b_high = np.quantile(means, [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2])
-        for method, bounds, target in (
-            ("t", (low, high), truth),
-            ("bootstrap", (b_low, b_high), truth),
-            ("paired t", (d_low, d_high), truth_difference),
-        ):
+        bounds["bootstrap"] = tuple(np.quantile(means, [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2]))
+        for method in COST_METHODS:
+            target = truths[
+                "difference" if method.startswith("paired") else method if method in ("log loss", "brier") else "cost"
+            ]
+            low, high = bounds[method]
             records.append(
                 {
                     "n": n,
                     "m": m,
                     "mix": mix,
+                    "sampling": sampling,
                     "method": method,
-                    "covered": bool(bounds[0] <= target <= bounds[1]),
-                    "width": float(bounds[1] - bounds[0]),
+                    "covered": bool(low <= target <= high),
+                    "width": float(high - low),
                 }
             )
     return records
 
 
-def cost_lines(records: list[dict], sizes, classes, mixes) -> list[str]:
-    methods = ("t", "bootstrap", "paired t")
+def cost_lines(records: list[dict], sizes, classes, mixes, samplings) -> list[str]:
     lines = [
-        "| n | m | mix | smallest class | t (evaluate): coverage / width | stratified bootstrap | "
-        "paired t of the difference (compare_scores) |",
-        "|---|---|---|---|---|---|---|",
+        "| sampling | n | m | mix | smallest class | t plain (evaluate) | t stratified | stratified bootstrap | "
+        "paired t plain (compare_scores) | paired t stratified | log loss t stratified | Brier t stratified |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for m in classes:
-        for mix in mixes:
-            for n in sizes:
-                smallest = int(counts_of(n, m, mix).min())
-                target = 93.0 if smallest >= 10 else 90.0
-                cells = []
-                for method in methods:
-                    chosen = [r for r in records if (r["n"], r["m"], r["mix"], r["method"]) == (n, m, mix, method)]
-                    cells.append(_cell([r["covered"] for r in chosen], [r["width"] for r in chosen], target))
-                lines.append(f"| {n:,} | {m} | {mix} | {smallest} | " + " | ".join(cells) + " |")
+    for sampling in samplings:
+        for m in classes:
+            for mix in mixes:
+                for n in sizes:
+                    counts = counts_of(n, m, mix)
+                    smallest = counts.min() if sampling == "fixed" else n * counts.min() / counts.sum()
+                    target = 93.0 if smallest >= 10 else 90.0
+                    cells = []
+                    for method in COST_METHODS:
+                        key = (n, m, mix, sampling, method)
+                        chosen = [r for r in records if (r["n"], r["m"], r["mix"], r["sampling"], r["method"]) == key]
+                        cells.append(_cell([r["covered"] for r in chosen], [r["width"] for r in chosen], target))
+                    size = f"{smallest:g}" if sampling == "fixed" else f"{smallest:.1f} (expected)"
+                    lines.append(f"| {sampling} | {n:,} | {m} | {mix} | {size} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -282,15 +334,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--classes", default="3,10")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sections", default="cost,priors", help="cost, priors or both (comma separated)")
+    parser.add_argument("--samplings", default="fixed,iid", help="labels of the cost section: fixed counts, iid")
     args = parser.parse_args(argv)
     sizes = [int(value) for value in args.sizes.split(",")]
     prior_sizes = [int(value) for value in args.prior_sizes.split(",")]
     classes = [int(value) for value in args.classes.split(",")]
     mixes = ("balanced", "imbalanced")
+    samplings = args.samplings.split(",")
     started = time.perf_counter()
     _single_threaded()
     cost_jobs = [
-        (n, m, mix, first, last, args.n_boot)
+        (n, m, mix, sampling, first, last, args.n_boot)
+        for sampling in samplings
         for m in classes
         for mix in mixes
         for n in sizes
@@ -313,7 +368,7 @@ def main(argv: list[str]) -> int:
                 "Coverage % / mean width; bold: below the target (93%, or 90% where the smallest class "
                 "has < 10 rows).\n"
             )
-            print("\n".join(cost_lines(cost_records, sizes, classes, mixes)), flush=True)
+            print("\n".join(cost_lines(cost_records, sizes, classes, mixes, samplings)), flush=True)
         if "priors" in args.sections:
             prior_records = [record for part in pool.imap_unordered(prior_task, prior_jobs) for record in part]
             print(

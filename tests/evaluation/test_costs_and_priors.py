@@ -135,19 +135,59 @@ def stratified_t(values, y, weights, confidence=0.95):
     return mean, mean - half, mean + half
 
 
+def plain_t(values, weights, confidence=0.95):
+    """The oracle t interval of a weighted mean with the plain variance (all rows one stratum), written out.
+
+    Influences ``D_s = w_s (v_s - mean) / W`` (they sum to 0), ``Var = n / (n - 1) sum D_s^2``, t with
+    n - 1 degrees of freedom; without weights ``Var = s^2 / n``.
+    """
+    w = np.ones(values.size) if weights is None else weights
+    total = w.sum()
+    mean = float(w @ values / total)
+    influence = w * (values - mean) / total
+    variance = values.size / (values.size - 1) * np.sum(influence**2)
+    half = stats.t.ppf(0.5 + confidence / 2, values.size - 1) * np.sqrt(variance)
+    return mean, mean - half, mean + half
+
+
 @pytest.mark.parametrize("priors", [None, TARGET])
 def test_the_cost_interval_is_the_t_interval_of_the_per_row_costs(priors):
     y, scores, weights = data(7, weighted=True)
     result = polyroc.evaluate(y, scores, sample_weight=weights, cost_matrix=COSTS, target_priors=priors, random_state=0)
     interval = result.intervals["expected_cost"]
-    w = weights if priors is None else reweighted(y, weights, priors)
-    estimate, low, high = stratified_t(COSTS[y, scores.argmax(axis=1)], y, w)
+    costs = COSTS[y, scores.argmax(axis=1)]
+    if priors is None:  # the rows an i.i.d. sample: the plain variance
+        estimate, low, high = plain_t(costs, weights)
+        assert interval.method == "t interval (plain variance)"
+    else:  # the target priors fix the class shares: the stratified variance
+        w = reweighted(y, weights, priors)
+        estimate, low, high = stratified_t(costs, y, w)
+        assert interval.method == "t interval (stratified variance)"
+        assert (interval.low, interval.high) == pytest.approx(stratified_mean_interval(costs, y, M, w)[1:], rel=1e-10)
     assert (interval.estimate, interval.low, interval.high) == pytest.approx((estimate, low, high), rel=1e-10)
-    assert interval.method == "t interval (stratified variance)"
     assert result.settings["interval_methods"]["expected_cost"] == interval.method
-    assert (interval.low, interval.high) == pytest.approx(
-        stratified_mean_interval(COSTS[y, scores.argmax(axis=1)], y, M, w)[1:], rel=1e-10
-    )
+
+
+@pytest.mark.parametrize("seed", [18, 19, 20])
+def test_the_unweighted_cost_interval_is_scipys_one_sample_t_interval(seed):
+    y, scores, _ = data(seed, n=80)
+    result = polyroc.evaluate(y, scores, cost_matrix=COSTS, n_boot=10, random_state=0)
+    interval = result.intervals["expected_cost"]
+    oracle = stats.ttest_1samp(COSTS[y, scores.argmax(axis=1)], 0.0).confidence_interval(0.95)
+    assert (interval.low, interval.high) == pytest.approx((oracle.low, oracle.high), rel=1e-12, abs=1e-12)
+
+
+def test_the_log_loss_and_brier_keep_the_stratified_variance_under_a_cost_matrix():
+    y, scores, _ = data(21)
+    result = polyroc.evaluate(y, scores, cost_matrix=COSTS, n_boot=10, random_state=0)
+    one_hot = np.eye(M)[y]
+    losses = {"log_loss": -np.log(scores[np.arange(y.size), y]), "brier_score": ((scores - one_hot) ** 2).sum(axis=1)}
+    for name, values in losses.items():
+        interval = result.intervals[name]
+        assert interval.method == "t interval (stratified variance)"
+        assert (interval.estimate, interval.low, interval.high) == pytest.approx(
+            stratified_t(values, y, None), rel=1e-10
+        )
 
 
 def test_the_bootstrap_also_bounds_the_cost():
@@ -185,6 +225,10 @@ def test_a_stream_gives_the_cost_of_the_rows_in_memory(weighted):
     found = acc.compute(random_state=3)
     assert_same_evaluation(found, expected, delong=False)
     assert found.settings["cost_matrix"] == COSTS.tolist()
+    interval = found.intervals["expected_cost"]
+    assert interval.method == "t interval (plain variance)"
+    oracle = plain_t(COSTS[y, scores.argmax(axis=1)], weights)
+    assert (interval.estimate, interval.low, interval.high) == pytest.approx(oracle, rel=1e-10)
 
 
 def test_streams_with_other_costs_do_not_merge():
@@ -223,9 +267,23 @@ def test_dask_gives_the_cost_and_the_priors_of_the_rows_in_memory(priors):
             target_priors=priors,
             n_boot=0,
         )
+        interval = dask_evaluate(
+            dd.from_pandas(frame, npartitions=3),
+            sample_weight_col="w",
+            cost_matrix=COSTS,
+            target_priors=priors,
+            n_boot=10,
+            random_state=0,
+        ).intervals["expected_cost"]
     assert_same_evaluation(found, expected, intervals=False)
+    costs = COSTS[y, scores.argmax(axis=1)]
     if priors is not None:
         assert found.settings["target_priors"] == expected.settings["target_priors"]
+        oracle, variance = stratified_t(costs, y, reweighted(y, weights, priors)), "stratified"
+    else:
+        oracle, variance = plain_t(costs, weights), "plain"
+    assert interval.method == f"t interval ({variance} variance)"
+    assert (interval.estimate, interval.low, interval.high) == pytest.approx(oracle, rel=1e-10)
 
 
 @pytest.mark.parametrize(
@@ -284,23 +342,47 @@ def test_compare_scores_tests_the_difference_of_expected_costs():
     cost_b = expected_cost(y, second.argmax(axis=1), cost_matrix=COSTS)
     assert result.estimates["expected_cost"] == pytest.approx({"a": cost_a, "b": cost_b}, rel=1e-12)
     assert row["difference"] == pytest.approx(cost_a - cost_b, rel=1e-12)
-    differences = COSTS[y, first.argmax(axis=1)] - COSTS[y, second.argmax(axis=1)]
-    _, low, high = stratified_t(differences, y, None)
-    assert (row["low"], row["high"]) == pytest.approx((low, high), rel=1e-10)
-    assert row["method"] == "paired t (stratified variance)"
+    oracle = stats.ttest_rel(COSTS[y, first.argmax(axis=1)], COSTS[y, second.argmax(axis=1)])
+    interval = oracle.confidence_interval(0.95)
+    assert (row["low"], row["high"]) == pytest.approx((interval.low, interval.high), rel=1e-12)
+    assert row["p_value"] == pytest.approx(oracle.pvalue, rel=1e-12)
+    assert row["method"] == "paired t (plain variance)"
     with pytest.raises(ValueError, match="'expected_cost', which needs a cost_matrix"):
         compare_scores(y, {"a": first, "b": second}, quantities=["expected_cost"])
 
 
-def test_paired_loss_difference_of_one_stratum_is_the_paired_t_test():
+@pytest.mark.parametrize("strata", [1, 3])
+def test_paired_loss_difference_is_the_paired_t_test_by_default(strata):
     rng = np.random.default_rng(17)
     first, second = rng.exponential(1.0, 50), rng.exponential(1.2, 50)
-    difference, low, high, p_value = paired_loss_difference(first, second, np.zeros(50, dtype=int), 1)
+    y = rng.integers(0, strata, 50)
+    difference, low, high, p_value = paired_loss_difference(first, second, y, strata)
     test = stats.ttest_rel(first, second)
     interval = test.confidence_interval(0.95)
     assert difference == pytest.approx(np.mean(first - second), rel=1e-12)
-    assert (low, high) == pytest.approx((interval.low, interval.high), rel=1e-10)
-    assert p_value == pytest.approx(test.pvalue, rel=1e-10)
+    assert (low, high) == pytest.approx((interval.low, interval.high), rel=1e-12)
+    assert p_value == pytest.approx(test.pvalue, rel=1e-12)
+
+
+def test_paired_loss_difference_under_the_stratified_variance():
+    rng = np.random.default_rng(22)
+    first, second = rng.exponential(1.0, 60), rng.exponential(1.2, 60)
+    y = rng.integers(0, 3, 60)
+    weights = rng.uniform(0.2, 3.0, 60)
+    for w in (None, weights):
+        found = paired_loss_difference(first, second, y, 3, w, variance="stratified")
+        assert found[:3] == pytest.approx(stratified_t(first - second, y, w), rel=1e-10)
+
+
+def test_the_weighted_paired_difference_takes_the_plain_variance_of_the_hand_formula():
+    rng = np.random.default_rng(23)
+    first, second = rng.exponential(1.0, 40), rng.exponential(1.2, 40)
+    y, weights = rng.integers(0, 2, 40), rng.uniform(0.2, 3.0, 40)
+    difference, low, high, p_value = paired_loss_difference(first, second, y, 2, weights)
+    estimate, oracle_low, oracle_high = plain_t(first - second, weights)
+    assert (difference, low, high) == pytest.approx((estimate, oracle_low, oracle_high), rel=1e-10)
+    scale = (oracle_high - estimate) / stats.t.ppf(0.975, 39)
+    assert p_value == pytest.approx(2 * stats.t.sf(abs(estimate) / scale, 39), rel=1e-10)
 
 
 def test_paired_loss_difference_checks_its_inputs():
@@ -310,3 +392,5 @@ def test_paired_loss_difference_checks_its_inputs():
         paired_loss_difference([1.0, 2.0], [1.0, 0.0], [0, 2], 2)
     with pytest.raises(ValueError, match="confidence"):
         paired_loss_difference([1.0, 2.0], [1.0, 0.0], [0, 1], 2, confidence=1.5)
+    with pytest.raises(ValueError, match="variance"):
+        paired_loss_difference([1.0, 2.0], [1.0, 0.0], [0, 1], 2, variance="pooled")

@@ -22,7 +22,7 @@ from sklearn.preprocessing import label_binarize
 
 from polyroc._engine.progress import listening
 from polyroc._engine.replicates import GroupedRankings, integer_weights_are_exact
-from polyroc.evaluation import _evaluate as evaluation
+from polyroc.evaluation import _replicates as evaluation
 from polyroc.evaluation import evaluate
 from polyroc.evaluation._summary import row_losses
 from polyroc.resampling import bootstrap_multiplicities, paired_rule_scores, stratum_multiplicities
@@ -96,7 +96,7 @@ def test_every_replicate_equals_sklearn_with_its_weights(weighted):
     weights = weights if weighted else None
     predicted = scores.argmax(axis=1)
     losses = row_losses(y, scores, np.finfo(np.float64).eps)
-    replicates = evaluation._bootstrap_replicates(y, scores, weights, losses, n_boot, np.random.default_rng(seed))
+    replicates = evaluation.bootstrap_replicates(y, scores, weights, losses, n_boot, np.random.default_rng(seed))
     multiplicities = np.vstack(list(bootstrap_multiplicities(y, n_boot, random_state=seed)))
     base = np.ones(y.size) if weights is None else weights
     for r, row in enumerate(multiplicities * base):
@@ -241,7 +241,7 @@ def _engine_replicates(monkeypatch, y, scores, rows, integer):
     )
     monkeypatch.setattr(evaluation, "integer_weights_are_exact", lambda n_samples, n_classes: integer)
     losses = row_losses(y, scores, np.finfo(np.float64).eps)
-    return evaluation._bootstrap_replicates(y, scores, None, losses, rows.shape[0], np.random.default_rng(0))
+    return evaluation.bootstrap_replicates(y, scores, None, losses, rows.shape[0], np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("big", [None, 300])

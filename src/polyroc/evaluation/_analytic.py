@@ -24,7 +24,11 @@ from polyroc.intervals._resampling import ConfidenceInterval
 
 __all__ = ["CLASS_SCORES", "ScoredSample", "analytic_intervals"]
 
-T_METHOD = "t interval (stratified variance)"
+#: The means whose t interval takes the plain variance (all rows one stratum): the test rows are an i.i.d. sample
+#: whose class counts vary too, and costs that differ much between classes make the variance between the classes
+#: count (``benchmarks/coverage.py --costs``). The other means (the log loss and the Brier score) keep the
+#: stratified variance, and at target priors, which fix the class shares, every mean does.
+PLAIN_MEANS = ("expected_cost",)
 
 
 @dataclass(frozen=True)
@@ -52,12 +56,14 @@ def analytic_intervals(
     rng: np.random.Generator,
     random_state: int | np.random.Generator | None = None,
     delong: Callable[[list[str]], dict[str, ConfidenceInterval]],
+    fixed_shares: bool = False,
 ) -> tuple[dict[str, ConfidenceInterval], dict[str, dict[Any, ConfidenceInterval]]]:
     """Intervals of every quantity whose method in ``plan`` is not the bootstrap.
 
     ``delong`` gives the DeLong intervals of a list of AUC names. The
     posterior's intervals record ``n_draws`` and the caller's ``random_state``
-    (the seed ``rng`` was made from). Returns
+    (the seed ``rng`` was made from). ``fixed_shares`` (target priors) gives
+    every mean the stratified variance. Returns
     ``(intervals, class_intervals)`` like :class:`polyroc.Evaluation`'s,
     holding only those quantities.
     """
@@ -75,7 +81,7 @@ def analytic_intervals(
     if "delong" in by_method:
         found.update(delong(by_method["delong"]))
     if "t" in by_method:
-        found.update(_mean_intervals(by_method["t"], summary, **options))
+        found.update(_mean_intervals(by_method["t"], summary, fixed_shares=fixed_shares, **options))
     intervals = {name: found[name] for name in values if name in found}
     class_intervals = {name: dict(zip(classes, found[name])) for name in class_values if name in found}
     return intervals, class_intervals
@@ -162,13 +168,15 @@ def delong_intervals(quantities, sample, values, classes, *, confidence, influen
     return found
 
 
-def _mean_intervals(quantities, summary, *, confidence):
-    from polyroc.intervals._posterior import moments_mean_interval
+def _mean_intervals(quantities, summary, *, confidence, fixed_shares=False):
+    """The t interval of each mean loss: the plain variance for :data:`PLAIN_MEANS` unless ``fixed_shares``."""
+    from polyroc.intervals._posterior import T_METHODS, mean_t_test
 
     found = {}
     for quantity in quantities:
-        estimate, low, high = moments_mean_interval(summary.losses[quantity], confidence=confidence)
+        variance = "plain" if quantity in PLAIN_MEANS and not fixed_shares else "stratified"
+        estimate, low, high, _ = mean_t_test(summary.losses[quantity], confidence=confidence, variance=variance)
         found[quantity] = ConfidenceInterval.from_bounds(
-            estimate, low, high, confidence=confidence, interval_method=T_METHOD
+            estimate, low, high, confidence=confidence, interval_method=T_METHODS[variance]
         )
     return found

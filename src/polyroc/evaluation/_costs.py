@@ -7,11 +7,18 @@ those per-row costs, ``sum(C * counts) / sum(counts)`` of the confusion
 counts, which :func:`polyroc.decisions.expected_cost` gives on the same
 decisions. As a per-row loss it joins the log loss and the Brier score in
 the :class:`~polyroc.evaluation._summary.SummaryStatistics`: its per-class
-moments merge over batches and partitions, its interval is the t interval of
-the stratified variance (``"t"``, the coverage study of
-``benchmarks/coverage.py``) or the stratified bootstrap, and under target
-priors (:mod:`polyroc.evaluation._priors`) the reweighted rows give the cost
-at those priors. Lower is better.
+moments merge over batches and partitions, and its interval is the t
+interval of the plain variance (``"t"``): the per-class moments pooled into
+one stratum (:meth:`~polyroc.intervals._moments.ClassMoments.pooled`, the
+within-class plus the between-class spread), as the rows are an i.i.d.
+sample whose class counts vary too; costs that differ much between classes
+make that variation count, and the stratified variance of the log loss and
+Brier score, which holds the class counts fixed, under-covers the cost
+(``benchmarks/coverage.py --costs``). ``"bootstrap"`` is the stratified
+percentile bootstrap, conditional on the class counts. Under target priors
+(:mod:`polyroc.evaluation._priors`) the reweighted rows give the cost at
+those priors, whose class shares are fixed: there the t interval takes the
+stratified variance. Lower is better.
 """
 
 from __future__ import annotations

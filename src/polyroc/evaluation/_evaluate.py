@@ -10,10 +10,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc import _warnings
-from polyroc._engine.counts import confusion_cells
-from polyroc._engine.parallel import chunk_map
-from polyroc._engine.progress import task
-from polyroc._engine.replicates import GroupedRankings, grouped_chunk_rows, integer_weights_are_exact
 from polyroc._results import Drawable, frame, html_table, interval_cells, interval_table
 from polyroc._results import interval_method_text as _method_text
 from polyroc._validation import (
@@ -24,16 +20,17 @@ from polyroc._validation import (
 )
 from polyroc._validation._params import ConstraintLike, Interval, Options, validate_params
 from polyroc.evaluation._analytic import ScoredSample, analytic_intervals, delong_intervals
-from polyroc.evaluation._calibration import ReplicateBins, ece_intervals
+from polyroc.evaluation._calibration import ece_intervals
 from polyroc.evaluation._class_auc import CLASS_AUC, class_auc_intervals_of, wants_class_aucs
 from polyroc.evaluation._plan import QUANTITY_METHODS, CiChoice, planned_intervals
 from polyroc.evaluation._priors import Deployment
+from polyroc.evaluation._replicates import bootstrap_replicates as _bootstrap_replicates
+from polyroc.evaluation._replicates import ranking_name as _ranking_name
 from polyroc.evaluation._summary import (
     CLASS_SCORES,
     COUNTS_SCORES,
     SummaryStatistics,
     class_scores,
-    counts_scores,
     evaluation_fields,
     row_losses,
     summary_values,
@@ -46,7 +43,6 @@ from polyroc.intervals._resampling import (
     ConfidenceInterval,
     degenerate_interval,
     is_zero_width,
-    stratum_multiplicities,
 )
 from polyroc.metrics import roc_auc_score
 from polyroc.metrics._ranking import encoded_ranking_scores
@@ -453,7 +449,7 @@ def evaluate(
         confusion matrix for precision, F1, macro-F1, balanced accuracy,
         kappa and MCC; DeLong's variance on the logit scale for the AUCs; a
         Student t interval from the stratified variance for log loss and Brier
-        score; for the two ECEs, draws of their calibration bins
+        score, from the plain variance for the expected cost; for the two ECEs, draws of their calibration bins
         (``"bin-draws"``: each bin's gap around its binomial spread, the
         bins' shares from a Dirichlet, Kish's effective sizes), read as the
         basic interval (its upper end taking back half its bias correction)
@@ -485,8 +481,14 @@ def evaluate(
         classes); finite and non-negative. Adds ``scores["expected_cost"]``,
         the weighted mean of ``cost_matrix[true, argmax]`` (lower is better;
         :func:`polyroc.decisions.expected_cost` of the argmax decisions), with
-        the t interval of its stratified variance (``"t"``; or
-        ``"bootstrap"``).
+        the t interval of its plain variance (``"t"``, ``"t interval (plain
+        variance)"``: all rows one stratum, s^2 / n without weights, as the
+        rows are an i.i.d. sample whose class counts vary too; at
+        ``target_priors``, which fix the class shares, the stratified
+        variance), or ``"bootstrap"`` (the stratified percentile bootstrap,
+        conditional on the class counts like the other bootstrap intervals,
+        and narrower than the t interval when costs differ much between
+        classes).
     target_priors : array-like of shape (m,), mapping or pandas.Series, default=None
         Class priors of deployment (a distribution, in class order or keyed by
         the classes): every quantity is evaluated at them, each row of class
@@ -703,7 +705,9 @@ def evaluation_of_statistics(
     for the stratified percentile bootstrap). ``restore`` maps the counts
     of ``summary`` (of weights scaled by a power of two, so that no product
     of counts leaves the float range) back to the given weights for the
-    confusion matrix and the report. ``settings`` adds to the usual ones.
+    confusion matrix and the report. ``settings`` adds to the usual ones;
+    with ``"target_priors"`` in it (the class shares fixed) every mean loss,
+    the expected cost too, takes the stratified variance.
     """
 
     def unavailable(names):
@@ -730,6 +734,7 @@ def evaluation_of_statistics(
             delong=unavailable if delong is None else delong,
             bootstrap_method=bootstrap_method,
             class_delong=class_delong,
+            fixed_shares="target_priors" in settings,
         )
     settings = {
         "n_boot": n_boot,
@@ -758,6 +763,7 @@ def _intervals(
     delong,
     bootstrap_method=None,
     class_delong=None,
+    fixed_shares=False,
 ):
     """Every score's interval and every per-class score's, each by its method in ``plan``.
 
@@ -796,6 +802,7 @@ def _intervals(
         rng=posterior_rng,
         random_state=random_state,
         delong=delong,
+        fixed_shares=fixed_shares,
     )
     intervals.update(found)
     class_intervals.update(class_found)
@@ -902,91 +909,3 @@ def _ranking_scores(y, scores, classes, weights, delong_keys, class_aucs=False):
         key: roc_auc_score(y_labels, scores, multi_class=key[0], average=key[1], **options) for key in RANKING_SCORES
     }
     return aucs, None, None
-
-
-def _ranking_name(key):
-    """Name of the AUC with ``key`` = (multi_class, average) in the scores."""
-    multi_class, average = key
-    return f"roc_auc_{multi_class}_{average}"
-
-
-def _bootstrap_replicates(y, scores, weights, losses, n_boot, rng):
-    """Every score (B,) and per-class score (B, m) of each stratified bootstrap replicate.
-
-    The samples are grouped by class, so that a replicate's draws
-    (:func:`polyroc.resampling.stratum_multiplicities`, the draws of
-    :func:`polyroc.resampling.bootstrap_multiplicities`) fill each class's block
-    of columns of the weight rows (b, n) directly. Chunks of replicates run on every core
-    (:func:`polyroc._engine.parallel.chunk_map`); each chunk depends only on its
-    generators, so the results do not depend on the number of threads.
-    """
-    grouped = np.argsort(y, kind="stable")
-    y, scores = y[grouped], scores[grouped]
-    predicted = np.argmax(scores, axis=1)
-    weights = None if weights is None else weights[grouped]
-    n_classes = scores.shape[1]
-    engine = _ReplicateEngine(
-        sizes=np.bincount(y, minlength=n_classes).tolist(),
-        cells=confusion_cells(y, predicted, n_classes),
-        weights=weights,
-        losses=np.column_stack([loss[grouped] for loss in losses.values()]),
-        loss_names=tuple(losses),
-        rankings=GroupedRankings.of(y, scores),
-        integer_auc_rows=weights is None and integer_weights_are_exact(y.size, n_classes),
-        bins=ReplicateBins(y, scores),
-    )
-    seeds = rng.spawn(n_boot)
-    step = grouped_chunk_rows(y.size)
-    work = task("bootstrap replicates", n_boot)
-    chunks = []
-    for chunk in chunk_map(engine.replicates, (seeds[start : start + step] for start in range(0, n_boot, step))):
-        chunks.append(chunk)
-        work.advance(chunk["accuracy"].size)
-    return {name: np.concatenate([chunk[name] for chunk in chunks]) for name in chunks[0]}
-
-
-@dataclass(frozen=True, eq=False)
-class _ReplicateEngine:
-    """Everything a chunk of replicates needs, for samples grouped by class (shared read-only by the threads)."""
-
-    sizes: list[int]
-    cells: Any
-    weights: np.ndarray | None
-    losses: np.ndarray
-    loss_names: tuple[str, ...]
-    rankings: GroupedRankings
-    integer_auc_rows: bool  # no sample weights, and sizes where integers give the float64 bits
-    bins: ReplicateBins
-
-    def replicates(self, seeds):
-        """Every score of the replicates drawn from ``seeds``, one generator per replicate."""
-        counted, rows = self._weight_rows(seeds)
-        n_classes = len(self.sizes)
-        counts = (self.cells @ rows.T).T.reshape(-1, n_classes, n_classes)
-        aucs = self.rankings.aucs(counted, counts.sum(axis=-1))
-        means = np.einsum("bn,nl->lb", rows, self.losses) / rows.sum(axis=1)  # not BLAS: no nested thread pool
-        return {
-            **counts_scores(counts),
-            **{_ranking_name(key): value for key, value in aucs.items()},
-            **dict(zip(self.loss_names, means)),
-            **self.bins.errors(rows),
-            **class_scores(counts),
-        }
-
-    def _weight_rows(self, seeds):
-        """The weight rows (b, n) of the replicates for the AUCs, and as float64 for the counts and means.
-
-        Without sample weights the AUCs take the multiplicities themselves as
-        small integers (uint8 unless a count exceeds 255): their gathers move
-        a fraction of the memory of float64 rows, for the same bits
-        (:func:`polyroc._engine.replicates.integer_weights_are_exact`).
-        """
-        if not self.integer_auc_rows:
-            rows = stratum_multiplicities(seeds, self.sizes)
-            if self.weights is not None:
-                rows *= self.weights
-            return rows, rows
-        counted = stratum_multiplicities(seeds, self.sizes, dtype=np.int32)
-        if counted.max(initial=0) <= np.iinfo(np.uint8).max:
-            counted = counted.astype(np.uint8)
-        return counted, counted.astype(np.float64)

@@ -10,7 +10,8 @@ Each quantity takes the methods that apply to its kind:
   MCC): the Dirichlet posterior over the rows of the confusion matrix;
 - an AUC: DeLong's variance, logit-transformed;
 - a mean loss (log loss, Brier score, expected cost): a Student t interval from its
-  stratified variance;
+  stratified variance (the expected cost: its plain variance, all rows one
+  stratum, except at target priors);
 - a binned calibration error (top-label and classwise ECE): draws of the
   bins' gaps and shares around the debiased gaps
   (:mod:`polyroc.evaluation._calibration`);
@@ -41,7 +42,7 @@ INTERVAL_METHODS = {
     "clopper-pearson": "Clopper-Pearson exact interval",
     "bayes": "Dirichlet posterior over the confusion matrix",
     "delong": "DeLong's variance on the logit scale",
-    "t": "Student t interval from the stratified variance",
+    "t": "Student t interval of a mean (plain variance for the expected cost, else stratified)",
     "bootstrap": "stratified percentile bootstrap",
     "bin-draws": "draws of the calibration bins: basic interval joined with the test inversion",
 }

@@ -3,7 +3,7 @@
 :class:`SummaryStatistics` holds, per true class, the weighted confusion
 counts of the argmax rule, the weight moments that give Kish's effective
 sizes, and the moments of each per-row loss that give its mean and the
-stratified variance of that mean. Two summaries of disjoint rows merge by
+variance of that mean (stratified by class, or plain: the classes pooled). Two summaries of disjoint rows merge by
 addition (the loss moments by Chan's pairwise update), so batches and
 partitions can be summarised apart. :func:`evaluation_fields` turns a summary
 and the AUCs into the fields of the :class:`~polyroc.Evaluation` that

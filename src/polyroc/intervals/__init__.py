@@ -13,14 +13,16 @@ study of the documentation:
 - :func:`posterior_interval`: any counts metric (precision, F1, macro-F1,
   balanced accuracy, kappa, MCC ...) from a Dirichlet posterior over the rows
   of the confusion matrix;
-- :func:`stratified_mean_interval`: a mean loss (log loss, Brier score,
-  expected cost);
+- :func:`stratified_mean_interval`: a mean loss (log loss, Brier score);
 - :func:`paired_loss_difference`: the difference of two mean losses on the
   same rows (two models' log losses, two decision rules' expected costs) by
-  the paired t.
+  the paired t, of the plain variance (by default) or the stratified one.
 
 Every interval is conditional on the class counts, like polyroc's stratified
-bootstrap.
+bootstrap, except those of expected costs, which take the plain variance of
+the per-row costs (all rows one stratum): the rows are an i.i.d. sample whose
+class counts vary too, which costs that differ much between classes make
+count.
 
 :func:`proportion_interval` bounds a proportion with a fixed denominator (a
 per-class recall, a specificity, an accuracy) by the Wilson score interval

@@ -386,10 +386,14 @@ def compare_scores(
     without weights: McNemar's exact test with Tango's interval. A mean
     loss (log loss, Brier score, or the expected cost, whose per-row loss is
     ``cost_matrix[true, argmax]``): its difference is the mean of the
-    per-row differences of the losses, bounded by the t interval of that mean from its variance
-    stratified by class (``"paired t (stratified variance)"``, the
-    interval :func:`polyroc.evaluate` gives one model's mean loss, here on
-    the differences) and tested by the same t. The other counts metrics: a
+    per-row differences of the losses, bounded by the t interval of that mean and tested by the
+    same t: for the log loss and the Brier score the variance is stratified
+    by class (``"paired t (stratified variance)"``), for the expected cost
+    it is the plain variance of the per-row differences (``"paired t (plain
+    variance)"``; the rows are an i.i.d. sample whose class counts vary too),
+    each the interval :func:`polyroc.evaluate` gives one model's mean loss,
+    here on the differences
+    (:func:`polyroc.intervals.paired_loss_difference`). The other counts metrics: a
     paired bootstrap stratified by class, the same replicates for every
     model. The calibration errors: a binned ECE is biased upward by the
     noise of each bin's frequency, the more so the better calibrated the

@@ -2,7 +2,9 @@
 
 :class:`ClassMoments` holds the additive moments of one per-row value by true
 class; two sets of rows merge by Chan's pairwise update, so the moments of
-batches and partitions add up to those of all rows. Kish's effective
+batches and partitions add up to those of all rows, and the classes pool into
+one stratum the same way (:meth:`ClassMoments.pooled`, the moments of the
+plain variance). Kish's effective
 sizes are :mod:`polyroc._engine.effective_sizes`'.
 """
 
@@ -69,6 +71,27 @@ class ClassMoments:
             square=square,
             square_mean=self.square_mean + delta * share,
             square_spread=self.square_spread + other.square_spread + delta * delta * self.square * share,
+        )
+
+    def pooled(self) -> ClassMoments:
+        """The moments of all rows as one class (one stratum): the spread is the within-class plus the between-class.
+
+        ``square_spread`` of the pool is ``sum_c square_spread_c + sum_c
+        square_c (square_mean_c - square_mean)^2``, Chan's update over the
+        classes, so the pool of merged moments is the moments of the merged
+        rows taken as one class.
+        """
+        square = self.square.sum(keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            square_mean = np.nan_to_num((self.square * self.square_mean).sum(keepdims=True) / square)
+        between = (self.square * (self.square_mean - square_mean) ** 2).sum(keepdims=True)
+        return ClassMoments(
+            rows=self.rows.sum(keepdims=True),
+            weight=self.weight.sum(keepdims=True),
+            weighted_sum=self.weighted_sum.sum(keepdims=True),
+            square=square,
+            square_mean=square_mean,
+            square_spread=self.square_spread.sum(keepdims=True) + between,
         )
 
     def mean(self) -> float:

@@ -8,9 +8,15 @@ the interval :func:`polyroc.evaluate` gives one model's mean loss), and
 tests it with the same t. A cost is a per-row loss too: the expected costs
 of two decision rules on the same rows (``"expected_cost"``, the cost matrix
 at the row's true class and the model's argmax) differ by the mean of the
-per-row differences of their costs, bounded and tested alike;
-:func:`paired_loss_difference` gives that interval and test for any two
-vectors of per-row losses (e.g. the costs of two decision rules).
+per-row differences of their costs, bounded and tested by the paired t of
+the plain variance (the rows one stratum,
+:func:`polyroc.intervals._posterior.mean_t_test`): the rows are an i.i.d.
+sample whose class counts vary too, and with costs that differ much between
+classes the stratified variance, which holds the class counts fixed, covered
+a difference of expected costs 83-86% of the time for 95%
+(``benchmarks/rule_differences.py``). :func:`paired_loss_difference` gives
+that interval and test for any two vectors of per-row losses (e.g. the costs
+of two decision rules), under either variance.
 
 The binned expected calibration error (ECE) is no mean of per-row values,
 and it is biased upward by the noise of each bin's frequency, the more so
@@ -52,10 +58,10 @@ from polyroc._engine.binning import (
 )
 from polyroc._engine.counts import chunk_length
 from polyroc._validation import check_real_array, check_same_length, check_sample_weight, scale_weights
-from polyroc._validation._params import validate_params
+from polyroc._validation._params import Options, validate_params
 from polyroc.intervals._calibration_draws import EceDraws
 from polyroc.intervals._moments import ClassMoments
-from polyroc.intervals._posterior import _check_classes, moments_mean_variance
+from polyroc.intervals._posterior import MEAN_VARIANCES, MeanVariance, _check_classes, mean_t_test
 from polyroc.intervals._resampling import (
     CONFIDENCE,
     POSITIVE_COUNT,
@@ -71,6 +77,7 @@ __all__ = [
     "ECE_RULES",
     "LOSS_QUANTITIES",
     "PAIRED_T",
+    "PAIRED_T_PLAIN",
     "PairedEces",
     "bootstrap_p_value",
     "calibration_rows",
@@ -89,6 +96,19 @@ CALIBRATION_QUANTITIES: dict[str, CalibrationKind] = {"ece_top_label": "top-labe
 ECE_BINS = 15
 
 PAIRED_T = "paired t (stratified variance)"
+
+#: The method of a paired t of the plain variance (the rows one stratum), that of the expected costs.
+PAIRED_T_PLAIN = "paired t (plain variance)"
+
+#: The method of the paired t under each variance.
+PAIRED_T_METHODS: dict[str, str] = {"plain": PAIRED_T_PLAIN, "stratified": PAIRED_T}
+
+#: The variance each mean loss of compare_scores takes: the expected cost the plain one, the losses by class.
+LOSS_VARIANCES: dict[str, MeanVariance] = {
+    "log_loss": "stratified",
+    "brier_score": "stratified",
+    "expected_cost": "plain",
+}
 
 #: The readings of a difference of calibration errors: the basic paired bootstrap, the Bonferroni difference of
 #: the single-ECE bin-draws intervals, and their hull (the library's, :data:`ECE_INTERVAL`).
@@ -116,27 +136,32 @@ def loss_rows(quantity, y, n_classes, weights, matrices, eps, pairs, confidence,
     """Each model's mean loss and the paired t rows of the differences (model − other).
 
     The difference is the weighted mean of the per-row differences of the
-    losses; its interval is ``mean -/+ t sqrt(Var)``, ``Var`` the stratified
-    variance of that mean and t Student's with n - k degrees of freedom, and
-    its p-value ``2 P(T > |mean| / sqrt(Var))``. ``"expected_cost"`` takes
-    ``costs[y, argmax]`` as the per-row loss (``costs`` the checked matrix).
+    losses; its interval is ``mean -/+ t sqrt(Var)``, ``Var`` the variance
+    of that mean (:data:`LOSS_VARIANCES`: stratified by class for the
+    losses, n - k degrees of freedom; plain for ``"expected_cost"``, n - 1)
+    and its p-value ``2 P(T > |mean| / sqrt(Var))``. ``"expected_cost"``
+    takes ``costs[y, argmax]`` as the per-row loss (``costs`` the checked matrix).
     """
     losses = {name: _row_losses(quantity, y, matrix, eps[name], costs) for name, matrix in matrices.items()}
     values = {name: float(np.average(loss, weights=weights)) for name, loss in losses.items()}
+    variance = LOSS_VARIANCES[quantity]
+    label = PAIRED_T_METHODS[variance]
     rows = []
     for model, other in pairs:
         moments = ClassMoments.of(losses[model] - losses[other], y, n_classes, weights)
-        difference, low, high, p_value = _paired_t(moments, confidence)
-        method = PAIRED_T
+        difference, low, high, p_value = mean_t_test(moments, confidence=confidence, variance=variance)
+        method = label
         if not high > low:
             if np.array_equal(matrices[model], matrices[other]):
-                p_value, method = 1.0, f"{PAIRED_T}; {IDENTICAL}"
+                p_value, method = 1.0, f"{label}; {IDENTICAL}"
             else:
                 p_value = float("nan")
-                method = (
-                    f"{PAIRED_T}; degenerate (zero width): no class has two rows whose differences of losses "
-                    "differ, so their spread cannot be estimated"
+                reason = (
+                    "no class has two rows whose differences of losses differ"
+                    if variance == "stratified"
+                    else "the per-row differences of losses do not vary"
                 )
+                method = f"{label}; degenerate (zero width): {reason}, so their spread cannot be estimated"
         rows.append(comparison_row(quantity, model, other, difference, low, high, p_value, method))
     return values, rows
 
@@ -150,17 +175,7 @@ def _row_losses(quantity, y, matrix, eps, costs):
     return costs[y, np.argmax(matrix, axis=1)]
 
 
-def _paired_t(moments, confidence):
-    """The mean of the per-row differences of ``moments``, its t interval and its p-value (NaN without spread)."""
-    from scipy.stats import t
-
-    difference, variance, freedom = moments_mean_variance(moments)
-    half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance))
-    p_value = float(2 * t.sf(abs(difference) / np.sqrt(variance), freedom)) if variance > 0 else float("nan")
-    return difference, difference - half, difference + half, p_value
-
-
-@validate_params({"n_classes": [POSITIVE_COUNT], "confidence": [CONFIDENCE]})
+@validate_params({"n_classes": [POSITIVE_COUNT], "confidence": [CONFIDENCE], "variance": [Options(MEAN_VARIANCES)]})
 def paired_loss_difference(
     losses: ArrayLike,
     other_losses: ArrayLike,
@@ -169,47 +184,64 @@ def paired_loss_difference(
     sample_weight: ArrayLike | None = None,
     *,
     confidence: float = 0.95,
+    variance: MeanVariance = "plain",
 ) -> tuple[float, float, float, float]:
     """Difference of two mean losses on the same rows, with its paired t interval and p-value.
 
     The difference of the weighted means is the weighted mean of the per-row
     differences ``losses - other_losses``; it is bounded by the t interval of
-    that mean from its variance stratified by class
-    (:func:`stratified_mean_interval` of the differences) and tested by the
-    same t: ``p = 2 P(T > |difference| / sqrt(Var))``. This is how
-    :func:`polyroc.comparison.compare_scores` compares two models' log
-    losses, Brier scores and expected costs; a cost is a per-row loss, so the
-    expected costs of two decision rules on the same rows compare as
-    ``paired_loss_difference(C[y, decided], C[y, other_decided], y, m)``.
+    that mean and tested by the same t: ``p = 2 P(T > |difference| /
+    sqrt(Var))``. ``Var`` is, by default, the plain variance of the mean of
+    the differences (the rows one stratum; without weights s^2 / n and
+    n - 1 degrees of freedom, the paired t of :func:`scipy.stats.ttest_rel`):
+    the rows are an i.i.d. sample whose class counts vary too. With
+    ``variance="stratified"`` it is stratified by class
+    (:func:`stratified_mean_interval` of the differences, n - k degrees of
+    freedom), conditional on the class counts. A cost is a per-row loss, so
+    the expected costs of two decision rules on the same rows compare as
+    ``paired_loss_difference(C[y, decided], C[y, other_decided], y, m)``;
+    with costs that differ much between classes the stratified variance
+    covered such a difference 83-86% of the time for 95%, the plain one
+    93-95% (``benchmarks/rule_differences.py``).
+    :func:`polyroc.comparison.compare_scores` compares two models' expected
+    costs with the plain variance and their log losses and Brier scores with
+    the stratified one (that of :func:`polyroc.evaluate`'s interval of one
+    model's loss).
 
     Parameters
     ----------
     losses, other_losses : array-like of shape (n,)
         Per-row losses of the two rules or models on the same rows.
     y : array-like of int, shape (n,)
-        Class code of each row, in [0, n_classes): the strata.
+        Class code of each row, in [0, n_classes): the strata of
+        ``variance="stratified"``.
     n_classes : int
         Number of classes.
     sample_weight : array-like of shape (n,), default=None
         Row weights.
     confidence : float, default=0.95
         Level of the interval, in (0, 1).
+    variance : {"plain", "stratified"}, default="plain"
+        The variance of the mean of the differences: ``"plain"`` (the rows
+        one stratum, ``"paired t (plain variance)"``) or ``"stratified"`` by
+        class (``"paired t (stratified variance)"``).
 
     Returns
     -------
     difference, low, high, p_value : float
         The difference of the means (first minus second), its interval
-        (``"paired t (stratified variance)"``) and the two-sided p-value of
-        no difference; the p-value is NaN when no class has two rows whose
-        differences differ (the interval then has zero width and says
-        nothing: its spread cannot be estimated).
+        and the two-sided p-value of no difference; the p-value is NaN when
+        the differences do not vary (within any class, for the stratified
+        variance): the interval then has zero width and says nothing, as
+        their spread cannot be estimated.
 
     Raises
     ------
     ValueError
         If the losses are not 1-D, finite and of one length, ``y`` is not
         class codes in [0, n_classes) of that length, the weights are
-        invalid, ``n_classes`` < 1 or ``confidence`` is not in (0, 1).
+        invalid, ``n_classes`` < 1, ``confidence`` is not in (0, 1) or
+        ``variance`` is not ``"plain"`` or ``"stratified"``.
     TypeError
         If the losses or the weights are not numeric, ``n_classes`` is not an
         integer or ``confidence`` is not a real number.
@@ -217,8 +249,9 @@ def paired_loss_difference(
     Warns
     -----
     IntervalWarning
-        If some class has a single row of positive weight (it adds nothing
-        to the variance).
+        With ``variance="stratified"``, if some class has a single row of
+        positive weight (it adds nothing to the variance); with
+        ``"plain"``, if there is a single row.
 
     See Also
     --------
@@ -234,6 +267,9 @@ def paired_loss_difference(
     >>> y = np.array([0, 0, 0, 1, 1, 1])
     >>> first, second = np.array([0, 1, 0, 1, 1, 0]), np.array([1, 1, 0, 1, 1, 1])
     >>> difference, low, high, p = paired_loss_difference(C[y, first], C[y, second], y, 2)
+    >>> round(difference, 4), round(low, 4), round(high, 4), round(p, 4)  # scipy.stats.ttest_rel's
+    (0.6667, -1.6004, 2.9337, 0.4838)
+    >>> difference, low, high, p = paired_loss_difference(C[y, first], C[y, second], y, 2, variance="stratified")
     >>> round(difference, 4), round(low, 4), round(high, 4), round(p, 4)
     (0.6667, -1.6929, 3.0262, 0.4766)
     """
@@ -243,7 +279,7 @@ def paired_loss_difference(
     codes = _check_classes(y, int(n_classes), first.shape[0])
     weights = scale_weights(check_sample_weight(sample_weight, first.shape[0])).weights
     moments = ClassMoments.of(first - second, codes, int(n_classes), weights)
-    return _paired_t(moments, float(confidence))
+    return mean_t_test(moments, confidence=float(confidence), variance=variance)
 
 
 def calibration_rows(quantity, y, n_classes, weights, matrices, pairs, *, confidence, n_boot, rng):

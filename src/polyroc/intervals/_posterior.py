@@ -50,7 +50,9 @@ about it.
 weighted mean of per-sample values (log loss, Brier score) by a normal
 interval (Student's t quantile) whose variance is the stratified
 infinitesimal jackknife (the variance of the stratified bootstrap, with the
-n_c / (n_c - 1) correction).
+n_c / (n_c - 1) correction). :func:`mean_t_test` gives that interval, or the
+one of the plain variance (all rows one stratum, the convention of the
+expected cost), from the per-class moments.
 """
 
 from __future__ import annotations
@@ -98,6 +100,17 @@ __all__ = [
     "posterior_quantiles",
     "stratified_mean_interval",
 ]
+
+
+#: The variance of a mean of per-row values: ``"plain"``, the rows as one stratum (an i.i.d. sample whose class
+#: counts vary too), or ``"stratified"`` by class (conditional on the class counts), as :func:`mean_t_test` takes it.
+MeanVariance = Literal["plain", "stratified"]
+
+#: The values of :data:`MeanVariance`.
+MEAN_VARIANCES = ("plain", "stratified")
+
+#: The method of the t interval of a mean under each variance.
+T_METHODS = {"plain": "t interval (plain variance)", "stratified": "t interval (stratified variance)"}
 
 
 def _cells(value):
@@ -574,11 +587,38 @@ def stratified_mean_interval(
 
 def moments_mean_interval(moments: ClassMoments, *, confidence: float) -> tuple[float, float, float]:
     """:func:`stratified_mean_interval` from the per-class moments of the values (checked ``confidence``)."""
-    mean, variance, freedom = moments_mean_variance(moments)
+    return mean_t_test(moments, confidence=confidence)[:3]
+
+
+def mean_t_test(
+    moments: ClassMoments, *, confidence: float, variance: MeanVariance = "stratified"
+) -> tuple[float, float, float, float]:
+    """The weighted mean of per-row values, its t interval and the two-sided p-value of a zero mean.
+
+    ``variance="stratified"``: the variance of :func:`stratified_mean_interval`
+    (conditional on the class counts), n - k degrees of freedom. ``"plain"``:
+    the same of the rows pooled into one class (:meth:`ClassMoments.pooled`),
+    ``n / (n - 1) sum_s (D_s - mean D)^2`` of the influences
+    ``D_s = w_s (v_s - mean) / W``, which is s^2 / n without weights (the
+    one-sample t of :func:`scipy.stats.ttest_1samp`), n - 1 degrees of
+    freedom: the rows are an i.i.d. sample whose class counts vary too. The
+    p-value ``2 P(T > |mean| / sqrt(Var))`` is NaN when the variance is 0.
+    ``confidence`` is checked by the caller.
+
+    Examples
+    --------
+    >>> moments = ClassMoments.of(np.array([1.0, 2.0, 3.0, 4.0]), np.array([0, 0, 1, 1]), 2, None)
+    >>> [round(x, 4) for x in mean_t_test(moments, confidence=0.95, variance="plain")]  # s^2 / n = 5/12, t(3)
+    [2.5, 0.4457, 4.5543, 0.0305]
+    >>> [round(x, 4) for x in mean_t_test(moments, confidence=0.95)]  # the stratified Var = 1/8, t(2)
+    [2.5, 0.9788, 4.0212, 0.0194]
+    """
     from scipy.stats import t
 
-    half = t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance)
-    return mean, float(mean - half), float(mean + half)
+    mean, var, freedom = moments_mean_variance(moments.pooled() if variance == "plain" else moments)
+    half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(var))
+    p_value = float(2 * t.sf(abs(mean) / np.sqrt(var), freedom)) if var > 0 else float("nan")
+    return mean, mean - half, mean + half, p_value
 
 
 def moments_mean_variance(moments: ClassMoments) -> tuple[float, float, int]:

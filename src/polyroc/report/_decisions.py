@@ -11,14 +11,15 @@ per-row costs ``C[true, decided]``, which equals
 :func:`polyroc.expected_cost` of its decisions, and the difference of two
 rules is the mean of the per-row differences of their costs. A per-row cost
 is a per-row loss, so both take the t interval of a mean and its t test,
-built from the same pieces (:class:`~polyroc.intervals._moments.ClassMoments`,
-:func:`~polyroc.intervals._posterior.moments_mean_variance`) as the paired t
-by which :mod:`polyroc.intervals._paired_losses` compares the mean losses of
-two models. At the test's own class shares the rows are one stratum (the
-plain variance s^2 / n): the shares of a new sample vary too, and costs
-differ much between classes, so the variance stratified by class, which
-holds the shares fixed, covers the expected cost 91% of the time for 95%
-on 200 rows where the plain one covers it 93.6% (see the tests).
+:func:`~polyroc.intervals._posterior.mean_t_test`, the helper of
+:func:`polyroc.evaluate`'s cost interval, of
+:func:`polyroc.intervals.paired_loss_difference` and so of
+:func:`polyroc.compare_rules` and :func:`polyroc.compare_scores`. At the
+test's own class shares it takes the plain variance (all rows one stratum,
+s^2 / n): the shares of a new sample vary too, and costs differ much between
+classes, so the variance stratified by class, which holds the shares fixed,
+covers the expected cost 91% of the time for 95% on 200 rows where the plain
+one covers it 93.6% (see the tests).
 
 At target priors pi' the cost is ``sum_i pi'_i sum_j C[i, j] R[i, j]``
 (:func:`polyroc.expected_cost` with ``priors``): the same per-row means with
@@ -66,7 +67,7 @@ IDENTICAL = "degenerate (zero width): the rules decide every row alike, so the d
 
 #: How the interval of a rule's expected cost (or of a difference of two rules) is made; a cost's interval
 #: reaching below 0 is cut there (costs are non-negative).
-COST_INTERVAL = "t interval of the mean per-row cost"
+COST_INTERVAL = "t interval of the mean per-row cost (plain variance)"
 
 #: The same at target priors: the prior-weighted mean of the per-class means, its variance stratified by class.
 PRIOR_COST_INTERVAL = "t interval of the prior-weighted mean per-row cost (stratified variance)"
@@ -122,31 +123,26 @@ class DecisionAnalysis:
     prior_estimate: PriorEstimate | None = field(default=None, repr=False)
 
 
-def _interval(values, codes, m, weights, confidence, method=COST_INTERVAL):
-    """Mean of per-row values with the t interval and two-sided t test of :func:`loss_rows` (a degenerate note)."""
-    from scipy.stats import t
-
+def _interval(values, codes, m, weights, confidence, variance, method):
+    """Mean of per-row values with the t interval and two-sided t test of :func:`mean_t_test` (a degenerate note)."""
     from polyroc.intervals._moments import ClassMoments
-    from polyroc.intervals._posterior import moments_mean_variance
+    from polyroc.intervals._posterior import mean_t_test
 
-    mean, variance, freedom = moments_mean_variance(ClassMoments.of(values, codes, m, weights))
-    half = float(t.ppf(0.5 + confidence / 2, freedom) * np.sqrt(variance))
-    if variance > 0:
-        p_value = float(2 * t.sf(abs(mean) / np.sqrt(variance), freedom))
-    else:
-        p_value = float("nan")
+    moments = ClassMoments.of(values, codes, m, weights)
+    mean, low, high, p_value = mean_t_test(moments, confidence=confidence, variance=variance)
+    if not high > low:
         method += "; degenerate (zero width): the per-row values do not vary, so their spread cannot be estimated"
-    return {"estimate": mean, "low": mean - half, "high": mean + half, "p_value": p_value, "method": method}
+    return {"estimate": mean, "low": low, "high": high, "p_value": p_value, "method": method}
 
 
-def _rule_costs(row_costs, codes, m, weights, confidence, decisions, method=COST_INTERVAL):
+def _rule_costs(row_costs, codes, m, weights, confidence, decisions, variance="plain", method=COST_INTERVAL):
     """Each rule's cost record and its paired difference against argmax (identical decisions: exactly 0).
 
-    ``codes`` and ``m`` are the strata of the variance (one stratum: all codes 0 and m = 1).
+    ``codes`` and ``m`` are the classes, the strata of ``variance="stratified"``.
     """
     costs = {}
     for rule, values in row_costs.items():
-        costs[rule] = _interval(values, codes, m, weights, confidence, method)
+        costs[rule] = _interval(values, codes, m, weights, confidence, variance, method)
         del costs[rule]["p_value"]  # a test of a zero cost means nothing; the differences keep theirs
         if costs[rule]["low"] < 0:  # a cost is >= 0: the t interval is cut at 0
             costs[rule]["low"] = 0.0
@@ -159,7 +155,7 @@ def _rule_costs(row_costs, codes, m, weights, confidence, decisions, method=COST
         if changed == 0:
             row = {"estimate": 0.0, "low": 0.0, "high": 0.0, "p_value": 1.0, "method": IDENTICAL}
         else:
-            row = _interval(row_costs[rule] - row_costs["argmax"], codes, m, weights, confidence, method)
+            row = _interval(row_costs[rule] - row_costs["argmax"], codes, m, weights, confidence, variance, method)
             row["method"] = f"paired {row['method']}"
         differences.append({"rule": rule, "baseline": "argmax", "changed_rows": changed, **row})
     return costs, differences
@@ -223,14 +219,13 @@ def decision_analysis(inputs: ReportInputs, name: str) -> DecisionAnalysis:
     if inputs.validation is not None:
         thresholds, decisions["tuned"] = _tuned_decisions(inputs, name, costs)
     row_costs = {rule: costs[codes, encode_labels(decided, classes)] for rule, decided in decisions.items()}
-    one_stratum = np.zeros_like(codes)
-    rule_costs, differences = _rule_costs(row_costs, one_stratum, 1, weights, inputs.confidence, decisions)
+    rule_costs, differences = _rule_costs(row_costs, codes, m, weights, inputs.confidence, decisions)
     result = DecisionAnalysis(decisions, rule_costs, differences, thresholds)
     if inputs.target_priors is not None:
         priors, source, estimate = _target_priors(inputs, name)
         prior_weights = _prior_weights(codes, m, weights, priors)
         at_costs, at_differences = _rule_costs(
-            row_costs, codes, m, prior_weights, inputs.confidence, decisions, PRIOR_COST_INTERVAL
+            row_costs, codes, m, prior_weights, inputs.confidence, decisions, "stratified", PRIOR_COST_INTERVAL
         )
         for rule, record in at_costs.items():  # the library's cost at the priors; the interval's mean is the same
             record["estimate"] = expected_cost(

@@ -38,7 +38,7 @@ from polyroc._validation import (
 from polyroc._validation._costs import check_cost_matrix
 from polyroc._validation._params import Interval, validate_params
 from polyroc.counts import get_metric
-from polyroc.intervals._paired_losses import bootstrap_p_value, paired_loss_difference
+from polyroc.intervals._paired_losses import PAIRED_T_PLAIN, bootstrap_p_value, paired_loss_difference
 from polyroc.intervals._resampling import (
     CONFIDENCE,
     PAIRED_STRATIFIED_PERCENTILE,
@@ -80,9 +80,6 @@ RULE_MEASURES = (
     ("inflated_argmax", "singleton_correct", "singleton"),
     ("inflated_argmax", "average_set_size", "avg_set_size"),
 )
-
-#: The method of the interval of a difference of expected costs: the paired t of the per-row costs.
-PAIRED_T_PLAIN = "paired t (plain variance)"
 
 #: What the method of a difference adds when the two rules decide alike on every test row.
 SAME_DECISIONS = "degenerate (zero width): the two rules decide alike on every row, so the difference is 0"
@@ -333,11 +330,16 @@ def _difference_pairs(decisions):
 def _cost_differences(test, decisions, costs, confidence):
     """Paired t rows of the differences of expected costs: the plain variance of the per-row cost differences."""
     y, weights = test.y_true, test.sample_weight
-    one_stratum = np.zeros(y.size, dtype=np.intp)
     rows = []
     for rule, baseline in _difference_pairs(decisions):
         difference, low, high, p_value = paired_loss_difference(
-            costs[y, decisions[rule]], costs[y, decisions[baseline]], one_stratum, 1, weights, confidence=confidence
+            costs[y, decisions[rule]],
+            costs[y, decisions[baseline]],
+            y,
+            test.classes.size,
+            weights,
+            confidence=confidence,
+            variance="plain",
         )
         method = PAIRED_T_PLAIN
         if np.array_equal(decisions[rule], decisions[baseline]):
@@ -474,8 +476,9 @@ def compare_rules(
         with the plain variance of the per-row differences (``"paired t
         (plain variance)"``), which draws no replicates: the rows are an
         i.i.d. sample whose class counts vary too, which the
-        class-stratified variance (that of :func:`polyroc.evaluate`'s cost
-        interval, conditional on the class counts) leaves out.
+        class-stratified variance (conditional on the class counts) leaves
+        out; :func:`polyroc.evaluate`'s cost interval takes the same plain
+        variance.
     confidence : float, default=0.95
         Level of the intervals of the differences, in (0, 1).
     random_state : None, int or numpy.random.Generator, default=None
