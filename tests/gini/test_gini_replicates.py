@@ -259,3 +259,35 @@ def test_segment_counts_equal_brute_force_counts_above_each_positive_score(decim
                 np.testing.assert_array_equal(counts.tps_before[r], above[:, positive] @ row[positive])
                 np.testing.assert_array_equal(counts.tps_after[r], at_or_above[:, positive] @ row[positive])
                 assert counts.negatives[r] == row[~positive].sum() and counts.positives[r] == row[positive].sum()
+
+
+@pytest.mark.parametrize("block", [1, 3, 8, 16])
+def test_class_statistics_do_not_depend_on_the_block_of_replicates(monkeypatch, block):
+    # blocks of any size give the per-class AUCs of scikit-learn on the rows weighted by their multiplicity
+    from polyroc.gini import _replicates
+
+    y, scores = tied_probabilities(90, 3, seed=5, decimals=2)
+    multiplicities = np.random.default_rng(block).integers(0, 4, size=(19, y.size)).astype(np.float64)
+    rankings = _replicates.rank_classes(y, scores)
+    fpr_grid = np.linspace(0.0, 1.0, 11)
+    monkeypatch.setattr(_replicates, "curve_rows", lambda n_samples, integer: block)
+    auc, tpr = _replicates.class_statistics(rankings, multiplicities, fpr_grid, integer=True)
+    for r, row in enumerate(multiplicities):
+        kept = row > 0
+        for k in range(3):
+            positive = y[kept] == k
+            expected = roc_auc_score(positive, scores[kept, k], sample_weight=row[kept])
+            assert auc[r, k] == pytest.approx(expected, abs=1e-12)
+            fpr_k, tpr_k, _ = roc_curve(positive, scores[kept, k], sample_weight=row[kept])
+            np.testing.assert_allclose(tpr[r, k], np.interp(fpr_grid, fpr_k, tpr_k), rtol=0, atol=1e-12)
+
+
+def test_curve_blocks_are_multiples_of_whole_words_within_the_budget():
+    from polyroc.gini._replicates import CURVE_BYTES, GATHER_ROWS, curve_rows
+
+    for n_samples in (10, 10**4, 10**5, 10**6, 2 * 10**6, 10**7, 10**8):
+        rows = curve_rows(n_samples, integer=True)
+        by_budget = max(1, CURVE_BYTES // (10 * n_samples))
+        assert rows >= 1
+        assert rows % GATHER_ROWS == 0 or rows == by_budget < GATHER_ROWS
+        assert 3 * rows <= 4 * by_budget or rows == 1  # at most a third over the budget
