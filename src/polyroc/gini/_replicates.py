@@ -75,13 +75,6 @@ GATHER_ROWS = 8
 #: Size of one block of the pairwise products of the score columns.
 PRODUCT_BLOCK_BYTES = 4 * 2**20
 
-#: Memory budget of one block of integer multiplicities in :func:`class_statistics` (a block's
-#: gathered bytes, their int32 copy and the runs' sums): twice the chunk budget, for blocks of 16
-#: replicates at 10**6 samples, which take about a quarter less time per replicate in
-#: :func:`segment_counts` than blocks of 8 (the per-sample work of the gather and of the sparse
-#: product is shared by more replicates).
-CURVE_BYTES = 2 * CHUNK_BYTES
-
 
 class ClassRanking(NamedTuple):
     """One score column sorted descending, split into its positive and negative rows.
@@ -261,22 +254,19 @@ def replicate_tpr(counts, fpr_grid):
 def curve_rows(n_samples, integer):
     """Replicates per block of the curve computation (a few (b, n) arrays in the budget).
 
-    Blocks of integer multiplicities (budget :data:`CURVE_BYTES`) hold a
-    multiple of :data:`GATHER_ROWS` replicates: the next one up when that
-    grows the memory by a third at most, else the one below; a block smaller
-    than :data:`GATHER_ROWS` that cannot grow so stays as it is. The counts
-    are exact integers, so the block size never changes a result.
+    Blocks of integer multiplicities hold a multiple of :data:`GATHER_ROWS`
+    replicates, rounded down, or up from at least three quarters of it (the
+    memory grows by a third at most); smaller blocks stay as they are.
 
-    >>> [curve_rows(n, integer=True) for n in (10**5, 10**6, 2 * 10**6, 10**7)], curve_rows(10**6, integer=False)
-    ([136, 16, 8, 1], 2)
+    >>> [curve_rows(n, integer=True) for n in (10**5, 10**6, 2 * 10**6)], curve_rows(10**6, integer=False)
+    ([64, 8, 3], 2)
     """
     if not integer:
         return chunk_length(n_samples * 24, budget=CHUNK_BYTES)
-    rows = chunk_length(n_samples * 10, budget=CURVE_BYTES)
-    above = -(-rows // GATHER_ROWS) * GATHER_ROWS
-    if 3 * above <= 4 * rows:
-        return above
-    return rows - rows % GATHER_ROWS if rows >= GATHER_ROWS else rows
+    rows = chunk_length(n_samples * 10, budget=CHUNK_BYTES)
+    if rows >= GATHER_ROWS:
+        return rows - rows % GATHER_ROWS
+    return GATHER_ROWS if 4 * rows >= 3 * GATHER_ROWS else rows
 
 
 def class_statistics(rankings, weight_rows, fpr_grid, integer, segments=None):
