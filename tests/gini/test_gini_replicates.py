@@ -280,4 +280,3 @@ def test_class_statistics_do_not_depend_on_the_block_of_replicates(monkeypatch, 
             assert auc[r, k] == pytest.approx(expected, abs=1e-12)
             fpr_k, tpr_k, _ = roc_curve(positive, scores[kept, k], sample_weight=row[kept])
             np.testing.assert_allclose(tpr[r, k], np.interp(fpr_grid, fpr_k, tpr_k), rtol=0, atol=1e-12)
-
