@@ -9,7 +9,9 @@ put into ``sys.modules`` before each call, so imports made inside functions
 baseline, then with the current code, on the same Dirichlet scores (seed 0,
 validation seed 1, one model, default report settings); a step's time is the
 best of ``--repeat``. The machine may be busy: only the ratio baseline / now
-of interleaved runs means anything.
+of interleaved runs means anything. Each step's CPU seconds (the process's,
+all threads: ``time.process_time``) are printed too, less disturbed by other
+work on the machine than the wall times.
 
 Steps (those of :func:`polyroc.report._analysis.analysis_steps`, plus the figures):
 metrics, threshold tuning, ROC clouds, Gini-weighted ROC, ROC-DMF, figures.
@@ -74,12 +76,15 @@ def run_steps(modules, data, n_boot, wanted):
     analysis = analysis_module.ModelAnalysis("model")
     seconds = {}
     for description, step in analysis_module.analysis_steps(inputs, [analysis]):
-        key = next(key for key in STEPS if key in description)
+        key = next((key for key in STEPS if key in description), None)  # e.g. "ROC-DMF with bootstrap"
+        if key is None and "DMF" in description:
+            key = "ROC-DMF"
         if key not in wanted:
-            continue
-        start = time.perf_counter()
+            continue  # steps not timed here (calibration, decisions) are skipped
+        start, cpu = time.perf_counter(), time.process_time()
         step()
         seconds[key] = time.perf_counter() - start
+        seconds[key + " CPU"] = time.process_time() - cpu
     if "figures" in wanted:
         start = time.perf_counter()
         figures.model_figures(analysis, inputs)
@@ -139,12 +144,12 @@ def main():
             for key, value in seconds.items():
                 best[code][key] = min(best[code].get(key, np.inf), value)
     print(f"{args.n} x {args.m}, n_boot={args.n_boot}: best of {args.repeat} (seconds), interleaved")
-    for key in wanted:
+    for key in [name for step in wanted for name in (step, step + " CPU") if name in best["now"]]:
         old, new = best["baseline"][key], best["now"][key]
-        print(f"  {key:<20} baseline {old:8.2f}   now {new:8.2f}   ratio now/baseline {new / old:5.2f}")
-    old_total, new_total = (sum(best[code].values()) for code in ("baseline", "now"))
+        print(f"  {key:<24} baseline {old:8.2f}   now {new:8.2f}   ratio now/baseline {new / old:5.2f}")
+    old_total, new_total = (sum(best[code][key] for key in wanted) for code in ("baseline", "now"))
     ratio = new_total / old_total
-    print(f"  {'sum':<20} baseline {old_total:8.2f}   now {new_total:8.2f}   ratio now/baseline {ratio:5.2f}")
+    print(f"  {'sum (wall)':<24} baseline {old_total:8.2f}   now {new_total:8.2f}   ratio now/baseline {ratio:5.2f}")
     if args.check:
         for name, difference in compare(analyses["baseline"], analyses["now"], scores):
             print(f"  largest difference, {name}: {difference:.3g}")

@@ -259,3 +259,24 @@ def test_segment_counts_equal_brute_force_counts_above_each_positive_score(decim
                 np.testing.assert_array_equal(counts.tps_before[r], above[:, positive] @ row[positive])
                 np.testing.assert_array_equal(counts.tps_after[r], at_or_above[:, positive] @ row[positive])
                 assert counts.negatives[r] == row[~positive].sum() and counts.positives[r] == row[positive].sum()
+
+
+@pytest.mark.parametrize("block", [1, 3, 8, 16])
+def test_class_statistics_do_not_depend_on_the_block_of_replicates(monkeypatch, block):
+    # blocks of any size give the per-class AUCs of scikit-learn on the rows weighted by their multiplicity
+    from polyroc.gini import _replicates
+
+    y, scores = tied_probabilities(90, 3, seed=5, decimals=2)
+    multiplicities = np.random.default_rng(block).integers(0, 4, size=(19, y.size)).astype(np.float64)
+    rankings = _replicates.rank_classes(y, scores)
+    fpr_grid = np.linspace(0.0, 1.0, 11)
+    monkeypatch.setattr(_replicates, "curve_rows", lambda n_samples, integer: block)
+    auc, tpr = _replicates.class_statistics(rankings, multiplicities, fpr_grid, integer=True)
+    for r, row in enumerate(multiplicities):
+        kept = row > 0
+        for k in range(3):
+            positive = y[kept] == k
+            expected = roc_auc_score(positive, scores[kept, k], sample_weight=row[kept])
+            assert auc[r, k] == pytest.approx(expected, abs=1e-12)
+            fpr_k, tpr_k, _ = roc_curve(positive, scores[kept, k], sample_weight=row[kept])
+            np.testing.assert_allclose(tpr[r, k], np.interp(fpr_grid, fpr_k, tpr_k), rtol=0, atol=1e-12)

@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._engine.numeric import divide
+from polyroc._engine.replicate_columns import gathered_rows, sample_major
 from polyroc._engine.score_orders import ascending_order
 from polyroc._results import Result
 from polyroc._text import count_noun
@@ -513,18 +514,21 @@ def _rates_by_column(pools, levels, weights, positions):
     batch, n_pairs = weights.shape[0], len(pools.pools)
     shape = (batch, n_pairs, levels.size)
     tpr, fpr, cutoffs = np.empty(shape), np.empty(shape), np.empty(shape)
+    by_sample = sample_major(weights, weights.dtype)  # a column's order then gathers whole rows
+    grouped, table = np.empty_like(weights), None  # buffers shared by the columns
     for column, pooled in zip(pools.columns, pools.by_column):
         if pooled is None:
             continue
         in_layout = column.grouped if positions is None else positions[column.grouped]
-        sums = _ClassSums(np.take(weights, in_layout, axis=1), column.starts, pooled)
+        sums = _ClassSums(gathered_rows(by_sample, in_layout, out=grouped), column.starts, pooled, table)
+        table = sums.table
         if pools.mode == "pooled":
             column_cutoffs = _pooled_cutoffs(pooled, sums, levels)
         elif pools.mode == "balanced":
             column_cutoffs = _balanced_cutoffs(pooled, sums, levels)
         else:
             in_layout = column.order if positions is None else positions[column.order]
-            ordered = np.take(weights, in_layout, axis=1)
+            ordered = gathered_rows(by_sample, in_layout)
             flat = np.zeros(ordered.size + 1, dtype=np.int64)
             np.cumsum(ordered, out=flat[1:])
             column_cutoffs = np.repeat(
@@ -544,17 +548,22 @@ class _ClassSums:
     ``negative`` (b, p, 1) are the offsets ``r * width + base[c]`` of the
     column's pairs' positive and negative classes, ``n_positive`` (b, 1, 1) and
     ``n_negative`` (b, p, 1) their total weights (int64). The sums are held in
-    int32 when no row can exceed it (half the memory to write and read), else int64.
+    int32 when no row can exceed it (half the memory to write and read), else int64,
+    in ``table`` (b, n + k): the ``buffer`` of an earlier instance when it has that
+    shape and type (the columns of a batch reuse one table; an instance is then
+    valid until the next one is made).
     """
 
-    def __init__(self, grouped, starts, pooled):
+    def __init__(self, grouped, starts, pooled, buffer=None):
         batch, n = grouped.shape
         k = starts.size - 1
         base = starts[:-1] + np.arange(k)
         largest = np.iinfo(grouped.dtype).max if grouped.dtype.kind in "iu" else np.iinfo(np.int64).max
         fits = n * int(largest) <= np.iinfo(np.int32).max
         accumulator = np.int32 if fits else np.int64
-        table = np.empty((batch, n + k), dtype=accumulator)
+        reusable = buffer is not None and buffer.shape == (batch, n + k) and buffer.dtype == accumulator
+        table = buffer if reusable else np.empty((batch, n + k), dtype=accumulator)
+        self.table = table
         for c in range(k):
             table[:, base[c]] = 0
             np.cumsum(
