@@ -174,3 +174,15 @@ def test_sets_from_the_candidates_places_equal_the_sets_from_every_distance(eps)
     P = rng.dirichlet(np.full(10, 3.0), 4000)
     P[:50] = 0.1  # every class tied at the top
     np.testing.assert_array_equal(inflated_argmax(P, eps), _inflated_distances(P, eps) < eps)
+
+
+def test_the_three_set_measures_checked_once_equal_the_three_functions():
+    from polyroc.thresholds.competing import _set_measures
+
+    rng = np.random.default_rng(2)
+    P = rng.dirichlet(np.ones(4), 500)
+    y, weights = rng.integers(0, 4, 500), rng.random(500)
+    sets = inflated_argmax(P, 0.2)
+    options = {"labels": np.arange(4), "sample_weight": weights}
+    expected = tuple(f(y, sets, **options) for f in (coverage, singleton_correct, average_set_size))
+    assert _set_measures(y, sets, **options) == expected

@@ -48,13 +48,7 @@ from polyroc.intervals._resampling import (
     _warn_few_changed_rows,
     changed_rows,
 )
-from polyroc.thresholds.competing import (
-    average_set_size,
-    coverage,
-    frechet_predict,
-    inflated_argmax,
-    singleton_correct,
-)
+from polyroc.thresholds.competing import _set_measures, frechet_predict, inflated_argmax
 from polyroc.thresholds.objectives import check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.rules import predict
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
@@ -65,6 +59,9 @@ if TYPE_CHECKING:
 __all__ = ["RuleComparison", "compare_rules"]
 
 COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
+
+#: The columns of the inflated argmax's sets: coverage, singleton correct share, average size.
+SET_COLUMNS = ("coverage", "singleton", "avg_set_size")
 
 #: The columns under a cost matrix: the Bayes rule's expected cost beside the other rules'.
 COST_COLUMNS = ("argmax", "tuned", "bayes", "frechet", "coverage", "singleton", "avg_set_size")
@@ -302,17 +299,11 @@ def _rule_row(targets, tau, distances, eps, objective, costs):
         return float(objective.reported(objective.score(confusion_counts(y, y_pred, m, weights)[None])[0]))
 
     sets = inflated_argmax(scores, eps)
-    options = {"labels": np.arange(m), "sample_weight": weights}
     row = {"argmax": score(np.argmax(scores, axis=1)), "tuned": score(predict(scores, tau))}
     if costs is not None:
         row["bayes"] = score(bayes_codes(scores, costs))
-    return {
-        **row,
-        "frechet": score(frechet_predict(scores, distances)),
-        "coverage": coverage(y, sets, **options),
-        "singleton": singleton_correct(y, sets, **options),
-        "avg_set_size": average_set_size(y, sets, **options),
-    }
+    measures = _set_measures(y, sets, labels=np.arange(m), sample_weight=weights)  # the sets checked once
+    return {**row, "frechet": score(frechet_predict(scores, distances)), **dict(zip(SET_COLUMNS, measures))}
 
 
 def _test_decisions(test, tau, distances, costs):

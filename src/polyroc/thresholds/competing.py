@@ -314,6 +314,21 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     return sets
 
 
+def _set_measures(y_true, sets, *, labels=None, sample_weight=None):
+    """(coverage, singleton_correct, average_set_size) of the sets, checked once (as the three functions give them).
+
+    >>> _set_measures([0, 1], np.array([[True, True], [False, True]]))
+    (1.0, 0.5, 1.5)
+    """
+    mask, covered, weights = _set_outcomes(y_true, sets, labels, sample_weight)
+    sizes = mask.sum(axis=1)
+    return (
+        float(np.average(covered, weights=weights)),
+        float(np.average(covered & (sizes == 1), weights=weights)),
+        float(np.average(sizes, weights=weights)),
+    )
+
+
 def _set_outcomes(y_true, sets, labels, sample_weight):
     """Validated sets, per-sample 'true label in set' and the weights."""
     targets = check_prediction_sets(y_true, sets, labels=labels, sample_weight=sample_weight)
