@@ -140,3 +140,23 @@ def test_pairwise_aucs_with_shared_orders_equal_scikit_learn(tied):
     assert orders.n_sorted == (0 if tied else 3)  # an unstable sort of distinct scores is the stable order
     for value, mode in zip(found, ("ovr", "ovo")):
         assert value == pytest.approx(sklearn_auc(y, scores, multi_class=mode), rel=1e-12)
+
+
+def test_binary_counts_held_for_registered_columns_equal_fresh_counts():
+    """Counts asked again (equal positives and weights) are the held ones, as copies; others are counted."""
+    rng = np.random.default_rng(8)
+    scores = rng.dirichlet(np.ones(3), 400)
+    y = rng.integers(0, 3, 400)
+    weights = rng.random(400)
+    orders = ScoreOrders(scores)
+    cases = [(y == k, scores[:, k], w) for k in range(3) for w in (None, weights)]
+    cases += [((y == 0).astype(int), scores[:, 0], weights), (y == 1, scores[:, 0], weights * 2)]
+    fresh = [binary_counts(positive, np.ascontiguousarray(score), w) for positive, score, w in cases]
+    with shared_orders(orders):
+        for _ in range(2):
+            for (positive, score, w), expected in zip(cases, fresh):
+                counts = binary_counts(positive, np.ascontiguousarray(score), w)
+                for got, want in zip(counts, expected):
+                    np.testing.assert_array_equal(got, want)
+                counts[0][:] = -1  # a copy: the held counts do not change
+    assert sum(len(entries) for entries in orders._counts.values()) == len(cases)

@@ -29,7 +29,7 @@ compute, sharing cannot change a result.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "flipped_order",
     "known_order",
     "offer_order",
+    "shared_counts",
     "shared_order",
     "shared_orders",
 ]
@@ -73,6 +74,7 @@ class ScoreOrders:
         self.scores = scores
         self.n_sorted = 0
         self._held: dict[int, tuple[bool, np.ndarray]] = {}
+        self._counts: dict[int, list[tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...]]]] = {}
         self._lock = threading.Lock()
 
     def key_of(self, values: np.ndarray) -> int | None:
@@ -124,6 +126,26 @@ class ScoreOrders:
             if key not in self._held:
                 self._held[key] = (descending, compact)
                 self.n_sorted += 1
+
+    def counts_of(self, key: int, positive: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...] | None:
+        """Copies of the binary counts held for column ``key`` with these positives and weights, or None."""
+        for held_positive, held_weight, counts in self._counts.get(key, ()):
+            same_weight = (
+                held_weight is None
+                if weight is None
+                else held_weight is not None and np.array_equal(held_weight, weight)
+            )
+            if same_weight and held_positive.dtype == positive.dtype and np.array_equal(held_positive, positive):
+                return tuple(array.copy() for array in counts)
+        return None
+
+    def keep_counts(
+        self, key: int, positive: np.ndarray, weight: np.ndarray | None, counts: tuple[np.ndarray, ...]
+    ) -> None:
+        """Hold copies of the binary counts of column ``key`` with these positives and weights."""
+        entry = (positive.copy(), None if weight is None else weight.copy(), tuple(array.copy() for array in counts))
+        with self._lock:
+            self._counts.setdefault(key, []).append(entry)
 
     def known(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
         """The stable order of ``values`` (column ``key``) from the held one, or None when none is held."""
@@ -226,6 +248,36 @@ def offer_order(values: np.ndarray, order: NDArray[np.intp], descending: bool) -
         if key is not None:
             orders.keep(key, order, descending)
             return
+
+
+def shared_counts(
+    values: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, count: Callable[[], tuple[np.ndarray, ...]]
+) -> tuple[np.ndarray, ...]:
+    """``count()``, the binary counts of ``positive`` ranked by ``values``, computed once for registered scores.
+
+    The one-vs-rest curves of the ROC clouds, of the Gini-weighted ROC and of
+    the figures count the same classes against the same columns: the counts
+    of a registered column are held with copies of their positives and
+    weights, and handed out (as copies) when asked again with equal ones.
+
+    >>> scores = np.array([[0.3, 0.7], [0.6, 0.4]])
+    >>> with shared_orders(ScoreOrders(scores)):
+    ...     first = shared_counts(scores[:, 0], np.array([True, False]), None, lambda: (np.array([1.0]),))
+    ...     again = shared_counts(scores[:, 0], np.array([True, False]), None, lambda: (np.array([2.0]),))
+    >>> first[0].tolist(), again[0].tolist()
+    ([1.0], [1.0])
+    """
+    if not _ACTIVE or values.size < 2:
+        return count()
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            held = orders.counts_of(key, positive, weight)
+            if held is None:
+                held = count()
+                orders.keep_counts(key, positive, weight, held)
+            return held
+    return count()
 
 
 def ascending_order(values: np.ndarray) -> NDArray[np.intp]:
