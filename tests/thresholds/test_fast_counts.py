@@ -174,3 +174,11 @@ def test_argmax_shifted_is_numpy_argmax_with_ties(seed, m, n, n_taus):
     _, P, rng = dyadic_data(seed, n, m)
     taus = rng.integers(0, 5, (n_taus, m)) / 8
     assert np.array_equal(argmax_shifted(P, taus), np.argmax(P[None] - taus[:, None], axis=2))
+
+
+def test_argmax_shifted_over_blocks_of_samples_is_numpy_argmax_with_ties():
+    # more samples than one cache buffer holds: one threshold at a time, over blocks of samples
+    rng = np.random.default_rng(5)
+    P = np.round(rng.dirichlet(np.ones(4), 200_003), 2)
+    taus = np.vstack([np.full(4, 0.25), rng.dirichlet(np.ones(4), 2).round(2)])
+    assert np.array_equal(argmax_shifted(P, taus), np.argmax(P[None] - taus[:, None], axis=2))
