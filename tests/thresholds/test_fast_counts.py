@@ -179,6 +179,6 @@ def test_argmax_shifted_is_numpy_argmax_with_ties(seed, m, n, n_taus):
 def test_argmax_shifted_over_blocks_of_samples_is_numpy_argmax_with_ties():
     # more samples than one cache buffer holds: one threshold at a time, over blocks of samples
     rng = np.random.default_rng(5)
-    P = np.round(rng.dirichlet(np.ones(4), 200_003), 2)
-    taus = np.vstack([np.full(4, 0.25), rng.dirichlet(np.ones(4), 2).round(2)])
+    P = np.round(rng.dirichlet(np.ones(4), 200_003) * 64) / 64  # dyadic: many exact ties, exact differences
+    taus = np.vstack([np.full(4, 0.25), rng.integers(0, 5, (2, 4)) / 8])
     assert np.array_equal(argmax_shifted(P, taus), np.argmax(P[None] - taus[:, None], axis=2))
