@@ -195,6 +195,10 @@ def recentre(thresholds, domain):
     return thresholds - thresholds.min()
 
 
+#: Rows of the scores shifted at a time by :class:`TopTwo`.
+TOP_TWO_ROWS = 1 << 14
+
+
 class TopTwo:
     """The rule's prediction and the two best classes of each row of p - tau, for line searches.
 
@@ -208,14 +212,20 @@ class TopTwo:
 
     def __init__(self, targets, thresholds):
         scores = targets.y_score
+        n_samples = scores.shape[0]
         self.minimum = float(thresholds.min())
-        shifted = scores - rule_offsets(thresholds)
-        rows = np.arange(scores.shape[0])
-        self.first = np.argmax(shifted, axis=1)
-        self.first_value = shifted[rows, self.first]
-        shifted[rows, self.first] = -np.inf
-        self.second = np.argmax(shifted, axis=1)
-        self.second_value = shifted[rows, self.second]
+        offsets = rule_offsets(thresholds)
+        self.first, self.second = np.empty(n_samples, dtype=np.intp), np.empty(n_samples, dtype=np.intp)
+        self.first_value, self.second_value = np.empty(n_samples), np.empty(n_samples)
+        for start in range(0, n_samples, TOP_TWO_ROWS):  # blocks of rows whose shifted scores stay in cache
+            block = slice(start, start + TOP_TWO_ROWS)
+            shifted = scores[block] - offsets
+            rows = np.arange(shifted.shape[0])
+            first = self.first[block] = np.argmax(shifted, axis=1)
+            self.first_value[block] = shifted[rows, first]
+            shifted[rows, first] = -np.inf
+            second = self.second[block] = np.argmax(shifted, axis=1)
+            self.second_value[block] = shifted[rows, second]
         self.counts = confusion_counts(targets.y_true, self.first, scores.shape[1], targets.sample_weight)
 
     def breakpoints(self, scores, coordinate):
@@ -228,7 +238,9 @@ class TopTwo:
 
 def _group_cumsums(groups, n_groups, *values):
     """Running sums of each of ``values`` within each group, in the original order (exact for integers)."""
-    order = np.argsort(groups, kind="stable")
+    # the same stable order; numpy sorts keys of 16 bits or fewer by radix, in O(n)
+    keys = groups.astype(np.min_scalar_type(n_groups - 1)) if 0 < n_groups <= 2**16 else groups
+    order = np.argsort(keys, kind="stable")
     starts = np.searchsorted(groups[order], np.arange(n_groups))[groups[order]]
     sums = []
     for value in values:
