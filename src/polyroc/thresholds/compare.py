@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._engine.costs import bayes_codes
 from polyroc._engine.counts import confusion_counts
+from polyroc._engine.parallel import chunk_map
 from polyroc._results import Result
 from polyroc._validation import (
     check_distance_matrix,
@@ -599,10 +601,9 @@ def compare_rules(
         random_state=random_state,
         **tuning_options,
     )
-    rows = {
-        split: _rule_row(targets, tuning.best_threshold, distances, eps, objective, costs)
-        for split, targets in (("validation", validation), ("test", test))
-    }
+    splits = {"validation": validation, "test": test}  # scored at once on two threads (numpy releases the GIL)
+    row = partial(_rule_row, tau=tuning.best_threshold, distances=distances, eps=eps, objective=objective, costs=costs)
+    rows = dict(zip(splits, chunk_map(row, splits.values())))
     if n_boot is None:
         return RuleComparison(objective.name, rows, tuning, eps, settings=tuning.settings)
     confidence = float(confidence)
