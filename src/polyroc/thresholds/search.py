@@ -19,6 +19,8 @@ O(n log n) per line.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from polyroc._engine.counts import (
@@ -28,6 +30,7 @@ from polyroc._engine.counts import (
     rule_offsets,
     threshold_counts,
 )
+from polyroc._engine.parallel import chunk_map
 from polyroc._engine.progress import task
 from polyroc.counts import METRICS, get_metric, metric_name
 
@@ -217,16 +220,20 @@ class TopTwo:
         offsets = rule_offsets(thresholds)
         self.first, self.second = np.empty(n_samples, dtype=np.intp), np.empty(n_samples, dtype=np.intp)
         self.first_value, self.second_value = np.empty(n_samples), np.empty(n_samples)
-        for start in range(0, n_samples, TOP_TWO_ROWS):  # blocks of rows whose shifted scores stay in cache
-            block = slice(start, start + TOP_TWO_ROWS)
-            shifted = scores[block] - offsets
-            rows = np.arange(shifted.shape[0])
-            first = self.first[block] = np.argmax(shifted, axis=1)
-            self.first_value[block] = shifted[rows, first]
-            shifted[rows, first] = -np.inf
-            second = self.second[block] = np.argmax(shifted, axis=1)
-            self.second_value[block] = shifted[rows, second]
+        blocks = (slice(start, start + TOP_TWO_ROWS) for start in range(0, n_samples, TOP_TWO_ROWS))
+        for _ in chunk_map(partial(self._fill, scores, offsets), blocks):  # on threads: numpy releases the GIL
+            pass
         self.counts = confusion_counts(targets.y_true, self.first, scores.shape[1], targets.sample_weight)
+
+    def _fill(self, scores, offsets, block):
+        """The top two of the rows of ``block`` (a slice), whose shifted scores stay in cache."""
+        shifted = scores[block] - offsets
+        rows = np.arange(shifted.shape[0])
+        first = self.first[block] = np.argmax(shifted, axis=1)
+        self.first_value[block] = shifted[rows, first]
+        shifted[rows, first] = -np.inf
+        second = self.second[block] = np.argmax(shifted, axis=1)
+        self.second_value[block] = shifted[rows, second]
 
     def breakpoints(self, scores, coordinate):
         """As :func:`polyroc._engine.counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
