@@ -57,6 +57,40 @@ def test_shared_orders_equal_argsort_and_sort_each_column_once(first_descending)
     assert orders.n_sorted == 4  # three columns and the cells, each once
 
 
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 40), st.integers(2, 5)),
+        elements=st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, -3.0, np.inf, -np.inf, 1e-300]),
+    ),
+    st.booleans(),
+)
+def test_cells_merged_from_the_columns_equal_argsort_of_all_cells(scores, descending):
+    """The cells' order, merged from the column orders, is the stable sort of all cells, ties in cell order."""
+    orders = ScoreOrders(scores)
+    with shared_orders(orders):
+        if descending:  # one column held in the other direction first
+            ascending_order(np.ascontiguousarray(scores[:, 0]))
+        cells = scores.ravel()
+        asked = descending_order if descending else ascending_order
+        np.testing.assert_array_equal(asked(cells), _oracle(cells, descending))
+        np.testing.assert_array_equal(asked(cells), _oracle(cells, descending))  # held
+        np.testing.assert_array_equal(asked(cells.copy()), _oracle(cells, descending))
+        other = ascending_order if descending else descending_order
+        np.testing.assert_array_equal(other(cells), _oracle(cells, not descending))  # flipped
+    assert orders.n_sorted == scores.shape[1] + 1
+
+
+def test_cells_of_continuous_scores_merged_equal_argsort():
+    scores = np.random.default_rng(5).dirichlet(np.ones(4), 3000)
+    scores[10, 2] = scores[20, 1]  # a tie across columns
+    orders = ScoreOrders(scores)
+    with shared_orders(orders):
+        cells = scores.ravel()
+        np.testing.assert_array_equal(descending_order(cells), _oracle(cells, True))
+        np.testing.assert_array_equal(ascending_order(cells), _oracle(cells, False))
+
+
 def test_other_values_are_sorted_not_shared():
     scores = np.array([[0.1, 0.9], [0.6, 0.4], [0.3, 0.7]])
     orders = ScoreOrders(scores)
@@ -106,3 +140,23 @@ def test_pairwise_aucs_with_shared_orders_equal_scikit_learn(tied):
     assert orders.n_sorted == (0 if tied else 3)  # an unstable sort of distinct scores is the stable order
     for value, mode in zip(found, ("ovr", "ovo")):
         assert value == pytest.approx(sklearn_auc(y, scores, multi_class=mode), rel=1e-12)
+
+
+def test_binary_counts_held_for_registered_columns_equal_fresh_counts():
+    """Counts asked again (equal positives and weights) are the held ones, as copies; others are counted."""
+    rng = np.random.default_rng(8)
+    scores = rng.dirichlet(np.ones(3), 400)
+    y = rng.integers(0, 3, 400)
+    weights = rng.random(400)
+    orders = ScoreOrders(scores)
+    cases = [(y == k, scores[:, k], w) for k in range(3) for w in (None, weights)]
+    cases += [((y == 0).astype(int), scores[:, 0], weights), (y == 1, scores[:, 0], weights * 2)]
+    fresh = [binary_counts(positive, np.ascontiguousarray(score), w) for positive, score, w in cases]
+    with shared_orders(orders):
+        for _ in range(2):
+            for (positive, score, w), expected in zip(cases, fresh):
+                counts = binary_counts(positive, np.ascontiguousarray(score), w)
+                for got, want in zip(counts, expected):
+                    np.testing.assert_array_equal(got, want)
+                counts[0][:] = -1  # a copy: the held counts do not change
+    assert sum(len(entries) for entries in orders._counts.values()) == len(cases)

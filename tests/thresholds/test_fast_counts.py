@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.metrics import confusion_matrix
 
 import polyroc._engine.counts as counts_module
 from polyroc._engine.counts import (
@@ -18,7 +19,7 @@ from polyroc._engine.counts import (
     line_sweep_counts,
     threshold_counts,
 )
-from polyroc._validation import check_scores
+from polyroc._validation import check_scores, with_scaled_weights
 from polyroc.counts import get_metric
 from polyroc.thresholds import iter_lattice, threshold_batches
 from polyroc.thresholds.search import best_on_line, coordinate_ascent, coordinate_bounds, score_at
@@ -174,3 +175,36 @@ def test_argmax_shifted_is_numpy_argmax_with_ties(seed, m, n, n_taus):
     _, P, rng = dyadic_data(seed, n, m)
     taus = rng.integers(0, 5, (n_taus, m)) / 8
     assert np.array_equal(argmax_shifted(P, taus), np.argmax(P[None] - taus[:, None], axis=2))
+
+
+def test_argmax_shifted_over_blocks_of_samples_is_numpy_argmax_with_ties():
+    # more samples than one cache buffer holds: one threshold at a time, over blocks of samples
+    rng = np.random.default_rng(5)
+    P = np.round(rng.dirichlet(np.ones(4), 200_003) * 64) / 64  # dyadic: many exact ties, exact differences
+    taus = np.vstack([np.full(4, 0.25), rng.integers(0, 5, (2, 4)) / 8])
+    assert np.array_equal(argmax_shifted(P, taus), np.argmax(P[None] - taus[:, None], axis=2))
+
+
+def test_top_two_over_blocks_of_rows_is_the_first_and_second_argmax():
+    # more rows than one block of TopTwo; dyadic scores and thresholds: exact ties, first index wins
+    from polyroc._engine.counts import rule_offsets
+    from polyroc.thresholds.search import TOP_TWO_ROWS, TopTwo
+
+    rng = np.random.default_rng(9)
+    n = 2 * TOP_TWO_ROWS + 17
+    P = np.round(rng.dirichlet(np.ones(5), n) * 32) / 32
+    P /= P.sum(axis=1, keepdims=True)
+    y = rng.integers(0, 5, n)
+    tau = rng.integers(0, 5, 5) / 8
+    targets = with_scaled_weights(check_scores(y, P))
+    state = TopTwo(targets, tau)
+    shifted = P - rule_offsets(tau)
+    first = np.argmax(shifted, axis=1)
+    rest = shifted.copy()
+    rest[np.arange(n), first] = -np.inf
+    second = np.argmax(rest, axis=1)
+    np.testing.assert_array_equal(state.first, first)
+    np.testing.assert_array_equal(state.second, second)
+    np.testing.assert_array_equal(state.first_value, shifted[np.arange(n), first])
+    np.testing.assert_array_equal(state.second_value, shifted[np.arange(n), second])
+    np.testing.assert_array_equal(state.counts, confusion_matrix(y, first, labels=np.arange(5)))

@@ -165,3 +165,24 @@ def test_sets_of_rows_with_clear_top_scores_equal_the_sets_from_every_distance(e
     tops[:, 2:] = 0.01
     P = np.vstack([P, tops / tops.sum(axis=1, keepdims=True)])
     np.testing.assert_array_equal(inflated_argmax(P, eps), _inflated_distances(P, eps) < eps)
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.2])
+def test_sets_from_the_candidates_places_equal_the_sets_from_every_distance(eps):
+    # rows with 1 to 10 classes near their top score: each group gets the distances of its leading places only
+    rng = np.random.default_rng(11)
+    P = rng.dirichlet(np.full(10, 3.0), 4000)
+    P[:50] = 0.1  # every class tied at the top
+    np.testing.assert_array_equal(inflated_argmax(P, eps), _inflated_distances(P, eps) < eps)
+
+
+def test_the_three_set_measures_checked_once_equal_the_three_functions():
+    from polyroc.thresholds.competing import _set_measures
+
+    rng = np.random.default_rng(2)
+    P = rng.dirichlet(np.ones(4), 500)
+    y, weights = rng.integers(0, 4, 500), rng.random(500)
+    sets = inflated_argmax(P, 0.2)
+    options = {"labels": np.arange(4), "sample_weight": weights}
+    expected = tuple(f(y, sets, **options) for f in (coverage, singleton_correct, average_set_size))
+    assert _set_measures(y, sets, **options) == expected

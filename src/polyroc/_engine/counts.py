@@ -132,21 +132,26 @@ def argmax_shifted(y_score, thresholds, columns=None):
         columns = score_columns(y_score)
     out = np.empty((thresholds.shape[0], n_samples), dtype=np.intp)
     step = chunk_length(n_samples * 8, budget=ARGMAX_BLOCK_BYTES)
-    best = np.empty((min(step, thresholds.shape[0]), n_samples))
+    # with more samples than a buffer holds, one threshold at a time over blocks of samples that stay in cache
+    span = max(1, n_samples) if step > 1 else max(1, ARGMAX_BLOCK_BYTES // 16)
+    best = np.empty((min(step, thresholds.shape[0]), min(span, n_samples)))
     shifted = np.empty_like(best)
     larger = np.empty(best.shape, dtype=bool)
     for start in range(0, thresholds.shape[0], step):
         block = thresholds[start : start + step]
         rows = block.shape[0]
-        block_best, block_shifted, block_larger = best[:rows], shifted[:rows], larger[:rows]
-        block_out = out[start : start + rows]
-        np.subtract(columns[0], block[:, :1], out=block_best)
-        block_out.fill(0)
-        for predicted in range(1, n_classes):
-            np.subtract(columns[predicted], block[:, predicted : predicted + 1], out=block_shifted)
-            np.greater(block_shifted, block_best, out=block_larger)
-            np.maximum(block_best, block_shifted, out=block_best)
-            np.putmask(block_out, block_larger, predicted)
+        for first in range(0, n_samples, span):
+            width = min(span, n_samples - first)
+            samples = slice(first, first + width)
+            block_best, block_shifted = best[:rows, :width], shifted[:rows, :width]
+            block_larger, block_out = larger[:rows, :width], out[start : start + rows, samples]
+            np.subtract(columns[0, samples], block[:, :1], out=block_best)
+            block_out.fill(0)
+            for predicted in range(1, n_classes):
+                np.subtract(columns[predicted, samples], block[:, predicted : predicted + 1], out=block_shifted)
+                np.greater(block_shifted, block_best, out=block_larger)
+                np.maximum(block_best, block_shifted, out=block_best)
+                np.copyto(block_out, predicted, where=block_larger)
     return out
 
 

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from polyroc._engine.numeric import divide, finish, nan_average
 from polyroc._engine.parallel import chunk_map
-from polyroc._engine.score_orders import descending_order, known_order, offer_order
+from polyroc._engine.score_orders import descending_order, known_order, offer_order, shared_counts
 
 #: Fewer samples than this sort their score columns in this thread (a thread pool costs more than it saves).
 PARALLEL_MIN_SAMPLES = 20_000
@@ -89,7 +89,12 @@ def binary_counts(positive, score, weight=None) -> BinaryCounts:
         present = everyone > 0
         tps = np.cumsum(hits[::-1], dtype=np.float64)[present]
         return np.cumsum(everyone, dtype=np.float64)[present] - tps, tps, values[::-1][present]
-    order = descending_order(score)  # shared by the steps of a report (score_orders)
+    return shared_counts(score, positive, weight, lambda: _sorted_counts(positive, score, weight))  # type: ignore[return-value]
+
+
+def _sorted_counts(positive, score, weight):
+    """``binary_counts`` by a sort of the scores (shared with the steps of a report, see score_orders)."""
+    order = descending_order(score)
     score = score[order]
     positive = positive[order]
     ends = tie_ends(score)

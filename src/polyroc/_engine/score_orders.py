@@ -5,7 +5,7 @@ the ROC clouds, of the Gini-weighted ROC and of the figures, the rankings of
 the Gini bootstrap and the pools of ROC-DMF each sort every column again,
 and the micro average sorts all n m cells. A :class:`ScoreOrders` registered
 with :func:`shared_orders` keeps the order of each column (and of the raveled
-cells) the first time one is asked for; :func:`ascending_order` and
+cells, merged from the columns' orders) the first time one is asked for; :func:`ascending_order` and
 :func:`descending_order` hand it out to any kernel that asks for the order of
 the same values.
 
@@ -29,7 +29,7 @@ compute, sharing cannot change a result.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "flipped_order",
     "known_order",
     "offer_order",
+    "shared_counts",
     "shared_order",
     "shared_orders",
 ]
@@ -73,6 +74,7 @@ class ScoreOrders:
         self.scores = scores
         self.n_sorted = 0
         self._held: dict[int, tuple[bool, np.ndarray]] = {}
+        self._counts: dict[int, list[tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...]]]] = {}
         self._lock = threading.Lock()
 
     def key_of(self, values: np.ndarray) -> int | None:
@@ -95,9 +97,27 @@ class ScoreOrders:
         """The stable order of ``values`` (those of column ``key``), sorted or derived from the held one."""
         order = self.known(key, values, descending)
         if order is None:
-            order = np.argsort(-values if descending else values, kind="stable")
+            if key == CELLS and self.scores.shape[1] > 1:
+                order = self._merged_cells(values, descending)
+            else:
+                order = np.argsort(-values if descending else values, kind="stable")
             self.keep(key, order, descending)
         return order
+
+    def _merged_cells(self, values: np.ndarray, descending: bool) -> NDArray[np.intp]:
+        """The stable order of the raveled cells, merged from the orders of the columns (held or sorted now).
+
+        The columns' sorted runs, laid end to end, are merged by numpy's stable
+        sort (a timsort, which finds the m runs: O(n m log m) instead of a sort
+        of all n m cells); cells of equal value, which the merge leaves column
+        by column, are then put back in increasing cell order.
+        """
+        scores = self.scores
+        n_classes = scores.shape[1]
+        cells = np.concatenate([self.order(k, scores[:, k], descending) * n_classes + k for k in range(n_classes)])
+        ranked = values[cells]
+        merged = cells[np.argsort(-ranked if descending else ranked, kind="stable")]
+        return _ties_in_index_order(merged, values[merged])
 
     def keep(self, key: int, order: NDArray[np.intp], descending: bool) -> None:
         """Hold ``order``, the stable order of column ``key`` in that direction, unless one is held."""
@@ -106,6 +126,26 @@ class ScoreOrders:
             if key not in self._held:
                 self._held[key] = (descending, compact)
                 self.n_sorted += 1
+
+    def counts_of(self, key: int, positive: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...] | None:
+        """Copies of the binary counts held for column ``key`` with these positives and weights, or None."""
+        for held_positive, held_weight, counts in self._counts.get(key, ()):
+            same_weight = (
+                held_weight is None
+                if weight is None
+                else held_weight is not None and np.array_equal(held_weight, weight)
+            )
+            if same_weight and held_positive.dtype == positive.dtype and np.array_equal(held_positive, positive):
+                return tuple(array.copy() for array in counts)
+        return None
+
+    def keep_counts(
+        self, key: int, positive: np.ndarray, weight: np.ndarray | None, counts: tuple[np.ndarray, ...]
+    ) -> None:
+        """Hold copies of the binary counts of column ``key`` with these positives and weights."""
+        entry = (positive.copy(), None if weight is None else weight.copy(), tuple(array.copy() for array in counts))
+        with self._lock:
+            self._counts.setdefault(key, []).append(entry)
 
     def known(self, key: int, values: np.ndarray, descending: bool) -> NDArray[np.intp] | None:
         """The stable order of ``values`` (column ``key``) from the held one, or None when none is held."""
@@ -116,6 +156,23 @@ class ScoreOrders:
         if held_descending == descending:
             return compact.astype(np.intp)
         return flipped_order(compact.astype(np.intp), values)
+
+
+def _ties_in_index_order(order: NDArray[np.intp], ranked: np.ndarray) -> NDArray[np.intp]:
+    """``order`` (of values sorted into ``ranked``) with each run of tied values in increasing index order.
+
+    >>> _ties_in_index_order(np.array([4, 0, 3, 1]), np.array([1.0, 2.0, 2.0, 2.0])).tolist()
+    [4, 0, 1, 3]
+    """
+    tied = ranked[1:] == ranked[:-1]
+    if not tied.any():
+        return order
+    run = np.concatenate(([0], np.cumsum(~tied)))
+    member = np.concatenate(([False], tied)) | np.concatenate((tied, [False]))
+    positions = np.flatnonzero(member)
+    indices = order[positions]
+    order[positions] = indices[np.lexsort((indices, run[positions]))]
+    return order
 
 
 def flipped_order(order: NDArray[np.intp], values: np.ndarray) -> NDArray[np.intp]:
@@ -191,6 +248,36 @@ def offer_order(values: np.ndarray, order: NDArray[np.intp], descending: bool) -
         if key is not None:
             orders.keep(key, order, descending)
             return
+
+
+def shared_counts(
+    values: np.ndarray, positive: np.ndarray, weight: np.ndarray | None, count: Callable[[], tuple[np.ndarray, ...]]
+) -> tuple[np.ndarray, ...]:
+    """``count()``, the binary counts of ``positive`` ranked by ``values``, computed once for registered scores.
+
+    The one-vs-rest curves of the ROC clouds, of the Gini-weighted ROC and of
+    the figures count the same classes against the same columns: the counts
+    of a registered column are held with copies of their positives and
+    weights, and handed out (as copies) when asked again with equal ones.
+
+    >>> scores = np.array([[0.3, 0.7], [0.6, 0.4]])
+    >>> with shared_orders(ScoreOrders(scores)):
+    ...     first = shared_counts(scores[:, 0], np.array([True, False]), None, lambda: (np.array([1.0]),))
+    ...     again = shared_counts(scores[:, 0], np.array([True, False]), None, lambda: (np.array([2.0]),))
+    >>> first[0].tolist(), again[0].tolist()
+    ([1.0], [1.0])
+    """
+    if not _ACTIVE or values.size < 2:
+        return count()
+    for orders in reversed(_ACTIVE):
+        key = orders.key_of(values)
+        if key is not None:
+            held = orders.counts_of(key, positive, weight)
+            if held is None:
+                held = count()
+                orders.keep_counts(key, positive, weight, held)
+            return held
+    return count()
 
 
 def ascending_order(values: np.ndarray) -> NDArray[np.intp]:

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from polyroc.report._decimation import decimate_figure
+
 if TYPE_CHECKING:
     from polyroc.report._analysis import ModelAnalysis
     from polyroc.report._inputs import ReportInputs
@@ -68,6 +70,7 @@ def _render(key, caption, draw, *, figsize=(5.2, 4.4), layout="compressed", **su
     for ax in figure.axes:  # a fixed-aspect box shrinks, after the layout, towards its cell's top left corner,
         if ax.get_aspect() != "auto":  # so that what the layout placed at its left and top stays where it was put
             ax.set_anchor("NW")
+    decimate_figure(figure, DPI)  # long curves through the points that change the picture (results keep all)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=DPI, pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     return ReportFigure(key, caption, buffer.getvalue())

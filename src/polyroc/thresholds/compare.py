@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._engine.costs import bayes_codes
 from polyroc._engine.counts import confusion_counts
+from polyroc._engine.parallel import chunk_map
 from polyroc._results import Result
 from polyroc._validation import (
     check_distance_matrix,
@@ -48,13 +50,7 @@ from polyroc.intervals._resampling import (
     _warn_few_changed_rows,
     changed_rows,
 )
-from polyroc.thresholds.competing import (
-    average_set_size,
-    coverage,
-    frechet_predict,
-    inflated_argmax,
-    singleton_correct,
-)
+from polyroc.thresholds.competing import _set_measures, frechet_predict, inflated_argmax
 from polyroc.thresholds.objectives import check_cost_pairing, is_cost, tuning_objective
 from polyroc.thresholds.rules import predict
 from polyroc.thresholds.tuning import TuningResult, tune_thresholds
@@ -65,6 +61,9 @@ if TYPE_CHECKING:
 __all__ = ["RuleComparison", "compare_rules"]
 
 COLUMNS = ("argmax", "tuned", "frechet", "coverage", "singleton", "avg_set_size")
+
+#: The columns of the inflated argmax's sets: coverage, singleton correct share, average size.
+SET_COLUMNS = ("coverage", "singleton", "avg_set_size")
 
 #: The columns under a cost matrix: the Bayes rule's expected cost beside the other rules'.
 COST_COLUMNS = ("argmax", "tuned", "bayes", "frechet", "coverage", "singleton", "avg_set_size")
@@ -299,17 +298,11 @@ def _rule_row(targets, tau, distances, eps, objective, costs):
         return float(objective.reported(objective.score(confusion_counts(y, y_pred, m, weights)[None])[0]))
 
     sets = inflated_argmax(scores, eps)
-    options = {"labels": np.arange(m), "sample_weight": weights}
     row = {"argmax": score(np.argmax(scores, axis=1)), "tuned": score(predict(scores, tau))}
     if costs is not None:
         row["bayes"] = score(bayes_codes(scores, costs))
-    return {
-        **row,
-        "frechet": score(frechet_predict(scores, distances)),
-        "coverage": coverage(y, sets, **options),
-        "singleton": singleton_correct(y, sets, **options),
-        "avg_set_size": average_set_size(y, sets, **options),
-    }
+    measures = _set_measures(y, sets, labels=np.arange(m), sample_weight=weights)  # the sets checked once
+    return {**row, "frechet": score(frechet_predict(scores, distances)), **dict(zip(SET_COLUMNS, measures))}
 
 
 def _test_decisions(test, tau, distances, costs):
@@ -611,10 +604,9 @@ def compare_rules(
         random_state=random_state,
         **tuning_options,
     )
-    rows = {
-        split: _rule_row(targets, tuning.best_threshold, distances, eps, objective, costs)
-        for split, targets in (("validation", validation), ("test", test))
-    }
+    splits = {"validation": validation, "test": test}  # scored at once on two threads (numpy releases the GIL)
+    row = partial(_rule_row, tau=tuning.best_threshold, distances=distances, eps=eps, objective=objective, costs=costs)
+    rows = dict(zip(splits, chunk_map(row, splits.values())))
     if n_boot is None:
         return RuleComparison(objective.name, rows, tuning, eps, settings=tuning.settings)
     confidence = float(confidence)

@@ -186,41 +186,63 @@ def frechet_predict(y_score: ArrayLike, distances: ArrayLike | None = None) -> n
     return np.argmin(scores @ (metric * metric), axis=1)
 
 
-def _others_sorted(sorted_scores):
-    """For each sorted position q, the row's other entries (descending): (n, m, m - 1)."""
+def _others_sorted(sorted_scores, positions=None):
+    """For each sorted position q (the first ``positions``), the row's other entries (descending): (n, q, m - 1)."""
     n_classes = sorted_scores.shape[1]
-    positions = np.arange(n_classes - 1)
-    index = positions[None, :] + (positions[None, :] >= np.arange(n_classes)[:, None])
-    return sorted_scores[:, index]
+    others = np.arange(n_classes - 1)
+    index = others[None, :] + (others[None, :] >= np.arange(n_classes)[:, None])
+    return sorted_scores[:, index[:positions]]
 
 
-def _inflated_distances(scores, eps):
+def _inflated_distances(scores, eps, positions=None):
     """Euclidean distance from each row w to each region {v : v_j >= max_{l != j} v_l + eps/sqrt 2}.
 
     Euclidean projection onto the region: with delta = eps / sqrt 2 and the other entries
     o_1 >= ... >= o_L, pool w_j - delta with the top k of them at their mean
-    u_k, for the first k with o_{k+1} < u_k. Returns (n, m) distances.
+    u_k, for the first k with o_{k+1} < u_k. Returns (n, m) distances; with
+    ``positions``, only the classes at the first ``positions`` places of each
+    row sorted in decreasing order get theirs (the others are left at inf).
     """
     delta = eps / np.sqrt(2.0)
     n_samples, n_classes = scores.shape
+    places = n_classes if positions is None else positions
     order = np.argsort(-scores, axis=1, kind="stable")
     sorted_scores = np.take_along_axis(scores, order, axis=1)
-    distances = np.empty_like(scores)
-    step = chunk_length(n_classes * n_classes * 8 * 8)
+    distances = np.full_like(scores, np.inf)
+    step = chunk_length(places * n_classes * 8 * 8)
     for start in range(0, n_samples, step):
         block = sorted_scores[start : start + step]
-        others = _others_sorted(block)
+        others = _others_sorted(block, places)
         pooled = np.concatenate([np.zeros((*others.shape[:2], 1)), np.cumsum(others, axis=2)], axis=2)
-        shifted = block[:, :, None] - delta
+        leading = block[:, :places]
+        shifted = leading[:, :, None] - delta
         means = (shifted + pooled) / np.arange(1, n_classes + 1)
         following = np.concatenate([others, np.full((*others.shape[:2], 1), -np.inf)], axis=2)
         k = np.argmax(following < means, axis=2)[:, :, None]
         mean = np.take_along_axis(means, k, axis=2)[:, :, 0]
         inside = np.arange(n_classes - 1) < k
         squares = np.sum(np.where(inside, others - mean[:, :, None], 0.0) ** 2, axis=2)
-        squares += (mean + delta - block) ** 2
-        np.put_along_axis(distances[start : start + step], order[start : start + step], np.sqrt(squares), axis=1)
+        squares += (mean + delta - leading) ** 2
+        np.put_along_axis(
+            distances[start : start + step], order[start : start + step, :places], np.sqrt(squares), axis=1
+        )
     return distances
+
+
+def _close_sets(scores, eps):
+    """The inflated-argmax sets of rows whose top two scores are close, grouped by their number of candidates.
+
+    Only classes within 1.5 eps / sqrt 2 of the row's top score can be in
+    its set (any other is at least 1.5 eps from its region), and they lead
+    the row sorted in decreasing order: rows with c such classes get the
+    distances of the first c places only.
+    """
+    sets = np.zeros(scores.shape, dtype=bool)
+    near = np.count_nonzero(scores >= scores.max(axis=1, keepdims=True) - 1.5 * eps / np.sqrt(2.0), axis=1)
+    for candidates in np.unique(near).tolist():
+        rows = np.flatnonzero(near == candidates)
+        sets[rows] = _inflated_distances(scores[rows], eps, positions=min(candidates, scores.shape[1])) < eps
+    return sets
 
 
 @validate_params({"eps": [Interval("real", 0, None, closed="neither")]})
@@ -288,8 +310,23 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     close = np.ones(scores.shape[0], dtype=bool) if top is None else top[:, 1] - top[:, 0] <= 1.5 * delta
     clear = np.flatnonzero(~close)
     sets[clear, np.argmax(scores[clear], axis=1)] = True
-    sets[close] = _inflated_distances(scores[close], eps) < eps
+    sets[close] = _close_sets(scores[close], eps)
     return sets
+
+
+def _set_measures(y_true, sets, *, labels=None, sample_weight=None):
+    """(coverage, singleton_correct, average_set_size) of the sets, checked once (as the three functions give them).
+
+    >>> _set_measures([0, 1], np.array([[True, True], [False, True]]))
+    (1.0, 0.5, 1.5)
+    """
+    mask, covered, weights = _set_outcomes(y_true, sets, labels, sample_weight)
+    sizes = mask.sum(axis=1)
+    return (
+        float(np.average(covered, weights=weights)),
+        float(np.average(covered & (sizes == 1), weights=weights)),
+        float(np.average(sizes, weights=weights)),
+    )
 
 
 def _set_outcomes(y_true, sets, labels, sample_weight):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from polyroc._engine.parallel import chunk_map
 from polyroc._results import Drawable
 from polyroc._validation import (
     THRESHOLD_DOMAINS,
@@ -308,7 +309,8 @@ def coordinate_profile(
         threshold = tuned.best_threshold
         settings.update(search=tuned.settings["search"], resolution=tuned.settings["resolution"])
     tau = check_thresholds(threshold, n_classes, domain=domain)
-    edges, values = zip(*(_line_profile(targets, tau, j, objective, domain) for j in range(n_classes)))
+    lines = chunk_map(lambda j: _line_profile(targets, tau, j, objective, domain), range(n_classes))  # on threads
+    edges, values = zip(*lines)
     return CoordinateProfile(
         classes=targets.classes,
         threshold=tau,

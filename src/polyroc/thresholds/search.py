@@ -19,6 +19,8 @@ O(n log n) per line.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from polyroc._engine.counts import (
@@ -28,6 +30,7 @@ from polyroc._engine.counts import (
     rule_offsets,
     threshold_counts,
 )
+from polyroc._engine.parallel import chunk_map
 from polyroc._engine.progress import task
 from polyroc.counts import METRICS, get_metric, metric_name
 
@@ -195,6 +198,10 @@ def recentre(thresholds, domain):
     return thresholds - thresholds.min()
 
 
+#: Rows of the scores shifted at a time by :class:`TopTwo`.
+TOP_TWO_ROWS = 1 << 14
+
+
 class TopTwo:
     """The rule's prediction and the two best classes of each row of p - tau, for line searches.
 
@@ -208,15 +215,25 @@ class TopTwo:
 
     def __init__(self, targets, thresholds):
         scores = targets.y_score
+        n_samples = scores.shape[0]
         self.minimum = float(thresholds.min())
-        shifted = scores - rule_offsets(thresholds)
-        rows = np.arange(scores.shape[0])
-        self.first = np.argmax(shifted, axis=1)
-        self.first_value = shifted[rows, self.first]
-        shifted[rows, self.first] = -np.inf
-        self.second = np.argmax(shifted, axis=1)
-        self.second_value = shifted[rows, self.second]
+        offsets = rule_offsets(thresholds)
+        self.first, self.second = np.empty(n_samples, dtype=np.intp), np.empty(n_samples, dtype=np.intp)
+        self.first_value, self.second_value = np.empty(n_samples), np.empty(n_samples)
+        blocks = (slice(start, start + TOP_TWO_ROWS) for start in range(0, n_samples, TOP_TWO_ROWS))
+        for _ in chunk_map(partial(self._fill, scores, offsets), blocks):  # on threads: numpy releases the GIL
+            pass
         self.counts = confusion_counts(targets.y_true, self.first, scores.shape[1], targets.sample_weight)
+
+    def _fill(self, scores, offsets, block):
+        """The top two of the rows of ``block`` (a slice), whose shifted scores stay in cache."""
+        shifted = scores[block] - offsets
+        rows = np.arange(shifted.shape[0])
+        first = self.first[block] = np.argmax(shifted, axis=1)
+        self.first_value[block] = shifted[rows, first]
+        shifted[rows, first] = -np.inf
+        second = self.second[block] = np.argmax(shifted, axis=1)
+        self.second_value[block] = shifted[rows, second]
 
     def breakpoints(self, scores, coordinate):
         """As :func:`polyroc._engine.counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
@@ -228,7 +245,9 @@ class TopTwo:
 
 def _group_cumsums(groups, n_groups, *values):
     """Running sums of each of ``values`` within each group, in the original order (exact for integers)."""
-    order = np.argsort(groups, kind="stable")
+    # the same stable order; numpy sorts keys of 16 bits or fewer by radix, in O(n)
+    keys = groups.astype(np.min_scalar_type(n_groups - 1)) if 0 < n_groups <= 2**16 else groups
+    order = np.argsort(keys, kind="stable")
     starts = np.searchsorted(groups[order], np.arange(n_groups))[groups[order]]
     sums = []
     for value in values:
