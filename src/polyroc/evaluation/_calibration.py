@@ -127,21 +127,29 @@ class CalibrationBins:
         transpose): each bin belongs to one column, so its rows are summed in
         row order either way and the totals are those of column-major sums
         bit for bit; the top-label and class bins are disjoint, so adding the
-        two ``bincount`` s is exact.
+        two ``bincount`` s is exact. The flat bin indices of the class columns
+        are made once and serve every total and the cross moments; a row's
+        entries of its largest score and of its class are reached by their
+        flat positions (``i m + j``).
         """
+        scores = np.ascontiguousarray(scores)  # the flat positions below are those of row-major rows
         n_rows, n_classes = scores.shape
+        starts = np.arange(0, n_rows * n_classes, n_classes)  # flat position of each row's first entry
+        own = starts + y  # ... and of its entry of its class
         predicted = scores.argmax(axis=1)
-        top = scores[np.arange(n_rows), predicted]
+        largest = starts + predicted  # ... and of its largest score
+        top = scores.ravel()[largest]
         top_hit = predicted == y
-        top_codes = bin_rows(top.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(-1)
-        codes = bin_rows(scores.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(n_rows, n_classes)
-        flat = codes + np.arange(1, n_classes + 1) * ECE_BINS  # (n, m): column j + 1's bins
-        flat_rows = flat.ravel()
+        flat_rows = bin_rows(scores.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(-1)
+        top_codes = flat_rows[largest]  # the top-label score's bin is that of its entry (before the offsets)
+        flat = flat_rows.reshape(n_rows, n_classes)
+        flat += np.arange(1, n_classes + 1) * ECE_BINS  # in place: column j + 1's bins
         size = (n_classes + 1) * ECE_BINS
-        errors = (y[:, None] == np.arange(n_classes)) - scores
+        errors = np.negative(scores)  # e = hit - score, 1 - score at the row's class
+        errors.reshape(-1)[own] += 1.0
         top_errors = top_hit - top
         # the hits' bins: the top-label column's hit rows, then each row in the column of its class
-        hit_codes = np.concatenate((top_codes[top_hit], flat[np.arange(n_rows), y]))
+        hit_codes = np.concatenate((top_codes[top_hit], flat_rows[own]))
 
         def summed(top_values, values) -> np.ndarray:
             found = np.bincount(top_codes, weights=top_values, minlength=size)
@@ -170,10 +178,11 @@ class CalibrationBins:
             sampled = _sampled_of(top, predicted)
             if weights is not None:
                 sampled &= weights > 0
+            rows = np.flatnonzero(sampled)
             self._add_cross(
-                None if weights is None else weights[sampled],
-                np.ascontiguousarray(codes[sampled].T),
-                np.ascontiguousarray(errors[sampled].T),
+                None if weights is None else weights[rows],
+                np.ascontiguousarray((flat[rows] - np.arange(1, n_classes + 1) * ECE_BINS).T),
+                np.ascontiguousarray(errors[rows].T),
             )
 
     def _add_cross(self, weights, codes, errors) -> None:
