@@ -20,7 +20,10 @@ from polyroc.resampling import bootstrap_multiplicities
 from polyroc.streaming import EvaluationAccumulator
 
 KINDS = {"ece_top_label": "top-label", "ece_classwise": "classwise"}
-METHOD = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+METHOD = (
+    "draws of the calibration bins: basic interval, its upper end taking back half its bias correction, "
+    "joined with the test inversion (Kish effective sizes)"
+)
 
 
 def problem(seed, n=400, m=4, weighted=False):

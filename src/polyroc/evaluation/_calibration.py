@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from polyroc._engine.binning import BinTotals, ReplicateBinner, bin_rows, binned_errors
-from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds
+from polyroc.evaluation._plan import INTERVAL_METHODS
+from polyroc.intervals._calibration_draws import ECE_METHOD, ECE_SCORES, ece_bounds
 
 __all__ = ["ECE_BINS", "CalibrationBins", "ReplicateBins", "ece_intervals", "eces_of_sums"]
 
@@ -82,7 +83,9 @@ def _mixed(values: np.ndarray) -> np.ndarray:
     return values
 
 
-_LABEL = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+#: The method of the ECE intervals: the reading of the draws (``"union"`` of
+#: :mod:`polyroc.intervals._calibration_draws`) and the bins' sizes.
+_LABEL = f"{INTERVAL_METHODS[ECE_METHOD]} (Kish effective sizes)"
 
 
 @dataclass
