@@ -13,14 +13,17 @@ import pytest
 
 import polyroc
 from polyroc.calibration import calibration_error
-from polyroc.evaluation._calibration import CalibrationBins, _sampled_rows
+from polyroc.evaluation._calibration import CalibrationBins, _sampled_rows, block_rows
 from polyroc.exceptions import IntervalWarning
 from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds
 from polyroc.resampling import bootstrap_multiplicities
 from polyroc.streaming import EvaluationAccumulator
 
 KINDS = {"ece_top_label": "top-label", "ece_classwise": "classwise"}
-METHOD = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+METHOD = (
+    "draws of the calibration bins: basic interval, its upper end taking back half its bias correction, "
+    "joined with the test inversion (Kish effective sizes)"
+)
 
 
 def problem(seed, n=400, m=4, weighted=False):
@@ -187,24 +190,55 @@ def test_perfect_one_hot_scores_keep_a_positive_upper_bound():
         assert interval.method == METHOD
 
 
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("m", [2, 10, 40])
-def test_bin_totals_equal_per_column_sums_bit_for_bit(weighted, m):
-    """Oracle: each column's totals by its own ``bincount`` over ``searchsorted`` bins, rows in order."""
-    y, p, weights = problem(m, n=60_000, m=m, weighted=weighted)  # one block of rows (BLOCK_ROWS)
-    p = np.round(p, 3)  # scores on the bins' edges
-    bins = CalibrationBins.of(y, p, weights)
+def column_totals(y, p, weights):
+    """Oracle: each column's totals by its own ``bincount`` over ``searchsorted`` bins, rows in order (1 + m, 15)."""
+    m = p.shape[1]
     w = np.ones(y.size) if weights is None else weights
     predicted = p.argmax(axis=1)
     columns = [(p[np.arange(y.size), predicted], predicted == y)] + [(p[:, j], y == j) for j in range(m)]
     grid = np.linspace(0.0, 1.0, 16)
+    found = {name: np.zeros((m + 1, 15)) for name in ("rows", "weight", "score", "hits", "spread")}
     for k, (score, hit) in enumerate(columns):
         codes = np.minimum(np.searchsorted(grid, score, side="right") - 1, 14)
-        assert np.array_equal(bins.rows[k], np.bincount(codes, weights=w > 0, minlength=15))
-        assert np.array_equal(bins.weight[k], np.bincount(codes, weights=w if weighted else None, minlength=15))
-        assert np.array_equal(bins.score[k], np.bincount(codes, weights=score * w if weighted else score, minlength=15))
-        assert np.array_equal(bins.hits[k], np.bincount(codes[hit], weights=w[hit] if weighted else None, minlength=15))
+        found["rows"][k] = np.bincount(codes, weights=w > 0, minlength=15)
+        found["weight"][k] = np.bincount(codes, weights=None if weights is None else w, minlength=15)
+        found["score"][k] = np.bincount(codes, weights=score if weights is None else score * w, minlength=15)
+        found["hits"][k] = np.bincount(codes[hit], weights=None if weights is None else w[hit], minlength=15)
         squared = (hit - score) ** 2
-        assert np.array_equal(
-            bins.spread[k], np.bincount(codes, weights=squared * w * w if weighted else squared, minlength=15)
-        )
+        found["spread"][k] = np.bincount(codes, weights=squared if weights is None else squared * w * w, minlength=15)
+    return found
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("m", [2, 10, 40])
+def test_bin_totals_equal_per_column_sums_bit_for_bit(weighted, m):
+    """Within one block of rows the totals are the oracle's bit for bit."""
+    n = min(60_000, block_rows(m))
+    y, p, weights = problem(m, n=n, m=m, weighted=weighted)
+    p = np.round(p, 3)  # scores on the bins' edges
+    bins = CalibrationBins.of(y, p, weights)
+    for name, expected in column_totals(y, p, weights).items():
+        assert np.array_equal(getattr(bins, name), expected), name
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_totals_and_cross_moments_of_several_blocks_equal_the_row_sums(weighted):
+    """Blocks of rows add up: every total within 1e-12 of the oracle's, the cross moments of a brute-force sum."""
+    m = 10
+    y, p, weights = problem(11, n=2 * block_rows(m) + 1234, m=m, weighted=weighted)
+    p = np.round(p, 3)
+    bins = CalibrationBins.of(y, p, weights)
+    for name, expected in column_totals(y, p, weights).items():
+        np.testing.assert_allclose(getattr(bins, name), expected, rtol=1e-12, atol=0, err_msg=name)
+    w = np.ones(y.size) if weights is None else weights
+    sampled = _sampled_rows(p) & (w > 0)
+    codes = np.minimum(np.searchsorted(np.linspace(0.0, 1.0, 16), p[sampled], side="right") - 1, 14)
+    terms = w[sampled, None] * (np.eye(m)[y[sampled]] - p[sampled])  # w e_j of each sampled row
+    cross = np.zeros((m, 15, m, 15))
+    for j in range(m):
+        for k in range(m):
+            if j != k:
+                np.add.at(cross, (j, codes[:, j], k, codes[:, k]), terms[:, j] * terms[:, k])
+    assert bins.sampled[0] == sampled.sum()
+    scale = np.abs(cross).max()
+    np.testing.assert_allclose(bins.cross, cross, rtol=0, atol=1e-12 * scale)

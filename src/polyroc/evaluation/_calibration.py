@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from polyroc._engine.binning import BinTotals, ReplicateBinner, bin_rows, binned_errors
-from polyroc.intervals._calibration_draws import ECE_SCORES, ece_bounds
+from polyroc.evaluation._plan import INTERVAL_METHODS
+from polyroc.intervals._calibration_draws import ECE_METHOD, ECE_SCORES, ece_bounds
 
 __all__ = ["ECE_BINS", "CalibrationBins", "ReplicateBins", "ece_intervals", "eces_of_sums"]
 
@@ -37,8 +38,19 @@ ECE_BINS = 15
 #: Beyond this many classes the cross moments of the class columns (m^2 15^2 numbers) are not kept.
 CROSS_CLASSES = 32
 
-#: Rows binned at a time.
-BLOCK_ROWS = 2**16
+#: Scores binned at a time: blocks of ``BLOCK_SCORES // m`` rows, so that each temporary (2 MiB of float64)
+#: stays in the caches and is not fetched afresh from the system for every block.
+BLOCK_SCORES = 2**18
+
+
+def block_rows(n_classes: int) -> int:
+    """The rows of one block of :meth:`CalibrationBins.of`: :data:`BLOCK_SCORES` scores, at least one row.
+
+    >>> block_rows(10), block_rows(10**6)
+    (26214, 1)
+    """
+    return max(BLOCK_SCORES // max(n_classes, 1), 1)
+
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9))
 
@@ -71,7 +83,9 @@ def _mixed(values: np.ndarray) -> np.ndarray:
     return values
 
 
-_LABEL = "draws of the calibration bins: basic interval joined with the test inversion (Kish effective sizes)"
+#: The method of the ECE intervals: the reading of the draws (``"union"`` of
+#: :mod:`polyroc.intervals._calibration_draws`) and the bins' sizes.
+_LABEL = f"{INTERVAL_METHODS[ECE_METHOD]} (Kish effective sizes)"
 
 
 @dataclass
@@ -101,13 +115,14 @@ class CalibrationBins:
     def of(cls, y: np.ndarray, scores: np.ndarray, weights: np.ndarray | None) -> CalibrationBins:
         """The totals of checked rows: class codes (n,), float64 scores (n, m), weights or None.
 
-        Blocks of :data:`BLOCK_ROWS` rows at a time: the memory is a few
-        arrays of that many rows times the columns.
+        Blocks of about :data:`BLOCK_SCORES` scores at a time (:func:`block_rows`
+        rows): the memory is a few arrays of that many scores.
         """
         found = cls.empty(scores.shape[1])
+        rows = block_rows(scores.shape[1])
         with np.errstate(over="ignore"):  # squares of huge weights, as the loss moments'
-            for start in range(0, y.size, BLOCK_ROWS):
-                block = slice(start, start + BLOCK_ROWS)
+            for start in range(0, y.size, rows):
+                block = slice(start, start + rows)
                 found._add(y[block], scores[block], None if weights is None else weights[block])
         return found
 
@@ -127,21 +142,29 @@ class CalibrationBins:
         transpose): each bin belongs to one column, so its rows are summed in
         row order either way and the totals are those of column-major sums
         bit for bit; the top-label and class bins are disjoint, so adding the
-        two ``bincount`` s is exact.
+        two ``bincount`` s is exact. The flat bin indices of the class columns
+        are made once and serve every total and the cross moments; a row's
+        entries of its largest score and of its class are reached by their
+        flat positions (``i m + j``).
         """
+        scores = np.ascontiguousarray(scores)  # the flat positions below are those of row-major rows
         n_rows, n_classes = scores.shape
+        starts = np.arange(0, n_rows * n_classes, n_classes)  # flat position of each row's first entry
+        own = starts + y  # ... and of its entry of its class
         predicted = scores.argmax(axis=1)
-        top = scores[np.arange(n_rows), predicted]
+        largest = starts + predicted  # ... and of its largest score
+        top = scores.ravel()[largest]
         top_hit = predicted == y
-        top_codes = bin_rows(top.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(-1)
-        codes = bin_rows(scores.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(n_rows, n_classes)
-        flat = codes + np.arange(1, n_classes + 1) * ECE_BINS  # (n, m): column j + 1's bins
-        flat_rows = flat.ravel()
+        flat_rows = bin_rows(scores.reshape(1, -1), ECE_BINS, "uniform", None)[0].reshape(-1)
+        top_codes = flat_rows[largest]  # the top-label score's bin is that of its entry (before the offsets)
+        flat = flat_rows.reshape(n_rows, n_classes)
+        flat += np.arange(1, n_classes + 1) * ECE_BINS  # in place: column j + 1's bins
         size = (n_classes + 1) * ECE_BINS
-        errors = (y[:, None] == np.arange(n_classes)) - scores
+        errors = np.negative(scores)  # e = hit - score, 1 - score at the row's class
+        errors.reshape(-1)[own] += 1.0
         top_errors = top_hit - top
         # the hits' bins: the top-label column's hit rows, then each row in the column of its class
-        hit_codes = np.concatenate((top_codes[top_hit], flat[np.arange(n_rows), y]))
+        hit_codes = np.concatenate((top_codes[top_hit], flat_rows[own]))
 
         def summed(top_values, values) -> np.ndarray:
             found = np.bincount(top_codes, weights=top_values, minlength=size)
@@ -170,10 +193,11 @@ class CalibrationBins:
             sampled = _sampled_of(top, predicted)
             if weights is not None:
                 sampled &= weights > 0
+            rows = np.flatnonzero(sampled)
             self._add_cross(
-                None if weights is None else weights[sampled],
-                np.ascontiguousarray(codes[sampled].T),
-                np.ascontiguousarray(errors[sampled].T),
+                None if weights is None else weights[rows],
+                np.ascontiguousarray((flat[rows] - np.arange(1, n_classes + 1) * ECE_BINS).T),
+                np.ascontiguousarray(errors[rows].T),
             )
 
     def _add_cross(self, weights, codes, errors) -> None:

@@ -44,7 +44,10 @@ INTERVAL_METHODS = {
     "delong": "DeLong's variance on the logit scale",
     "t": "Student t interval of a mean (plain variance for the expected cost, else stratified)",
     "bootstrap": "stratified percentile bootstrap",
-    "bin-draws": "draws of the calibration bins: basic interval joined with the test inversion",
+    "bin-draws": (
+        "draws of the calibration bins: basic interval, its upper end taking back half its bias correction, "
+        "joined with the test inversion"
+    ),
 }
 
 _PROPORTION_OF_COUNTS = ("wilson", "clopper-pearson", "bayes", "bootstrap")

@@ -406,8 +406,8 @@ def compare_scores(
     draws of :func:`polyroc.evaluate`'s ECE interval, with the class columns
     drawn as independent, ``n_boot`` draws) at level ``1 - alpha / 2`` each
     (Bonferroni), which holds whenever both single intervals hold. It covers
-    93.2% to 98.0% (top-label) and 93.4% to 100% (classwise) of the time at
-    nominal 95% there, at 1.5 to 4.5 times the basic interval's width; see
+    96.4% to 98.6% (top-label) and 96.0% to 100% (classwise) of the time at
+    nominal 95% there, at 1.6 to 5.5 times the basic interval's width; see
     ``docs/coverage-tables.md``. Its p-value is the smallest alpha at which
     the interval at ``1 - alpha`` excludes 0, found by bisection on alpha
     (16 steps, from ``1 - confidence``): it is below ``1 - confidence``
