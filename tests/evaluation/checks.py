@@ -36,3 +36,19 @@ def assert_same_evaluation(found, expected, *, intervals=True, delong=True):
         for label, interval in by_class.items():
             mine = found.class_intervals[name][label]
             assert (mine.low, mine.high) == pytest.approx((interval.low, interval.high), rel=1e-10, abs=1e-12)
+
+
+#: Four classes, class-dependent costs and target priors unlike the source shares of :func:`shifted_problem`.
+M = 4
+COSTS = np.array([[0.0, 1.0, 2.0, 4.0], [3.0, 0.0, 1.0, 1.0], [10.0, 2.0, 0.0, 1.0], [1.0, 5.0, 2.0, 0.0]])
+TARGET = np.array([0.1, 0.2, 0.3, 0.4])
+
+
+def shifted_problem(seed, n=240, weighted=False):
+    """Labels (source shares 0.4, 0.3, 0.2, 0.1), informative score rows and optional weights."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice(M, size=n, p=[0.4, 0.3, 0.2, 0.1])
+    scores = rng.dirichlet(np.ones(M), n)
+    scores[np.arange(n), y] += rng.uniform(0, 0.6, n)
+    scores /= scores.sum(axis=1, keepdims=True)
+    return y, scores, rng.uniform(0.2, 3.0, n) if weighted else None

@@ -21,22 +21,8 @@ from polyroc.comparison import compare_scores
 from polyroc.decisions import expected_cost
 from polyroc.intervals import paired_loss_difference, stratified_mean_interval
 from polyroc.streaming import EvaluationAccumulator
-from tests.evaluation.checks import assert_same_evaluation
-
-M = 4
-COSTS = np.array([[0.0, 1.0, 2.0, 4.0], [3.0, 0.0, 1.0, 1.0], [10.0, 2.0, 0.0, 1.0], [1.0, 5.0, 2.0, 0.0]])
-TARGET = np.array([0.1, 0.2, 0.3, 0.4])
-
-
-def data(seed, n=240, weighted=False):
-    """Labels (source shares 0.4, 0.3, 0.2, 0.1), informative score rows and optional weights."""
-    rng = np.random.default_rng(seed)
-    y = rng.choice(M, size=n, p=[0.4, 0.3, 0.2, 0.1])
-    scores = rng.dirichlet(np.ones(M), n)
-    scores[np.arange(n), y] += rng.uniform(0, 0.6, n)
-    scores /= scores.sum(axis=1, keepdims=True)
-    weights = rng.uniform(0.2, 3.0, n) if weighted else None
-    return y, scores, weights
+from tests.evaluation.checks import COSTS, TARGET, M, assert_same_evaluation
+from tests.evaluation.checks import shifted_problem as data
 
 
 def reweighted(y, weights, priors):

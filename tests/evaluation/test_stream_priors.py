@@ -18,21 +18,8 @@ from sklearn import metrics as sk
 import polyroc
 from polyroc.exceptions import UndefinedMetricWarning
 from polyroc.streaming import EvaluationAccumulator
-from tests.evaluation.checks import assert_same_evaluation
-
-M = 4
-COSTS = np.array([[0.0, 1.0, 2.0, 4.0], [3.0, 0.0, 1.0, 1.0], [10.0, 2.0, 0.0, 1.0], [1.0, 5.0, 2.0, 0.0]])
-TARGET = np.array([0.1, 0.2, 0.3, 0.4])
-
-
-def data(seed, n=240, weighted=False):
-    """Labels (shares 0.4, 0.3, 0.2, 0.1 in the population), informative score rows and optional weights."""
-    rng = np.random.default_rng(seed)
-    y = rng.choice(M, size=n, p=[0.4, 0.3, 0.2, 0.1])
-    scores = rng.dirichlet(np.ones(M), n)
-    scores[np.arange(n), y] += rng.uniform(0, 0.6, n)
-    scores /= scores.sum(axis=1, keepdims=True)
-    return y, scores, rng.uniform(0.2, 3.0, n) if weighted else None
+from tests.evaluation.checks import COSTS, TARGET, M, assert_same_evaluation
+from tests.evaluation.checks import shifted_problem as data
 
 
 def reweighted(y, weights, priors):
