@@ -9,9 +9,8 @@ import pytest
 from matplotlib.container import ErrorbarContainer
 
 from polyroc.report import _figures, build_report
-from polyroc.report._analysis import ModelAnalysis, analysis_steps
-from polyroc.report._inputs import check_report_inputs
 from polyroc.report._results import results_document
+from tests.report.decisions_step import run_decisions_step
 
 COSTS = np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
 PRIORS = [0.2, 0.5, 0.3]
@@ -31,20 +30,9 @@ def _data(seed):
 def _decisions_figure(monkeypatch, target_priors):
     """The decisions step of one model alone: the Axes its figure was drawn on, the figure, the results document."""
     y, scores, y_val, val_scores = _data(5)
-    inputs = check_report_inputs(
-        y,
-        {"model": scores},
-        y_val=y_val,
-        val_scores={"model": val_scores},
-        n_boot=20,
-        random_state=0,
-        cost_matrix=COSTS,
-        target_priors=target_priors,
+    inputs, analysis, _ = run_decisions_step(
+        y, scores, costs=COSTS, y_val=y_val, val_scores=val_scores, target_priors=target_priors, n_boot=20
     )
-    analyses = [ModelAnalysis("model")]
-    for description, step in analysis_steps(inputs, analyses):
-        if "decisions" in description:
-            step()
     drawn = []
     draw = _figures.draw_decisions
 
@@ -53,8 +41,8 @@ def _decisions_figure(monkeypatch, target_priors):
         drawn.append(ax)
 
     monkeypatch.setattr(_figures, "draw_decisions", recording)
-    figure = _figures._decisions(analyses[0], inputs)
-    results = results_document(inputs, analyses, None, title="t", source="s", notes=())
+    figure = _figures._decisions(analysis, inputs)
+    results = results_document(inputs, [analysis], None, title="t", source="s", notes=())
     return drawn, figure, results["models"]["model"]["decisions"]
 
 

@@ -10,11 +10,10 @@ from scipy.stats import sem, t
 
 from polyroc.decisions import estimate_priors, expected_cost
 from polyroc.report import build_report
-from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._decision_readings import decisions_reading, difference_words
 from polyroc.report._inputs import check_report_inputs
 from polyroc.report._readings import model_readings
-from polyroc.report._results import results_document
+from tests.report.decisions_step import run_decisions_step
 
 COSTS = np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
 
@@ -27,24 +26,9 @@ def _data(seed, n, m=3):
     return y, q
 
 
-def _run(y, scores, *, y_val=None, val_scores=None, costs=COSTS, target_priors=None, sample_weight=None, n_boot=30):
+def _run(y, scores, *, costs=COSTS, **options):
     """The inputs, the decisions analysis and the results document of one model named "model" (no figures)."""
-    inputs = check_report_inputs(
-        y,
-        {"model": scores},
-        y_val=y_val,
-        val_scores=None if val_scores is None else {"model": val_scores},
-        sample_weight=sample_weight,
-        n_boot=n_boot,
-        random_state=0,
-        cost_matrix=costs,
-        target_priors=target_priors,
-    )
-    analyses = [ModelAnalysis("model")]
-    for description, step in analysis_steps(inputs, analyses):
-        if "decisions" in description:
-            step()
-    return inputs, analyses[0], results_document(inputs, analyses, None, title="t", source="s", notes=())
+    return run_decisions_step(y, scores, costs=costs, **options)
 
 
 def _stratified_t(values, y, weights=None, confidence=0.95):
