@@ -49,6 +49,15 @@ def _is_empty_batch(y_true) -> bool:
     return y_true is not None and np.ndim(y_true) == 1 and np.shape(y_true)[0] == 0
 
 
+def _same_setting(mine, theirs) -> bool:
+    """Whether two optional array settings of accumulators are equal: both None, or equal arrays.
+
+    >>> _same_setting(None, None), _same_setting(np.array([1.0]), None), _same_setting(np.ones(2), np.ones(2))
+    (True, False, True)
+    """
+    return (mine is None) == (theirs is None) and (mine is None or bool(np.array_equal(mine, theirs)))
+
+
 class _Accumulator:
     """Shared label handling, batch checks and merge checks of the accumulators."""
 
@@ -244,9 +253,7 @@ class ConfusionAccumulator(_Accumulator):
             self.counts += threshold_counts(y, scores, self.thresholds, weights)
 
     def _check_same_settings(self, other) -> None:
-        if (self.thresholds is None) != (other.thresholds is None) or (
-            self.thresholds is not None and not np.array_equal(self.thresholds, other.thresholds)
-        ):
+        if not _same_setting(self.thresholds, other.thresholds):
             raise ValueError("cannot merge accumulators with different thresholds")
 
     def _absorb(self, other) -> None:
@@ -579,9 +586,7 @@ class RankingAccumulator(_Accumulator):
         self.cell_bins += _binned_counts(bins.ravel(), positive, cell_weights, n_bins, 2)
 
     def _check_same_settings(self, other) -> None:
-        if self.binned != other.binned or (
-            self.cutpoints is not None and not np.array_equal(self.cutpoints, other.cutpoints)
-        ):
+        if not _same_setting(self.cutpoints, other.cutpoints):
             raise ValueError("cannot merge accumulators with different cutoffs")
 
     def _absorb(self, other) -> None:
@@ -774,11 +779,9 @@ class EvaluationAccumulator(_Accumulator):
 
     def _check_same_settings(self, other) -> None:
         self.ranking._check_same_settings(other.ranking)
-        mine, theirs = self.deployment.costs, other.deployment.costs
-        if (mine is None) != (theirs is None) or (mine is not None and not np.array_equal(mine, theirs)):
+        if not _same_setting(self.deployment.costs, other.deployment.costs):
             raise ValueError("cannot merge accumulators made with different cost matrices")
-        mine, theirs = self.deployment.priors, other.deployment.priors
-        if (mine is None) != (theirs is None) or (mine is not None and not np.array_equal(mine, theirs)):
+        if not _same_setting(self.deployment.priors, other.deployment.priors):
             raise ValueError("cannot merge accumulators made with different target priors")
 
     def _absorb(self, other) -> None:
