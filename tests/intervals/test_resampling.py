@@ -289,3 +289,26 @@ def test_paired_bootstrap_of_few_cells_draws_no_row_multiplicities(monkeypatch):
     weights = np.where(y == 2, 2.0, 1.0)
     weighted = paired_rule_scores(y, rules, baseline="a", sample_weight=weights, n_boot=50, random_state=0)
     assert weighted.differences["b"].estimate == pytest.approx(weights @ hit / weights.sum(), abs=1e-12)
+
+
+class _AllFirst:
+    """A stand-in generator whose every draw picks the first member of the stratum."""
+
+    def integers(self, low, high, size):
+        return np.zeros(size, dtype=np.int64)
+
+
+def test_sample_major_draws_equal_the_rows_transposed():
+    from polyroc.intervals._resampling import sample_major_multiplicities, stratum_multiplicities
+
+    sizes = [0, 1, 7, 300, 2]
+    held = sample_major_multiplicities(np.random.default_rng(3).spawn(5), sizes)
+    rows = stratum_multiplicities(np.random.default_rng(3).spawn(5), sizes, dtype=np.int64)
+    assert held.dtype == np.uint8 and held.flags.c_contiguous
+    assert np.array_equal(held.T, rows)
+    # a count above 255 (every draw of a 300-sample stratum on one member) switches to int32, values kept
+    held = sample_major_multiplicities([np.random.default_rng(1), _AllFirst(), np.random.default_rng(2)], sizes)
+    assert held.dtype == np.int32
+    assert held[:9, 1].tolist() == [1, 7, 0, 0, 0, 0, 0, 0, 300] and held[9:308, 1].max() == 0
+    assert np.array_equal(held[:, 0], stratum_multiplicities([np.random.default_rng(1)], sizes, dtype=int)[0])
+    assert np.array_equal(held[:, 2], stratum_multiplicities([np.random.default_rng(2)], sizes, dtype=int)[0])

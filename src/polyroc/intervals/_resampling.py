@@ -258,11 +258,45 @@ def stratum_multiplicities(
     edges = np.concatenate(([0], np.cumsum(sizes, dtype=np.intp)))
     out = np.empty((len(seeds), int(edges[-1])), dtype=dtype)
     for row, seed in zip(out, seeds):
-        for start, stop in zip(edges[:-1].tolist(), edges[1:].tolist()):
-            size = stop - start
-            if size:  # an empty stratum draws nothing
-                row[start:stop] = np.bincount(seed.integers(0, size, size), minlength=size)
+        for start, stop, counts in _stratum_draws(seed, edges):
+            row[start:stop] = counts
     return out
+
+
+def sample_major_multiplicities(seeds: Sequence[np.random.Generator], sizes: Sequence[int]) -> np.ndarray:
+    """The draws of :func:`stratum_multiplicities` held sample by sample: (sum(sizes), len(seeds)), contiguous.
+
+    Column r is replicate r, in the same stratum layout. The counts are
+    written straight into this layout, as ``uint8`` when every count of the
+    chunk fits (a stratum of n samples draws a count above 255 with
+    probability below n / 255!), else ``int32``: the layout in which gathering
+    the samples of a score column's order moves whole rows of bytes (see
+    :mod:`polyroc._engine.replicate_columns`), without the rows (b, n) and
+    their transposition.
+
+    >>> seeds = np.random.default_rng(0).spawn(3)
+    >>> held = sample_major_multiplicities(seeds, [2, 3])
+    >>> rows = stratum_multiplicities(np.random.default_rng(0).spawn(3), [2, 3], dtype=int)
+    >>> held.dtype.name, held.shape, bool(np.array_equal(held.T, rows))
+    ('uint8', (5, 3), True)
+    """
+    edges = np.concatenate(([0], np.cumsum(sizes, dtype=np.intp)))
+    out = np.empty((int(edges[-1]), len(seeds)), dtype=np.uint8)
+    byte = np.iinfo(np.uint8).max
+    for replicate, seed in enumerate(seeds):
+        for start, stop, counts in _stratum_draws(seed, edges):
+            if out.dtype == np.uint8 and counts.max() > byte:
+                out = out.astype(np.int32)
+            out[start:stop, replicate] = counts
+    return out
+
+
+def _stratum_draws(seed, edges):
+    """Yield ``(start, stop, counts)`` of each non-empty stratum of one replicate drawn from ``seed``."""
+    for start, stop in zip(edges[:-1].tolist(), edges[1:].tolist()):
+        size = stop - start
+        if size:  # an empty stratum draws nothing
+            yield start, stop, np.bincount(seed.integers(0, size, size), minlength=size)
 
 
 @validate_params({"confidence": [CONFIDENCE]})
