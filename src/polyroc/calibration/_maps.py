@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, isotonic_regression, minimize
 from scipy.special import logsumexp, softmax
 
+from polyroc._engine.parallel import chunk_map
 from polyroc._results import Result, html_table, number_text
 from polyroc._text import count_noun
 from polyroc._validation import check_score_matrix, check_scores, score_column_names
@@ -50,6 +51,9 @@ GRADIENT_TOLERANCE = 1e-9
 
 #: Most Newton iterations of a vector or matrix fit.
 MAX_ITERATIONS = 500
+
+#: Cells (rows x classes) per block of the temperature fit's loss slope: a block stays in the cache.
+TEMPERATURE_BLOCK_CELLS = 1 << 17
 
 #: Rows per chunk when the Hessian is accumulated, so memory stays bounded for many rows.
 HESSIAN_CHUNK_CELLS = 1 << 22
@@ -412,11 +416,20 @@ def _fit_temperature(logits: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[
     in ``log T`` is found by bracketing.
     """
     true_logits = logits[np.arange(y.size), y]
+    row_max = logits.max(axis=1)  # the row maximum of beta * z is beta times this (beta > 0)
+    blocks = list(_row_chunks(y.size, logits.shape[1], TEMPERATURE_BLOCK_CELLS))
 
     def slope(log_temperature: float) -> float:
         """Derivative of the loss in ``beta``; its sign is that of the derivative in ``-log T``."""
-        probabilities = softmax(logits * np.exp(-log_temperature), axis=1)
-        return float(np.dot(w, np.einsum("ij,ij->i", probabilities, logits) - true_logits))
+        beta = float(np.exp(-log_temperature))
+        expected = np.empty(y.size)
+
+        def fill(rows: slice) -> None:
+            expected[rows] = _expected_logits(logits[rows], row_max[rows], beta)
+
+        for _ in chunk_map(fill, blocks):
+            pass
+        return float(np.dot(w, expected - true_logits))
 
     low, high = LOG_TEMPERATURE_BOUNDS
     # the slope in beta is positive for small T (large beta), negative for large T
@@ -426,6 +439,26 @@ def _fit_temperature(logits: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[
         return float(np.exp(high)), False
     root = brentq(slope, low, high, xtol=1e-14, rtol=4 * _EPS, maxiter=500)
     return float(np.exp(root)), True
+
+
+def _expected_logits(logits: np.ndarray, row_max: np.ndarray, beta: float) -> np.ndarray:
+    """Per row, ``sum_j q_j z_j`` with ``q = softmax(beta * z)``; ``row_max`` the rows' maxima of ``z``, ``beta > 0``.
+
+    The same arithmetic as :func:`scipy.special.softmax` (the rows' maxima of
+    ``beta * z`` are ``beta * row_max``, rounding being monotone), in one
+    buffer exponentiated in place.
+
+    >>> from scipy.special import softmax
+    >>> z = np.log(np.array([[0.2, 0.3, 0.5], [0.7, 0.2, 0.1]]))
+    >>> expected = np.einsum("ij,ij->i", softmax(z * 0.8, axis=1), z)
+    >>> bool(np.array_equal(_expected_logits(z, z.max(axis=1), 0.8), expected))
+    True
+    """
+    scaled = logits * beta
+    scaled -= (row_max * beta)[:, None]
+    np.exp(scaled, out=scaled)
+    scaled /= scaled.sum(axis=1, keepdims=True)
+    return np.einsum("ij,ij->i", scaled, logits)
 
 
 def _class_features(logits: np.ndarray, method: str) -> np.ndarray:
@@ -453,8 +486,13 @@ def _penalty_weights(m: int, method: str, reg_lambda: float, reg_mu: float) -> n
     return weights
 
 
-def _row_chunks(n: int, cells_per_row: int) -> Iterator[slice]:
-    step = max(1, HESSIAN_CHUNK_CELLS // max(cells_per_row, 1))
+def _row_chunks(n: int, cells_per_row: int, cells: int = HESSIAN_CHUNK_CELLS) -> Iterator[slice]:
+    """Consecutive row slices covering ``range(n)``, each of about ``cells`` cells.
+
+    >>> [(rows.start, rows.stop) for rows in _row_chunks(5, 3, cells=6)]
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    step = max(1, cells // max(cells_per_row, 1))
     for start in range(0, n, step):
         yield slice(start, min(start + step, n))
 
