@@ -52,7 +52,7 @@ GRADIENT_TOLERANCE = 1e-9
 #: Most Newton iterations of a vector or matrix fit.
 MAX_ITERATIONS = 500
 
-#: Cells (rows x classes) per block of the temperature fit's loss slope: a block stays in the cache.
+#: Cells (rows x classes) per block of the temperature fit's loss slope and of the maps' softmax (stays in cache).
 TEMPERATURE_BLOCK_CELLS = 1 << 17
 
 #: Rows per chunk when the Hessian is accumulated, so memory stays bounded for many rows.
@@ -167,9 +167,23 @@ class Calibrator(Result):
         """The map on checked scores (probabilities, or logits when ``logits_given``)."""
         if self.knots is not None and self.knot_values is not None:
             return _isotonic_probabilities(matrix, self.knots, self.knot_values)
+        return self._map_logits(matrix if logits_given else _log_probabilities(matrix))
+
+    def _map_logits(self, logits: np.ndarray) -> np.ndarray:
+        """``softmax(logits @ coef.T + intercept)`` of a linear map, row block by row block.
+
+        A diagonal ``coef`` (temperature and vector maps) scales the columns:
+        each product of the matrix product is then one rounded product plus
+        exact zeros, the same numbers as the product.
+        """
         assert self.coef is not None and self.intercept is not None
-        logits = matrix if logits_given else _log_probabilities(matrix)
-        return softmax(logits @ self.coef.T + self.intercept, axis=1)
+        diagonal = np.diagonal(self.coef)
+        if np.array_equal(self.coef, np.diag(diagonal)):
+            calibrated = logits * diagonal
+            calibrated += self.intercept
+        else:
+            calibrated = logits @ self.coef.T + self.intercept
+        return _softmax_rows(calibrated)
 
     def to_text(self) -> str:
         """The map in a few plain lines: the method, its parameters and the validation losses.
@@ -395,7 +409,8 @@ def fit_calibrator(
         settings=settings,
         **fields,
     )
-    return replace(calibrator, loss_after=_mean_log_loss(calibrator._apply(scores, from_logits), y, w))
+    after = calibrator._apply(scores, from_logits) if method == "isotonic" else calibrator._map_logits(logits)
+    return replace(calibrator, loss_after=_mean_log_loss(after, y, w))
 
 
 def _log_probabilities(probabilities: np.ndarray) -> np.ndarray:
@@ -439,6 +454,29 @@ def _fit_temperature(logits: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[
         return float(np.exp(high)), False
     root = brentq(slope, low, high, xtol=1e-14, rtol=4 * _EPS, maxiter=500)
     return float(np.exp(root)), True
+
+
+def _softmax_rows(logits: np.ndarray) -> np.ndarray:
+    """:func:`scipy.special.softmax` along the rows of a C-ordered float64 array, overwritten in place.
+
+    The same arithmetic (maximum subtracted, exponentiated, divided by the
+    row sum), in cache-sized row blocks on the worker threads.
+
+    >>> from scipy.special import softmax
+    >>> z = np.array([[1.0, 2.0, 0.5], [-3.0, 0.0, 40.0]])
+    >>> bool(np.array_equal(_softmax_rows(z.copy()), softmax(z, axis=1)))
+    True
+    """
+
+    def block_softmax(rows: slice) -> None:
+        block = logits[rows]
+        block -= block.max(axis=1, keepdims=True)
+        np.exp(block, out=block)
+        block /= block.sum(axis=1, keepdims=True)
+
+    for _ in chunk_map(block_softmax, _row_chunks(logits.shape[0], logits.shape[1], TEMPERATURE_BLOCK_CELLS)):
+        pass
+    return logits
 
 
 def _expected_logits(logits: np.ndarray, row_max: np.ndarray, beta: float) -> np.ndarray:
