@@ -14,7 +14,7 @@ all threads: ``time.process_time``) are printed too, less disturbed by other
 work on the machine than the wall times.
 
 Steps (those of :func:`polyroc.report._analysis.analysis_steps`, plus the figures):
-metrics, threshold tuning, ROC clouds, Gini-weighted ROC, ROC-DMF, figures.
+metrics, calibration, threshold tuning, ROC clouds, Gini-weighted ROC, ROC-DMF, figures.
 With ``--check`` the numbers of the two codes are compared after the runs.
 
 Run: python benchmarks/bench_report_steps.py --baseline-src /tmp/perf-orig/src [--n 200000] [--m 10]
@@ -33,8 +33,14 @@ from pathlib import Path
 import numpy as np
 from _common import dirichlet_problem
 
-STEPS = ("metrics", "threshold tuning", "ROC clouds", "Gini-weighted ROC", "ROC-DMF", "figures")
-SHORT = {"metrics": "metrics", "tuning": "threshold tuning", "clouds": "ROC clouds", "gini": "Gini-weighted ROC"}
+STEPS = ("metrics", "calibration", "threshold tuning", "ROC clouds", "Gini-weighted ROC", "ROC-DMF", "figures")
+SHORT = {
+    "metrics": "metrics",
+    "calibration": "calibration",
+    "tuning": "threshold tuning",
+    "clouds": "ROC clouds",
+    "gini": "Gini-weighted ROC",
+}
 SHORT.update({"dmf": "ROC-DMF", "figures": "figures"})
 
 
@@ -80,7 +86,7 @@ def run_steps(modules, data, n_boot, wanted):
         if key is None and "DMF" in description:
             key = "ROC-DMF"
         if key not in wanted:
-            continue  # steps not timed here (calibration, decisions) are skipped
+            continue  # steps not timed here (e.g. decisions) are skipped
         start, cpu = time.perf_counter(), time.process_time()
         step()
         seconds[key] = time.perf_counter() - start
@@ -115,6 +121,22 @@ def compare(old, new, scores):
                         np.nanmax(np.abs(np.asarray(getattr(old.cloud, name)) - np.asarray(getattr(new.cloud, name)))),
                     )
                 )
+    if old.calibration is not None and new.calibration is not None:
+        c_old, c_new = old.calibration, new.calibration
+        if c_old.calibrator is not None and c_new.calibrator is not None:
+            t_old, t_new = c_old.calibrator.temperature, c_new.calibrator.temperature
+            lines.append(("calibration temperature (relative)", abs(t_old - t_new) / t_old))
+            lines.append(("calibration loss after", abs(c_old.calibrator.loss_after - c_new.calibrator.loss_after)))
+            lines.append(("calibrated curve", np.nanmax(np.abs(c_old.calibrated.observed - c_new.calibrated.observed))))
+            f_old, f_new = c_old.before_after.to_frame(), c_new.before_after.to_frame()
+            numbers = f_old.select_dtypes("number").columns
+            lines.append(
+                (
+                    "calibration before/after table",
+                    np.nanmax(np.abs(f_old[numbers].to_numpy() - f_new[numbers].to_numpy())),
+                )
+            )
+        lines.append(("calibration ECE", abs(c_old.top_label.calibration_error - c_new.top_label.calibration_error)))
     if old.comparison is not None and new.comparison is not None:
         same = np.array_equal(old.comparison.tuning.predict(scores), new.comparison.tuning.predict(scores))
         lines.append(("tuned predictions differ", float(not same)))
