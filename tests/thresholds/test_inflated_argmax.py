@@ -176,6 +176,18 @@ def test_sets_from_the_candidates_places_equal_the_sets_from_every_distance(eps)
     np.testing.assert_array_equal(inflated_argmax(P, eps), _inflated_distances(P, eps) < eps)
 
 
+def test_sets_computed_in_row_blocks_equal_the_sets_from_every_distance(monkeypatch):
+    # rows are split into blocks shared by the worker threads; blocks of 333 rows (the last one shorter) with
+    # tied, close and clear rows must give the sets of the distances to every region
+    from polyroc.thresholds import competing
+
+    monkeypatch.setattr(competing, "INFLATED_BLOCK_ROWS", 333)
+    rng = np.random.default_rng(12)
+    P = rng.dirichlet(np.full(6, 2.0), 2000)
+    P[::97] = 1 / 6  # every class tied at the top, in several blocks
+    np.testing.assert_array_equal(inflated_argmax(P, 0.1), _inflated_distances(P, 0.1) < 0.1)
+
+
 def test_the_three_set_measures_checked_once_equal_the_three_functions():
     from polyroc.thresholds.competing import _set_measures
 

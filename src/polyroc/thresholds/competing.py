@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polyroc._engine.counts import chunk_length
+from polyroc._engine.parallel import chunk_map
 from polyroc._validation import (
     check_distance_matrix,
     check_prediction_sets,
@@ -34,6 +35,9 @@ __all__ = [
     "singleton_correct",
     "singleton_rate",
 ]
+
+#: Rows per block of :func:`inflated_argmax`, the blocks shared by the worker threads.
+INFLATED_BLOCK_ROWS = 1 << 16
 
 
 @validate_params({"n_classes": [Interval("integer", 2, None, closed="left")]})
@@ -302,6 +306,20 @@ def inflated_argmax(y_score: ArrayLike, eps: float = 0.05) -> np.ndarray:
     sets = np.zeros(scores.shape, dtype=bool)
     if scores.size == 0:
         return sets
+
+    def fill(rows: slice) -> None:
+        sets[rows] = _inflated_sets(scores[rows], eps)
+
+    n_samples = scores.shape[0]
+    blocks = (slice(start, start + INFLATED_BLOCK_ROWS) for start in range(0, n_samples, INFLATED_BLOCK_ROWS))
+    for _ in chunk_map(fill, blocks):  # each row's set depends on that row only
+        pass
+    return sets
+
+
+def _inflated_sets(scores, eps):
+    """The inflated-argmax sets of the rows of ``scores`` (n, m), n >= 1 (see :func:`inflated_argmax`)."""
+    sets = np.zeros(scores.shape, dtype=bool)
     # A class j with w_j <= max w - eps / sqrt 2 is at least eps from its region, so a row whose top two
     # scores are further apart than that is the singleton {argmax}. Rows within 1.5 times that gap (well
     # clear of the boundary's rounding) get the exact distances.
