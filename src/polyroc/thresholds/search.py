@@ -345,12 +345,12 @@ def _blockwise_totals(form, change, k, w, gain, loss, coordinate, tp0, predicted
     n_blocks = -(-n_events // step)
     block = np.arange(n_events) // step
     # exact margins at the start of each block
-    predicted_moves = np.zeros((n_blocks + 1, n_classes), dtype=np.result_type(predicted0, w))
-    tp_moves = np.zeros_like(predicted_moves)
-    np.add.at(predicted_moves, (block + 1, k), w)
-    np.add.at(tp_moves, (block + 1, k), gain)
-    np.add.at(predicted_moves[:, coordinate], block + 1, -w)
-    np.add.at(tp_moves[:, coordinate], block + 1, -loss)
+    dtype = np.result_type(predicted0, w)
+    predicted_moves = _cell_sums(block + 1, k, w, n_blocks + 1, n_classes, dtype)
+    tp_moves = _cell_sums(block + 1, k, gain, n_blocks + 1, n_classes, dtype)
+    # k is never the coordinate (the runner-up is another class): its column is still all zeros
+    predicted_moves[:, coordinate] = _cell_sums(block + 1, 0, -w, n_blocks + 1, 1, dtype)[:, 0]
+    tp_moves[:, coordinate] = _cell_sums(block + 1, 0, -loss, n_blocks + 1, 1, dtype)[:, 0]
     starts_predicted = predicted0 + np.cumsum(predicted_moves, axis=0)[:n_blocks]
     starts_tp = tp0 + np.cumsum(tp_moves, axis=0)[:n_blocks]
     if starts_predicted.dtype.kind == "f":
@@ -362,6 +362,23 @@ def _blockwise_totals(form, change, k, w, gain, loss, coordinate, tp0, predicted
     running = np.cumsum(padded.reshape(change.shape[0], n_blocks, step), axis=2)
     running += start_totals[:, :, None]
     return running.reshape(change.shape[0], -1)[:, :n_events]
+
+
+def _cell_sums(rows, columns, values, n_rows, n_columns, dtype):
+    """``np.add.at(np.zeros((n_rows, n_columns), dtype), (rows, columns), values)`` by one ``np.bincount``.
+
+    Both add the values of a cell from 0 in the order given, so the sums are
+    the same numbers (exact for integer values, as are their float64 sums
+    below 2**53).
+
+    >>> rows, columns, values = np.array([0, 2, 0, 2]), np.array([1, 0, 1, 1]), np.array([0.1, 0.2, 0.7, 0.3])
+    >>> expected = np.zeros((3, 2))
+    >>> np.add.at(expected, (rows, columns), values)
+    >>> bool(np.array_equal(_cell_sums(rows, columns, values, 3, 2, np.float64), expected))
+    True
+    """
+    cells = np.bincount(rows * n_columns + columns, weights=values, minlength=n_rows * n_columns)
+    return cells.reshape(n_rows, n_columns).astype(dtype, copy=False)
 
 
 class LinearForm:
