@@ -208,3 +208,20 @@ def test_top_two_over_blocks_of_rows_is_the_first_and_second_argmax():
     np.testing.assert_array_equal(state.first_value, shifted[np.arange(n), first])
     np.testing.assert_array_equal(state.second_value, shifted[np.arange(n), second])
     np.testing.assert_array_equal(state.counts, confusion_matrix(y, first, labels=np.arange(5)))
+
+
+def test_coordinate_breakpoints_over_blocks_of_rows_are_those_of_the_whole_matrix():
+    # more rows than one block; dyadic scores and thresholds: exact ties, the first other class wins
+    from polyroc._engine.counts import BREAKPOINT_BLOCK_ROWS, coordinate_breakpoints
+
+    rng = np.random.default_rng(13)
+    n = 2 * BREAKPOINT_BLOCK_ROWS + 29
+    P = np.round(rng.dirichlet(np.ones(5), n) * 32) / 32
+    tau = rng.integers(0, 5, 5) / 8
+    for j in range(5):
+        others = P - tau
+        others[:, j] = -np.inf
+        runner_up = np.argmax(others, axis=1)
+        breakpoints, found = coordinate_breakpoints(P, tau, j)
+        np.testing.assert_array_equal(found, runner_up)
+        np.testing.assert_array_equal(breakpoints, P[:, j] - others[np.arange(n), runner_up])

@@ -17,6 +17,9 @@ CHUNK_BYTES = 64 * 2**20
 #: Size of one running-maximum buffer of :func:`argmax_shifted` (fits in cache).
 ARGMAX_BLOCK_BYTES = 2**20
 
+#: Rows per block of :func:`coordinate_breakpoints` (the block's shifted scores stay in cache).
+BREAKPOINT_BLOCK_ROWS = 1 << 14
+
 
 def chunk_length(bytes_per_item, *, budget=CHUNK_BYTES):
     """Number of batch items per chunk so that a chunk uses about ``budget`` bytes."""
@@ -441,10 +444,14 @@ def coordinate_breakpoints(y_score, thresholds, coordinate):
     >>> b.round(2).tolist(), k.tolist()
     ([0.3, -0.3], [1, 1])
     """
-    shifted = y_score - thresholds
-    shifted[:, coordinate] = -np.inf
-    runner_up = np.argmax(shifted, axis=1)
-    level = shifted[np.arange(y_score.shape[0]), runner_up]
+    n_samples = y_score.shape[0]
+    runner_up, level = np.empty(n_samples, dtype=np.intp), np.empty(n_samples)
+    for start in range(0, n_samples, BREAKPOINT_BLOCK_ROWS):  # row blocks whose shifted scores stay in cache
+        rows = slice(start, start + BREAKPOINT_BLOCK_ROWS)
+        shifted = y_score[rows] - thresholds
+        shifted[:, coordinate] = -np.inf
+        block_runner_up = runner_up[rows] = np.argmax(shifted, axis=1)
+        level[rows] = shifted[np.arange(shifted.shape[0]), block_runner_up]
     return y_score[:, coordinate] - level, runner_up
 
 
