@@ -228,12 +228,12 @@ class TopTwo:
     def _fill(self, scores, offsets, block):
         """The top two of the rows of ``block`` (a slice), whose shifted scores stay in cache."""
         shifted = scores[block] - offsets
-        rows = np.arange(shifted.shape[0])
+        flat, starts = shifted.reshape(-1), np.arange(0, shifted.size, shifted.shape[1])  # row i at starts[i]
         first = self.first[block] = np.argmax(shifted, axis=1)
-        self.first_value[block] = shifted[rows, first]
-        shifted[rows, first] = -np.inf
+        self.first_value[block] = flat.take(starts + first)
+        flat[starts + first] = -np.inf
         second = self.second[block] = np.argmax(shifted, axis=1)
-        self.second_value[block] = shifted[rows, second]
+        self.second_value[block] = flat.take(starts + second)
 
     def breakpoints(self, scores, coordinate):
         """As :func:`polyroc._engine.counts.coordinate_breakpoints`: (breakpoints, runner_up)."""
