@@ -23,7 +23,7 @@ from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
-from polyroc.intervals._resampling import ConfidenceInterval, stratum_multiplicities
+from polyroc.intervals._resampling import ConfidenceInterval, sample_major_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
@@ -158,9 +158,9 @@ def replicate_fits(problems, points, settings):
         laid_out = [_in_layout(problem, draws.positions) for problem in problems]
 
         def refit_chunk(chunk_seeds):
-            multiplicities = stratum_multiplicities(chunk_seeds, draws.sizes, dtype=np.int32)
+            by_sample = sample_major_multiplicities(chunk_seeds, draws.sizes)
             return [
-                _refit(_replicate_rates(problem, multiplicities, positions), point, start, settings)
+                _refit(_replicate_rates(problem, by_sample, positions), point, start, settings)
                 for (problem, positions), point, start in zip(laid_out, points, starts)
             ]
 
@@ -213,9 +213,11 @@ def _resampling_chunk(n_samples, n_cells):
     return int(min(by_memory, max(by_rates, MIN_RESAMPLED)))
 
 
-def _replicate_rates(problem, multiplicities, positions):
-    """Stacked TPR and FPR matrices (b, 2T, K) of a chunk of replicates laid out as ``positions`` says."""
-    rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights, positions=positions)
+def _replicate_rates(problem, by_sample, positions):
+    """Stacked TPR and FPR matrices (b, 2T, K) of a chunk of replicates (n, b) laid out as ``positions`` says."""
+    rates = batch_rates(
+        problem.pools, problem.levels, by_sample, weights=problem.weights, positions=positions, by_sample=True
+    )
     return np.concatenate([rates.tpr, rates.fpr], axis=1)
 
 
