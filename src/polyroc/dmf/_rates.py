@@ -108,6 +108,7 @@ class ColumnPools(NamedTuple):
     negative: np.ndarray  # (p,) their negative classes
     scores: np.ndarray  # the pools' scores, one pool after another
     score_start: np.ndarray  # (p,) where each pool begins in ``scores``
+    tied: np.ndarray  # True where the next score of the same pool is equal
     sizes: np.ndarray  # (p,) pool sizes
     before: np.ndarray  # the pools' ``positives_before`` (m + 1 entries each), one after another
     before_start: np.ndarray  # (p,) where each pool begins in ``before``
@@ -453,6 +454,8 @@ def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
     before_start = score_start + np.arange(sizes.size)
     everything = np.concatenate(positions)
     samples, scores, positive = column.order[everything], column.scores[everything], labels[everything] == a
+    tied = np.append(scores[1:] == scores[:-1], False)
+    tied[score_start + sizes - 1] = False  # a pool's last score
     before = np.zeros(everything.size + sizes.size, dtype=np.intp)
     base = column.starts[:-1] + np.arange(column.starts.size - 1)  # class c's running sums begin at base[c]
     step = coarse_step(int(sizes.sum()), 2 * n_levels * sizes.size)
@@ -468,7 +471,7 @@ def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
         coarse_negative.append(base[b] + coarse - own[coarse])
     coarse_start = np.concatenate(([0], np.cumsum([c.size for c in coarse_positive])))
     return ColumnPools(
-        a, in_column, negatives, scores, score_start, sizes, before, before_start,
+        a, in_column, negatives, scores, score_start, tied, sizes, before, before_start,
         np.concatenate(coarse_positive), np.concatenate(coarse_negative), coarse_start, step,
     )  # fmt: skip
 
@@ -535,10 +538,11 @@ def _rates_by_column(pools, levels, by_sample, positions):
         sums = source.class_sums(
             column.grouped if positions is None else positions[column.grouped], column.starts, pooled
         )
+        known = None
         if pools.mode == "pooled":
-            column_cutoffs = _pooled_cutoffs(pooled, sums, levels)
+            column_cutoffs, known = _pooled_cutoffs(pooled, sums, levels)
         elif pools.mode == "balanced":
-            column_cutoffs = _balanced_cutoffs(pooled, sums, levels)
+            column_cutoffs, known = _balanced_cutoffs(pooled, sums, levels)
         else:
             in_layout = column.order if positions is None else positions[column.order]
             ordered = gathered_rows(by_sample, in_layout)
@@ -548,7 +552,7 @@ def _rates_by_column(pools, levels, by_sample, positions):
                 _type7_quantile(column.scores, ordered, levels, flat)[:, None], pooled.pairs.size, 1
             )
         cutoffs[:, pooled.pairs] = column_cutoffs
-        tpr[:, pooled.pairs], fpr[:, pooled.pairs] = _rates_at(pooled, sums, column_cutoffs)
+        tpr[:, pooled.pairs], fpr[:, pooled.pairs] = _rates_at(pooled, sums, column_cutoffs, known)
     return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, cutoffs)))
 
 
@@ -659,7 +663,13 @@ def _pooled_cutoffs(pooled, sums, levels):
     The ranks of the two order statistics are located first among the pool
     positions 0, s, 2s, ... (:func:`coarse_step`), whose weights are two
     look-ups each, with one ``searchsorted`` over all pools and replicates;
-    bisection then needs only log2(s) steps.
+    bisection then needs only log2(s) steps. Also returns, for
+    :func:`_rates_at`, pool positions with the weights below the cut-offs (-1
+    where unknown): a cut-off between the two order statistics' scores
+    (positions f0 - 1 and f1 - 1) has f0 to f1 - 1 scores at or below it, and
+    the samples from f0 to f1 - 2 have no weight (the ranks are consecutive),
+    so position f1 - 1 has the same weight below it; a cut-off on the second
+    one's score has f1 at or below it unless the next score is equal.
     """
     count = sums.n_positive + sums.n_negative  # (b, p, 1)
     virtual = (count - 1) * levels
@@ -669,8 +679,13 @@ def _pooled_cutoffs(pooled, sums, levels):
     low, high = _coarse_bracket(pooled, sums, ranks, count)
     sizes = pooled.sizes.reshape(1, -1, 1, 1)
     found = _first_reaching(pooled, sums, lambda pos, neg: pos + neg > ranks, low, np.minimum(high, sizes), pooled.step)
-    values = np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1, 1) + found - 1)
-    return _lerp(values[..., 0], values[..., 1], gamma)
+    at = pooled.score_start.reshape(1, -1, 1, 1) + found - 1
+    values = np.take(pooled.scores, at)
+    cutoffs = _lerp(values[..., 0], values[..., 1], gamma)
+    low, high, last = values[..., 0], values[..., 1], found[..., 1]
+    known = np.where(cutoffs < high, last - 1, np.where(np.take(pooled.tied, at[..., 1]), -1, last))
+    known[(cutoffs < low) | (cutoffs > high)] = -1
+    return cutoffs, known
 
 
 def _coarse_bracket(pooled, sums, ranks, count):
@@ -691,7 +706,11 @@ def _coarse_bracket(pooled, sums, ranks, count):
 
 
 def _balanced_cutoffs(pooled, sums, levels):
-    """The balanced cut-offs (b, p, T) of :func:`_balanced_quantile`, with the same integer comparison."""
+    """The balanced cut-offs (b, p, T) of :func:`_balanced_quantile`, with the same integer comparison.
+
+    Also returns, for :func:`_rates_at`, the number of pool scores at or below
+    each cut-off, -1 where the next score is equal (a tie).
+    """
     n_pos, n_neg = sums.n_positive, sums.n_negative
     target = (2 * levels) * (n_pos * n_neg) * (1 - BALANCED_RTOL)
     low = np.zeros(target.shape, dtype=np.intp)
@@ -699,7 +718,8 @@ def _balanced_cutoffs(pooled, sums, levels):
     found = _first_reaching(
         pooled, sums, lambda pos, neg: pos * n_neg + neg * n_pos >= target, low, high, int(pooled.sizes.max())
     )
-    return np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1) + found - 1)
+    at = pooled.score_start.reshape(1, -1, 1) + found - 1
+    return np.take(pooled.scores, at), np.where(np.take(pooled.tied, at), -1, found)
 
 
 def _first_reaching(pooled, sums, reached, low, high, width):
@@ -716,11 +736,18 @@ def _first_reaching(pooled, sums, reached, low, high, width):
     return high
 
 
-def _rates_at(pooled, sums, cutoffs):
-    """TPR and FPR (b, p, T) of each pool at its cut-offs: the weights strictly above them."""
-    at_or_below = np.empty(cutoffs.shape, dtype=np.intp)
+def _rates_at(pooled, sums, cutoffs, known=None):
+    """TPR and FPR (b, p, T) of each pool at its cut-offs: the weights strictly above them.
+
+    ``known`` (b, p, T), when given, holds pool positions with as much weight
+    before them as the scores at or below each cut-off (-1 where unknown);
+    the others are found with ``searchsorted``.
+    """
+    at_or_below = np.full(cutoffs.shape, -1, dtype=np.intp) if known is None else known
     for i, (start, size) in enumerate(zip(pooled.score_start, pooled.sizes)):
-        at_or_below[:, i] = np.searchsorted(pooled.scores[start : start + size], cutoffs[:, i], side="right")
+        pool, unknown = at_or_below[:, i], at_or_below[:, i] < 0
+        if unknown.any():
+            pool[unknown] = np.searchsorted(pooled.scores[start : start + size], cutoffs[:, i][unknown], side="right")
     positive_below, negative_below = sums.below(pooled, at_or_below)
     tpr = (sums.n_positive - positive_below) / sums.n_positive
     fpr = (sums.n_negative - negative_below) / sums.n_negative
