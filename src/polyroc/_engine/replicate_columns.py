@@ -6,8 +6,10 @@ a row is larger than the cache. Held sample by sample (n, b), the same gather
 moves whole rows of b entries, in order of the samples it reads: several times
 faster. The Gini bootstrap puts a chunk into this layout once and gathers
 every class's ranking from it; ROC-DMF gathers every score column's class
-grouping from it and turns the result back into rows (:func:`gathered_rows`),
-which its running sums along the rows need.
+grouping from it, as 64-bit words of eight byte counts, and takes the running
+sums of each class two replicates to a word (:func:`byte_lane_sums`), or,
+for wider counts, turns the result back into rows (:func:`gathered_rows`)
+and sums along them.
 """
 
 from __future__ import annotations
@@ -110,8 +112,8 @@ def byte_lane_sums(words: np.ndarray, starts: np.ndarray, out: np.ndarray | None
     lane = np.empty(n, dtype=np.uint64)
     for word in range(n_words):
         for pair in range(4):
-            np.right_shift(words[:, word], np.uint64(8 * pair), out=lane)
-            np.bitwise_and(lane, BYTE_PAIR_MASK, out=lane)
+            shifted = np.right_shift(words[:, word], np.uint64(8 * pair), out=lane) if pair else words[:, word]
+            np.bitwise_and(shifted, BYTE_PAIR_MASK, out=lane)
             row = out[4 * word + pair]
             for c in range(k):
                 row[base[c]] = 0
