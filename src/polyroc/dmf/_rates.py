@@ -456,7 +456,8 @@ def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
     samples, scores, positive = column.order[everything], column.scores[everything], labels[everything] == a
     tied = np.append(scores[1:] == scores[:-1], False)
     tied[score_start + sizes - 1] = False  # a pool's last score
-    before = np.zeros(everything.size + sizes.size, dtype=np.intp)
+    # int32 (half the memory the bisection reads at random) while twice a count fits
+    before = np.zeros(everything.size + sizes.size, dtype=np.int32 if everything.size < 2**30 else np.intp)
     base = column.starts[:-1] + np.arange(column.starts.size - 1)  # class c's running sums begin at base[c]
     step = coarse_step(int(sizes.sum()), 2 * n_levels * sizes.size)
     coarse_positive, coarse_negative = [], []
