@@ -29,7 +29,7 @@ from polyroc.intervals._resampling import ConfidenceInterval, sample_major_multi
 BAND_GRID = np.linspace(0.0, 1.0, 101)
 #: Cells (replicates × rows × pairs) rebuilt together (for k = 10, T = 99: 14 replicates).
 CHUNK_CELLS = 2**18
-#: Replicates x samples resampled together (int32 multiplicities and running sums, int32 when exact: <= 100 MiB).
+#: Replicates x samples resampled together (byte multiplicities and 32-bit running sums: about 7 bytes a cell, 56 MiB).
 RESAMPLED_CELLS = 2**23
 #: Fewest replicates resampled together when memory allows (per-column work is shared by a chunk).
 MIN_RESAMPLED = 16
