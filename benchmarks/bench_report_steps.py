@@ -112,6 +112,15 @@ def compare(old, new, scores):
     if old.dmf is not None and new.dmf is not None:
         lines.append(("DMF D", abs(old.dmf.D - new.dmf.D)))
         lines.append(("DMF replicate D", np.max(np.abs(old.dmf.bootstrap.D - new.dmf.bootstrap.D))))
+        for name in ("tpr_matrix", "fpr_matrix", "cutoffs", "fpr", "tpr", "intercept", "slope", "pair_effect"):
+            lines.append((f"DMF {name}", np.max(np.abs(getattr(old.dmf, name) - getattr(new.dmf, name)))))
+        boot_old, boot_new = old.dmf.bootstrap, new.dmf.bootstrap
+        for name in ("fpr", "tpr", "band_low", "band_high"):
+            lines.append((f"DMF replicate {name}", np.max(np.abs(getattr(boot_old, name) - getattr(boot_new, name)))))
+        lines.append(
+            ("DMF interval", abs(boot_old.ci.low - boot_new.ci.low) + abs(boot_old.ci.high - boot_new.ci.high))
+        )
+        lines.append(("DMF replicate iterations differ", float(not np.array_equal(boot_old.n_iter, boot_new.n_iter))))
     if old.cloud is not None and new.cloud is not None:
         for name in ("dfp", "fpr", "tpr"):
             if hasattr(old.cloud, name):

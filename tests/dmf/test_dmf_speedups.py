@@ -239,3 +239,33 @@ def test_class_by_class_draws_give_the_rates_of_bootstrap_multiplicities():
     got = batch_rates(problem.pools, problem.levels, laid_out, weights=weights, positions=draws.positions)
     for a, b in zip(expected, got):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("cutoff_grid", ["pooled", "column", "balanced"])
+@pytest.mark.parametrize("n_boot", [5, 8, 17])
+def test_draws_held_sample_by_sample_give_the_rates_of_the_repeated_rows(cutoff_grid, n_boot):
+    # the bootstrap's chunks: bytes (n, b) in the class-by-class layout, 8 replicates to a word (padded)
+    from polyroc.dmf._bootstrap import _StratifiedDraws
+    from polyroc.intervals._resampling import sample_major_multiplicities
+
+    y, P = _tied_scores(n=90, seed=11)
+    problem = prepare_problem(y, P, labels=None, sample_weight=None, levels=None, n_levels=7,
+                              cutoff_grid=cutoff_grid)  # fmt: skip
+    draws = _StratifiedDraws(problem.y)
+    held = sample_major_multiplicities(np.random.default_rng(6).spawn(n_boot), draws.sizes)
+    assert held.dtype == np.uint8
+    counts = held[draws.positions].T  # (b, n) in the order of the samples
+    got = batch_rates(problem.pools, problem.levels, held, positions=draws.positions, by_sample=True)
+    wide = batch_rates(problem.pools, problem.levels, held.astype(np.int32), positions=draws.positions, by_sample=True)
+    for b, row in enumerate(counts):
+        rows = np.repeat(np.arange(y.size), row)
+        direct = pairwise_rates(y[rows], P[rows], n_levels=7, cutoff_grid=cutoff_grid)
+        for result in (got, wide):  # byte counts summed two to a word, and int32 counts summed along rows
+            np.testing.assert_array_equal(result.cutoffs[b], direct.cutoffs)
+            np.testing.assert_allclose(result.tpr[b], direct.tpr, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(result.fpr[b], direct.fpr, rtol=0, atol=1e-12)
+    weights = np.linspace(0.5, 1.5, y.size)  # real weights: the pool-by-pool path, from the same draws
+    expected = batch_rates(problem.pools, problem.levels, counts, weights=weights)
+    got = batch_rates(problem.pools, problem.levels, held, weights=weights, positions=draws.positions, by_sample=True)
+    for a, b in zip(expected, got):
+        np.testing.assert_array_equal(a, b)

@@ -23,13 +23,13 @@ from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
-from polyroc.intervals._resampling import ConfidenceInterval, stratum_multiplicities
+from polyroc.intervals._resampling import ConfidenceInterval, sample_major_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
 #: Cells (replicates × rows × pairs) rebuilt together (for k = 10, T = 99: 14 replicates).
 CHUNK_CELLS = 2**18
-#: Replicates x samples resampled together (int32 multiplicities and running sums, int32 when exact: <= 100 MiB).
+#: Replicates x samples resampled together (byte multiplicities and 32-bit running sums: about 7 bytes a cell, 56 MiB).
 RESAMPLED_CELLS = 2**23
 #: Fewest replicates resampled together when memory allows (per-column work is shared by a chunk).
 MIN_RESAMPLED = 16
@@ -158,9 +158,9 @@ def replicate_fits(problems, points, settings):
         laid_out = [_in_layout(problem, draws.positions) for problem in problems]
 
         def refit_chunk(chunk_seeds):
-            multiplicities = stratum_multiplicities(chunk_seeds, draws.sizes, dtype=np.int32)
+            by_sample = sample_major_multiplicities(chunk_seeds, draws.sizes)
             return [
-                _refit(_replicate_rates(problem, multiplicities, positions), point, start, settings)
+                _refit(_replicate_rates(problem, by_sample, positions), point, start, settings)
                 for (problem, positions), point, start in zip(laid_out, points, starts)
             ]
 
@@ -213,9 +213,11 @@ def _resampling_chunk(n_samples, n_cells):
     return int(min(by_memory, max(by_rates, MIN_RESAMPLED)))
 
 
-def _replicate_rates(problem, multiplicities, positions):
-    """Stacked TPR and FPR matrices (b, 2T, K) of a chunk of replicates laid out as ``positions`` says."""
-    rates = batch_rates(problem.pools, problem.levels, multiplicities, weights=problem.weights, positions=positions)
+def _replicate_rates(problem, by_sample, positions):
+    """Stacked TPR and FPR matrices (b, 2T, K) of a chunk of replicates (n, b) laid out as ``positions`` says."""
+    rates = batch_rates(
+        problem.pools, problem.levels, by_sample, weights=problem.weights, positions=positions, by_sample=True
+    )
     return np.concatenate([rates.tpr, rates.fpr], axis=1)
 
 

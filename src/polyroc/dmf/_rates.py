@@ -45,7 +45,13 @@ from numpy.typing import ArrayLike
 
 from polyroc import _warnings
 from polyroc._engine.numeric import divide
-from polyroc._engine.replicate_columns import gathered_rows, sample_major
+from polyroc._engine.replicate_columns import (
+    byte_lane_offsets,
+    byte_lane_sums,
+    gathered_rows,
+    sample_major,
+    transposed,
+)
 from polyroc._engine.score_orders import ascending_order
 from polyroc._results import Result
 from polyroc._text import count_noun
@@ -65,6 +71,8 @@ WEIGHTED_QUANTILE_RTOL = 1e-12
 BALANCED_RTOL = 1e-12
 #: Largest rate matrix (2T × K cells) accepted: the solver's six float64 work arrays take 200 MiB.
 MAX_CELLS = 2**22
+#: Byte counts of fewer samples than this are summed two replicates to a 64-bit word (no class total reaches 2**32).
+PACKED_SAMPLES = 2**24
 
 
 class Column(NamedTuple):
@@ -100,6 +108,7 @@ class ColumnPools(NamedTuple):
     negative: np.ndarray  # (p,) their negative classes
     scores: np.ndarray  # the pools' scores, one pool after another
     score_start: np.ndarray  # (p,) where each pool begins in ``scores``
+    tied: np.ndarray  # True where the next score of the same pool is equal
     sizes: np.ndarray  # (p,) pool sizes
     before: np.ndarray  # the pools' ``positives_before`` (m + 1 entries each), one after another
     before_start: np.ndarray  # (p,) where each pool begins in ``before``
@@ -445,7 +454,10 @@ def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
     before_start = score_start + np.arange(sizes.size)
     everything = np.concatenate(positions)
     samples, scores, positive = column.order[everything], column.scores[everything], labels[everything] == a
-    before = np.zeros(everything.size + sizes.size, dtype=np.intp)
+    tied = np.append(scores[1:] == scores[:-1], False)
+    tied[score_start + sizes - 1] = False  # a pool's last score
+    # int32 (half the memory the bisection reads at random) while twice a count fits
+    before = np.zeros(everything.size + sizes.size, dtype=np.int32 if everything.size < 2**30 else np.intp)
     base = column.starts[:-1] + np.arange(column.starts.size - 1)  # class c's running sums begin at base[c]
     step = coarse_step(int(sizes.sum()), 2 * n_levels * sizes.size)
     coarse_positive, coarse_negative = [], []
@@ -460,30 +472,36 @@ def _column_pools(column, labels, a, in_column, negatives, pools, n_levels):
         coarse_negative.append(base[b] + coarse - own[coarse])
     coarse_start = np.concatenate(([0], np.cumsum([c.size for c in coarse_positive])))
     return ColumnPools(
-        a, in_column, negatives, scores, score_start, sizes, before, before_start,
+        a, in_column, negatives, scores, score_start, tied, sizes, before, before_start,
         np.concatenate(coarse_positive), np.concatenate(coarse_negative), coarse_start, step,
     )  # fmt: skip
 
 
-def batch_rates(pools, levels, multiplicities=None, weights=None, positions=None):
+def batch_rates(pools, levels, multiplicities=None, weights=None, positions=None, *, by_sample=False):
     """Rates (b, T, K) of a batch of replicates given as multiplicities (b, n); None is b = 1.
 
     ``weights`` (n,), the relative sample weights, multiply the
     multiplicities. ``positions`` (n,), when given, is the column of each
     sample in ``multiplicities`` (e.g. the class-by-class layout of
     :func:`polyroc.resampling.stratum_multiplicities`); default the sample order.
+    With ``by_sample``, ``multiplicities`` are held sample by sample (n, b), as
+    :func:`polyroc.intervals._resampling.sample_major_multiplicities` draws them.
     Integer multiplicities take :func:`_rates_by_column`, real ones (sample
     weights) :func:`_rates_by_pair`.
     """
     n_samples = pools.columns[0].order.size
     if weights is not None:
+        if by_sample:
+            multiplicities, by_sample = transposed(multiplicities), False
         if positions is not None:
             multiplicities, positions = multiplicities[:, positions], None
         multiplicities = weights[None] if multiplicities is None else multiplicities * weights
+    if by_sample:
+        return _rates_by_column(pools, levels, multiplicities, positions)
     weights = _compact(multiplicities, n_samples)
     if weights.dtype.kind == "f":
         return _rates_by_pair(pools, levels, weights)
-    return _rates_by_column(pools, levels, weights, positions)
+    return _rates_by_column(pools, levels, sample_major(weights, weights.dtype), positions)
 
 
 def coarse_step(pool_samples, order_statistics):
@@ -500,8 +518,8 @@ def coarse_step(pool_samples, order_statistics):
     return int(steps[np.argmin(5 * pool_samples / steps + 13 * order_statistics * np.arange(11))])
 
 
-def _rates_by_column(pools, levels, weights, positions):
-    """Rates of integer multiplicities, one score column at a time, with no pass over a pair's pool.
+def _rates_by_column(pools, levels, by_sample, positions):
+    """Rates of integer multiplicities (n, b), one score column at a time, with no pass over a pair's pool.
 
     Per column and replicate, one running sum of the multiplicities grouped by
     class (:class:`_ClassSums`) gives the weight of any class below any
@@ -511,21 +529,21 @@ def _rates_by_column(pools, levels, weights, positions):
     and the order statistics of the type-7 and balanced quantiles are found by
     bisection on p (:func:`_first_reaching`), a few dozen look-ups per cut-off.
     """
-    batch, n_pairs = weights.shape[0], len(pools.pools)
+    batch, n_pairs = by_sample.shape[1], len(pools.pools)
     shape = (batch, n_pairs, levels.size)
     tpr, fpr, cutoffs = np.empty(shape), np.empty(shape), np.empty(shape)
-    by_sample = sample_major(weights, weights.dtype)  # a column's order then gathers whole rows
-    grouped, table = np.empty_like(weights), None  # buffers shared by the columns
+    source = _SumSource(by_sample)
     for column, pooled in zip(pools.columns, pools.by_column):
         if pooled is None:
             continue
-        in_layout = column.grouped if positions is None else positions[column.grouped]
-        sums = _ClassSums(gathered_rows(by_sample, in_layout, out=grouped), column.starts, pooled, table)
-        table = sums.table
+        sums = source.class_sums(
+            column.grouped if positions is None else positions[column.grouped], column.starts, pooled
+        )
+        known = None
         if pools.mode == "pooled":
-            column_cutoffs = _pooled_cutoffs(pooled, sums, levels)
+            column_cutoffs, known = _pooled_cutoffs(pooled, sums, levels)
         elif pools.mode == "balanced":
-            column_cutoffs = _balanced_cutoffs(pooled, sums, levels)
+            column_cutoffs, known = _balanced_cutoffs(pooled, sums, levels)
         else:
             in_layout = column.order if positions is None else positions[column.order]
             ordered = gathered_rows(by_sample, in_layout)
@@ -535,50 +553,97 @@ def _rates_by_column(pools, levels, weights, positions):
                 _type7_quantile(column.scores, ordered, levels, flat)[:, None], pooled.pairs.size, 1
             )
         cutoffs[:, pooled.pairs] = column_cutoffs
-        tpr[:, pooled.pairs], fpr[:, pooled.pairs] = _rates_at(pooled, sums, column_cutoffs)
+        tpr[:, pooled.pairs], fpr[:, pooled.pairs] = _rates_at(pooled, sums, column_cutoffs, known)
     return Rates(*(np.ascontiguousarray(x.transpose(0, 2, 1)) for x in (tpr, fpr, cutoffs)))
+
+
+class _SumSource:
+    """A batch's multiplicities (n, b) held for :class:`_ClassSums`, with the buffers its columns share.
+
+    Byte counts (``uint8``, n < 2**24) are padded to a multiple of 8
+    replicates and viewed as 64-bit words, whose running sums
+    :func:`~polyroc._engine.replicate_columns.byte_lane_sums` takes two
+    replicates at a time; wider counts are gathered back into rows (b, n) and
+    summed along them. The buffers (fresh multi-megabyte arrays cost page
+    faults) make a :class:`_ClassSums` valid until the next one is made.
+    """
+
+    def __init__(self, by_sample):
+        n, self.batch = by_sample.shape
+        self.words = None
+        if by_sample.dtype == np.uint8 and n < PACKED_SAMPLES:
+            padded = by_sample
+            if self.batch % 8:
+                padded = np.zeros((n, -(-self.batch // 8) * 8), dtype=np.uint8)
+                padded[:, : self.batch] = by_sample
+            self.words = padded.view(np.uint64)
+        self.by_sample = by_sample
+        self.gathered = self.table = None
+
+    def class_sums(self, samples, starts, pooled):
+        """The :class:`_ClassSums` of the samples in the order ``samples`` (n,), grouped by ``starts``."""
+        width = samples.size + starts.size - 1
+        if self.words is not None:
+            # mode='clip' spares numpy's copy of ``out`` (the samples are valid indices)
+            self.gathered = np.take(self.words, samples, axis=0, out=self.gathered, mode="clip")
+            self.table = byte_lane_sums(self.gathered, starts, out=self.table)
+            offsets, stride = byte_lane_offsets(self.batch, width)
+            return _ClassSums(self.table.view(np.uint32).ravel(), offsets, stride, starts, pooled)
+        self.gathered = gathered_rows(self.by_sample, samples, out=self.gathered)
+        self.table = _row_sums(self.gathered, starts, self.table)
+        return _ClassSums(self.table.ravel(), np.arange(self.batch) * width, 1, starts, pooled)
+
+
+def _row_sums(rows, starts, buffer=None):
+    """Running sums (b, n + k) of rows (b, n) within each group ``starts``, each group's starting with a 0.
+
+    Held in int32 when no row can exceed it (half the memory to write and
+    read), else int64; in ``buffer`` when it has that shape and type.
+    """
+    batch, n = rows.shape
+    k = starts.size - 1
+    base = starts[:-1] + np.arange(k)
+    largest = np.iinfo(rows.dtype).max if rows.dtype.kind in "iu" else np.iinfo(np.int64).max
+    accumulator = np.int32 if n * int(largest) <= np.iinfo(np.int32).max else np.int64
+    reusable = buffer is not None and buffer.shape == (batch, n + k) and buffer.dtype == accumulator
+    table = buffer if reusable else np.empty((batch, n + k), dtype=accumulator)
+    for c in range(k):
+        table[:, base[c]] = 0
+        np.cumsum(
+            rows[:, starts[c] : starts[c + 1]],
+            axis=1,
+            dtype=accumulator,
+            out=table[:, base[c] + 1 : base[c + 1] if c + 1 < k else None],
+        )
+    return table
 
 
 class _ClassSums:
     """Running sums of the multiplicities of each class in one column's score order, for a batch.
 
-    ``flat[r * width + base[c] + t]`` is the weight of the first t samples of
-    class c (in the column's score order) in replicate r: each class's sums
-    start with a 0, so ``width`` is n + k. ``positive`` (b, 1, 1) and
-    ``negative`` (b, p, 1) are the offsets ``r * width + base[c]`` of the
-    column's pairs' positive and negative classes, ``n_positive`` (b, 1, 1) and
-    ``n_negative`` (b, p, 1) their total weights (int64). The sums are held in
-    int32 when no row can exceed it (half the memory to write and read), else int64,
-    in ``table`` (b, n + k): the ``buffer`` of an earlier instance when it has that
-    shape and type (the columns of a batch reuse one table; an instance is then
-    valid until the next one is made).
+    ``flat[offsets[r] + stride * (base[c] + t)]`` is the weight of the first
+    t samples of class c (in the column's score order) in replicate r, with
+    ``base[c] = starts[c] + c`` (each class's sums start with a 0); see
+    :class:`_SumSource` for the two layouts. ``positive`` (b, 1, 1) and
+    ``negative`` (b, p, 1) are the offsets ``offsets[r] + stride * base[c]``
+    of the column's pairs' positive and negative classes, ``n_positive``
+    (b, 1, 1) and ``n_negative`` (b, p, 1) their total weights (int64).
     """
 
-    def __init__(self, grouped, starts, pooled, buffer=None):
-        batch, n = grouped.shape
+    def __init__(self, flat, offsets, stride, starts, pooled):
         k = starts.size - 1
         base = starts[:-1] + np.arange(k)
-        largest = np.iinfo(grouped.dtype).max if grouped.dtype.kind in "iu" else np.iinfo(np.int64).max
-        fits = n * int(largest) <= np.iinfo(np.int32).max
-        accumulator = np.int32 if fits else np.int64
-        reusable = buffer is not None and buffer.shape == (batch, n + k) and buffer.dtype == accumulator
-        table = buffer if reusable else np.empty((batch, n + k), dtype=accumulator)
-        self.table = table
-        for c in range(k):
-            table[:, base[c]] = 0
-            np.cumsum(
-                grouped[:, starts[c] : starts[c + 1]],
-                axis=1,
-                dtype=accumulator,
-                out=table[:, base[c] + 1 : base[c + 1] if c + 1 < k else None],
-            )
-        self.flat = table.ravel()
-        rows = np.arange(batch, dtype=np.int64)[:, None, None] * (n + k)
-        self.positive = rows + base[pooled.positive_class]
-        self.negative = rows + base[pooled.negative][None, :, None]
+        self.flat, self.offsets, self.stride = flat, offsets, stride
+        lanes = offsets.astype(np.int64)[:, None, None]
+        self.positive = lanes + stride * base[pooled.positive_class]
+        self.negative = lanes + stride * base[pooled.negative][None, :, None]
         sizes = np.diff(starts)
-        self.n_positive = np.take(self.flat, self.positive + sizes[pooled.positive_class]).astype(np.int64)
-        self.n_negative = np.take(self.flat, self.negative + sizes[pooled.negative][None, :, None]).astype(np.int64)
+        self.n_positive = np.take(flat, self.positive + stride * sizes[pooled.positive_class]).astype(np.int64)
+        self.n_negative = np.take(flat, self.negative + stride * sizes[pooled.negative][None, :, None]).astype(np.int64)
+
+    def at(self, positions):
+        """The sums (b, m) at table positions ``positions`` (m,) (``base[c] + t``) of every replicate."""
+        return np.take(self.flat, self.offsets[:, None] + self.stride * positions[None, :])
 
     def below(self, pooled, position):
         """Weights (positive, negative) of the first ``position`` (b, p, ...) samples of each pool."""
@@ -586,8 +651,10 @@ class _ClassSums:
         start = pooled.before_start.reshape(1, -1, 1, *extra)
         positives = np.take(pooled.before, start + position)
         return (
-            np.take(self.flat, self.positive.reshape(-1, 1, 1, *extra) + positives),
-            np.take(self.flat, self.negative.reshape(*self.negative.shape, *extra) + (position - positives)),
+            np.take(self.flat, self.positive.reshape(-1, 1, 1, *extra) + self.stride * positives),
+            np.take(
+                self.flat, self.negative.reshape(*self.negative.shape, *extra) + self.stride * (position - positives)
+            ),
         )
 
 
@@ -597,7 +664,13 @@ def _pooled_cutoffs(pooled, sums, levels):
     The ranks of the two order statistics are located first among the pool
     positions 0, s, 2s, ... (:func:`coarse_step`), whose weights are two
     look-ups each, with one ``searchsorted`` over all pools and replicates;
-    bisection then needs only log2(s) steps.
+    bisection then needs only log2(s) steps. Also returns, for
+    :func:`_rates_at`, pool positions with the weights below the cut-offs (-1
+    where unknown): a cut-off between the two order statistics' scores
+    (positions f0 - 1 and f1 - 1) has f0 to f1 - 1 scores at or below it, and
+    the samples from f0 to f1 - 2 have no weight (the ranks are consecutive),
+    so position f1 - 1 has the same weight below it; a cut-off on the second
+    one's score has f1 at or below it unless the next score is equal.
     """
     count = sums.n_positive + sums.n_negative  # (b, p, 1)
     virtual = (count - 1) * levels
@@ -607,15 +680,20 @@ def _pooled_cutoffs(pooled, sums, levels):
     low, high = _coarse_bracket(pooled, sums, ranks, count)
     sizes = pooled.sizes.reshape(1, -1, 1, 1)
     found = _first_reaching(pooled, sums, lambda pos, neg: pos + neg > ranks, low, np.minimum(high, sizes), pooled.step)
-    values = np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1, 1) + found - 1)
-    return _lerp(values[..., 0], values[..., 1], gamma)
+    at = pooled.score_start.reshape(1, -1, 1, 1) + found - 1
+    values = np.take(pooled.scores, at)
+    cutoffs = _lerp(values[..., 0], values[..., 1], gamma)
+    low, high, last = values[..., 0], values[..., 1], found[..., 1]
+    known = np.where(cutoffs < high, last - 1, np.where(np.take(pooled.tied, at[..., 1]), -1, last))
+    known[(cutoffs < low) | (cutoffs > high)] = -1
+    return cutoffs, known
 
 
 def _coarse_bracket(pooled, sums, ranks, count):
     """Pool positions (low, high) with at most ``ranks`` weight before ``low`` and more before ``high``."""
     batch, n_pools = ranks.shape[:2]
-    coarse = np.take(sums.flat.reshape(batch, -1), pooled.coarse_positive, axis=1).astype(np.int64)
-    coarse += np.take(sums.flat.reshape(batch, -1), pooled.coarse_negative, axis=1)
+    coarse = sums.at(pooled.coarse_positive).astype(np.int64)
+    coarse += sums.at(pooled.coarse_negative)
     # one increasing sequence: pool i of replicate r shifted by (r p + i) times more than any weight
     step = int(count.max()) + 2
     segment = np.repeat(np.arange(n_pools), np.diff(pooled.coarse_start))
@@ -629,7 +707,11 @@ def _coarse_bracket(pooled, sums, ranks, count):
 
 
 def _balanced_cutoffs(pooled, sums, levels):
-    """The balanced cut-offs (b, p, T) of :func:`_balanced_quantile`, with the same integer comparison."""
+    """The balanced cut-offs (b, p, T) of :func:`_balanced_quantile`, with the same integer comparison.
+
+    Also returns, for :func:`_rates_at`, the number of pool scores at or below
+    each cut-off, -1 where the next score is equal (a tie).
+    """
     n_pos, n_neg = sums.n_positive, sums.n_negative
     target = (2 * levels) * (n_pos * n_neg) * (1 - BALANCED_RTOL)
     low = np.zeros(target.shape, dtype=np.intp)
@@ -637,7 +719,8 @@ def _balanced_cutoffs(pooled, sums, levels):
     found = _first_reaching(
         pooled, sums, lambda pos, neg: pos * n_neg + neg * n_pos >= target, low, high, int(pooled.sizes.max())
     )
-    return np.take(pooled.scores, pooled.score_start.reshape(1, -1, 1) + found - 1)
+    at = pooled.score_start.reshape(1, -1, 1) + found - 1
+    return np.take(pooled.scores, at), np.where(np.take(pooled.tied, at), -1, found)
 
 
 def _first_reaching(pooled, sums, reached, low, high, width):
@@ -654,11 +737,18 @@ def _first_reaching(pooled, sums, reached, low, high, width):
     return high
 
 
-def _rates_at(pooled, sums, cutoffs):
-    """TPR and FPR (b, p, T) of each pool at its cut-offs: the weights strictly above them."""
-    at_or_below = np.empty(cutoffs.shape, dtype=np.intp)
+def _rates_at(pooled, sums, cutoffs, known=None):
+    """TPR and FPR (b, p, T) of each pool at its cut-offs: the weights strictly above them.
+
+    ``known`` (b, p, T), when given, holds pool positions with as much weight
+    before them as the scores at or below each cut-off (-1 where unknown);
+    the others are found with ``searchsorted``.
+    """
+    at_or_below = np.full(cutoffs.shape, -1, dtype=np.intp) if known is None else known
     for i, (start, size) in enumerate(zip(pooled.score_start, pooled.sizes)):
-        at_or_below[:, i] = np.searchsorted(pooled.scores[start : start + size], cutoffs[:, i], side="right")
+        pool, unknown = at_or_below[:, i], at_or_below[:, i] < 0
+        if unknown.any():
+            pool[unknown] = np.searchsorted(pooled.scores[start : start + size], cutoffs[:, i][unknown], side="right")
     positive_below, negative_below = sums.below(pooled, at_or_below)
     tpr = (sums.n_positive - positive_below) / sums.n_positive
     fpr = (sums.n_negative - negative_below) / sums.n_negative
