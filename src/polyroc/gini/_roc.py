@@ -12,6 +12,7 @@ from polyroc import _warnings
 from polyroc._engine.counts import chunk_length
 from polyroc._engine.parallel import chunk_map, single_blas_thread
 from polyroc._engine.progress import task
+from polyroc._engine.replicate_columns import LANE_WIDTH
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -782,9 +783,16 @@ class _VerticalReplicates:
         self.basis = moment_basis(self.scores, self.sample_weight) if fixed is None else None
 
     def chunks(self):
-        """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads."""
-        step = max(MIN_CHUNK_REPLICATES, chunk_length(8 * self.scores.shape[0]))
+        """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads.
+
+        Integer multiplicities take a byte per sample and replicate, and come
+        in whole words of 8 replicates; weight rows take three floats.
+        """
+        integer = self.sample_weight is None
+        step = max(MIN_CHUNK_REPLICATES, chunk_length((1 if integer else 8) * self.scores.shape[0]))
         step = min(step, max(MIN_CHUNK_REPLICATES, -(-self.n_boot // 4)))
+        if integer:
+            step = max(LANE_WIDTH, step - step % LANE_WIDTH)
         return [(start, min(step, self.n_boot - start)) for start in range(0, self.n_boot, step)]
 
     def __call__(self, chunk):
