@@ -6,6 +6,8 @@ same counts (bit for bit), and ``np.cov`` / ``np.average`` with the
 multiplicities as weights.
 """
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -25,7 +27,7 @@ from polyroc.gini._replicates import (
 
 
 def brute_force_run_sums(counts, order, bounds):
-    return np.array([counts[order[a:b]].sum(axis=0) for a, b in zip(bounds[:-1], bounds[1:])]).T
+    return np.array([counts[order[a:b]].sum(axis=0) for a, b in pairwise(bounds)]).T
 
 
 @pytest.mark.parametrize("largest", [1, LANE_COUNT, LANE_COUNT + 1, 255, 1000])
