@@ -486,7 +486,7 @@ def _held_sums(columns, held, n_products):
         if n_products:
             _upper_products(columns[:, start:stop], out=block_rows[1 + n_columns :])
         sums += weighted_column_sums(block_rows, block)
-        squares += np.einsum("rl,rl->r", block, block)
+        squares += np.matmul(block[:, None, :], block[:, :, None])[:, 0, 0]  # integers: exact
     return sums[:, 0], squares, sums[:, 1 : 1 + n_columns], sums[:, 1 + n_columns :]
 
 
