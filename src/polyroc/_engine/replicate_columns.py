@@ -156,5 +156,5 @@ class RunSums:
             pieces = np.zeros((width, rows.shape[0] - self.n_runs + 1), dtype=exact)
             np.cumsum(rows[self.n_runs :].T, axis=1, dtype=exact, out=pieces[:, 1:])
             first, end = self.piece_bounds
-            sums[:, self.long_runs] = pieces[:, end] - pieces[:, first]
+            sums[:, self.long_runs] = np.take(pieces, end, axis=1) - np.take(pieces, first, axis=1)
         return sums
