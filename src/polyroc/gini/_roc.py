@@ -786,7 +786,7 @@ class _VerticalReplicates:
         """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads.
 
         Integer multiplicities take a byte per sample and replicate, and come
-        in whole words of 8 replicates; weight rows take three floats.
+        in whole words of 8 replicates; weight rows take a float (8 bytes).
         """
         integer = self.sample_weight is None
         step = max(MIN_CHUNK_REPLICATES, chunk_length((1 if integer else 8) * self.scores.shape[0]))
