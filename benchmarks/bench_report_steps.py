@@ -109,6 +109,13 @@ def compare(old, new, scores):
             ("Gini band", np.max(np.abs(b_old.tpr_low - b_new.tpr_low) + np.abs(b_old.tpr_high - b_new.tpr_high)))
         )
         lines.append(("Gini AUC interval", abs(b_old.auc.low - b_new.auc.low) + abs(b_old.auc.high - b_new.auc.high)))
+        lines.append(("Gini AUC standard error", abs(b_old.auc_se - b_new.auc_se)))
+        lines.append(
+            (
+                "Gini weight intervals",
+                np.max(np.abs(b_old.weights_low - b_new.weights_low) + np.abs(b_old.weights_high - b_new.weights_high)),
+            )
+        )
     if old.dmf is not None and new.dmf is not None:
         lines.append(("DMF D", abs(old.dmf.D - new.dmf.D)))
         lines.append(("DMF replicate D", np.max(np.abs(old.dmf.bootstrap.D - new.dmf.bootstrap.D))))

@@ -10,14 +10,21 @@ grouping from it, as 64-bit words of eight byte counts, and takes the running
 sums of each class two replicates to a word (:func:`byte_lane_sums`), or,
 for wider counts, turns the result back into rows (:func:`gathered_rows`)
 and sums along them.
+
+:class:`RunSums` sums runs of a fixed order of samples (a score column's
+order cut at the points read) for blocks of 8 replicates held as bytes: the 8
+counts of a sample are one 64-bit word, and adding words adds the counts
+byte by byte while no sum passes 255, so one sparse product gathers the order
+and sums its runs for 8 replicates at once.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import DTypeLike
+from numpy.typing import DTypeLike, NDArray
+from scipy import sparse
 
-__all__ = ["byte_lane_offsets", "byte_lane_sums", "gathered_rows", "sample_major", "transposed"]
+__all__ = ["RunSums", "byte_lane_offsets", "byte_lane_sums", "gathered_rows", "sample_major", "transposed"]
 
 #: Entries of the longer axis per block of :func:`transposed` (a block and its transpose stay in cache).
 TRANSPOSE_BLOCK = 4096
@@ -136,3 +143,82 @@ def byte_lane_offsets(n_replicates: int, width: int) -> tuple[np.ndarray, int]:
     replicate = np.arange(n_replicates)
     lane = 4 * (replicate // 8) + replicate % 4
     return 2 * width * lane + (replicate % 8) // 4, 2
+#: Longest run of samples summed in one byte lane; with every count of a block at most
+#: :data:`LANE_COUNT`, a run's sum stays within a byte (17 * 15 = 255). Longer runs are summed in
+#: pieces of this length.
+LANE_RUN = 17
+
+#: Largest count for which the byte lanes are exact (see :data:`LANE_RUN`).
+LANE_COUNT = np.iinfo(np.uint8).max // LANE_RUN
+
+#: Replicates per 64-bit word of byte lanes.
+LANE_WIDTH = 8
+
+
+class RunSums:
+    """Sums of the runs of a fixed order of samples, for replicates held sample by sample (n, b).
+
+    ``order`` lists samples (rows of the sample-major counts) and ``bounds``
+    (nondecreasing, from 0 to ``order.size``) cuts it into runs: run i is
+    ``order[bounds[i]:bounds[i + 1]]``, possibly empty. Calling it with the
+    counts of b replicates (n, b) returns the sums (b, runs), exactly.
+
+    One sparse matrix (a row per run, the order's samples as its columns)
+    gathers and sums. Counts held as bytes, 8 replicates, each at most
+    :data:`LANE_COUNT`, are summed as 64-bit words of 8 byte lanes, runs
+    longer than :data:`LANE_RUN` in pieces added up afterwards; other counts
+    are summed as 64-bit integers.
+
+    >>> counts = np.array([[1, 2], [0, 1], [3, 0], [1, 1]], dtype=np.uint8)  # 4 samples, 2 replicates
+    >>> sums = RunSums(np.array([2, 0, 3, 1]), np.array([0, 1, 1, 4]), 4)
+    >>> sums(counts).tolist()  # runs [2], [], [0, 3, 1]
+    [[3, 0, 2], [0, 0, 4]]
+    """
+
+    def __init__(self, order: NDArray[np.integer], bounds: NDArray[np.integer], n_samples: int) -> None:
+        bounds = np.asarray(bounds, dtype=np.int64)
+        lengths = np.diff(bounds)
+        self.n_runs = lengths.size
+        self.long_runs = np.flatnonzero(lengths > LANE_RUN)
+        long = np.zeros(lengths.size, dtype=bool)
+        long[self.long_runs] = True
+        in_long_run = np.repeat(long, lengths)
+        # one row per run (empty for a long run), then the pieces of the long runs, one after another
+        main = np.concatenate(([0], np.cumsum(np.where(long, 0, lengths))))
+        pieces = -(-lengths[long] // LANE_RUN)
+        piece_lengths = np.full(int(pieces.sum()), LANE_RUN, dtype=np.int64)
+        piece_lengths[np.cumsum(pieces) - 1] = lengths[long] - LANE_RUN * (pieces - 1)
+        ends = np.cumsum(pieces)
+        self.piece_bounds = (ends - pieces, ends)  # the pieces of each long run, in the cumulated pieces
+        indptr = np.concatenate((main, main[-1] + np.cumsum(piece_lengths)))
+        index = np.int32 if n_samples <= np.iinfo(np.int32).max else np.int64
+        indices = np.concatenate((order[~in_long_run], order[in_long_run])).astype(index)
+        ones = np.ones(indices.size, dtype=np.uint64)
+        shape = (indptr.size - 1, n_samples)
+        self.matrix = sparse.csr_array((ones, indices, indptr.astype(index)), shape=shape)
+
+    def __call__(self, counts: np.ndarray, largest: int | None = None) -> np.ndarray:
+        """Sums (b, runs) of ``counts`` (n, b) over each run; int32 when they fit, else int64.
+
+        ``largest`` bounds every count (computed when None).
+        """
+        n_samples, width = counts.shape
+        largest = int(counts.max(initial=0)) if largest is None else largest
+        if counts.dtype == np.uint8 and width <= LANE_WIDTH and largest <= LANE_COUNT:
+            if width < LANE_WIDTH or not counts.flags.c_contiguous:
+                padded = np.zeros((n_samples, LANE_WIDTH), dtype=np.uint8)
+                padded[:, :width] = counts
+                counts = padded
+            words = counts.view(np.uint64).reshape(n_samples)
+            rows = (self.matrix @ words).view(np.uint8).reshape(-1, LANE_WIDTH)[:, :width]
+        else:
+            rows = self.matrix @ counts.astype(np.uint64)
+        exact = np.int32 if n_samples * max(largest, 1) <= np.iinfo(np.int32).max else np.int64
+        sums = np.empty((width, self.n_runs), dtype=exact)
+        sums[...] = rows[: self.n_runs].T
+        if self.long_runs.size:
+            pieces = np.zeros((width, rows.shape[0] - self.n_runs + 1), dtype=exact)
+            np.cumsum(rows[self.n_runs :].T, axis=1, dtype=exact, out=pieces[:, 1:])
+            first, end = self.piece_bounds
+            sums[:, self.long_runs] = np.take(pieces, end, axis=1) - np.take(pieces, first, axis=1)
+        return sums

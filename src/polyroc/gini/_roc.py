@@ -12,6 +12,7 @@ from polyroc import _warnings
 from polyroc._engine.counts import chunk_length
 from polyroc._engine.parallel import chunk_map, single_blas_thread
 from polyroc._engine.progress import task
+from polyroc._engine.replicate_columns import LANE_WIDTH
 from polyroc._results import Drawable, Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -42,16 +43,18 @@ from polyroc.gini._reference import (
     reference_pipeline,
 )
 from polyroc.gini._replicates import (
+    HeldCounts,
     ReplicateDraws,
     class_statistics,
     fitted_class_weights,
+    held_statistics,
     in_layout,
     moment_basis,
     rank_classes,
+    replicate_means,
     replicate_moments,
     segment_sums,
     suspect_rows,
-    weighted_column_sums,
 )
 from polyroc.gini._view import view_notes, view_sections
 from polyroc.gini._whitening import (
@@ -780,19 +783,27 @@ class _VerticalReplicates:
         self.basis = moment_basis(self.scores, self.sample_weight) if fixed is None else None
 
     def chunks(self):
-        """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads."""
-        step = max(MIN_CHUNK_REPLICATES, chunk_length(8 * self.scores.shape[0]))
+        """``(start, count)`` of each chunk; sizes depend on n and ``n_boot`` only, never on the threads.
+
+        Integer multiplicities take a byte per sample and replicate, and come
+        in whole words of 8 replicates; weight rows take a float (8 bytes).
+        """
+        integer = self.sample_weight is None
+        step = max(MIN_CHUNK_REPLICATES, chunk_length((1 if integer else 8) * self.scores.shape[0]))
         step = min(step, max(MIN_CHUNK_REPLICATES, -(-self.n_boot // 4)))
+        if integer:
+            step = max(LANE_WIDTH, step - step % LANE_WIDTH)
         return [(start, min(step, self.n_boot - start)) for start in range(0, self.n_boot, step)]
 
     def __call__(self, chunk):
-        multiplicity = self.draws(*chunk)
-        integer = self.sample_weight is None
-        weight_rows = multiplicity if integer else multiplicity * self.sample_weight
-        weights = self._class_weights(weight_rows)
-        class_auc, class_tpr = class_statistics(
-            self.rankings, multiplicity if integer else weight_rows, self.fpr_grid, integer, self.segments
-        )
+        if self.sample_weight is None:  # integer multiplicities, drawn sample by sample as bytes
+            weight_rows = self.draws.held(*chunk)
+            weights = self._class_weights(weight_rows)
+            class_auc, class_tpr = held_statistics(self.segments, weight_rows, self.fpr_grid)
+        else:
+            weight_rows = self.draws(*chunk) * self.sample_weight
+            weights = self._class_weights(weight_rows)
+            class_auc, class_tpr = class_statistics(self.rankings, weight_rows, self.fpr_grid, integer=False)
         involved = weights > 0  # False for the undefined (NaN) weights of constant replicates
         share = np.where(involved, weights, 0.0)
         auc = np.einsum("rk,rk->r", share, np.where(involved, class_auc, 0.0))
@@ -804,18 +815,23 @@ class _VerticalReplicates:
         return weights, tpr, auc
 
     def _class_weights(self, weight_rows):
-        """Curve weights (b, m) of each replicate; NaN rows for replicates whose drawn scores are constant."""
+        """Curve weights (b, m) of each replicate; NaN rows for replicates whose drawn scores are constant.
+
+        ``weight_rows`` are rows (b, n) or :class:`~polyroc.gini._replicates.HeldCounts`.
+        """
+        held = isinstance(weight_rows, HeldCounts)
+        n_rows = weight_rows.count if held else weight_rows.shape[0]
         if self.fixed is not None:
-            means = weighted_column_sums(self.scores.T, weight_rows) / weight_rows.sum(axis=1, keepdims=True)
-            whitened = np.abs(means @ self.fixed.matrix.T)
+            whitened = np.abs(replicate_means(self.scores.T, weight_rows) @ self.fixed.matrix.T)
             return np.array([restrict_weights(row / row.sum(), self.present, self.classes) for row in whitened])
         if self.basis.always_constant.all():
-            return np.full((weight_rows.shape[0], self.classes.size), np.nan)
+            return np.full((n_rows, self.classes.size), np.nan)
         mean, covariance, size = replicate_moments(self.basis, weight_rows)
         suspect = suspect_rows(self.basis, covariance)
-        weights = np.empty((weight_rows.shape[0], self.classes.size))
-        for r, replicate in enumerate(weight_rows):
+        weights = np.empty((n_rows, self.classes.size))
+        for r in range(n_rows):
             if suspect[r]:
+                replicate = weight_rows.replicate(r) if held else weight_rows[r]
                 share = _replicate_weights(self.scores, replicate, self.present, self.classes, None, self.options)
             else:
                 share = fitted_class_weights(self.basis, mean[r], covariance[r], size[r], self.options)
