@@ -143,6 +143,8 @@ def byte_lane_offsets(n_replicates: int, width: int) -> tuple[np.ndarray, int]:
     replicate = np.arange(n_replicates)
     lane = 4 * (replicate // 8) + replicate % 4
     return 2 * width * lane + (replicate % 8) // 4, 2
+
+
 #: Longest run of samples summed in one byte lane; with every count of a block at most
 #: :data:`LANE_COUNT`, a run's sum stays within a byte (17 * 15 = 255). Longer runs are summed in
 #: pieces of this length.
