@@ -23,7 +23,7 @@ from polyroc.dmf._curve import roc_area, roc_points, vertical_band
 from polyroc.dmf._factorization import fit_factorization, linear_predictor, start_from_logits
 from polyroc.dmf._model import interval_method, observed_rate_means, response_rates
 from polyroc.dmf._rates import batch_rates
-from polyroc.intervals._resampling import ConfidenceInterval, sample_major_multiplicities
+from polyroc.intervals._resampling import DRAW_BLOCK, ConfidenceInterval, sample_major_multiplicities
 
 #: FPR grid of the vertical confidence band.
 BAND_GRID = np.linspace(0.0, 1.0, 101)
@@ -210,7 +210,9 @@ def _resampling_chunk(n_samples, n_cells):
     """Replicates resampled together: enough to share the per-column work, few enough to fit in memory."""
     by_memory = max(1, RESAMPLED_CELLS // max(n_samples, 1))
     by_rates = max(1, CHUNK_CELLS // n_cells)
-    return int(min(by_memory, max(by_rates, MIN_RESAMPLED)))
+    size = int(min(by_memory, max(by_rates, MIN_RESAMPLED)))
+    # whole blocks of draws, so that other bootstraps of the same rows and seed share them (shared_draws)
+    return size - size % DRAW_BLOCK if size >= DRAW_BLOCK else size
 
 
 def _replicate_rates(problem, by_sample, positions):

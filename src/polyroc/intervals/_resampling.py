@@ -15,6 +15,7 @@ from polyroc import _warnings
 from polyroc._engine.counts import chunk_length, confusion_cells, confusion_counts
 from polyroc._engine.parallel import chunk_map
 from polyroc._engine.progress import task
+from polyroc._engine.replicate_columns import LANE_WIDTH
 from polyroc._results import Result, interval_table
 from polyroc._text import count_noun
 from polyroc._validation import (
@@ -26,6 +27,7 @@ from polyroc._validation import (
 from polyroc._validation._params import Interval, Options, validate_params
 from polyroc.counts import get_metric, metric_name
 from polyroc.exceptions import IntervalWarning
+from polyroc.intervals._shared_draws import keep_draws, kept_draws
 
 __all__ = [
     "ConfidenceInterval",
@@ -40,6 +42,10 @@ CONFIDENCE = Interval("real", 0, 1, closed="neither")
 
 #: The declared constraint of a number of replicates or draws: an int >= 1.
 POSITIVE_COUNT = Interval("integer", 1, None, closed="left")
+
+#: Replicates per block of :func:`sample_major_multiplicities` (a sample's counts of a block are one 64-bit
+#: word of bytes); chunks of replicates that start at a multiple of it share their blocks' draws.
+DRAW_BLOCK = LANE_WIDTH
 
 #: ``interval_method`` of the intervals of :func:`polyroc.evaluate`.
 STRATIFIED_PERCENTILE = "stratified percentile bootstrap"
@@ -272,7 +278,10 @@ def sample_major_multiplicities(seeds: Sequence[np.random.Generator], sizes: Seq
     probability below n / 255!), else ``int32``: the layout in which gathering
     the samples of a score column's order moves whole rows of bytes (see
     :mod:`polyroc._engine.replicate_columns`), without the rows (b, n) and
-    their transposition.
+    their transposition. Inside :func:`polyroc.intervals._shared_draws.shared_draws`
+    each block of :data:`DRAW_BLOCK` replicates drawn by the same fresh
+    generators is drawn once (a call of at most that many replicates returns
+    the kept block, read-only).
 
     >>> seeds = np.random.default_rng(0).spawn(3)
     >>> held = sample_major_multiplicities(seeds, [2, 3])
@@ -280,6 +289,14 @@ def sample_major_multiplicities(seeds: Sequence[np.random.Generator], sizes: Seq
     >>> held.dtype.name, held.shape, bool(np.array_equal(held.T, rows))
     ('uint8', (5, 3), True)
     """
+    if len(seeds) > DRAW_BLOCK:  # blocks of DRAW_BLOCK replicates, each kept on its own (see shared_draws)
+        blocks = [
+            sample_major_multiplicities(seeds[i : i + DRAW_BLOCK], sizes) for i in range(0, len(seeds), DRAW_BLOCK)
+        ]
+        return np.hstack(blocks)
+    kept, key = kept_draws(seeds, sizes)
+    if kept is not None:
+        return kept
     edges = np.concatenate(([0], np.cumsum(sizes, dtype=np.intp)))
     out = np.empty((int(edges[-1]), len(seeds)), dtype=np.uint8)
     byte = np.iinfo(np.uint8).max
@@ -288,7 +305,7 @@ def sample_major_multiplicities(seeds: Sequence[np.random.Generator], sizes: Seq
             if out.dtype == np.uint8 and counts.max() > byte:
                 out = out.astype(np.int32)
             out[start:stop, replicate] = counts
-    return out
+    return keep_draws(key, out)
 
 
 def _stratum_draws(seed, edges):

@@ -17,6 +17,7 @@ from numpy.typing import ArrayLike
 
 from polyroc._results import bounds_text, html_table, html_view, number_text
 from polyroc.evaluation._plan import CiChoice
+from polyroc.intervals._shared_draws import shared_draws
 from polyroc.io import OutputDirectory, directory_refusal
 from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._figures import SCALE, ReportFigure, comparison_figures, model_figures
@@ -661,10 +662,11 @@ def build_report(
     steps = analysis_steps(inputs, analyses)
     total = len(steps) + len(analyses) + 1
     returned = []
-    for done, (description, step) in enumerate(steps):
-        if progress is not None:
-            progress(description, done, total)
-        returned.append(step())
+    with shared_draws():  # the Gini ROC and ROC-DMF bootstraps draw the same replicates once
+        for done, (description, step) in enumerate(steps):
+            if progress is not None:
+                progress(description, done, total)
+            returned.append(step())
     dmf_comparison = returned[-1]
     paired_tests = returned[-2] if len(analyses) > 1 else None
     figures = {}
