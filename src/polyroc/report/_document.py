@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import json
+import numbers
 import os
 import re
 import struct
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -662,7 +664,9 @@ def build_report(
     steps = analysis_steps(inputs, analyses)
     total = len(steps) + len(analyses) + 1
     returned = []
-    with shared_draws():  # the Gini ROC and ROC-DMF bootstraps draw the same replicates once
+    # with a seed, the Gini ROC and ROC-DMF bootstraps draw the same replicates: drawn once, kept meanwhile
+    seeded = isinstance(inputs.random_state, numbers.Integral)
+    with shared_draws() if seeded else nullcontext():
         for done, (description, step) in enumerate(steps):
             if progress is not None:
                 progress(description, done, total)
