@@ -10,7 +10,7 @@ from matplotlib.container import ErrorbarContainer
 
 from polyroc.report import _figures, build_report
 from polyroc.report._results import results_document
-from tests.report.decisions_step import run_decisions_step
+from tests.report.report_steps import run_decisions_step
 
 COSTS = np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
 PRIORS = [0.2, 0.5, 0.3]

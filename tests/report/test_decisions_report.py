@@ -13,7 +13,7 @@ from polyroc.report import build_report
 from polyroc.report._decision_readings import decisions_reading, difference_words
 from polyroc.report._inputs import check_report_inputs
 from polyroc.report._readings import model_readings
-from tests.report.decisions_step import run_decisions_step
+from tests.report.report_steps import run_decisions_step
 
 COSTS = np.array([[0.0, 1.0, 1.0], [5.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
 

@@ -21,11 +21,9 @@ from polyroc.calibration import (
 from polyroc.comparison import compare_scores
 from polyroc.evaluation import evaluate
 from polyroc.report import build_report
-from polyroc.report._analysis import ModelAnalysis, analysis_steps
 from polyroc.report._calibration_readings import BIN_ROWS, DRIVING_SHARE, driving_bins
-from polyroc.report._inputs import check_report_inputs
 from polyroc.report._readings import model_readings, verdicts
-from polyroc.report._results import results_document
+from tests.report.report_steps import run_report_steps
 
 
 def _calibrated(rng, n, m, strength=1.5):
@@ -40,22 +38,9 @@ def _tempered(q, temperature):
     return softmax(np.log(q) / temperature, axis=1)
 
 
-def _results(y, scores, *, y_val=None, val_scores=None, sample_weight=None, n_boot=20):
-    """The results document of one model named "model", from the report's own steps (no figures)."""
-    inputs = check_report_inputs(
-        y,
-        {"model": scores},
-        y_val=y_val,
-        val_scores=None if val_scores is None else {"model": val_scores},
-        sample_weight=sample_weight,
-        n_boot=n_boot,
-        random_state=0,
-    )
-    analyses = [ModelAnalysis("model")]
-    for description, step in analysis_steps(inputs, analyses):
-        if description.startswith("model: ") and ("metrics" in description or "calibration" in description):
-            step()
-    return results_document(inputs, analyses, None, title="t", source="s", notes=())
+def _results(y, scores, *, n_boot=20, **options):
+    """The results document of one model named "model", from the report's metrics and calibration steps."""
+    return run_report_steps(y, scores, steps=("metrics", "calibration"), n_boot=n_boot, **options)[2]
 
 
 def _brute_force_ece(hit, confidence, n_bins=15):
